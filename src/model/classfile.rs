@@ -1,0 +1,1 @@
+//! Class-file reader. (being written)

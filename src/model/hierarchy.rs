@@ -1,0 +1,2 @@
+//! The model. (being written)
+pub struct Model;

@@ -1,0 +1,151 @@
+//! The runner: a pool of child JVMs ("workers") that execute sequences.
+//!
+//! Why child processes and not an embedded JVM: the code under test may call `System.exit`,
+//! loop forever, exhaust the heap, overflow the stack or print megabytes; a child can be
+//! killed and restarted and the sequence that was running is blamed. See ARCHITECTURE.md.
+//!
+//! Sub-modules: `protocol` (binary frames, both directions), `worker` (one child process),
+//! `pool` (many workers, batches split deterministically, crash/timeout recovery), `jar`
+//! (the embedded worker jar and where it is unpacked), `java` (finding a JDK).
+
+pub mod jar;
+pub mod java;
+pub mod pool;
+pub mod protocol;
+pub mod worker;
+
+pub use pool::{Pool, PoolConfig, PoolStats};
+
+use crate::sequence::{OpId, SeqRef, Value};
+use std::sync::Arc;
+
+/// What the worker does besides running the statements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExecMode {
+    /// Generation: outcomes, values, novelty fingerprints and contracts; no observers.
+    Generate,
+    /// Test building: as `Generate` plus the requested observer calls after the last statement.
+    Observe,
+}
+
+#[derive(Clone, Debug)]
+pub struct ExecRequest {
+    pub seq: SeqRef,
+    pub mode: ExecMode,
+    /// Statement indices whose values get the unary object contracts (equals reflexive,
+    /// equals null, hashCode and toString throw nothing, compareTo reflexive), and the binary
+    /// ones (equals symmetric, equals=>hashCode, compareTo antisymmetric) against every other
+    /// non-null reference value of the sequence (at most 64 pairs). Checked after the last
+    /// statement, only when no statement threw.
+    pub contract_values: Vec<u32>,
+    /// `Observe` mode: (statement, observer op) calls made after the last statement, in order.
+    /// The observer op is a no-argument instance method whose receiver is that statement's value.
+    pub observers: Vec<(u32, OpId)>,
+}
+
+/// What happened to one statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtOutcome {
+    /// Not executed because an earlier statement threw, timed out or crashed.
+    NotRun,
+    Normal(Observed),
+    /// The statement threw. `public_class` is the nearest public superclass (what source code
+    /// may name in a `catch`).
+    Exception { class: Arc<str>, public_class: Arc<str>, message: Option<String> },
+    /// Exceeded the per-call time limit; the worker was restarted.
+    Timeout,
+    /// The worker died or had to be restarted because of this statement.
+    Crash(CrashKind),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CrashKind {
+    /// The JVM exited (System.exit, Runtime.halt, a native crash); exit code when known.
+    Exited(Option<i32>),
+    OutOfMemory,
+    StackOverflow,
+    /// The sequence left non-daemon threads running.
+    LeakedThreads,
+    /// The worker stopped answering (killed after the grace period).
+    Unresponsive,
+}
+
+/// The value a statement produced.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Observed {
+    /// void method, constructor of nothing, field set
+    Void,
+    Null,
+    /// Primitive, boxed primitive, String or enum constant (boxed values are reported with
+    /// the primitive variant; `class` in `Object` is never a wrapper).
+    Value(Value),
+    /// Any other object. `fingerprint` is `(class, hashCode())` mixed when the class overrides
+    /// `equals`, so that equal values collide; `None` when equality is identity (always new).
+    Object { class: Arc<str>, fingerprint: Option<u64> },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Contract {
+    EqualsReflexive,
+    EqualsNull,
+    EqualsSymmetric,
+    EqualsHashCode,
+    HashCodeThrows,
+    ToStringThrows,
+    CompareToReflexive,
+    CompareToAntisymmetric,
+}
+
+impl Contract {
+    /// Stable name used in test messages, JSON and the summary.
+    pub fn name(self) -> &'static str {
+        match self {
+            Contract::EqualsReflexive => "equals-reflexive",
+            Contract::EqualsNull => "equals-null",
+            Contract::EqualsSymmetric => "equals-symmetric",
+            Contract::EqualsHashCode => "equals-hashcode",
+            Contract::HashCodeThrows => "hashcode-throws",
+            Contract::ToStringThrows => "tostring-throws",
+            Contract::CompareToReflexive => "compareto-reflexive",
+            Contract::CompareToAntisymmetric => "compareto-antisymmetric",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContractViolation {
+    pub contract: Contract,
+    /// Statement whose value broke it; `b` is the second value of binary contracts.
+    pub a: u32,
+    pub b: Option<u32>,
+    /// e.g. the exception thrown by hashCode.
+    pub detail: String,
+}
+
+/// Result of an observer call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObserverValue {
+    pub stmt: u32,
+    pub op: OpId,
+    /// The value, or the class of the exception it threw.
+    pub result: Result<Value, String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeqResult {
+    /// One entry per statement.
+    pub outcomes: Vec<StmtOutcome>,
+    pub violations: Vec<ContractViolation>,
+    pub observers: Vec<ObserverValue>,
+    /// Index of the worker that ran it.
+    pub worker: usize,
+}
+
+impl SeqResult {
+    /// Index of the first statement that did not end normally.
+    pub fn first_abnormal(&self) -> Option<usize> {
+        self.outcomes.iter().position(|o| !matches!(o, StmtOutcome::Normal(_)))
+    }
+}
+
+pub use crate::model::classpath::JdkClasses;

@@ -1,0 +1,2 @@
+//! (being written)
+pub struct Pool; pub struct PoolConfig; pub struct PoolStats;

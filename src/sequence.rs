@@ -1,0 +1,243 @@
+//! The one sequence type every generator produces and the runner executes.
+//!
+//! A [`Sequence`] is a list of statements; each statement produces at most one value and
+//! refers to the values of earlier statements by index. Operations (constructors, methods,
+//! field accesses) live in an [`OpTable`] and are referred to by [`OpId`]: the runner registers
+//! each operation with a worker once and afterwards only sends the id.
+
+use crate::model::JType;
+use std::sync::Arc;
+
+pub type OpId = u32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpKind {
+    /// `new C(args)`; inputs are the constructor arguments (for a non-static inner class the
+    /// outer instance comes first and is written `outer.new Inner(...)`).
+    Constructor,
+    /// `recv.m(args)`; input 0 is the receiver.
+    Method,
+    /// `C.m(args)`.
+    StaticMethod,
+    /// `recv.f`; input 0 is the receiver.
+    FieldGet,
+    /// `C.f` (also enum constants).
+    StaticFieldGet,
+    /// `recv.f = v`; inputs: receiver, value.
+    FieldSet,
+    /// `C.f = v`; input: value.
+    StaticFieldSet,
+}
+
+/// An operation with the concrete (instantiated) Java types used in source code.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Operation {
+    pub kind: OpKind,
+    /// Binary name of the class the member is looked up in by reflection (dots).
+    pub class: String,
+    /// Member name; `<init>` for constructors.
+    pub name: String,
+    /// Erased JVM descriptor: method descriptor for methods and constructors, field descriptor
+    /// for fields. For inner-class constructors it includes the outer instance.
+    pub descriptor: String,
+    /// Static type of the receiver (instance members), or the class named in source for static
+    /// members and constructors (with type arguments for `new TreeMap<String, Integer>()`).
+    pub owner: JType,
+    /// Concrete types of the inputs after the receiver, in order (for `FieldSet`, the value).
+    pub params: Vec<JType>,
+    /// Concrete static type of the result (`None` for void and setters). For constructors:
+    /// the constructed type.
+    pub ret: Option<JType>,
+    /// Method is varargs (the last parameter is an array; emitted as an explicit array).
+    pub varargs: bool,
+    /// Another overload of the same name and arity exists: the emitter casts each argument to
+    /// its parameter type so that javac selects exactly this member.
+    pub overloaded: bool,
+    /// Explicit type arguments for a generic method call: `Collections.<String>emptyList()`.
+    pub method_type_args: Vec<JType>,
+}
+
+impl Operation {
+    /// Number of inputs a statement of this operation takes (receiver included).
+    pub fn arity(&self) -> usize {
+        self.input_types().len()
+    }
+    /// Static types of all inputs, receiver first (for instance members).
+    pub fn input_types(&self) -> Vec<JType> {
+        let mut v = Vec::with_capacity(self.params.len() + 1);
+        if matches!(self.kind, OpKind::Method | OpKind::FieldGet | OpKind::FieldSet) {
+            v.push(self.owner.clone());
+        }
+        v.extend(self.params.iter().cloned());
+        v
+    }
+    pub fn has_receiver(&self) -> bool {
+        matches!(self.kind, OpKind::Method | OpKind::FieldGet | OpKind::FieldSet)
+    }
+    /// Short human name, e.g. `java.util.TreeMap.put(Object,Object)`.
+    pub fn signature(&self) -> String {
+        let params: Vec<String> = self.params.iter().map(|t| short(&t.erasure().to_string())).collect();
+        match self.kind {
+            OpKind::Constructor => format!("{}({})", self.class, params.join(",")),
+            OpKind::FieldGet | OpKind::StaticFieldGet => format!("{}.{}", self.class, self.name),
+            OpKind::FieldSet | OpKind::StaticFieldSet => format!("{}.{}=", self.class, self.name),
+            _ => format!("{}.{}({})", self.class, self.name, params.join(",")),
+        }
+    }
+}
+
+fn short(name: &str) -> String {
+    name.rsplit('.').next().unwrap_or(name).to_string()
+}
+
+/// All operations known to a run; ids are indices.
+#[derive(Default, Debug, Clone)]
+pub struct OpTable {
+    ops: Vec<Operation>,
+    index: std::collections::HashMap<Operation, OpId>,
+}
+
+impl OpTable {
+    pub fn intern(&mut self, op: Operation) -> OpId {
+        if let Some(&id) = self.index.get(&op) {
+            return id;
+        }
+        let id = self.ops.len() as OpId;
+        self.ops.push(op.clone());
+        self.index.insert(op, id);
+        id
+    }
+    pub fn get(&self, id: OpId) -> &Operation {
+        &self.ops[id as usize]
+    }
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (OpId, &Operation)> {
+        self.ops.iter().enumerate().map(|(i, o)| (i as OpId, o))
+    }
+}
+
+/// A primitive, String, enum or null value: what a literal statement holds and what the
+/// worker reports for such results. Floats are kept as bits so that values hash and compare
+/// exactly (NaN, -0.0).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Byte(i8),
+    Short(i16),
+    /// UTF-16 code unit.
+    Char(u16),
+    Int(i32),
+    Long(i64),
+    Float(u32),
+    Double(u64),
+    Str(String),
+    /// Enum constant: binary class name, constant name.
+    Enum(String, String),
+}
+
+impl Value {
+    pub fn float(f: f32) -> Value {
+        Value::Float(f.to_bits())
+    }
+    pub fn double(d: f64) -> Value {
+        Value::Double(d.to_bits())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Stmt {
+    /// Call `op` on the values of the statements at `args` (receiver first).
+    Call { op: OpId, args: Vec<u32> },
+    /// A literal of static type `ty` (primitive, String, or a typed `null`).
+    Lit { ty: JType, value: Value },
+    /// `new elem[] { v0, v1, ... }` from the values of the statements at `elems`.
+    Array { elem: JType, elems: Vec<u32> },
+}
+
+impl Stmt {
+    /// Indices of the statements whose values this one reads.
+    pub fn inputs(&self) -> &[u32] {
+        match self {
+            Stmt::Call { args, .. } => args,
+            Stmt::Lit { .. } => &[],
+            Stmt::Array { elems, .. } => elems,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Sequence {
+    pub stmts: Vec<Stmt>,
+}
+
+pub type SeqRef = Arc<Sequence>;
+
+impl Sequence {
+    pub fn len(&self) -> usize {
+        self.stmts.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.stmts.is_empty()
+    }
+    /// Static type of the value statement `i` produces (`None` for void).
+    pub fn out_type(&self, ops: &OpTable, i: usize) -> Option<JType> {
+        match &self.stmts[i] {
+            Stmt::Call { op, .. } => ops.get(*op).ret.clone(),
+            Stmt::Lit { ty, .. } => Some(ty.clone()),
+            Stmt::Array { elem, .. } => Some(JType::Array(Box::new(elem.clone()))),
+        }
+    }
+    /// Append `other`, shifting its references; returns the offset of its first statement.
+    pub fn append(&mut self, other: &Sequence) -> u32 {
+        let off = self.stmts.len() as u32;
+        for s in &other.stmts {
+            self.stmts.push(match s {
+                Stmt::Call { op, args } => {
+                    Stmt::Call { op: *op, args: args.iter().map(|a| a + off).collect() }
+                }
+                Stmt::Lit { .. } => s.clone(),
+                Stmt::Array { elem, elems } => {
+                    Stmt::Array { elem: elem.clone(), elems: elems.iter().map(|a| a + off).collect() }
+                }
+            });
+        }
+        off
+    }
+    /// Remove statement `i` (which no later statement may use); later references shift down.
+    pub fn remove(&self, i: usize) -> Option<Sequence> {
+        let i = i as u32;
+        let mut out = Vec::with_capacity(self.stmts.len() - 1);
+        for (j, s) in self.stmts.iter().enumerate() {
+            if j as u32 == i {
+                continue;
+            }
+            if s.inputs().contains(&i) {
+                return None;
+            }
+            let fix = |a: &u32| if *a > i { a - 1 } else { *a };
+            out.push(match s {
+                Stmt::Call { op, args } => Stmt::Call { op: *op, args: args.iter().map(fix).collect() },
+                Stmt::Lit { .. } => s.clone(),
+                Stmt::Array { elem, elems } => {
+                    Stmt::Array { elem: elem.clone(), elems: elems.iter().map(fix).collect() }
+                }
+            });
+        }
+        Some(Sequence { stmts: out })
+    }
+    /// A 128-bit structural hash, used to drop duplicate sequences before execution.
+    pub fn fingerprint(&self) -> u128 {
+        use std::hash::{Hash, Hasher};
+        let mut a = twox_hash::XxHash64::with_seed(0x6a66);
+        let mut b = twox_hash::XxHash64::with_seed(0x726f);
+        self.hash(&mut a);
+        self.hash(&mut b);
+        ((a.finish() as u128) << 64) | b.finish() as u128
+    }
+}
