@@ -55,6 +55,9 @@ pub struct Operation {
     pub overloaded: bool,
     /// Explicit type arguments for a generic method call: `Collections.<String>emptyList()`.
     pub method_type_args: Vec<JType>,
+    /// Constructor of a non-static inner class: `params[0]` is the outer instance and the call
+    /// is written `outer.new Inner(rest)`.
+    pub outer_instance: bool,
 }
 
 impl Operation {

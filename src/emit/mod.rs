@@ -67,5 +67,8 @@ pub struct WrittenFile {
     pub path: std::path::PathBuf,
     /// Fully qualified class name of the test class.
     pub class_name: String,
+    /// `ErrorTest*` (true) or `RegressionTest*` (false); `WrittenTest::case` indexes the
+    /// error or the regression slice accordingly.
+    pub error_suite: bool,
     pub tests: Vec<WrittenTest>,
 }
