@@ -1,6 +1,11 @@
 //! jforge: automatic unit-test generation for Java. See ARCHITECTURE.md for the map.
 
+pub mod cli;
 pub mod emit;
+pub mod gen_cmd;
+pub mod generate;
 pub mod model;
+pub mod report;
 pub mod runner;
+pub mod select;
 pub mod sequence;

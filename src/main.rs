@@ -1,1 +1,13 @@
-fn main() {}
+use clap::Parser;
+use jforge::cli::{Cli, Command};
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Gen(args) => jforge::gen_cmd::run(args),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e:#}");
+        std::process::exit(2);
+    }
+}

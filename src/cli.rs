@@ -1,0 +1,136 @@
+//! Command line: `jforge gen ...`. Flag names are a public interface (scripts depend on them).
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(name = "jforge", version, about = "Automatic unit-test generation for Java")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Feedback-directed random generation of regression and error-revealing JUnit tests.
+    Gen(GenArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct GenArgs {
+    /// Class under test, binary name (repeatable): java.util.TreeMap, com.acme.Outer$Inner.
+    #[arg(long = "class", value_name = "NAME")]
+    pub classes: Vec<String>,
+    /// Class path of the code under test (':'-separated folders and jars).
+    #[arg(long, value_name = "PATH", default_value = "")]
+    pub classpath: String,
+    /// File with one class name per line (# comments allowed).
+    #[arg(long, value_name = "FILE")]
+    pub classlist: Option<PathBuf>,
+    /// Test every public class whose name starts with this package prefix (repeatable).
+    #[arg(long = "package", value_name = "PREFIX")]
+    pub packages: Vec<String>,
+    /// Test every public class of this jar (repeatable; the jar is added to the class path).
+    #[arg(long = "jar", value_name = "JAR")]
+    pub jars: Vec<PathBuf>,
+    /// Only methods whose signature matches (e.g. 'java.util.TreeMap.put\(.*').
+    #[arg(long, value_name = "REGEX")]
+    pub include_methods: Option<String>,
+    /// Leave out methods whose signature matches.
+    #[arg(long, value_name = "REGEX")]
+    pub exclude_methods: Option<String>,
+    /// Stop after this long: 30s, 2m, 1h, or plain seconds. Default 60s.
+    #[arg(long, value_name = "DURATION")]
+    pub time_limit: Option<String>,
+    /// Stop after this many generated sequences (deterministic with --seed).
+    #[arg(long, value_name = "N")]
+    pub generated_limit: Option<u64>,
+    /// Random seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker JVMs (default: number of cores).
+    #[arg(long, value_name = "N")]
+    pub workers: Option<usize>,
+    /// Folder for the generated JUnit sources.
+    #[arg(long, value_name = "DIR", default_value = "jforge-tests")]
+    pub output_dir: PathBuf,
+    /// JUnit version of the generated tests: 4 or 5.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(4..=5))]
+    pub junit: u8,
+    /// Test methods per generated class.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
+    pub tests_per_file: u64,
+    /// Most regression tests to write.
+    #[arg(long, default_value_t = 1000)]
+    pub output_limit: usize,
+    /// Write a JSON report here.
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
+    /// Exception classes that reveal errors when a call throws them (comma-separated, repeatable).
+    #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
+    pub error_exceptions: Vec<String>,
+    /// Per-call time limit (default 5s).
+    #[arg(long, value_name = "DURATION")]
+    pub call_timeout: Option<String>,
+    /// Package of the generated test classes (default: the package of the classes under test;
+    /// tests of java.* and javax.* classes go to package `jforge.tests`).
+    #[arg(long, value_name = "PACKAGE")]
+    pub test_package: Option<String>,
+    /// Favour methods that have fewer successful sequences (adaptive weights).
+    #[arg(long)]
+    pub adaptive_weights: bool,
+    /// JDK to use (a JDK home or a java binary); default $JAVA_HOME, then java on PATH.
+    #[arg(long, value_name = "PATH")]
+    pub java: Option<PathBuf>,
+    /// Class path of JUnit for checking the written tests (default: Debian's /usr/share/java).
+    #[arg(long, value_name = "PATH")]
+    pub junit_classpath: Option<String>,
+    /// Do not compile and run the written suite.
+    #[arg(long)]
+    pub no_validate: bool,
+    /// Heap of each worker JVM in MiB.
+    #[arg(long, default_value_t = 1024)]
+    pub worker_heap: u32,
+    /// Hide the progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Parse `30s`, `2m`, `1h`, `500ms`, or plain seconds.
+pub fn parse_duration(s: &str) -> anyhow::Result<std::time::Duration> {
+    let s = s.trim();
+    let (num, unit) = match s.find(|c: char| !c.is_ascii_digit() && c != '.') {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, "s"),
+    };
+    let n: f64 = num
+        .parse()
+        .map_err(|_| anyhow::anyhow!("cannot read duration '{s}': write e.g. 30s, 2m, 1h or 500ms"))?;
+    let secs = match unit {
+        "ms" => n / 1000.0,
+        "s" | "" => n,
+        "m" | "min" => n * 60.0,
+        "h" => n * 3600.0,
+        _ => anyhow::bail!("cannot read duration '{s}': unit must be ms, s, m or h"),
+    };
+    if !(secs.is_finite() && secs > 0.0) {
+        anyhow::bail!("duration '{s}' must be positive");
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("30s").unwrap().as_secs(), 30);
+        assert_eq!(parse_duration("2m").unwrap().as_secs(), 120);
+        assert_eq!(parse_duration("1h").unwrap().as_secs(), 3600);
+        assert_eq!(parse_duration("45").unwrap().as_secs(), 45);
+        assert_eq!(parse_duration("500ms").unwrap().as_millis(), 500);
+        assert!(parse_duration("2x").unwrap_err().to_string().contains("unit"));
+        assert!(parse_duration("0s").is_err());
+        assert!(parse_duration("abc").is_err());
+    }
+}

@@ -1,0 +1,11 @@
+//! Generators: strategies over the shared model, sequence, runner and emitter.
+//!
+//! - `ops`: which members may be called, with generic types instantiated.
+//! - `literals`: the pool of primitive and String values.
+//! - `random`: feedback-directed random generation (Randoop).
+//! - `finish`: from candidates to test cases (observers, flakiness filter, minimization).
+
+pub mod finish;
+pub mod literals;
+pub mod ops;
+pub mod random;

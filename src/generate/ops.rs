@@ -1,0 +1,524 @@
+//! From the model to operations: which constructors, methods and fields of the classes under
+//! test (and of a few helper classes that supply arguments) the generators may call, with
+//! generic types instantiated so that every call can be written as compiling Java.
+//!
+//! Generic classes are instantiated with concrete type arguments chosen from `String` and
+//! `Integer` (the first that satisfies the declared bounds), e.g. `TreeMap<String, Integer>`.
+//! A member whose types cannot be made concrete is skipped and listed with the reason; no
+//! sequence is ever generated that javac would reject.
+
+use crate::model::{ClassInfo, JType, MethodInfo, Model, Nesting, Prim, TypeArg, TypeParam};
+use crate::sequence::{OpId, OpKind, OpTable, Operation};
+use regex::Regex;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The operations of a run.
+#[derive(Debug, Default)]
+pub struct OpSet {
+    pub table: OpTable,
+    /// Operations of the classes under test: what generation picks from.
+    pub primary: Vec<OpId>,
+    /// Operations of helper classes that only supply arguments (picked rarely).
+    pub secondary: Vec<OpId>,
+    /// Observer methods by receiver type (no arguments, primitive or String result).
+    pub observers: HashMap<JType, Vec<OpId>>,
+    /// For each op id: the class under test it belongs to (`None` for helpers).
+    pub owner_class: Vec<Option<String>>,
+    /// Concrete type each class under test is used at.
+    pub instantiations: BTreeMap<String, JType>,
+    /// Members left out, with the reason (for the summary and --stats-json).
+    pub skipped: Vec<(String, String)>,
+}
+
+/// Methods never worth calling in a test (identity-based or thread-related).
+const OBJECT_NOISE: &[&str] = &["getClass", "hashCode", "wait", "notify", "notifyAll", "finalize"];
+
+/// Implementations used when a parameter's type is an interface or abstract class that no
+/// class under test implements.
+pub fn default_implementation(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "java.util.Collection" | "java.util.List" | "java.lang.Iterable" | "java.util.AbstractList"
+        | "java.util.AbstractCollection" | "java.util.SequencedCollection" => "java.util.ArrayList",
+        "java.util.Set" | "java.util.AbstractSet" => "java.util.LinkedHashSet",
+        "java.util.SortedSet" | "java.util.NavigableSet" => "java.util.TreeSet",
+        "java.util.Map" | "java.util.AbstractMap" => "java.util.LinkedHashMap",
+        "java.util.SortedMap" | "java.util.NavigableMap" => "java.util.TreeMap",
+        "java.util.Queue" | "java.util.Deque" => "java.util.ArrayDeque",
+        "java.lang.Appendable" => "java.lang.StringBuilder",
+        _ => return None,
+    })
+}
+
+/// Types whose values come from literals rather than from operations.
+pub fn is_literal_type(t: &JType) -> bool {
+    match t {
+        JType::Prim(_) => true,
+        JType::Class { name, .. } => name == "java.lang.String" || Prim::unboxed(name).is_some(),
+        _ => false,
+    }
+}
+
+struct Builder<'a> {
+    model: &'a Model,
+    set: OpSet,
+    include: Option<&'a Regex>,
+    exclude: Option<&'a Regex>,
+}
+
+/// Classes that parameters of the given classes' members mention, plus default
+/// implementations of interfaces among them: the caller loads these into the model before
+/// [`build_ops`] so that argument types can be produced.
+pub fn helper_classes(model: &Model, classes: &[String]) -> Vec<String> {
+    let mut out = BTreeSet::new();
+    for c in classes {
+        let Some(ci) = model.get(c) else { continue };
+        for m in ci.constructors.iter().chain(model.methods_of(c)) {
+            for p in &m.params {
+                collect_classes(p, &mut out);
+            }
+        }
+    }
+    let extra: Vec<String> = out
+        .iter()
+        .filter_map(|n| default_implementation(n).map(str::to_string))
+        .collect();
+    out.extend(extra);
+    out.into_iter().collect()
+}
+
+fn collect_classes(t: &JType, out: &mut BTreeSet<String>) {
+    match t {
+        JType::Class { name, args } => {
+            out.insert(name.clone());
+            for a in args {
+                if let TypeArg::Type(t) | TypeArg::Extends(t) | TypeArg::Super(t) = a {
+                    collect_classes(t, out)
+                }
+            }
+        }
+        JType::Array(e) => collect_classes(e, out),
+        _ => {}
+    }
+}
+
+/// Build the operations for `classes` (binary names, already loaded with their supertypes and
+/// the classes of [`helper_classes`]).
+pub fn build_ops(
+    model: &Model,
+    classes: &[String],
+    include: Option<&Regex>,
+    exclude: Option<&Regex>,
+) -> OpSet {
+    let mut b = Builder { model, set: OpSet::default(), include, exclude };
+    let mut param_types = BTreeSet::new();
+    for c in classes {
+        let Some(ci) = model.get(c) else { continue };
+        let Some(ty) = b.instantiate_class(ci) else {
+            b.set.skipped.push((c.clone(), "type parameters cannot be instantiated".into()));
+            continue;
+        };
+        b.set.instantiations.insert(c.clone(), ty.clone());
+        let ops = b.class_ops(ci, &ty, true);
+        for id in ops {
+            b.set.primary.push(id);
+            for p in b.set.table.get(id).params.clone() {
+                param_types.insert(p);
+            }
+        }
+    }
+    // Helper classes for parameter types nothing under test can produce.
+    let produced: Vec<JType> = b
+        .set
+        .primary
+        .iter()
+        .filter_map(|&id| b.set.table.get(id).ret.clone())
+        .collect();
+    let mut helpers: BTreeMap<String, JType> = BTreeMap::new();
+    for p in &param_types {
+        let p = match p {
+            JType::Array(e) => (**e).clone(),
+            _ => p.clone(),
+        };
+        let Some(name) = p.class_name() else { continue };
+        if is_literal_type(&p) || name == "java.lang.Object" || b.set.instantiations.contains_key(name) {
+            continue;
+        }
+        if produced.iter().any(|r| model.is_subtype(r, &p)) {
+            continue;
+        }
+        let Some(ci) = model.get(name) else { continue };
+        let impl_name = if !ci.is_interface() && !ci.is_abstract() && model.is_accessible(name) {
+            name.to_string()
+        } else if let Some(d) = default_implementation(name) {
+            d.to_string()
+        } else {
+            continue;
+        };
+        let Some(ici) = model.get(&impl_name) else { continue };
+        // Type arguments: taken from the parameter (wildcard bounds), else instantiated.
+        let ty = if ici.type_params.is_empty() {
+            JType::class(&impl_name)
+        } else {
+            let args: Vec<JType> = match &p {
+                JType::Class { args, .. } if args.len() == ici.type_params.len() => args
+                    .iter()
+                    .map(|a| match a {
+                        TypeArg::Type(t) | TypeArg::Extends(t) | TypeArg::Super(t) if t.is_concrete() => {
+                            t.clone()
+                        }
+                        _ => JType::string(),
+                    })
+                    .collect(),
+                _ => match b.instantiate_class(ici) {
+                    Some(JType::Class { args, .. }) => args
+                        .into_iter()
+                        .filter_map(|a| if let TypeArg::Type(t) = a { Some(t) } else { None })
+                        .collect(),
+                    _ => continue,
+                },
+            };
+            JType::generic(&impl_name, args)
+        };
+        helpers.entry(format!("{impl_name}{ty}")).or_insert(ty);
+    }
+    for ty in helpers.into_values() {
+        let Some(ci) = ty.class_name().and_then(|n| model.get(n)) else { continue };
+        let ops = b.class_ops(ci, &ty, false);
+        b.set.secondary.extend(ops);
+    }
+    b.set.owner_class.resize(b.set.table.len(), None);
+    b.set
+}
+
+impl<'a> Builder<'a> {
+    fn candidates() -> [JType; 2] {
+        [JType::string(), JType::class("java.lang.Integer")]
+    }
+
+    /// Choose concrete arguments for type parameters so that every bound holds.
+    fn choose_args(&self, params: &[TypeParam], outer: &dyn Fn(&str) -> Option<JType>) -> Option<Vec<(String, JType)>> {
+        let mut chosen: Vec<(String, JType)> = Vec::new();
+        for (i, tp) in params.iter().enumerate() {
+            let cands = Self::candidates();
+            let order = [i % 2, (i + 1) % 2];
+            let mut picked = None;
+            for k in order {
+                let cand = &cands[k];
+                let mut trial = chosen.clone();
+                trial.push((tp.name.clone(), cand.clone()));
+                let lookup = |v: &str| {
+                    trial.iter().find(|(n, _)| n == v).map(|(_, t)| t.clone()).or_else(|| outer(v))
+                };
+                let ok = tp.bounds.iter().all(|bound| {
+                    let b = bound.subst(&lookup);
+                    let b = if b.is_concrete() { b } else { b.erasure() };
+                    self.model.is_subtype(cand, &b)
+                });
+                if ok {
+                    picked = Some(cand.clone());
+                    break;
+                }
+            }
+            chosen.push((tp.name.clone(), picked?));
+        }
+        Some(chosen)
+    }
+
+    fn instantiate_class(&self, ci: &ClassInfo) -> Option<JType> {
+        if ci.type_params.is_empty() {
+            return Some(JType::class(&ci.name));
+        }
+        if let Nesting::Member { is_static: false, .. } = ci.nesting {
+            return None; // inner class of a generic outer: not supported
+        }
+        let args = self.choose_args(&ci.type_params, &|_| None)?;
+        Some(JType::generic(&ci.name, args.into_iter().map(|(_, t)| t).collect()))
+    }
+
+    fn excluded(&mut self, sig: &str) -> bool {
+        if let Some(inc) = self.include
+            && !inc.is_match(sig)
+        {
+            return true;
+        }
+        if let Some(exc) = self.exclude
+            && exc.is_match(sig)
+        {
+            return true;
+        }
+        false
+    }
+
+    fn push(&mut self, op: Operation, cut: bool, class: &str) -> OpId {
+        let id = self.set.table.intern(op);
+        if self.set.owner_class.len() <= id as usize {
+            self.set.owner_class.resize(id as usize + 1, None);
+        }
+        if cut {
+            self.set.owner_class[id as usize] = Some(class.to_string());
+        }
+        id
+    }
+
+    fn class_ops(&mut self, ci: &ClassInfo, ty: &JType, cut: bool) -> Vec<OpId> {
+        let model = self.model;
+        let mut out = Vec::new();
+        let name = ci.name.clone();
+        if !model.is_accessible(&name) {
+            self.set.skipped.push((name, "class is not public".into()));
+            return out;
+        }
+        let inner_outer = match &ci.nesting {
+            Nesting::Member { outer, is_static: false, .. } => Some(outer.clone()),
+            _ => None,
+        };
+        // Constructors.
+        let ctors = model.constructors_of(&name);
+        for m in &ctors {
+            let sig = qualified_signature(&name, "<init>", m);
+            if self.excluded(&sig) {
+                continue;
+            }
+            if !cut && !m.params.iter().all(|p| is_easy(p, ty)) {
+                continue;
+            }
+            let Some(params) = self.concrete_params(ty, m, &sig) else { continue };
+            let mut params = params.0;
+            let outer_instance = inner_outer.is_some();
+            if let Some(o) = &inner_outer {
+                params.insert(0, JType::class(o));
+            }
+            let overloaded = ctors.iter().filter(|c| c.params.len() == m.params.len()).count() > 1;
+            let op = Operation {
+                kind: OpKind::Constructor,
+                class: name.clone(),
+                name: "<init>".into(),
+                descriptor: m.descriptor.clone(),
+                owner: ty.clone(),
+                params,
+                ret: Some(ty.clone()),
+                varargs: m.is_varargs(),
+                overloaded,
+                method_type_args: Vec::new(),
+                outer_instance,
+            };
+            out.push(self.push(op, cut, &name));
+        }
+        // Methods.
+        let methods = model.methods_of(&name);
+        let mut observers = Vec::new();
+        for m in &methods {
+            if OBJECT_NOISE.contains(&m.name.as_str())
+                || (m.owner == "java.lang.Object" && m.name == "toString")
+            {
+                continue;
+            }
+            if !cut {
+                let mutator = ["add", "put", "offer", "push", "append", "addAll", "putAll"]
+                    .contains(&m.name.as_str());
+                if !mutator || m.is_static() || !m.params.iter().all(|p| is_easy(p, ty)) {
+                    continue;
+                }
+            }
+            let sig = qualified_signature(&name, &m.name, m);
+            if self.excluded(&sig) {
+                continue;
+            }
+            let Some((params, ret, targs)) = self.concrete_params(ty, m, &sig) else { continue };
+            if let Some(r) = &ret
+                && !self.type_accessible(r)
+            {
+                self.set.skipped.push((sig, "returns a type that is not public".into()));
+                continue;
+            }
+            let overloaded = methods
+                .iter()
+                .filter(|o| o.name == m.name && o.params.len() == m.params.len())
+                .count()
+                > 1;
+            let is_static = m.is_static();
+            let decl_accessible = model.is_accessible(&m.owner);
+            let op = Operation {
+                kind: if is_static { OpKind::StaticMethod } else { OpKind::Method },
+                class: m.owner.clone(),
+                name: m.name.clone(),
+                descriptor: m.descriptor.clone(),
+                owner: if is_static {
+                    JType::class(if decl_accessible { &m.owner } else { &name })
+                } else {
+                    ty.clone()
+                },
+                params,
+                ret: ret.clone(),
+                varargs: m.is_varargs(),
+                overloaded,
+                method_type_args: targs,
+                outer_instance: false,
+            };
+            let is_observer = !is_static
+                && m.params.is_empty()
+                && ret.as_ref().is_some_and(|r| r.is_prim() || *r == JType::string())
+                && is_observer_name(&m.name);
+            let id = self.push(op, cut, &name);
+            if is_observer {
+                observers.push(id);
+            }
+            out.push(id);
+        }
+        if cut && !observers.is_empty() {
+            self.set.observers.entry(ty.clone()).or_default().extend(observers);
+        }
+        // Fields and enum constants.
+        if cut {
+            for f in model.fields_of(&name) {
+                let sig = format!("{}.{}", name, f.name);
+                if self.excluded(&sig) {
+                    continue;
+                }
+                let fty = if f.is_static() { Some(f.ty.clone()) } else { model.field_type(ty, f) };
+                let Some(fty) = fty.filter(|t| t.is_concrete() && self.type_accessible(t)) else {
+                    self.set.skipped.push((sig, "field type cannot be made concrete".into()));
+                    continue;
+                };
+                if f.is_static() && fty.is_prim() {
+                    continue; // constants: nothing to test
+                }
+                let owner = if f.is_static() { JType::class(&f.owner) } else { ty.clone() };
+                let get = Operation {
+                    kind: if f.is_static() { OpKind::StaticFieldGet } else { OpKind::FieldGet },
+                    class: f.owner.clone(),
+                    name: f.name.clone(),
+                    descriptor: f.descriptor.clone(),
+                    owner: owner.clone(),
+                    params: Vec::new(),
+                    ret: Some(fty.clone()),
+                    varargs: false,
+                    overloaded: false,
+                    method_type_args: Vec::new(),
+                    outer_instance: false,
+                };
+                out.push(self.push(get, cut, &name));
+                if !f.is_final() {
+                    let set = Operation {
+                        kind: if f.is_static() { OpKind::StaticFieldSet } else { OpKind::FieldSet },
+                        class: f.owner.clone(),
+                        name: f.name.clone(),
+                        descriptor: f.descriptor.clone(),
+                        owner,
+                        params: vec![fty],
+                        ret: None,
+                        varargs: false,
+                        overloaded: false,
+                        method_type_args: Vec::new(),
+                        outer_instance: false,
+                    };
+                    out.push(self.push(set, cut, &name));
+                }
+            }
+        }
+        out
+    }
+
+    /// Concrete parameter and result types of `m` on a receiver of type `ty`, with method
+    /// type parameters instantiated; `None` (and a skip record) when impossible.
+    #[allow(clippy::type_complexity)]
+    fn concrete_params(
+        &mut self,
+        ty: &JType,
+        m: &MethodInfo,
+        sig: &str,
+    ) -> Option<(Vec<JType>, Option<JType>, Vec<JType>)> {
+        let (params, ret) = if m.is_static() || m.is_constructor() {
+            // Class type variables cannot appear in static members; in constructors they are
+            // the class's own, bound by `ty`.
+            let bind = |v: &str| class_binding(self.model, ty, v);
+            (m.params.iter().map(|p| p.subst(&bind)).collect::<Vec<_>>(), m.ret.as_ref().map(|r| r.subst(&bind)))
+        } else {
+            match self.model.member_types(ty, m) {
+                Some(x) => x,
+                None => {
+                    self.set.skipped.push((sig.to_string(), "not a member of the instantiated type".into()));
+                    return None;
+                }
+            }
+        };
+        let mut targs = Vec::new();
+        let (params, ret) = if m.type_params.is_empty() {
+            (params, ret)
+        } else {
+            if m.is_constructor() {
+                self.set.skipped.push((sig.to_string(), "generic constructor".into()));
+                return None;
+            }
+            let Some(chosen) = self.choose_args(&m.type_params, &|v| class_binding(self.model, ty, v)) else {
+                self.set.skipped.push((sig.to_string(), "method type parameters cannot be instantiated".into()));
+                return None;
+            };
+            let lookup = |v: &str| chosen.iter().find(|(n, _)| n == v).map(|(_, t)| t.clone());
+            targs = chosen.iter().map(|(_, t)| t.clone()).collect();
+            (params.iter().map(|p| p.subst(&lookup)).collect(), ret.map(|r| r.subst(&lookup)))
+        };
+        let all_concrete = params.iter().all(|p| p.is_concrete() && self.type_accessible(p))
+            && ret.as_ref().is_none_or(|r| r.is_concrete());
+        if !all_concrete {
+            self.set.skipped.push((sig.to_string(), "types cannot be made concrete or are not public".into()));
+            return None;
+        }
+        // Generic array creation is illegal Java: no parameterized array parameters.
+        if params.iter().any(|p| matches!(p, JType::Array(e) if matches!(**e, JType::Class { ref args, .. } if !args.is_empty()))) {
+            self.set.skipped.push((sig.to_string(), "parameterized array parameter".into()));
+            return None;
+        }
+        Some((params, ret, targs))
+    }
+
+    fn type_accessible(&self, t: &JType) -> bool {
+        match t {
+            JType::Prim(_) => true,
+            JType::Var(_) => false,
+            JType::Array(e) => self.type_accessible(e),
+            JType::Class { name, args } => {
+                self.model.get(name).is_none_or(|_| self.model.is_accessible(name))
+                    && args.iter().all(|a| match a {
+                        TypeArg::Type(t) | TypeArg::Extends(t) | TypeArg::Super(t) => self.type_accessible(t),
+                        TypeArg::Any => true,
+                    })
+            }
+        }
+    }
+}
+
+/// The type bound to class type variable `v` in the instantiated type `ty`.
+fn class_binding(model: &Model, ty: &JType, v: &str) -> Option<JType> {
+    let JType::Class { name, args } = ty else { return None };
+    let ci = model.get(name)?;
+    let i = ci.type_params.iter().position(|p| p.name == v)?;
+    match args.get(i)? {
+        TypeArg::Type(t) => Some(t.clone()),
+        _ => None,
+    }
+}
+
+/// Parameters a helper class's member may take: literal types, or the helper's own type
+/// arguments (so `ArrayList<String>.add(String)` qualifies).
+fn is_easy(p: &JType, _owner: &JType) -> bool {
+    is_literal_type(p) || matches!(p, JType::Var(_)) || *p == JType::object()
+}
+
+fn is_observer_name(n: &str) -> bool {
+    matches!(n, "size" | "count" | "length" | "toString" | "isEmpty" | "hashCode")
+        && n != "hashCode"
+        || (n.starts_with("get") && n.len() > 3)
+        || (n.starts_with("is") && n.len() > 2)
+}
+
+/// `java.util.TreeMap.put(java.lang.Object,java.lang.Object)`: what --include-methods and
+/// --exclude-methods match against (erased parameter types, fully qualified).
+pub fn qualified_signature(class: &str, name: &str, m: &MethodInfo) -> String {
+    let params: Vec<String> = m.params.iter().map(|p| p.erasure().to_string()).collect();
+    if name == "<init>" {
+        format!("{}({})", class, params.join(","))
+    } else {
+        format!("{}.{}({})", class, name, params.join(","))
+    }
+}

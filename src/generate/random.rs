@@ -1,0 +1,710 @@
+//! Feedback-directed random generation (Randoop, seed 003 ch. 5 and 7).
+//!
+//! Each step picks an operation, assembles its inputs from values of earlier sequences (the
+//! component set), drops duplicates before execution, and learns from the outcome: illegal
+//! sequences are discarded, new values become reusable, contract violations become error
+//! candidates and new behaviour becomes regression candidates.
+//!
+//! Determinism: sequences are built in batches of fixed size and executed by the pool while
+//! the next batch is built (a fixed lag of one batch); results are applied in order. With a
+//! count-based stop, the outcome therefore depends only on the seed, never on the number of
+//! workers or on timing. Novelty of values is decided here from the fingerprints the
+//! workers report (equal values give equal fingerprints in every JVM), not from a value set
+//! inside one worker, for the same reason.
+
+use super::literals::LiteralPool;
+use super::ops::{OpSet, is_literal_type};
+use crate::model::{JType, Model};
+use crate::runner::{CrashKind, ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
+use crate::sequence::{OpId, OpKind, Sequence, Stmt, Value};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub type TypeId = u32;
+
+#[derive(Clone, Debug)]
+pub struct GenConfig {
+    pub seed: u64,
+    pub time_limit: Option<Duration>,
+    pub generated_limit: Option<u64>,
+    pub error_exceptions: HashSet<String>,
+    pub adaptive: bool,
+    pub batch_size: usize,
+    /// Longest sequence generated (Randoop's maxsize).
+    pub max_len: usize,
+    /// Reusable values kept per type (older ones are replaced at random beyond this).
+    pub max_per_type: usize,
+    /// Regression candidates kept (a random sample when more are found).
+    pub max_candidates: usize,
+    /// An operation blamed this many times for a timeout or crash is excluded.
+    pub blame_limit: u32,
+}
+
+impl Default for GenConfig {
+    fn default() -> Self {
+        GenConfig {
+            seed: 0,
+            time_limit: Some(Duration::from_secs(60)),
+            generated_limit: None,
+            error_exceptions: HashSet::new(),
+            adaptive: false,
+            batch_size: 256,
+            max_len: 100,
+            max_per_type: 5000,
+            max_candidates: 4000,
+            blame_limit: 3,
+        }
+    }
+}
+
+/// A sequence with the static type of each statement's value.
+#[derive(Debug)]
+pub struct Component {
+    pub seq: Sequence,
+    pub tids: Vec<Option<TypeId>>,
+    /// Some statement takes a `null` literal (an NPE is then expected behaviour).
+    pub has_null: bool,
+    /// Regression candidate id of this sequence, if it is one.
+    pub cand: Option<u64>,
+}
+
+pub type CompRef = Arc<Component>;
+
+/// How a regression candidate ends.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CandEnding {
+    Normal,
+    Exception(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub id: u64,
+    pub comp: CompRef,
+    pub ending: CandEnding,
+}
+
+/// What an error-revealing sequence breaks.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Violation {
+    /// The last statement throws `class`; `contract` names why that is an error.
+    Exception { contract: &'static str, class: String },
+    /// Object contract on the values of statements a (and b).
+    Contract { contract: crate::runner::Contract, a: u32, b: Option<u32> },
+}
+
+impl Violation {
+    pub fn contract_name(&self) -> &'static str {
+        match self {
+            Violation::Exception { contract, .. } => contract,
+            Violation::Contract { contract, .. } => contract.name(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct ErrorCandidate {
+    pub comp: CompRef,
+    pub violation: Violation,
+    /// Operation of the statement where it shows (the thrower, or the producer of value a).
+    pub op: OpId,
+    /// How many sequences showed this (op, contract) kind.
+    pub count: u64,
+}
+
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct OpStat {
+    pub calls: u64,
+    pub successes: u64,
+    pub exceptions: u64,
+    pub errors: u64,
+    pub timeouts: u64,
+    pub crashes: u64,
+    pub excluded: bool,
+}
+
+/// Progress figures shown while generating.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    pub generated: u64,
+    pub executed: u64,
+    pub statements: u64,
+    pub regression: usize,
+    pub errors: usize,
+    pub elapsed: Duration,
+}
+
+/// A warning for the summary (e.g. an operation excluded after repeated crashes).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Incident {
+    pub operation: String,
+    pub what: String,
+}
+
+struct Pending {
+    reqs: Vec<Built>,
+}
+
+struct Built {
+    comp: Component,
+    op: OpId,
+    parents: Vec<u64>,
+}
+
+pub struct Generator<'a> {
+    pub ops: &'a OpSet,
+    model: &'a Model,
+    pub cfg: GenConfig,
+    rng: ChaCha8Rng,
+    pub literals: LiteralPool,
+    types: Vec<JType>,
+    type_ids: HashMap<JType, TypeId>,
+    subtype: HashMap<(TypeId, TypeId), bool>,
+    /// Needed type -> (component types assignable to it, how many types were checked).
+    assignable: HashMap<TypeId, (Vec<TypeId>, usize)>,
+    /// Reusable values by exact static type: (component, statement).
+    by_type: Vec<Vec<(CompRef, u32)>>,
+    seen_seqs: HashSet<u128>,
+    seen_values: HashSet<u64>,
+    seen_results: HashSet<(OpId, Value)>,
+    seen_exceptions: HashSet<(OpId, String)>,
+    cands_per_op: Vec<u32>,
+    pub stats: Vec<OpStat>,
+    blame: Vec<u32>,
+    pub candidates: Vec<Candidate>,
+    next_cand: u64,
+    cand_seen: u64,
+    subsumed: HashSet<u64>,
+    pub errors: BTreeMap<(OpId, &'static str), ErrorCandidate>,
+    pub incidents: Vec<Incident>,
+    pub progress: Progress,
+    op_ret: Vec<Option<TypeId>>,
+    op_inputs: Vec<Vec<TypeId>>,
+}
+
+impl<'a> Generator<'a> {
+    pub fn new(model: &'a Model, ops: &'a OpSet, literals: LiteralPool, cfg: GenConfig) -> Self {
+        let n = ops.table.len();
+        let mut g = Generator {
+            ops,
+            model,
+            rng: ChaCha8Rng::seed_from_u64(cfg.seed),
+            cfg,
+            literals,
+            types: Vec::new(),
+            type_ids: HashMap::new(),
+            subtype: HashMap::new(),
+            assignable: HashMap::new(),
+            by_type: Vec::new(),
+            seen_seqs: HashSet::new(),
+            seen_values: HashSet::new(),
+            seen_results: HashSet::new(),
+            seen_exceptions: HashSet::new(),
+            cands_per_op: vec![0; n],
+            stats: vec![OpStat::default(); n],
+            blame: vec![0; n],
+            candidates: Vec::new(),
+            next_cand: 0,
+            cand_seen: 0,
+            subsumed: HashSet::new(),
+            errors: BTreeMap::new(),
+            incidents: Vec::new(),
+            progress: Progress::default(),
+            op_ret: Vec::with_capacity(n),
+            op_inputs: Vec::with_capacity(n),
+        };
+        for (_, op) in ops.table.iter() {
+            let r = op.ret.clone().map(|t| g.tid(&t));
+            let ins = op.input_types().iter().map(|t| g.tid(t)).collect();
+            g.op_ret.push(r);
+            g.op_inputs.push(ins);
+        }
+        g
+    }
+
+    /// Exclude operations the workers could not resolve.
+    pub fn exclude(&mut self, op: OpId, why: &str) {
+        if let Some(s) = self.stats.get_mut(op as usize)
+            && !s.excluded
+        {
+            s.excluded = true;
+            self.incidents.push(Incident { operation: self.ops.table.get(op).signature(), what: why.to_string() });
+        }
+    }
+
+    fn tid(&mut self, t: &JType) -> TypeId {
+        if let Some(&id) = self.type_ids.get(t) {
+            return id;
+        }
+        let id = self.types.len() as TypeId;
+        self.types.push(t.clone());
+        self.type_ids.insert(t.clone(), id);
+        self.by_type.push(Vec::new());
+        id
+    }
+
+    fn is_sub(&mut self, s: TypeId, t: TypeId) -> bool {
+        if s == t {
+            return true;
+        }
+        if let Some(&b) = self.subtype.get(&(s, t)) {
+            return b;
+        }
+        let b = self.model.is_subtype(&self.types[s as usize], &self.types[t as usize]);
+        self.subtype.insert((s, t), b);
+        b
+    }
+
+    /// Types with reusable values that can be passed where `need` is expected.
+    fn assignable_types(&mut self, need: TypeId) -> Vec<TypeId> {
+        let (mut list, checked) = self.assignable.remove(&need).unwrap_or_default();
+        let n = self.types.len();
+        for s in checked..n {
+            if self.is_sub(s as TypeId, need) {
+                list.push(s as TypeId);
+            }
+        }
+        let out = list.iter().copied().filter(|&t| !self.by_type[t as usize].is_empty()).collect();
+        self.assignable.insert(need, (list, n));
+        out
+    }
+
+    // ---------------------------------------------------------------- assembling
+
+    fn pick_op(&mut self) -> Option<OpId> {
+        let use_secondary = !self.ops.secondary.is_empty() && self.rng.random_bool(0.1);
+        let pool = if use_secondary || self.ops.primary.is_empty() { &self.ops.secondary } else { &self.ops.primary };
+        let live: Vec<OpId> = pool.iter().copied().filter(|&o| !self.stats[o as usize].excluded).collect();
+        if live.is_empty() {
+            return None;
+        }
+        if self.cfg.adaptive && !use_secondary {
+            // Weight 1 / (1 + successes): methods with few successful sequences are favoured.
+            let w: Vec<f64> = live.iter().map(|&o| 1.0 / (1.0 + self.stats[o as usize].successes as f64)).collect();
+            let total: f64 = w.iter().sum();
+            let mut x = self.rng.random::<f64>() * total;
+            for (i, wi) in w.iter().enumerate() {
+                x -= wi;
+                if x <= 0.0 {
+                    return Some(live[i]);
+                }
+            }
+            return live.last().copied();
+        }
+        Some(live[self.rng.random_range(0..live.len())])
+    }
+
+    /// Build one new sequence ending in a call of `op`, or `None` when inputs are missing.
+    fn assemble(&mut self, op_id: OpId) -> Option<Built> {
+        let op = self.ops.table.get(op_id);
+        let inputs = self.op_inputs[op_id as usize].clone();
+        let mut b = Component { seq: Sequence::default(), tids: Vec::new(), has_null: false, cand: None };
+        let mut parents = Vec::new();
+        let mut args = Vec::with_capacity(inputs.len());
+        let receiver_slots = usize::from(op.has_receiver() || op.outer_instance);
+        for (i, &need) in inputs.iter().enumerate() {
+            let idx = self.pick_value(&mut b, &mut parents, need, i < receiver_slots, 0)?;
+            args.push(idx);
+        }
+        let call = Stmt::Call { op: op_id, args };
+        let ret = self.op_ret[op_id as usize];
+        b.seq.stmts.push(call.clone());
+        b.tids.push(ret);
+        // Repetition (p 0.1, 0..=100 more copies): what makes deep states reachable.
+        if op.kind == OpKind::Method && self.rng.random_bool(0.1) {
+            let m = self.rng.random_range(0..=100usize);
+            for _ in 0..m.min(self.cfg.max_len.saturating_sub(b.seq.len())) {
+                b.seq.stmts.push(call.clone());
+                b.tids.push(ret);
+            }
+        }
+        if b.seq.len() > self.cfg.max_len {
+            return None;
+        }
+        Some(Built { comp: b, op: op_id, parents })
+    }
+
+    /// Index of a statement in `b` whose value can be passed where `need` is expected.
+    fn pick_value(
+        &mut self,
+        b: &mut Component,
+        parents: &mut Vec<u64>,
+        need: TypeId,
+        receiver: bool,
+        depth: u32,
+    ) -> Option<u32> {
+        let need_ty = self.types[need as usize].clone();
+        // Reuse a value already in the sequence.
+        if self.rng.random_bool(0.4) {
+            let fits: Vec<u32> = (0..b.seq.len())
+                .filter(|&i| {
+                    b.tids[i].is_some_and(|t| self.is_sub_cached(t, need))
+                        && !(receiver && matches!(b.seq.stmts[i], Stmt::Lit { value: Value::Null, .. }))
+                })
+                .map(|i| i as u32)
+                .collect();
+            if !fits.is_empty() {
+                return Some(fits[self.rng.random_range(0..fits.len())]);
+            }
+        }
+        if !receiver && !need_ty.is_prim() && self.rng.random_bool(0.05) {
+            b.seq.stmts.push(Stmt::Lit { ty: need_ty, value: Value::Null });
+            b.tids.push(Some(need));
+            b.has_null = true;
+            return Some(b.seq.len() as u32 - 1);
+        }
+        if is_literal_type(&need_ty) {
+            let v = {
+                let ch = self.literals.choices(&need_ty)?;
+                if ch.is_empty() {
+                    return None;
+                }
+                ch.get(self.rng.random_range(0..ch.len()))
+            };
+            b.seq.stmts.push(Stmt::Lit { ty: need_ty, value: v });
+            b.tids.push(Some(need));
+            return Some(b.seq.len() as u32 - 1);
+        }
+        if let JType::Array(elem) = &need_ty {
+            if depth > 1 {
+                return None;
+            }
+            let et = self.tid(elem);
+            let n = self.rng.random_range(0..=3usize);
+            let mut elems = Vec::with_capacity(n);
+            for _ in 0..n {
+                elems.push(self.pick_value(b, parents, et, false, depth + 1)?);
+            }
+            b.seq.stmts.push(Stmt::Array { elem: (**elem).clone(), elems });
+            b.tids.push(Some(need));
+            return Some(b.seq.len() as u32 - 1);
+        }
+        // A component sequence with a reusable value of a subtype.
+        let types = self.assignable_types(need);
+        let total: usize = types.iter().map(|&t| self.by_type[t as usize].len()).sum();
+        if total == 0 {
+            if need_ty == JType::object() {
+                // Anything will do: a String literal.
+                let s = JType::string();
+                let st = self.tid(&s);
+                return self.pick_value(b, parents, st, receiver, depth + 1);
+            }
+            return None;
+        }
+        let mut k = self.rng.random_range(0..total);
+        let mut chosen = None;
+        for &t in &types {
+            let l = self.by_type[t as usize].len();
+            if k < l {
+                chosen = Some(self.by_type[t as usize][k].clone());
+                break;
+            }
+            k -= l;
+        }
+        let (comp, stmt) = chosen?;
+        if b.seq.len() + comp.seq.len() > self.cfg.max_len {
+            return None;
+        }
+        let off = b.seq.append(&comp.seq);
+        b.tids.extend(comp.tids.iter().copied());
+        b.has_null |= comp.has_null;
+        if let Some(c) = comp.cand {
+            parents.push(c);
+        }
+        Some(off + stmt)
+    }
+
+    fn is_sub_cached(&mut self, s: TypeId, t: TypeId) -> bool {
+        self.is_sub(s, t)
+    }
+
+    fn build_batch(&mut self, n: usize) -> Vec<Built> {
+        let mut out = Vec::with_capacity(n);
+        let mut attempts = 0;
+        while out.len() < n && attempts < n * 20 {
+            attempts += 1;
+            let Some(op) = self.pick_op() else { break };
+            let Some(built) = self.assemble(op) else { continue };
+            if !self.seen_seqs.insert(built.comp.seq.fingerprint()) {
+                continue;
+            }
+            out.push(built);
+        }
+        out
+    }
+
+    fn request(&self, b: &Built) -> ExecRequest {
+        let last = b.comp.seq.len() as u32 - 1;
+        let mut cv = Vec::new();
+        if self.op_ret[b.op as usize].is_some_and(|t| !self.types[t as usize].is_prim()) {
+            cv.push(last);
+        }
+        if let Stmt::Call { args, .. } = &b.comp.seq.stmts[last as usize]
+            && self.ops.table.get(b.op).has_receiver()
+            && let Some(&r) = args.first()
+            && !cv.contains(&r)
+        {
+            cv.push(r);
+        }
+        ExecRequest { seq: Arc::new(b.comp.seq.clone()), mode: ExecMode::Generate, contract_values: cv, observers: Vec::new() }
+    }
+
+    // ---------------------------------------------------------------- main loop
+
+    /// Generate until the time or count limit. `tick` is called after every batch.
+    pub fn run(&mut self, pool: &mut Pool, tick: &mut dyn FnMut(&Progress)) -> anyhow::Result<()> {
+        let start = Instant::now();
+        let mut pending: Option<Pending> = None;
+        loop {
+            let elapsed = start.elapsed();
+            let time_up = self.cfg.time_limit.is_some_and(|t| elapsed >= t);
+            let remaining = self.cfg.generated_limit.map(|l| l.saturating_sub(self.progress.generated));
+            let next = if time_up || remaining == Some(0) {
+                Vec::new()
+            } else {
+                let n = remaining.map_or(self.cfg.batch_size, |r| r.min(self.cfg.batch_size as u64) as usize);
+                let b = self.build_batch(n);
+                self.progress.generated += b.len() as u64;
+                b
+            };
+            if let Some(p) = pending.take() {
+                let results = pool.collect()?;
+                self.apply(p.reqs, results);
+            }
+            self.progress.elapsed = start.elapsed();
+            tick(&self.progress);
+            if next.is_empty() {
+                // Nothing more could be built (or a limit was reached).
+                break;
+            }
+            let reqs: Vec<ExecRequest> = next.iter().map(|b| self.request(b)).collect();
+            pool.submit(reqs)?;
+            pending = Some(Pending { reqs: next });
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, built: Vec<Built>, results: Vec<SeqResult>) {
+        for (b, r) in built.into_iter().zip(results) {
+            self.apply_one(b, r);
+        }
+        self.progress.regression = self.candidates.len();
+        self.progress.errors = self.errors.len();
+    }
+
+    fn apply_one(&mut self, b: Built, r: SeqResult) {
+        self.progress.executed += 1;
+        let n = b.comp.seq.len();
+        self.progress.statements += r.outcomes.iter().filter(|o| !matches!(o, StmtOutcome::NotRun)).count() as u64;
+        let op = b.op;
+        self.stats[op as usize].calls += 1;
+        match r.first_abnormal() {
+            Some(i) => match &r.outcomes[i] {
+                StmtOutcome::Timeout => self.blame_stmt(&b, i, "timeout", None),
+                StmtOutcome::Crash(kind) => self.blame_stmt(&b, i, "crash", Some(kind.clone())),
+                StmtOutcome::Exception { class, public_class, .. } => {
+                    let thrower = match &b.comp.seq.stmts[i] {
+                        Stmt::Call { op, .. } => *op,
+                        _ => op,
+                    };
+                    // Only the final call (or its repetitions) may throw: earlier statements
+                    // come from sequences that ran normally before.
+                    let final_call = b.comp.seq.stmts[i] == b.comp.seq.stmts[n - 1];
+                    if !final_call {
+                        return;
+                    }
+                    self.stats[thrower as usize].exceptions += 1;
+                    let contract = if class.as_ref() == "java.lang.NullPointerException" && !b.comp.has_null {
+                        Some("npe-without-null-input")
+                    } else if class.as_ref() == "java.lang.AssertionError" {
+                        Some("assertion-error")
+                    } else if self.cfg.error_exceptions.contains(class.as_ref()) {
+                        Some("declared-exception")
+                    } else {
+                        None
+                    };
+                    let mut comp = b.comp;
+                    comp.seq.stmts.truncate(i + 1);
+                    comp.tids.truncate(i + 1);
+                    if let Some(contract) = contract {
+                        self.stats[thrower as usize].errors += 1;
+                        self.add_error(comp, thrower, Violation::Exception { contract, class: class.to_string() });
+                    } else if class.as_ref() != "jforge.MalformedSequence"
+                        && self.seen_exceptions.insert((thrower, class.to_string()))
+                    {
+                        self.add_candidate(comp, &b.parents, CandEnding::Exception(public_class.to_string()));
+                    }
+                }
+                _ => {}
+            },
+            None => {
+                self.stats[op as usize].successes += 1;
+                if let Some(v) = r.violations.first() {
+                    let vop = match &b.comp.seq.stmts[v.a as usize] {
+                        Stmt::Call { op, .. } => *op,
+                        _ => op,
+                    };
+                    self.stats[op as usize].errors += 1;
+                    self.add_error(b.comp, vop, Violation::Contract { contract: v.contract, a: v.a, b: v.b });
+                    return;
+                }
+                self.learn(b, &r);
+            }
+        }
+    }
+
+    fn blame_stmt(&mut self, b: &Built, i: usize, what: &str, crash: Option<CrashKind>) {
+        let op = match &b.comp.seq.stmts[i] {
+            Stmt::Call { op, .. } => *op,
+            _ => b.op,
+        };
+        let st = &mut self.stats[op as usize];
+        if crash.is_some() {
+            st.crashes += 1;
+        } else {
+            st.timeouts += 1;
+        }
+        self.blame[op as usize] += 1;
+        if self.blame[op as usize] == self.cfg.blame_limit {
+            let why = match crash {
+                Some(k) => format!("excluded after {} crashes (last: {})", self.cfg.blame_limit, crash_name(&k)),
+                None => format!("excluded after {} {what}s", self.cfg.blame_limit),
+            };
+            self.exclude(op, &why);
+        }
+    }
+
+    /// Index pruning and component/candidate bookkeeping for a sequence that ran normally.
+    fn learn(&mut self, b: Built, r: &SeqResult) {
+        let n = b.comp.seq.len();
+        let last = n - 1;
+        let op = b.op;
+        let mut reusable: Vec<u32> = Vec::new();
+        let mut novel = self.stats[op as usize].successes == 1;
+        match &r.outcomes[last] {
+            StmtOutcome::Normal(Observed::Object { fingerprint, class }) => {
+                let new = match fingerprint {
+                    Some(f) => self.seen_values.insert(*f),
+                    None => true,
+                };
+                if new {
+                    reusable.push(last as u32);
+                    novel |= fingerprint.is_some() || self.cands_per_op[op as usize] < 20;
+                }
+                let _ = class;
+            }
+            StmtOutcome::Normal(Observed::Value(v)) => {
+                self.literals.add_observed(v);
+                let new = self.seen_results.insert((op, v.clone()));
+                novel |= new;
+                // Boxed and String results are values too: reusable when new.
+                if new && self.op_ret[op as usize].is_some_and(|t| !self.types[t as usize].is_prim()) {
+                    reusable.push(last as u32);
+                }
+            }
+            StmtOutcome::Normal(Observed::Void) => {
+                novel |= self.cands_per_op[op as usize] < 20;
+            }
+            _ => {}
+        }
+        // The receiver of a call may have changed: keep it reusable.
+        if let Stmt::Call { args, .. } = &b.comp.seq.stmts[last]
+            && self.ops.table.get(op).kind == OpKind::Method
+            && let Some(&rcv) = args.first()
+        {
+            reusable.push(rcv);
+        }
+        let mut comp = b.comp;
+        if novel {
+            let id = self.next_cand;
+            self.next_cand += 1;
+            comp.cand = Some(id);
+        }
+        let comp = Arc::new(comp);
+        for &i in &reusable {
+            if let Some(t) = comp.tids[i as usize] {
+                let list_len = self.by_type[t as usize].len();
+                if list_len < self.cfg.max_per_type {
+                    self.by_type[t as usize].push((comp.clone(), i));
+                } else {
+                    let k = self.rng.random_range(0..list_len);
+                    self.by_type[t as usize][k] = (comp.clone(), i);
+                }
+            }
+        }
+        if novel {
+            self.cands_per_op[op as usize] += 1;
+            self.push_candidate(comp, &b.parents, CandEnding::Normal);
+        }
+    }
+
+    fn add_candidate(&mut self, comp: Component, parents: &[u64], ending: CandEnding) {
+        let mut comp = comp;
+        let id = self.next_cand;
+        self.next_cand += 1;
+        comp.cand = Some(id);
+        self.push_candidate(Arc::new(comp), parents, ending);
+    }
+
+    /// Reservoir sampling over all candidates (deterministic: driven by the seeded RNG);
+    /// sequences that grew out of a candidate subsume it.
+    fn push_candidate(&mut self, comp: CompRef, parents: &[u64], ending: CandEnding) {
+        for p in parents {
+            self.subsumed.insert(*p);
+        }
+        let id = comp.cand.unwrap_or(u64::MAX);
+        self.cand_seen += 1;
+        let c = Candidate { id, comp, ending };
+        if self.candidates.len() < self.cfg.max_candidates {
+            self.candidates.push(c);
+        } else {
+            let k = self.rng.random_range(0..self.cand_seen);
+            if (k as usize) < self.cfg.max_candidates {
+                self.candidates[k as usize] = c;
+            }
+        }
+    }
+
+    fn add_error(&mut self, comp: Component, op: OpId, violation: Violation) {
+        let key = (op, violation.contract_name());
+        let comp = Arc::new(comp);
+        match self.errors.get_mut(&key) {
+            Some(e) => {
+                e.count += 1;
+                if comp.seq.len() < e.comp.seq.len() {
+                    e.comp = comp;
+                    e.violation = violation;
+                }
+            }
+            None => {
+                self.errors.insert(key, ErrorCandidate { comp, violation, op, count: 1 });
+            }
+        }
+    }
+
+    /// Regression candidates not subsumed by a longer one, in generation order.
+    pub fn final_candidates(&self) -> Vec<Candidate> {
+        let mut v: Vec<Candidate> =
+            self.candidates.iter().filter(|c| !self.subsumed.contains(&c.id)).cloned().collect();
+        v.sort_by_key(|c| c.id);
+        v
+    }
+
+    pub fn static_type(&self, t: TypeId) -> &JType {
+        &self.types[t as usize]
+    }
+}
+
+pub fn crash_name(k: &CrashKind) -> String {
+    match k {
+        CrashKind::Exited(Some(c)) => format!("JVM exited with code {c}"),
+        CrashKind::Exited(None) => "JVM exited".into(),
+        CrashKind::OutOfMemory => "OutOfMemoryError".into(),
+        CrashKind::StackOverflow => "StackOverflowError".into(),
+        CrashKind::LeakedThreads => "left threads running".into(),
+        CrashKind::Unresponsive => "worker unresponsive".into(),
+    }
+}

@@ -1,0 +1,232 @@
+//! The end of a run: a summary table on the terminal and the `--stats-json` report.
+
+use crate::cli::GenArgs;
+use crate::emit::{TestCase, WrittenFile};
+use crate::gen_cmd::last_op;
+use crate::generate::finish::{ErrorTest, FinishStats};
+use crate::generate::ops::OpSet;
+use crate::generate::random::{Generator, Incident, Progress, crash_name};
+use crate::runner::PoolStats;
+use comfy_table::{Table, presets::UTF8_BORDERS_ONLY};
+use serde::Serialize;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct ValidationSummary {
+    /// Why the written suite was not checked, if it was not.
+    pub skipped: Option<String>,
+    pub rounds: usize,
+    pub compile_removed: usize,
+    pub failing_removed: usize,
+    pub error_tests_removed: usize,
+    pub passed: usize,
+    /// The last check found nothing to remove.
+    pub clean: bool,
+}
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct ClassRow {
+    pub class: String,
+    pub operations: usize,
+    pub covered: usize,
+    pub regression_tests: usize,
+    pub error_tests: usize,
+    pub errors_by_contract: BTreeMap<String, usize>,
+    pub timeouts: u64,
+    pub crashes: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorRow {
+    pub class: String,
+    pub operation: String,
+    pub contract: String,
+    pub occurrences: u64,
+    pub statements: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub classes: Vec<ClassRow>,
+    pub skipped_classes: Vec<String>,
+    pub skipped_members: Vec<(String, String)>,
+    pub errors: Vec<ErrorRow>,
+    pub incidents: Vec<Incident>,
+    pub generated: u64,
+    pub executed: u64,
+    pub statements: u64,
+    pub generation_seconds: f64,
+    pub total_seconds: f64,
+    pub regression_tests: usize,
+    pub error_tests: usize,
+    pub finish: FinishStats,
+    pub validation: ValidationSummary,
+    pub files: Vec<String>,
+    pub output_dir: String,
+    pub seed: u64,
+    pub workers: usize,
+    pub worker_restarts: u64,
+    pub worker_timeouts: u64,
+    pub worker_crashes: BTreeMap<String, u64>,
+    pub worker_peak_rss_kb: Vec<u64>,
+    pub rust_peak_rss_kb: Option<u64>,
+}
+
+/// Peak resident memory of this process (Linux), in KiB.
+pub fn own_peak_rss_kb() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    s.lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+}
+
+impl Report {
+    #[allow(clippy::too_many_arguments)]
+    pub fn build(
+        args: &GenArgs,
+        classes: &[String],
+        skipped_classes: &[String],
+        ops: &OpSet,
+        generator: &Generator,
+        progress: &Progress,
+        gen_time: Duration,
+        regression: &[TestCase],
+        errors: &[ErrorTest],
+        finish: &FinishStats,
+        validation: &ValidationSummary,
+        pool: &PoolStats,
+        files: &[WrittenFile],
+        total: Duration,
+    ) -> Report {
+        let mut rows: BTreeMap<&str, ClassRow> =
+            classes.iter().map(|c| (c.as_str(), ClassRow { class: c.clone(), ..Default::default() })).collect();
+        let class_of = |op: u32| ops.owner_class.get(op as usize).and_then(|c| c.as_deref());
+        for &op in &ops.primary {
+            if let Some(row) = class_of(op).and_then(|c| rows.get_mut(c)) {
+                let st = &generator.stats[op as usize];
+                row.operations += 1;
+                row.covered += usize::from(st.successes > 0);
+                row.timeouts += st.timeouts;
+                row.crashes += st.crashes;
+            }
+        }
+        for t in regression {
+            if let Some(row) = last_op(t).and_then(class_of).and_then(|c| rows.get_mut(c)) {
+                row.regression_tests += 1;
+            }
+        }
+        let mut error_rows = Vec::new();
+        for e in errors {
+            let class = class_of(e.op).unwrap_or("(helper)").to_string();
+            if let Some(row) = rows.get_mut(class.as_str()) {
+                row.error_tests += 1;
+                *row.errors_by_contract.entry(e.contract.to_string()).or_default() += 1;
+            }
+            error_rows.push(ErrorRow {
+                class,
+                operation: ops.table.get(e.op).signature(),
+                contract: e.contract.to_string(),
+                occurrences: e.occurrences,
+                statements: e.case.seq.len(),
+            });
+        }
+        Report {
+            classes: rows.into_values().collect(),
+            skipped_classes: skipped_classes.to_vec(),
+            skipped_members: ops.skipped.clone(),
+            errors: error_rows,
+            incidents: generator.incidents.clone(),
+            generated: progress.generated,
+            executed: progress.executed,
+            statements: progress.statements,
+            generation_seconds: gen_time.as_secs_f64(),
+            total_seconds: total.as_secs_f64(),
+            regression_tests: regression.len(),
+            error_tests: errors.len(),
+            finish: finish.clone(),
+            validation: validation.clone(),
+            files: files.iter().map(|f| f.path.display().to_string()).collect(),
+            output_dir: args.output_dir.display().to_string(),
+            seed: args.seed,
+            workers: pool.worker_peak_rss_kb.len(),
+            worker_restarts: pool.restarts,
+            worker_timeouts: pool.timeouts,
+            worker_crashes: pool.crashes.iter().map(|(k, v)| (crash_name(k), *v)).collect(),
+            worker_peak_rss_kb: pool.worker_peak_rss_kb.clone(),
+            rust_peak_rss_kb: own_peak_rss_kb(),
+        }
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        let secs = self.generation_seconds.max(1e-9);
+        let mut v = serde_json::to_value(self).unwrap_or_else(|_| json!({}));
+        if let Some(o) = v.as_object_mut() {
+            o.insert("sequences_per_second".into(), json!(self.executed as f64 / secs));
+            o.insert("statements_per_second".into(), json!(self.statements as f64 / secs));
+            o.insert("version".into(), json!(env!("CARGO_PKG_VERSION")));
+        }
+        v
+    }
+
+    pub fn print_summary(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut t = Table::new();
+        t.load_preset(UTF8_BORDERS_ONLY);
+        t.set_header(vec!["class", "methods covered", "regression tests", "error tests", "errors by contract", "timeouts", "crashes"]);
+        for r in &self.classes {
+            let errs: Vec<String> = r.errors_by_contract.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            t.add_row(vec![
+                r.class.clone(),
+                format!("{}/{}", r.covered, r.operations),
+                r.regression_tests.to_string(),
+                r.error_tests.to_string(),
+                if errs.is_empty() { "-".into() } else { errs.join(", ") },
+                r.timeouts.to_string(),
+                r.crashes.to_string(),
+            ]);
+        }
+        writeln!(out, "{t}")?;
+        let secs = self.generation_seconds.max(1e-9);
+        writeln!(
+            out,
+            "{} sequences executed in {:.1}s ({:.0}/s, {:.0} statements/s) on {} workers; total {:.1}s",
+            self.executed,
+            self.generation_seconds,
+            self.executed as f64 / secs,
+            self.statements as f64 / secs,
+            self.workers,
+            self.total_seconds
+        )?;
+        writeln!(out, "{} regression tests and {} error-revealing tests written to {}", self.regression_tests, self.error_tests, self.output_dir)?;
+        for e in &self.errors {
+            writeln!(out, "  error: {} breaks {} ({} sequences, shortest test {} statements)", e.operation, e.contract, e.occurrences, e.statements)?;
+        }
+        let v = &self.validation;
+        match &v.skipped {
+            Some(why) => writeln!(out, "written tests not checked: {why}")?,
+            None => writeln!(
+                out,
+                "checked with javac and JUnit: {} passing regression tests; removed {} that did not compile, {} that failed, {} error tests that did not fail as expected",
+                v.passed, v.compile_removed, v.failing_removed, v.error_tests_removed
+            )?,
+        }
+        let f = &self.finish;
+        if f.unstable_tests + f.unstable_assertions + f.unreproducible_errors > 0 {
+            writeln!(
+                out,
+                "non-determinism: {} tests and {} assertions dropped (values differed between two JVMs), {} errors did not reproduce",
+                f.unstable_tests, f.unstable_assertions, f.unreproducible_errors
+            )?;
+        }
+        if self.worker_restarts > 0 {
+            let crashes: Vec<String> = self.worker_crashes.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            writeln!(out, "worker restarts: {} (timeouts: {}; {})", self.worker_restarts, self.worker_timeouts, crashes.join(", "))?;
+        }
+        for i in &self.incidents {
+            writeln!(out, "warning: {} {}", i.operation, i.what)?;
+        }
+        Ok(())
+    }
+}
