@@ -1,0 +1,115 @@
+//! Helpers for end-to-end tests: compile Java subjects, run jforge, compile and run what it
+//! wrote with javac and JUnit independently of jforge's own checker.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn jforge() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_jforge"))
+}
+
+pub fn java_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(java_files(&p));
+            } else if p.extension().is_some_and(|x| x == "java") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Compile every .java under `src` into `out` (release 17 unless given).
+pub fn javac(src: &Path, out: &Path, cp: &str) {
+    std::fs::create_dir_all(out).unwrap();
+    let files = java_files(src);
+    assert!(!files.is_empty(), "no java files under {}", src.display());
+    let o = Command::new("javac")
+        .args(["-nowarn", "-encoding", "UTF-8", "-d"])
+        .arg(out)
+        .args(if cp.is_empty() { vec![] } else { vec!["-cp", cp] })
+        .args(&files)
+        .output()
+        .expect("javac runs");
+    assert!(o.status.success(), "javac failed:\n{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The subjects of tests/subjects/gen compiled once per test binary into a temp dir.
+pub fn subjects() -> PathBuf {
+    static ONCE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    ONCE.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("jforge-subjects-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        javac(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/gen"), &dir, "");
+        dir
+    })
+    .clone()
+}
+
+pub const JUNIT4: &str = "/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar";
+
+pub fn run_ok(cmd: &mut Command) -> Output {
+    let o = cmd.output().expect("command runs");
+    assert!(
+        o.status.success(),
+        "command failed ({}):\nstdout:\n{}\nstderr:\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+pub fn read_json(p: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(p).expect("stats json written")).expect("valid json")
+}
+
+/// Result of an independent JUnit 4 run of a generated suite.
+pub struct JUnitRun {
+    pub tests_run: usize,
+    /// (test header line like `test001(pkg.ErrorTest0)`, first line of the failure)
+    pub failures: Vec<(String, String)>,
+    pub output: String,
+}
+
+/// Compile the suite in `tests_dir` against `cp` + JUnit 4 and run each class with JUnitCore.
+pub fn compile_and_run_junit4(tests_dir: &Path, cp: &str) -> JUnitRun {
+    let out = tests_dir.with_extension("classes");
+    let full_cp = if cp.is_empty() { JUNIT4.to_string() } else { format!("{cp}:{JUNIT4}") };
+    javac(tests_dir, &out, &full_cp);
+    let classes: Vec<String> = java_files(tests_dir)
+        .iter()
+        .map(|f| {
+            let rel = f.strip_prefix(tests_dir).unwrap().with_extension("");
+            rel.to_string_lossy().replace('/', ".")
+        })
+        .collect();
+    let run_cp = format!("{}:{}", out.display(), full_cp);
+    let o = Command::new("java").args(["-cp", &run_cp, "org.junit.runner.JUnitCore"]).args(&classes).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    let mut failures = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, l) in lines.iter().enumerate() {
+        // "1) test01(pkg.ErrorTest0)" followed by the exception line
+        if let Some((num, rest)) = l.split_once(") ")
+            && num.chars().all(|c| c.is_ascii_digit())
+            && !num.is_empty()
+        {
+            failures.push((rest.to_string(), lines.get(i + 1).unwrap_or(&"").to_string()));
+        }
+    }
+    let tests_run = if let Some(l) = lines.iter().find(|l| l.starts_with("OK (")) {
+        l.trim_start_matches("OK (").split_whitespace().next().unwrap().parse().unwrap()
+    } else if let Some(l) = lines.iter().find(|l| l.starts_with("Tests run: ")) {
+        l.trim_start_matches("Tests run: ").split(',').next().unwrap().parse().unwrap()
+    } else {
+        panic!("cannot read JUnit output:\n{text}\n{}", String::from_utf8_lossy(&o.stderr));
+    };
+    JUnitRun { tests_run, failures, output: text }
+}
