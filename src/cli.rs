@@ -4,7 +4,11 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "jforge", version, about = "Automatic unit-test generation for Java")]
+#[command(
+    name = "jforge",
+    version,
+    about = "Automatic unit-test generation for Java"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -103,9 +107,9 @@ pub fn parse_duration(s: &str) -> anyhow::Result<std::time::Duration> {
         Some(i) => (&s[..i], &s[i..]),
         None => (s, "s"),
     };
-    let n: f64 = num
-        .parse()
-        .map_err(|_| anyhow::anyhow!("cannot read duration '{s}': write e.g. 30s, 2m, 1h or 500ms"))?;
+    let n: f64 = num.parse().map_err(|_| {
+        anyhow::anyhow!("cannot read duration '{s}': write e.g. 30s, 2m, 1h or 500ms")
+    })?;
     let secs = match unit {
         "ms" => n / 1000.0,
         "s" | "" => n,
@@ -129,7 +133,12 @@ mod tests {
         assert_eq!(parse_duration("1h").unwrap().as_secs(), 3600);
         assert_eq!(parse_duration("45").unwrap().as_secs(), 45);
         assert_eq!(parse_duration("500ms").unwrap().as_millis(), 500);
-        assert!(parse_duration("2x").unwrap_err().to_string().contains("unit"));
+        assert!(
+            parse_duration("2x")
+                .unwrap_err()
+                .to_string()
+                .contains("unit")
+        );
         assert!(parse_duration("0s").is_err());
         assert!(parse_duration("abc").is_err());
     }

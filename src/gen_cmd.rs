@@ -44,11 +44,19 @@ impl JdkClasses for Jdk<'_> {
 
 /// Make sure the output folder can be written before any work is done.
 fn check_output_dir(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create output folder {}: choose another --output-dir", dir.display()))?;
+    std::fs::create_dir_all(dir).with_context(|| {
+        format!(
+            "cannot create output folder {}: choose another --output-dir",
+            dir.display()
+        )
+    })?;
     let probe = dir.join(".jforge-write-test");
-    std::fs::write(&probe, b"")
-        .with_context(|| format!("cannot write to output folder {}: choose another --output-dir", dir.display()))?;
+    std::fs::write(&probe, b"").with_context(|| {
+        format!(
+            "cannot write to output folder {}: choose another --output-dir",
+            dir.display()
+        )
+    })?;
     let _ = std::fs::remove_file(probe);
     Ok(())
 }
@@ -97,7 +105,10 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
         }
     }
     let cp = ClassPath::new(&entries)?;
-    let workers = args.workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())).max(1);
+    let workers = args
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1);
     let mut pool = Pool::start(PoolConfig {
         java: java.java.clone(),
         classpath: entries.clone(),
@@ -115,7 +126,14 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
             Some(j) => Jdk::Jmods(j),
             None => Jdk::Pool(&mut pool),
         };
-        let sel = select::resolve(&args.classes, args.classlist.as_deref(), &args.packages, &args.jars, &cp, &mut jdk)?;
+        let sel = select::resolve(
+            &args.classes,
+            args.classlist.as_deref(),
+            &args.packages,
+            &args.jars,
+            &cp,
+            &mut jdk,
+        )?;
         let mut classes = Vec::new();
         let mut skipped = Vec::new();
         for c in &sel.explicit {
@@ -123,7 +141,9 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
                 return Err(select::unknown_class_error(c, &cp, &mut jdk));
             };
             if matches!(ci.nesting, crate::model::Nesting::Local) || !ci.is_public() {
-                bail!("class {c} is not public: jforge tests public classes through their public API");
+                bail!(
+                    "class {c} is not public: jforge tests public classes through their public API"
+                );
             }
             if !model.is_accessible(c) {
                 bail!("class {c} is nested in a class that is not public, so tests cannot name it");
@@ -131,10 +151,11 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
             classes.push(c.clone());
         }
         for c in &sel.discovered {
-            match model.load(&cp, &mut jdk, c) {
-                Ok(Some(_)) if model.is_accessible(c) => classes.push(c.clone()),
-                Ok(_) => skipped.push(c.clone()),
-                Err(e) => return Err(e),
+            let found = model.load(&cp, &mut jdk, c)?.is_some();
+            if found && model.is_accessible(c) {
+                classes.push(c.clone());
+            } else {
+                skipped.push(c.clone());
             }
         }
         for h in helper_classes(&model, &classes) {
@@ -149,11 +170,18 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
     let ops = build_ops(&model, &classes, include.as_ref(), exclude.as_ref());
     let explicit: HashSet<&String> = args.classes.iter().collect();
     for c in &classes {
-        let has = ops.primary.iter().any(|&o| ops.owner_class[o as usize].as_deref() == Some(c));
+        let has = ops
+            .primary
+            .iter()
+            .any(|&o| ops.owner_class[o as usize].as_deref() == Some(c));
         if !has && explicit.contains(c) {
             bail!(
                 "class {c} has no public constructor, method or field jforge can call{}",
-                if include.is_some() || exclude.is_some() { " (after --include-methods/--exclude-methods)" } else { "" }
+                if include.is_some() || exclude.is_some() {
+                    " (after --include-methods/--exclude-methods)"
+                } else {
+                    ""
+                }
             );
         }
     }
@@ -175,7 +203,11 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
         seed: args.seed,
         time_limit,
         generated_limit: args.generated_limit,
-        error_exceptions: args.error_exceptions.iter().map(|s| s.trim().to_string()).collect(),
+        error_exceptions: args
+            .error_exceptions
+            .iter()
+            .map(|s| s.trim().to_string())
+            .collect(),
         adaptive: args.adaptive_weights,
         max_candidates: (args.output_limit * 4).max(100),
         ..GenConfig::default()
@@ -194,7 +226,11 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
 
     // ---- tests
     if !args.quiet {
-        eprintln!("Building tests: re-running {} candidates in two JVMs, minimizing {} errors...", generator.final_candidates().len().min(args.output_limit), generator.errors.len());
+        eprintln!(
+            "Building tests: re-running {} candidates in two JVMs, minimizing {} errors...",
+            generator.final_candidates().len().min(args.output_limit),
+            generator.errors.len()
+        );
     }
     let mut fstats = FinishStats::default();
     let mut regression = regression_tests(&generator, &mut pool, args.output_limit, &mut fstats)?;
@@ -203,7 +239,10 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
     let emit = EmitConfig {
         out_dir: args.output_dir.clone(),
         junit: args.junit,
-        package: args.test_package.clone().or_else(|| default_package(&classes)),
+        package: args
+            .test_package
+            .clone()
+            .or_else(|| default_package(&classes)),
         tests_per_file: args.tests_per_file as usize,
     };
     let mut files = write(&emit, &ops, &regression, &errors)?;
@@ -211,8 +250,14 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
     if args.no_validate {
         validation.skipped = Some("--no-validate".into());
     } else {
-        match (java.javac.as_ref(), find_junit(args.junit, args.junit_classpath.as_deref())) {
-            (None, _) => validation.skipped = Some("no javac in the JDK: point --java at a JDK, not a JRE".into()),
+        match (
+            java.javac.as_ref(),
+            find_junit(args.junit, args.junit_classpath.as_deref()),
+        ) {
+            (None, _) => {
+                validation.skipped =
+                    Some("no javac in the JDK: point --java at a JDK, not a JRE".into())
+            }
             (_, Err(e)) => {
                 eprintln!("warning: the written tests were not checked: {e:#}");
                 validation.skipped = Some(format!("{e:#}"));
@@ -222,7 +267,15 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
                     eprintln!("Checking the written tests with javac and JUnit...");
                 }
                 for round in 0..3 {
-                    let v = compile_and_run(javac, &java.java, &entries, &junit_cp, &files, args.junit, Duration::from_secs(600))?;
+                    let v = compile_and_run(
+                        javac,
+                        &java.java,
+                        &entries,
+                        &junit_cp,
+                        &files,
+                        args.junit,
+                        Duration::from_secs(600),
+                    )?;
                     let (bad_reg, bad_err) = judge(&files, &v, &errors);
                     validation.rounds = round + 1;
                     validation.compile_removed += v.compile_failures.len();
@@ -239,7 +292,12 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
                         .filter(|(i, _)| !bad_reg.contains(i))
                         .map(|(_, c)| c)
                         .collect();
-                    errors = errors.into_iter().enumerate().filter(|(i, _)| !bad_err.contains(i)).map(|(_, c)| c).collect();
+                    errors = errors
+                        .into_iter()
+                        .enumerate()
+                        .filter(|(i, _)| !bad_err.contains(i))
+                        .map(|(_, c)| c)
+                        .collect();
                     files = write(&emit, &ops, &regression, &errors)?;
                 }
             }
@@ -249,27 +307,55 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
     // ---- report
     let stats = pool.stats();
     pool.shutdown();
-    let report = Report::build(&args, &classes, &skipped_classes, &ops, &generator, &progress, gen_time, &regression, &errors, &fstats, &validation, &stats, &files, started.elapsed());
+    let report = Report::build(
+        &args,
+        &classes,
+        &skipped_classes,
+        &ops,
+        &generator,
+        &progress,
+        gen_time,
+        &regression,
+        &errors,
+        &fstats,
+        &validation,
+        &stats,
+        &files,
+        started.elapsed(),
+    );
     if let Some(path) = &args.stats_json {
         let text = serde_json::to_string_pretty(&report.json())?;
-        std::fs::write(path, text).with_context(|| format!("cannot write --stats-json file {}", path.display()))?;
+        std::fs::write(path, text)
+            .with_context(|| format!("cannot write --stats-json file {}", path.display()))?;
     }
     report.print_summary(&mut std::io::stdout())?;
     Ok(())
 }
 
-fn write(emit: &EmitConfig, ops: &OpSet, regression: &[TestCase], errors: &[ErrorTest]) -> anyhow::Result<Vec<WrittenFile>> {
+fn write(
+    emit: &EmitConfig,
+    ops: &OpSet,
+    regression: &[TestCase],
+    errors: &[ErrorTest],
+) -> anyhow::Result<Vec<WrittenFile>> {
     let ecases: Vec<TestCase> = errors.iter().map(|e| e.case.clone()).collect();
     write_suites(emit, &ops.table, regression, &ecases)
 }
 
 /// Which written tests must go: regression tests that did not compile or did not pass, error
 /// tests that did not compile or did not fail for their stated reason.
-fn judge(files: &[WrittenFile], v: &crate::emit::validate::Validation, errors: &[ErrorTest]) -> (HashSet<usize>, HashSet<usize>) {
+fn judge(
+    files: &[WrittenFile],
+    v: &crate::emit::validate::Validation,
+    errors: &[ErrorTest],
+) -> (HashSet<usize>, HashSet<usize>) {
     let mut loc: BTreeMap<(String, String), (bool, usize)> = BTreeMap::new();
     for f in files {
         for t in &f.tests {
-            loc.insert((f.class_name.clone(), t.method.clone()), (f.error_suite, t.case));
+            loc.insert(
+                (f.class_name.clone(), t.method.clone()),
+                (f.error_suite, t.case),
+            );
         }
     }
     let mut bad_reg = HashSet::new();
@@ -292,9 +378,9 @@ fn judge(files: &[WrittenFile], v: &crate::emit::validate::Validation, errors: &
     }
     for f in &v.test_failures {
         let expected = |case: usize| match errors.get(case).map(|e| &e.case.ending) {
-            Some(Ending::ErrorContract { contract, .. }) => {
-                f.message.starts_with(&format!("jforge contract violated: {}", contract.name()))
-            }
+            Some(Ending::ErrorContract { contract, .. }) => f
+                .message
+                .starts_with(&format!("jforge contract violated: {}", contract.name())),
             Some(Ending::ErrorException { class, .. }) => f.exception_class == *class,
             _ => false,
         };
@@ -319,10 +405,15 @@ fn progress_bar(args: &GenArgs, time_limit: Option<Duration>) -> ProgressBar {
         _ => 0,
     };
     let bar = ProgressBar::new(len);
-    let unit = if args.generated_limit.is_some() { "{pos}/{len} seq" } else { "{pos}/{len}s" };
-    let style = ProgressStyle::with_template(&format!("{{elapsed_precise}} [{{bar:30}}] {unit} {{msg}}"))
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> ");
+    let unit = if args.generated_limit.is_some() {
+        "{pos}/{len} seq"
+    } else {
+        "{pos}/{len}s"
+    };
+    let style =
+        ProgressStyle::with_template(&format!("{{elapsed_precise}} [{{bar:30}}] {unit} {{msg}}"))
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
     bar.set_style(style);
     bar.enable_steady_tick(Duration::from_millis(250));
     bar
@@ -330,7 +421,11 @@ fn progress_bar(args: &GenArgs, time_limit: Option<Duration>) -> ProgressBar {
 
 fn update_bar(bar: &ProgressBar, p: &Progress, count_limit: Option<u64>) {
     let secs = p.elapsed.as_secs_f64().max(1e-6);
-    bar.set_position(if count_limit.is_some() { p.generated } else { p.elapsed.as_secs() });
+    bar.set_position(if count_limit.is_some() {
+        p.generated
+    } else {
+        p.elapsed.as_secs()
+    });
     bar.set_message(format!(
         "| {:.0} seq/s | {} executed | {} regression | {} error kinds",
         p.executed as f64 / secs,

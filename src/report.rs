@@ -101,8 +101,18 @@ impl Report {
         files: &[WrittenFile],
         total: Duration,
     ) -> Report {
-        let mut rows: BTreeMap<&str, ClassRow> =
-            classes.iter().map(|c| (c.as_str(), ClassRow { class: c.clone(), ..Default::default() })).collect();
+        let mut rows: BTreeMap<&str, ClassRow> = classes
+            .iter()
+            .map(|c| {
+                (
+                    c.as_str(),
+                    ClassRow {
+                        class: c.clone(),
+                        ..Default::default()
+                    },
+                )
+            })
+            .collect();
         let class_of = |op: u32| ops.owner_class.get(op as usize).and_then(|c| c.as_deref());
         for &op in &ops.primary {
             if let Some(row) = class_of(op).and_then(|c| rows.get_mut(c)) {
@@ -123,7 +133,9 @@ impl Report {
             let class = class_of(e.op).unwrap_or("(helper)").to_string();
             if let Some(row) = rows.get_mut(class.as_str()) {
                 row.error_tests += 1;
-                *row.errors_by_contract.entry(e.contract.to_string()).or_default() += 1;
+                *row.errors_by_contract
+                    .entry(e.contract.to_string())
+                    .or_default() += 1;
             }
             error_rows.push(ErrorRow {
                 class,
@@ -154,7 +166,11 @@ impl Report {
             workers: pool.worker_peak_rss_kb.len(),
             worker_restarts: pool.restarts,
             worker_timeouts: pool.timeouts,
-            worker_crashes: pool.crashes.iter().map(|(k, v)| (crash_name(k), *v)).collect(),
+            worker_crashes: pool
+                .crashes
+                .iter()
+                .map(|(k, v)| (crash_name(k), *v))
+                .collect(),
             worker_peak_rss_kb: pool.worker_peak_rss_kb.clone(),
             rust_peak_rss_kb: own_peak_rss_kb(),
         }
@@ -164,8 +180,14 @@ impl Report {
         let secs = self.generation_seconds.max(1e-9);
         let mut v = serde_json::to_value(self).unwrap_or_else(|_| json!({}));
         if let Some(o) = v.as_object_mut() {
-            o.insert("sequences_per_second".into(), json!(self.executed as f64 / secs));
-            o.insert("statements_per_second".into(), json!(self.statements as f64 / secs));
+            o.insert(
+                "sequences_per_second".into(),
+                json!(self.executed as f64 / secs),
+            );
+            o.insert(
+                "statements_per_second".into(),
+                json!(self.statements as f64 / secs),
+            );
             o.insert("version".into(), json!(env!("CARGO_PKG_VERSION")));
         }
         v
@@ -173,16 +195,32 @@ impl Report {
 
     pub fn print_summary(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let mut t = Table::new();
-        t.load_preset(UTF8_BORDERS_ONLY);
-        t.set_header(vec!["class", "methods covered", "regression tests", "error tests", "errors by contract", "timeouts", "crashes"]);
+        t.load_style(UTF8_BORDERS_ONLY);
+        t.set_header(vec![
+            "class",
+            "methods covered",
+            "regression tests",
+            "error tests",
+            "errors by contract",
+            "timeouts",
+            "crashes",
+        ]);
         for r in &self.classes {
-            let errs: Vec<String> = r.errors_by_contract.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            let errs: Vec<String> = r
+                .errors_by_contract
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect();
             t.add_row(vec![
                 r.class.clone(),
                 format!("{}/{}", r.covered, r.operations),
                 r.regression_tests.to_string(),
                 r.error_tests.to_string(),
-                if errs.is_empty() { "-".into() } else { errs.join(", ") },
+                if errs.is_empty() {
+                    "-".into()
+                } else {
+                    errs.join(", ")
+                },
                 r.timeouts.to_string(),
                 r.crashes.to_string(),
             ]);
@@ -199,9 +237,17 @@ impl Report {
             self.workers,
             self.total_seconds
         )?;
-        writeln!(out, "{} regression tests and {} error-revealing tests written to {}", self.regression_tests, self.error_tests, self.output_dir)?;
+        writeln!(
+            out,
+            "{} regression tests and {} error-revealing tests written to {}",
+            self.regression_tests, self.error_tests, self.output_dir
+        )?;
         for e in &self.errors {
-            writeln!(out, "  error: {} breaks {} ({} sequences, shortest test {} statements)", e.operation, e.contract, e.occurrences, e.statements)?;
+            writeln!(
+                out,
+                "  error: {} breaks {} ({} sequences, shortest test {} statements)",
+                e.operation, e.contract, e.occurrences, e.statements
+            )?;
         }
         let v = &self.validation;
         match &v.skipped {
@@ -221,8 +267,18 @@ impl Report {
             )?;
         }
         if self.worker_restarts > 0 {
-            let crashes: Vec<String> = self.worker_crashes.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-            writeln!(out, "worker restarts: {} (timeouts: {}; {})", self.worker_restarts, self.worker_timeouts, crashes.join(", "))?;
+            let crashes: Vec<String> = self
+                .worker_crashes
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect();
+            writeln!(
+                out,
+                "worker restarts: {} (timeouts: {}; {})",
+                self.worker_restarts,
+                self.worker_timeouts,
+                crashes.join(", ")
+            )?;
         }
         for i in &self.incidents {
             writeln!(out, "warning: {} {}", i.operation, i.what)?;

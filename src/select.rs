@@ -20,8 +20,12 @@ pub struct Selection {
 
 /// Read a class list file: one binary name per line, `#` starts a comment.
 pub fn read_classlist(path: &Path) -> anyhow::Result<Vec<String>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read class list {}: check the path given to --classlist", path.display()))?;
+    let text = std::fs::read_to_string(path).with_context(|| {
+        format!(
+            "cannot read class list {}: check the path given to --classlist",
+            path.display()
+        )
+    })?;
     Ok(text
         .lines()
         .map(|l| l.split('#').next().unwrap_or("").trim())
@@ -53,10 +57,14 @@ pub fn resolve(
         let p = p.trim_end_matches('.').trim_end_matches(".*");
         let mut found = cp.list_classes(Some(p));
         if found.is_empty() {
-            found = jdk.list_classes(p).with_context(|| format!("cannot list the JDK's package {p}"))?;
+            found = jdk
+                .list_classes(p)
+                .with_context(|| format!("cannot list the JDK's package {p}"))?;
         }
         if found.is_empty() {
-            bail!("no classes found in package '{p}' on the class path or in the JDK: check --package and --classpath");
+            bail!(
+                "no classes found in package '{p}' on the class path or in the JDK: check --package and --classpath"
+            );
         }
         sel.discovered.extend(found);
     }
@@ -68,14 +76,22 @@ pub fn resolve(
         sel.discovered.extend(found);
     }
     // Anonymous and local classes are never testable; drop them early.
-    sel.discovered.retain(|c| !c.rsplit('$').next().is_some_and(|s| s.chars().next().is_some_and(|ch| ch.is_ascii_digit())) && !c.ends_with("package-info") && !c.ends_with("module-info"));
+    sel.discovered.retain(|c| {
+        !c.rsplit('$')
+            .next()
+            .is_some_and(|s| s.chars().next().is_some_and(|ch| ch.is_ascii_digit()))
+            && !c.ends_with("package-info")
+            && !c.ends_with("module-info")
+    });
     sel.discovered.sort();
     sel.discovered.dedup();
     let mut seen = std::collections::HashSet::new();
     sel.explicit.retain(|c| seen.insert(c.clone()));
     sel.discovered.retain(|c| !seen.contains(c));
     if sel.explicit.is_empty() && sel.discovered.is_empty() {
-        bail!("no classes to test: name them with --class NAME, --classlist FILE, --package PREFIX or --jar JAR\n  e.g. jforge gen --class java.util.TreeMap");
+        bail!(
+            "no classes to test: name them with --class NAME, --classlist FILE, --package PREFIX or --jar JAR\n  e.g. jforge gen --class java.util.TreeMap"
+        );
     }
     let total = sel.explicit.len() + sel.discovered.len();
     if total > MAX_CLASSES {
@@ -101,7 +117,12 @@ pub fn unknown_class_error(name: &str, cp: &ClassPath, jdk: &mut dyn JdkClasses)
     let mut scored: Vec<(f64, &String)> = pool
         .iter()
         .filter(|c| !c.contains('$') || name.contains('$'))
-        .map(|c| (strsim::jaro_winkler(&c.to_lowercase(), &name.to_lowercase()), c))
+        .map(|c| {
+            (
+                strsim::jaro_winkler(&c.to_lowercase(), &name.to_lowercase()),
+                c,
+            )
+        })
         .filter(|(s, _)| *s > 0.8)
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
@@ -128,8 +149,15 @@ mod tests {
     fn classlist_skips_comments() {
         let d = tempfile::tempdir().unwrap();
         let f = d.path().join("list.txt");
-        std::fs::write(&f, "# header\njava.util.TreeMap\n\n  java.util.ArrayList # trailing\n").unwrap();
-        assert_eq!(read_classlist(&f).unwrap(), vec!["java.util.TreeMap", "java.util.ArrayList"]);
+        std::fs::write(
+            &f,
+            "# header\njava.util.TreeMap\n\n  java.util.ArrayList # trailing\n",
+        )
+        .unwrap();
+        assert_eq!(
+            read_classlist(&f).unwrap(),
+            vec!["java.util.TreeMap", "java.util.ArrayList"]
+        );
         let err = read_classlist(&d.path().join("nope")).unwrap_err();
         assert!(format!("{err:#}").contains("--classlist"));
     }

@@ -68,18 +68,28 @@ impl Operation {
     /// Static types of all inputs, receiver first (for instance members).
     pub fn input_types(&self) -> Vec<JType> {
         let mut v = Vec::with_capacity(self.params.len() + 1);
-        if matches!(self.kind, OpKind::Method | OpKind::FieldGet | OpKind::FieldSet) {
+        if matches!(
+            self.kind,
+            OpKind::Method | OpKind::FieldGet | OpKind::FieldSet
+        ) {
             v.push(self.owner.clone());
         }
         v.extend(self.params.iter().cloned());
         v
     }
     pub fn has_receiver(&self) -> bool {
-        matches!(self.kind, OpKind::Method | OpKind::FieldGet | OpKind::FieldSet)
+        matches!(
+            self.kind,
+            OpKind::Method | OpKind::FieldGet | OpKind::FieldSet
+        )
     }
     /// Short human name, e.g. `java.util.TreeMap.put(Object,Object)`.
     pub fn signature(&self) -> String {
-        let params: Vec<String> = self.params.iter().map(|t| short(&t.erasure().to_string())).collect();
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|t| short(&t.erasure().to_string()))
+            .collect();
         match self.kind {
             OpKind::Constructor => format!("{}({})", self.class, params.join(",")),
             OpKind::FieldGet | OpKind::StaticFieldGet => format!("{}.{}", self.class, self.name),
@@ -201,13 +211,15 @@ impl Sequence {
         let off = self.stmts.len() as u32;
         for s in &other.stmts {
             self.stmts.push(match s {
-                Stmt::Call { op, args } => {
-                    Stmt::Call { op: *op, args: args.iter().map(|a| a + off).collect() }
-                }
+                Stmt::Call { op, args } => Stmt::Call {
+                    op: *op,
+                    args: args.iter().map(|a| a + off).collect(),
+                },
                 Stmt::Lit { .. } => s.clone(),
-                Stmt::Array { elem, elems } => {
-                    Stmt::Array { elem: elem.clone(), elems: elems.iter().map(|a| a + off).collect() }
-                }
+                Stmt::Array { elem, elems } => Stmt::Array {
+                    elem: elem.clone(),
+                    elems: elems.iter().map(|a| a + off).collect(),
+                },
             });
         }
         off
@@ -225,11 +237,15 @@ impl Sequence {
             }
             let fix = |a: &u32| if *a > i { a - 1 } else { *a };
             out.push(match s {
-                Stmt::Call { op, args } => Stmt::Call { op: *op, args: args.iter().map(fix).collect() },
+                Stmt::Call { op, args } => Stmt::Call {
+                    op: *op,
+                    args: args.iter().map(fix).collect(),
+                },
                 Stmt::Lit { .. } => s.clone(),
-                Stmt::Array { elem, elems } => {
-                    Stmt::Array { elem: elem.clone(), elems: elems.iter().map(fix).collect() }
-                }
+                Stmt::Array { elem, elems } => Stmt::Array {
+                    elem: elem.clone(),
+                    elems: elems.iter().map(fix).collect(),
+                },
             });
         }
         Some(Sequence { stmts: out })

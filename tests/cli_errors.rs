@@ -17,24 +17,70 @@ fn fails_with(args: &[&str], needles: &[&str]) {
 fn unknown_class_suggests_near_names() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("o");
-    fails_with(&["gen", "--class", "java.util.TreeMapp", "--output-dir", out.to_str().unwrap()], &["java.util.TreeMapp not found", "did you mean", "java.util.TreeMap"]);
+    fails_with(
+        &[
+            "gen",
+            "--class",
+            "java.util.TreeMapp",
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
+        &[
+            "java.util.TreeMapp not found",
+            "did you mean",
+            "java.util.TreeMap",
+        ],
+    );
 }
 
 #[test]
 fn bad_classpath_entry() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("o");
-    fails_with(&["gen", "--class", "a.B", "--classpath", "/no/such/dir", "--output-dir", out.to_str().unwrap()], &["/no/such/dir"]);
+    fails_with(
+        &[
+            "gen",
+            "--class",
+            "a.B",
+            "--classpath",
+            "/no/such/dir",
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
+        &["/no/such/dir"],
+    );
     let notjar = d.path().join("x.jar");
     std::fs::write(&notjar, b"not a zip").unwrap();
-    fails_with(&["gen", "--class", "a.B", "--classpath", notjar.to_str().unwrap(), "--output-dir", out.to_str().unwrap()], &["x.jar"]);
+    fails_with(
+        &[
+            "gen",
+            "--class",
+            "a.B",
+            "--classpath",
+            notjar.to_str().unwrap(),
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
+        &["x.jar"],
+    );
 }
 
 #[test]
 fn no_java_found() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("o");
-    fails_with(&["gen", "--class", "java.util.TreeMap", "--java", "/no/jdk/here", "--output-dir", out.to_str().unwrap()], &["JAVA_HOME"]);
+    fails_with(
+        &[
+            "gen",
+            "--class",
+            "java.util.TreeMap",
+            "--java",
+            "/no/jdk/here",
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
+        &["JAVA_HOME"],
+    );
 }
 
 #[test]
@@ -43,7 +89,16 @@ fn unwritable_output_folder() {
     let file = d.path().join("file");
     std::fs::write(&file, b"x").unwrap();
     let out = file.join("sub");
-    fails_with(&["gen", "--class", "java.util.TreeMap", "--output-dir", out.to_str().unwrap()], &["--output-dir"]);
+    fails_with(
+        &[
+            "gen",
+            "--class",
+            "java.util.TreeMap",
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
+        &["--output-dir"],
+    );
 }
 
 #[test]
@@ -51,10 +106,22 @@ fn malformed_class_file() {
     let d = tempfile::tempdir().unwrap();
     let cls = d.path().join("cls/bad");
     std::fs::create_dir_all(&cls).unwrap();
-    std::fs::write(cls.join("Broken.class"), b"\xca\xfe\xba\xbe\x00\x00\x00\x3d\x00").unwrap();
+    std::fs::write(
+        cls.join("Broken.class"),
+        b"\xca\xfe\xba\xbe\x00\x00\x00\x3d\x00",
+    )
+    .unwrap();
     let out = d.path().join("o");
     fails_with(
-        &["gen", "--class", "bad.Broken", "--classpath", d.path().join("cls").to_str().unwrap(), "--output-dir", out.to_str().unwrap()],
+        &[
+            "gen",
+            "--class",
+            "bad.Broken",
+            "--classpath",
+            d.path().join("cls").to_str().unwrap(),
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
         &["bad.Broken"],
     );
 }
@@ -66,7 +133,15 @@ fn class_not_public_or_without_members() {
     let out = d.path().join("o");
     // A private nested class of a subject.
     fails_with(
-        &["gen", "--class", "ds.BinarySearchTree$Node", "--classpath", classes.to_str().unwrap(), "--output-dir", out.to_str().unwrap()],
+        &[
+            "gen",
+            "--class",
+            "ds.BinarySearchTree$Node",
+            "--classpath",
+            classes.to_str().unwrap(),
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
         &["not public"],
     );
 }

@@ -30,7 +30,17 @@ fn treemap_suite_compiles_and_passes() {
     let out = d.path().join("tests");
     let json = d.path().join("stats.json");
     let mut args = gen_args(&out, &json);
-    args.extend(["--class", "java.util.TreeMap", "--generated-limit", "4000", "--seed", "3"].map(String::from));
+    args.extend(
+        [
+            "--class",
+            "java.util.TreeMap",
+            "--generated-limit",
+            "4000",
+            "--seed",
+            "3",
+        ]
+        .map(String::from),
+    );
     run_ok(jforge().args(&args));
     let stats = read_json(&json);
     assert_eq!(stats["validation"]["clean"], true, "{stats:#}");
@@ -40,15 +50,33 @@ fn treemap_suite_compiles_and_passes() {
     // Tests of java.* classes go to a package javac accepts.
     assert!(out.join("jforge/tests/RegressionTest0.java").exists());
     let src = std::fs::read_to_string(out.join("jforge/tests/RegressionTest0.java")).unwrap();
-    assert!(src.contains("TreeMap<String, Integer>") || src.contains("TreeMap<java.lang.String, java.lang.Integer>"), "generic type arguments are written");
-    assert!(src.contains("assertEquals"), "regression assertions are written");
+    assert!(
+        src.contains("TreeMap<String, Integer>")
+            || src.contains("TreeMap<java.lang.String, java.lang.Integer>"),
+        "generic type arguments are written"
+    );
+    assert!(
+        src.contains("assertEquals"),
+        "regression assertions are written"
+    );
     let run = compile_and_run_junit4(&out, "");
     assert_eq!(run.tests_run, reg + count_tests(&out, "ErrorTest"));
-    let reg_failures: Vec<_> = run.failures.iter().filter(|(h, _)| h.contains("RegressionTest")).collect();
-    assert!(reg_failures.is_empty(), "regression tests failed: {reg_failures:?}\n{}", run.output);
+    let reg_failures: Vec<_> = run
+        .failures
+        .iter()
+        .filter(|(h, _)| h.contains("RegressionTest"))
+        .collect();
+    assert!(
+        reg_failures.is_empty(),
+        "regression tests failed: {reg_failures:?}\n{}",
+        run.output
+    );
     // Most TreeMap methods are reached.
     let row = &stats["classes"][0];
-    assert!(row["covered"].as_u64().unwrap() * 10 >= row["operations"].as_u64().unwrap() * 6, "{row}");
+    assert!(
+        row["covered"].as_u64().unwrap() * 10 >= row["operations"].as_u64().unwrap() * 6,
+        "{row}"
+    );
 }
 
 #[test]
@@ -58,17 +86,44 @@ fn finds_broken_equals_and_npe_in_subjects() {
     let out = d.path().join("tests");
     let json = d.path().join("stats.json");
     let mut args = gen_args(&out, &json);
-    args.extend(["--classpath", classes.to_str().unwrap(), "--generated-limit", "6000"].map(String::from));
-    for c in ["quirks.BrokenEquals", "quirks.Npe", "quirks.Shapes", "quirks.Shapes$Box", "quirks.Shapes$Counter", "ds.IntStack", "ds.BinarySearchTree", "ds.LruCache"] {
+    args.extend(
+        [
+            "--classpath",
+            classes.to_str().unwrap(),
+            "--generated-limit",
+            "6000",
+        ]
+        .map(String::from),
+    );
+    for c in [
+        "quirks.BrokenEquals",
+        "quirks.Npe",
+        "quirks.Shapes",
+        "quirks.Shapes$Box",
+        "quirks.Shapes$Counter",
+        "ds.IntStack",
+        "ds.BinarySearchTree",
+        "ds.LruCache",
+    ] {
         args.extend(["--class".to_string(), c.to_string()]);
     }
     run_ok(jforge().args(&args));
     let stats = read_json(&json);
     let errors = stats["errors"].as_array().unwrap();
-    let has = |class: &str, contract: &str| errors.iter().any(|e| e["class"] == class && e["contract"] == contract);
-    assert!(has("quirks.BrokenEquals", "equals-reflexive"), "{errors:#?}");
+    let has = |class: &str, contract: &str| {
+        errors
+            .iter()
+            .any(|e| e["class"] == class && e["contract"] == contract)
+    };
+    assert!(
+        has("quirks.BrokenEquals", "equals-reflexive"),
+        "{errors:#?}"
+    );
     assert!(has("quirks.Npe", "npe-without-null-input"), "{errors:#?}");
-    assert!(!errors.iter().any(|e| e["class"] == "ds.IntStack"), "no false alarms on a correct class: {errors:#?}");
+    assert!(
+        !errors.iter().any(|e| e["class"] == "ds.IntStack"),
+        "no false alarms on a correct class: {errors:#?}"
+    );
     // Every class got tests and the written suite is clean.
     for row in stats["classes"].as_array().unwrap() {
         assert!(row["covered"].as_u64().unwrap() > 0, "{row}");
@@ -79,17 +134,45 @@ fn finds_broken_equals_and_npe_in_subjects() {
     assert_eq!(error_tests, errors.len());
     // Each error test fails, for its stated reason; every regression test passes.
     for (head, why) in &run.failures {
-        assert!(head.contains("ErrorTest"), "regression test failed: {head}: {why}\n{}", run.output);
+        assert!(
+            head.contains("ErrorTest"),
+            "regression test failed: {head}: {why}\n{}",
+            run.output
+        );
     }
     assert_eq!(run.failures.len(), error_tests, "{}", run.output);
-    assert!(run.failures.iter().any(|(_, w)| w.contains("jforge contract violated: equals-reflexive")), "{}", run.output);
-    assert!(run.failures.iter().any(|(_, w)| w.contains("java.lang.NullPointerException")), "{}", run.output);
+    assert!(
+        run.failures
+            .iter()
+            .any(|(_, w)| w.contains("jforge contract violated: equals-reflexive")),
+        "{}",
+        run.output
+    );
+    assert!(
+        run.failures
+            .iter()
+            .any(|(_, w)| w.contains("java.lang.NullPointerException")),
+        "{}",
+        run.output
+    );
     // Nested, inner, generic, overloaded and varargs members were written.
-    let all: String = java_files(&out).iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
+    let all: String = java_files(&out)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
     assert!(all.contains("Shapes.Kind."), "enum constants are used");
-    assert!(all.contains(".new Counter("), "inner class constructor with outer instance");
-    assert!(all.contains("new int[]"), "varargs written as an explicit array");
-    assert!(all.contains("Shapes.Box<"), "generic nested class instantiated");
+    assert!(
+        all.contains(".new Counter("),
+        "inner class constructor with outer instance"
+    );
+    assert!(
+        all.contains("new int[]"),
+        "varargs written as an explicit array"
+    );
+    assert!(
+        all.contains("Shapes.Box<"),
+        "generic nested class instantiated"
+    );
 }
 
 #[test]
@@ -99,9 +182,33 @@ fn deterministic_whatever_the_number_of_workers() {
         let json = dir.join("s.json");
         let out = dir.join("t");
         let mut args = gen_args(&out, &json);
-        args.extend(["--classpath", classes.to_str().unwrap(), "--class", "ds.BinarySearchTree", "--class", "java.util.ArrayList", "--generated-limit", "3000", "--seed", "42", "--workers", workers].map(String::from));
+        args.extend(
+            [
+                "--classpath",
+                classes.to_str().unwrap(),
+                "--class",
+                "ds.BinarySearchTree",
+                "--class",
+                "java.util.ArrayList",
+                "--generated-limit",
+                "3000",
+                "--seed",
+                "42",
+                "--workers",
+                workers,
+            ]
+            .map(String::from),
+        );
         run_ok(jforge().args(&args));
-        java_files(&out).into_iter().map(|f| (f.strip_prefix(&out).unwrap().to_path_buf(), std::fs::read(&f).unwrap())).collect::<Vec<_>>()
+        java_files(&out)
+            .into_iter()
+            .map(|f| {
+                (
+                    f.strip_prefix(&out).unwrap().to_path_buf(),
+                    std::fs::read(&f).unwrap(),
+                )
+            })
+            .collect::<Vec<_>>()
     };
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
@@ -122,15 +229,39 @@ fn survives_hostile_code() {
     let out = d.path().join("tests");
     let json = d.path().join("stats.json");
     let mut args = gen_args(&out, &json);
-    args.extend(["--classpath", classes.to_str().unwrap(), "--class", "hostile.Hostile", "--generated-limit", "400", "--call-timeout", "1s", "--worker-heap", "128"].map(String::from));
+    args.extend(
+        [
+            "--classpath",
+            classes.to_str().unwrap(),
+            "--class",
+            "hostile.Hostile",
+            "--generated-limit",
+            "400",
+            "--call-timeout",
+            "1s",
+            "--worker-heap",
+            "128",
+        ]
+        .map(String::from),
+    );
     let started = std::time::Instant::now();
     let o = run_ok(jforge().args(&args));
     let stats = read_json(&json);
     let text = String::from_utf8_lossy(&o.stdout);
     // Each kind of misbehaviour was met and survived; repeat offenders were excluded.
     let incidents = stats["incidents"].to_string();
-    for m in ["exit()", "halt()", "spin()", "allocate()", "recurse(int)", "linger()"] {
-        assert!(incidents.contains(m), "{m} not excluded: {incidents}\n{text}");
+    for m in [
+        "exit()",
+        "halt()",
+        "spin()",
+        "allocate()",
+        "recurse(int)",
+        "linger()",
+    ] {
+        assert!(
+            incidents.contains(m),
+            "{m} not excluded: {incidents}\n{text}"
+        );
     }
     assert!(stats["worker_restarts"].as_u64().unwrap() >= 6);
     assert!(text.contains("worker restarts"), "{text}");
@@ -148,12 +279,26 @@ fn commons_lang_strbuilder_and_junit5() {
     let out = d.path().join("tests");
     let json = d.path().join("stats.json");
     let mut args = gen_args(&out, &json);
-    args.extend(["--classpath", "/usr/share/java/commons-lang3.jar", "--class", "org.apache.commons.lang3.text.StrBuilder", "--generated-limit", "3000", "--junit", "5"].map(String::from));
+    args.extend(
+        [
+            "--classpath",
+            "/usr/share/java/commons-lang3.jar",
+            "--class",
+            "org.apache.commons.lang3.text.StrBuilder",
+            "--generated-limit",
+            "3000",
+            "--junit",
+            "5",
+        ]
+        .map(String::from),
+    );
     run_ok(jforge().args(&args));
     let stats = read_json(&json);
     assert_eq!(stats["validation"]["clean"], true, "{stats:#}");
     assert!(stats["regression_tests"].as_u64().unwrap() >= 20);
-    let src = std::fs::read_to_string(out.join("org/apache/commons/lang3/text/RegressionTest0.java")).unwrap();
+    let src =
+        std::fs::read_to_string(out.join("org/apache/commons/lang3/text/RegressionTest0.java"))
+            .unwrap();
     assert!(src.contains("org.junit.jupiter.api"));
     assert!(stats["passed"].is_null() || stats["validation"]["passed"].as_u64().unwrap() > 0);
 }

@@ -26,7 +26,11 @@ pub enum Ending {
     ErrorException { class: String, contract: String },
     /// Error-revealing test: an object contract fails on the values of statements `a` (and `b`)
     /// after the last statement; written as an assertion whose message names the contract.
-    ErrorContract { contract: Contract, a: u32, b: Option<u32> },
+    ErrorContract {
+        contract: Contract,
+        a: u32,
+        b: Option<u32>,
+    },
 }
 
 /// One test to write: the statements, what to assert, how it ends.

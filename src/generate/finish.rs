@@ -20,7 +20,8 @@ const MAX_OBSERVERS: usize = 12;
 /// Longest String asserted.
 const MAX_ASSERTED_STRING: usize = 2000;
 
-static IDENTITY: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"@[0-9a-f]{5,}").expect("valid regex"));
+static IDENTITY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"@[0-9a-f]{5,}").expect("valid regex"));
 
 #[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct FinishStats {
@@ -51,7 +52,9 @@ fn observer_calls(ops: &OpSet, seq: &Sequence, stmt: u32) -> Vec<(u32, OpId)> {
         _ => None,
     };
     let Some(ty) = ty else { return Vec::new() };
-    ops.observers.get(&ty).map_or(Vec::new(), |v| v.iter().take(MAX_OBSERVERS).map(|&o| (stmt, o)).collect())
+    ops.observers.get(&ty).map_or(Vec::new(), |v| {
+        v.iter().take(MAX_OBSERVERS).map(|&o| (stmt, o)).collect()
+    })
 }
 
 fn receiver_of_last(seq: &Sequence, ops: &OpSet) -> Option<u32> {
@@ -105,13 +108,13 @@ fn same_ending(r: &SeqResult, ending: &CandEnding) -> bool {
 
 /// Build the regression tests.
 pub fn regression_tests(
-    gen: &Generator,
+    generator: &Generator,
     pool: &mut Pool,
     limit: usize,
     stats: &mut FinishStats,
 ) -> anyhow::Result<Vec<TestCase>> {
-    let ops = gen.ops;
-    let cands = spread(gen.final_candidates(), limit);
+    let ops = generator.ops;
+    let cands = spread(generator.final_candidates(), limit);
     if cands.is_empty() {
         return Ok(Vec::new());
     }
@@ -136,7 +139,10 @@ pub fn regression_tests(
         })
         .collect();
     let first = pool.execute(reqs.clone())?;
-    let again: Vec<(ExecRequest, usize)> = reqs.into_iter().zip(first.iter().map(|r| r.worker)).collect();
+    let again: Vec<(ExecRequest, usize)> = reqs
+        .into_iter()
+        .zip(first.iter().map(|r| r.worker))
+        .collect();
     let second = pool.execute_elsewhere(again)?;
     let mut out = Vec::new();
     for ((c, r1), r2) in cands.iter().zip(&first).zip(&second) {
@@ -172,7 +178,12 @@ pub fn regression_tests(
             CandEnding::Normal => Ending::Normal,
             CandEnding::Exception(cls) => Ending::ExpectedException { class: cls.clone() },
         };
-        out.push(TestCase { seq: Arc::new(seq.clone()), asserts, observers, ending });
+        out.push(TestCase {
+            seq: Arc::new(seq.clone()),
+            asserts,
+            observers,
+            ending,
+        });
     }
     Ok(out)
 }
@@ -191,7 +202,15 @@ fn contract_values(v: &Violation) -> Vec<u32> {
 }
 
 fn has_null(seq: &Sequence) -> bool {
-    seq.stmts.iter().any(|s| matches!(s, Stmt::Lit { value: Value::Null, .. }))
+    seq.stmts.iter().any(|s| {
+        matches!(
+            s,
+            Stmt::Lit {
+                value: Value::Null,
+                ..
+            }
+        )
+    })
 }
 
 /// Does `r` show violation `v` again? Returns the violation as reported this time.
@@ -208,7 +227,11 @@ fn reproduced(seq: &Sequence, v: &Violation, r: &SeqResult) -> Option<Violation>
             .violations
             .iter()
             .find(|x| x.contract == *contract && (x.a == *a || Some(x.a) == *b))
-            .map(|x| Violation::Contract { contract: x.contract, a: x.a, b: x.b }),
+            .map(|x| Violation::Contract {
+                contract: x.contract,
+                a: x.a,
+                b: x.b,
+            }),
     }
 }
 
@@ -225,12 +248,20 @@ fn shift(v: &Violation, removed: u32) -> Violation {
     let f = |x: u32| if x > removed { x - 1 } else { x };
     match v {
         Violation::Exception { .. } => v.clone(),
-        Violation::Contract { contract, a, b } => Violation::Contract { contract: *contract, a: f(*a), b: b.map(f) },
+        Violation::Contract { contract, a, b } => Violation::Contract {
+            contract: *contract,
+            a: f(*a),
+            b: b.map(f),
+        },
     }
 }
 
 /// Remove every statement not needed for the violation (backwards, one at a time).
-fn minimize(pool: &mut Pool, seq: &Sequence, v: &Violation) -> anyhow::Result<(Sequence, Violation)> {
+fn minimize(
+    pool: &mut Pool,
+    seq: &Sequence,
+    v: &Violation,
+) -> anyhow::Result<(Sequence, Violation)> {
     let mut seq = seq.clone();
     let mut v = v.clone();
     let mut i = seq.len();
@@ -243,7 +274,9 @@ fn minimize(pool: &mut Pool, seq: &Sequence, v: &Violation) -> anyhow::Result<(S
         if protected {
             continue;
         }
-        let Some(smaller) = seq.remove(i) else { continue };
+        let Some(smaller) = seq.remove(i) else {
+            continue;
+        };
         let v2 = shift(&v, i as u32);
         let r = pool.execute(vec![request(&smaller, &v2)])?;
         if let Some(v3) = r.first().and_then(|r| reproduced(&smaller, &v2, r)) {
@@ -255,30 +288,47 @@ fn minimize(pool: &mut Pool, seq: &Sequence, v: &Violation) -> anyhow::Result<(S
 }
 
 /// Build the error-revealing tests: one per (operation, contract), minimized and confirmed.
-pub fn error_tests(gen: &Generator, pool: &mut Pool, stats: &mut FinishStats) -> anyhow::Result<Vec<ErrorTest>> {
+pub fn error_tests(
+    generator: &Generator,
+    pool: &mut Pool,
+    stats: &mut FinishStats,
+) -> anyhow::Result<Vec<ErrorTest>> {
     let mut out = Vec::new();
-    let errors: Vec<ErrorCandidate> = gen.errors.values().cloned().collect();
+    let errors: Vec<ErrorCandidate> = generator.errors.values().cloned().collect();
     for e in errors {
         let before = e.comp.seq.len();
         let (seq, v) = minimize(pool, &e.comp.seq, &e.violation)?;
         let first = pool.execute(vec![request(&seq, &v)])?;
         let Some(r1) = first.first() else { continue };
         let again = pool.execute_elsewhere(vec![(request(&seq, &v), r1.worker)])?;
-        let confirmed = reproduced(&seq, &v, r1).is_some() && again.first().is_some_and(|r| reproduced(&seq, &v, r).is_some());
+        let confirmed = reproduced(&seq, &v, r1).is_some()
+            && again
+                .first()
+                .is_some_and(|r| reproduced(&seq, &v, r).is_some());
         if !confirmed {
             stats.unreproducible_errors += 1;
             continue;
         }
         stats.minimized_statements += before - seq.len();
         let ending = match &v {
-            Violation::Exception { contract, class } => {
-                Ending::ErrorException { class: class.clone(), contract: contract.to_string() }
-            }
-            Violation::Contract { contract, a, b } => Ending::ErrorContract { contract: *contract, a: *a, b: *b },
+            Violation::Exception { contract, class } => Ending::ErrorException {
+                class: class.clone(),
+                contract: contract.to_string(),
+            },
+            Violation::Contract { contract, a, b } => Ending::ErrorContract {
+                contract: *contract,
+                a: *a,
+                b: *b,
+            },
         };
         let n = seq.len();
         out.push(ErrorTest {
-            case: TestCase { seq: Arc::new(seq), asserts: vec![None; n], observers: Vec::new(), ending },
+            case: TestCase {
+                seq: Arc::new(seq),
+                asserts: vec![None; n],
+                observers: Vec::new(),
+                ending,
+            },
             op: e.op,
             contract: v.contract_name(),
             occurrences: e.count,

@@ -87,7 +87,9 @@ impl LiteralPool {
     pub fn choices(&self, t: &JType) -> Option<LiteralChoices<'_>> {
         match t {
             JType::Prim(p) => self.values.get(p).map(|v| LiteralChoices::Values(v)),
-            JType::Class { name, .. } if name == "java.lang.String" => Some(LiteralChoices::Strings(&self.strings)),
+            JType::Class { name, .. } if name == "java.lang.String" => {
+                Some(LiteralChoices::Strings(&self.strings))
+            }
             JType::Class { name, .. } => {
                 let p = Prim::unboxed(name)?;
                 self.values.get(&p).map(|v| LiteralChoices::Values(v))
@@ -131,7 +133,10 @@ mod tests {
         let ints = p.choices(&JType::Prim(Prim::Int)).unwrap();
         assert!((0..ints.len()).any(|i| ints.get(i) == Value::Int(300)));
         let bytes = p.choices(&JType::Prim(Prim::Byte)).unwrap();
-        assert!(!(0..bytes.len()).any(|i| bytes.get(i) == Value::Byte(44)), "300 does not fit a byte");
+        assert!(
+            !(0..bytes.len()).any(|i| bytes.get(i) == Value::Byte(44)),
+            "300 does not fit a byte"
+        );
         let strs = p.choices(&JType::string()).unwrap();
         assert!((0..strs.len()).any(|i| strs.get(i) == Value::Str("GET".into())));
         let boxed = p.choices(&JType::class("java.lang.Long")).unwrap();

@@ -31,14 +31,25 @@ pub struct OpSet {
 }
 
 /// Methods never worth calling in a test (identity-based or thread-related).
-const OBJECT_NOISE: &[&str] = &["getClass", "hashCode", "wait", "notify", "notifyAll", "finalize"];
+const OBJECT_NOISE: &[&str] = &[
+    "getClass",
+    "hashCode",
+    "wait",
+    "notify",
+    "notifyAll",
+    "finalize",
+];
 
 /// Implementations used when a parameter's type is an interface or abstract class that no
 /// class under test implements.
 pub fn default_implementation(name: &str) -> Option<&'static str> {
     Some(match name {
-        "java.util.Collection" | "java.util.List" | "java.lang.Iterable" | "java.util.AbstractList"
-        | "java.util.AbstractCollection" | "java.util.SequencedCollection" => "java.util.ArrayList",
+        "java.util.Collection"
+        | "java.util.List"
+        | "java.lang.Iterable"
+        | "java.util.AbstractList"
+        | "java.util.AbstractCollection"
+        | "java.util.SequencedCollection" => "java.util.ArrayList",
         "java.util.Set" | "java.util.AbstractSet" => "java.util.LinkedHashSet",
         "java.util.SortedSet" | "java.util.NavigableSet" => "java.util.TreeSet",
         "java.util.Map" | "java.util.AbstractMap" => "java.util.LinkedHashMap",
@@ -109,12 +120,19 @@ pub fn build_ops(
     include: Option<&Regex>,
     exclude: Option<&Regex>,
 ) -> OpSet {
-    let mut b = Builder { model, set: OpSet::default(), include, exclude };
+    let mut b = Builder {
+        model,
+        set: OpSet::default(),
+        include,
+        exclude,
+    };
     let mut param_types = BTreeSet::new();
     for c in classes {
         let Some(ci) = model.get(c) else { continue };
         let Some(ty) = b.instantiate_class(ci) else {
-            b.set.skipped.push((c.clone(), "type parameters cannot be instantiated".into()));
+            b.set
+                .skipped
+                .push((c.clone(), "type parameters cannot be instantiated".into()));
             continue;
         };
         b.set.instantiations.insert(c.clone(), ty.clone());
@@ -140,7 +158,10 @@ pub fn build_ops(
             _ => p.clone(),
         };
         let Some(name) = p.class_name() else { continue };
-        if is_literal_type(&p) || name == "java.lang.Object" || b.set.instantiations.contains_key(name) {
+        if is_literal_type(&p)
+            || name == "java.lang.Object"
+            || b.set.instantiations.contains_key(name)
+        {
             continue;
         }
         if produced.iter().any(|r| model.is_subtype(r, &p)) {
@@ -154,7 +175,9 @@ pub fn build_ops(
         } else {
             continue;
         };
-        let Some(ici) = model.get(&impl_name) else { continue };
+        let Some(ici) = model.get(&impl_name) else {
+            continue;
+        };
         // Type arguments: taken from the parameter (wildcard bounds), else instantiated.
         let ty = if ici.type_params.is_empty() {
             JType::class(&impl_name)
@@ -163,7 +186,9 @@ pub fn build_ops(
                 JType::Class { args, .. } if args.len() == ici.type_params.len() => args
                     .iter()
                     .map(|a| match a {
-                        TypeArg::Type(t) | TypeArg::Extends(t) | TypeArg::Super(t) if t.is_concrete() => {
+                        TypeArg::Type(t) | TypeArg::Extends(t) | TypeArg::Super(t)
+                            if t.is_concrete() =>
+                        {
                             t.clone()
                         }
                         _ => JType::string(),
@@ -172,7 +197,13 @@ pub fn build_ops(
                 _ => match b.instantiate_class(ici) {
                     Some(JType::Class { args, .. }) => args
                         .into_iter()
-                        .filter_map(|a| if let TypeArg::Type(t) = a { Some(t) } else { None })
+                        .filter_map(|a| {
+                            if let TypeArg::Type(t) = a {
+                                Some(t)
+                            } else {
+                                None
+                            }
+                        })
                         .collect(),
                     _ => continue,
                 },
@@ -182,7 +213,9 @@ pub fn build_ops(
         helpers.entry(format!("{impl_name}{ty}")).or_insert(ty);
     }
     for ty in helpers.into_values() {
-        let Some(ci) = ty.class_name().and_then(|n| model.get(n)) else { continue };
+        let Some(ci) = ty.class_name().and_then(|n| model.get(n)) else {
+            continue;
+        };
         let ops = b.class_ops(ci, &ty, false);
         b.set.secondary.extend(ops);
     }
@@ -196,7 +229,11 @@ impl<'a> Builder<'a> {
     }
 
     /// Choose concrete arguments for type parameters so that every bound holds.
-    fn choose_args(&self, params: &[TypeParam], outer: &dyn Fn(&str) -> Option<JType>) -> Option<Vec<(String, JType)>> {
+    fn choose_args(
+        &self,
+        params: &[TypeParam],
+        outer: &dyn Fn(&str) -> Option<JType>,
+    ) -> Option<Vec<(String, JType)>> {
         let mut chosen: Vec<(String, JType)> = Vec::new();
         for (i, tp) in params.iter().enumerate() {
             let cands = Self::candidates();
@@ -207,7 +244,11 @@ impl<'a> Builder<'a> {
                 let mut trial = chosen.clone();
                 trial.push((tp.name.clone(), cand.clone()));
                 let lookup = |v: &str| {
-                    trial.iter().find(|(n, _)| n == v).map(|(_, t)| t.clone()).or_else(|| outer(v))
+                    trial
+                        .iter()
+                        .find(|(n, _)| n == v)
+                        .map(|(_, t)| t.clone())
+                        .or_else(|| outer(v))
                 };
                 let ok = tp.bounds.iter().all(|bound| {
                     let b = bound.subst(&lookup);
@@ -228,11 +269,17 @@ impl<'a> Builder<'a> {
         if ci.type_params.is_empty() {
             return Some(JType::class(&ci.name));
         }
-        if let Nesting::Member { is_static: false, .. } = ci.nesting {
+        if let Nesting::Member {
+            is_static: false, ..
+        } = ci.nesting
+        {
             return None; // inner class of a generic outer: not supported
         }
         let args = self.choose_args(&ci.type_params, &|_| None)?;
-        Some(JType::generic(&ci.name, args.into_iter().map(|(_, t)| t).collect()))
+        Some(JType::generic(
+            &ci.name,
+            args.into_iter().map(|(_, t)| t).collect(),
+        ))
     }
 
     fn excluded(&mut self, sig: &str) -> bool {
@@ -269,7 +316,11 @@ impl<'a> Builder<'a> {
             return out;
         }
         let inner_outer = match &ci.nesting {
-            Nesting::Member { outer, is_static: false, .. } => Some(outer.clone()),
+            Nesting::Member {
+                outer,
+                is_static: false,
+                ..
+            } => Some(outer.clone()),
             _ => None,
         };
         // Constructors.
@@ -282,13 +333,19 @@ impl<'a> Builder<'a> {
             if !cut && !m.params.iter().all(|p| is_easy(p, ty)) {
                 continue;
             }
-            let Some(params) = self.concrete_params(ty, m, &sig) else { continue };
+            let Some(params) = self.concrete_params(ty, m, &sig) else {
+                continue;
+            };
             let mut params = params.0;
             let outer_instance = inner_outer.is_some();
             if let Some(o) = &inner_outer {
                 params.insert(0, JType::class(o));
             }
-            let overloaded = ctors.iter().filter(|c| c.params.len() == m.params.len()).count() > 1;
+            let overloaded = ctors
+                .iter()
+                .filter(|c| c.params.len() == m.params.len())
+                .count()
+                > 1;
             let op = Operation {
                 kind: OpKind::Constructor,
                 class: name.clone(),
@@ -324,11 +381,15 @@ impl<'a> Builder<'a> {
             if self.excluded(&sig) {
                 continue;
             }
-            let Some((params, ret, targs)) = self.concrete_params(ty, m, &sig) else { continue };
+            let Some((params, ret, targs)) = self.concrete_params(ty, m, &sig) else {
+                continue;
+            };
             if let Some(r) = &ret
                 && !self.type_accessible(r)
             {
-                self.set.skipped.push((sig, "returns a type that is not public".into()));
+                self.set
+                    .skipped
+                    .push((sig, "returns a type that is not public".into()));
                 continue;
             }
             let overloaded = methods
@@ -339,7 +400,11 @@ impl<'a> Builder<'a> {
             let is_static = m.is_static();
             let decl_accessible = model.is_accessible(&m.owner);
             let op = Operation {
-                kind: if is_static { OpKind::StaticMethod } else { OpKind::Method },
+                kind: if is_static {
+                    OpKind::StaticMethod
+                } else {
+                    OpKind::Method
+                },
                 class: m.owner.clone(),
                 name: m.name.clone(),
                 descriptor: m.descriptor.clone(),
@@ -357,7 +422,9 @@ impl<'a> Builder<'a> {
             };
             let is_observer = !is_static
                 && m.params.is_empty()
-                && ret.as_ref().is_some_and(|r| r.is_prim() || *r == JType::string())
+                && ret
+                    .as_ref()
+                    .is_some_and(|r| r.is_prim() || *r == JType::string())
                 && is_observer_name(&m.name);
             let id = self.push(op, cut, &name);
             if is_observer {
@@ -366,7 +433,11 @@ impl<'a> Builder<'a> {
             out.push(id);
         }
         if cut && !observers.is_empty() {
-            self.set.observers.entry(ty.clone()).or_default().extend(observers);
+            self.set
+                .observers
+                .entry(ty.clone())
+                .or_default()
+                .extend(observers);
         }
         // Fields and enum constants.
         if cut {
@@ -375,17 +446,31 @@ impl<'a> Builder<'a> {
                 if self.excluded(&sig) {
                     continue;
                 }
-                let fty = if f.is_static() { Some(f.ty.clone()) } else { model.field_type(ty, f) };
+                let fty = if f.is_static() {
+                    Some(f.ty.clone())
+                } else {
+                    model.field_type(ty, f)
+                };
                 let Some(fty) = fty.filter(|t| t.is_concrete() && self.type_accessible(t)) else {
-                    self.set.skipped.push((sig, "field type cannot be made concrete".into()));
+                    self.set
+                        .skipped
+                        .push((sig, "field type cannot be made concrete".into()));
                     continue;
                 };
                 if f.is_static() && fty.is_prim() {
                     continue; // constants: nothing to test
                 }
-                let owner = if f.is_static() { JType::class(&f.owner) } else { ty.clone() };
+                let owner = if f.is_static() {
+                    JType::class(&f.owner)
+                } else {
+                    ty.clone()
+                };
                 let get = Operation {
-                    kind: if f.is_static() { OpKind::StaticFieldGet } else { OpKind::FieldGet },
+                    kind: if f.is_static() {
+                        OpKind::StaticFieldGet
+                    } else {
+                        OpKind::FieldGet
+                    },
                     class: f.owner.clone(),
                     name: f.name.clone(),
                     descriptor: f.descriptor.clone(),
@@ -400,7 +485,11 @@ impl<'a> Builder<'a> {
                 out.push(self.push(get, cut, &name));
                 if !f.is_final() {
                     let set = Operation {
-                        kind: if f.is_static() { OpKind::StaticFieldSet } else { OpKind::FieldSet },
+                        kind: if f.is_static() {
+                            OpKind::StaticFieldSet
+                        } else {
+                            OpKind::FieldSet
+                        },
                         class: f.owner.clone(),
                         name: f.name.clone(),
                         descriptor: f.descriptor.clone(),
@@ -432,12 +521,18 @@ impl<'a> Builder<'a> {
             // Class type variables cannot appear in static members; in constructors they are
             // the class's own, bound by `ty`.
             let bind = |v: &str| class_binding(self.model, ty, v);
-            (m.params.iter().map(|p| p.subst(&bind)).collect::<Vec<_>>(), m.ret.as_ref().map(|r| r.subst(&bind)))
+            (
+                m.params.iter().map(|p| p.subst(&bind)).collect::<Vec<_>>(),
+                m.ret.as_ref().map(|r| r.subst(&bind)),
+            )
         } else {
             match self.model.member_types(ty, m) {
                 Some(x) => x,
                 None => {
-                    self.set.skipped.push((sig.to_string(), "not a member of the instantiated type".into()));
+                    self.set.skipped.push((
+                        sig.to_string(),
+                        "not a member of the instantiated type".into(),
+                    ));
                     return None;
                 }
             }
@@ -447,21 +542,36 @@ impl<'a> Builder<'a> {
             (params, ret)
         } else {
             if m.is_constructor() {
-                self.set.skipped.push((sig.to_string(), "generic constructor".into()));
+                self.set
+                    .skipped
+                    .push((sig.to_string(), "generic constructor".into()));
                 return None;
             }
-            let Some(chosen) = self.choose_args(&m.type_params, &|v| class_binding(self.model, ty, v)) else {
-                self.set.skipped.push((sig.to_string(), "method type parameters cannot be instantiated".into()));
+            let Some(chosen) =
+                self.choose_args(&m.type_params, &|v| class_binding(self.model, ty, v))
+            else {
+                self.set.skipped.push((
+                    sig.to_string(),
+                    "method type parameters cannot be instantiated".into(),
+                ));
                 return None;
             };
             let lookup = |v: &str| chosen.iter().find(|(n, _)| n == v).map(|(_, t)| t.clone());
             targs = chosen.iter().map(|(_, t)| t.clone()).collect();
-            (params.iter().map(|p| p.subst(&lookup)).collect(), ret.map(|r| r.subst(&lookup)))
+            (
+                params.iter().map(|p| p.subst(&lookup)).collect(),
+                ret.map(|r| r.subst(&lookup)),
+            )
         };
-        let all_concrete = params.iter().all(|p| p.is_concrete() && self.type_accessible(p))
+        let all_concrete = params
+            .iter()
+            .all(|p| p.is_concrete() && self.type_accessible(p))
             && ret.as_ref().is_none_or(|r| r.is_concrete());
         if !all_concrete {
-            self.set.skipped.push((sig.to_string(), "types cannot be made concrete or are not public".into()));
+            self.set.skipped.push((
+                sig.to_string(),
+                "types cannot be made concrete or are not public".into(),
+            ));
             return None;
         }
         // Generic array creation is illegal Java: no parameterized array parameters.
@@ -478,9 +588,13 @@ impl<'a> Builder<'a> {
             JType::Var(_) => false,
             JType::Array(e) => self.type_accessible(e),
             JType::Class { name, args } => {
-                self.model.get(name).is_none_or(|_| self.model.is_accessible(name))
+                self.model
+                    .get(name)
+                    .is_none_or(|_| self.model.is_accessible(name))
                     && args.iter().all(|a| match a {
-                        TypeArg::Type(t) | TypeArg::Extends(t) | TypeArg::Super(t) => self.type_accessible(t),
+                        TypeArg::Type(t) | TypeArg::Extends(t) | TypeArg::Super(t) => {
+                            self.type_accessible(t)
+                        }
                         TypeArg::Any => true,
                     })
             }
@@ -490,7 +604,9 @@ impl<'a> Builder<'a> {
 
 /// The type bound to class type variable `v` in the instantiated type `ty`.
 fn class_binding(model: &Model, ty: &JType, v: &str) -> Option<JType> {
-    let JType::Class { name, args } = ty else { return None };
+    let JType::Class { name, args } = ty else {
+        return None;
+    };
     let ci = model.get(name)?;
     let i = ci.type_params.iter().position(|p| p.name == v)?;
     match args.get(i)? {
@@ -506,8 +622,10 @@ fn is_easy(p: &JType, _owner: &JType) -> bool {
 }
 
 fn is_observer_name(n: &str) -> bool {
-    matches!(n, "size" | "count" | "length" | "toString" | "isEmpty" | "hashCode")
-        && n != "hashCode"
+    matches!(
+        n,
+        "size" | "count" | "length" | "toString" | "isEmpty" | "hashCode"
+    ) && n != "hashCode"
         || (n.starts_with("get") && n.len() > 3)
         || (n.starts_with("is") && n.len() > 2)
 }

@@ -91,9 +91,16 @@ pub struct Candidate {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Violation {
     /// The last statement throws `class`; `contract` names why that is an error.
-    Exception { contract: &'static str, class: String },
+    Exception {
+        contract: &'static str,
+        class: String,
+    },
     /// Object contract on the values of statements a (and b).
-    Contract { contract: crate::runner::Contract, a: u32, b: Option<u32> },
+    Contract {
+        contract: crate::runner::Contract,
+        a: u32,
+        b: Option<u32>,
+    },
 }
 
 impl Violation {
@@ -231,7 +238,10 @@ impl<'a> Generator<'a> {
             && !s.excluded
         {
             s.excluded = true;
-            self.incidents.push(Incident { operation: self.ops.table.get(op).signature(), what: why.to_string() });
+            self.incidents.push(Incident {
+                operation: self.ops.table.get(op).signature(),
+                what: why.to_string(),
+            });
         }
     }
 
@@ -253,7 +263,9 @@ impl<'a> Generator<'a> {
         if let Some(&b) = self.subtype.get(&(s, t)) {
             return b;
         }
-        let b = self.model.is_subtype(&self.types[s as usize], &self.types[t as usize]);
+        let b = self
+            .model
+            .is_subtype(&self.types[s as usize], &self.types[t as usize]);
         self.subtype.insert((s, t), b);
         b
     }
@@ -267,7 +279,11 @@ impl<'a> Generator<'a> {
                 list.push(s as TypeId);
             }
         }
-        let out = list.iter().copied().filter(|&t| !self.by_type[t as usize].is_empty()).collect();
+        let out = list
+            .iter()
+            .copied()
+            .filter(|&t| !self.by_type[t as usize].is_empty())
+            .collect();
         self.assignable.insert(need, (list, n));
         out
     }
@@ -276,14 +292,25 @@ impl<'a> Generator<'a> {
 
     fn pick_op(&mut self) -> Option<OpId> {
         let use_secondary = !self.ops.secondary.is_empty() && self.rng.random_bool(0.1);
-        let pool = if use_secondary || self.ops.primary.is_empty() { &self.ops.secondary } else { &self.ops.primary };
-        let live: Vec<OpId> = pool.iter().copied().filter(|&o| !self.stats[o as usize].excluded).collect();
+        let pool = if use_secondary || self.ops.primary.is_empty() {
+            &self.ops.secondary
+        } else {
+            &self.ops.primary
+        };
+        let live: Vec<OpId> = pool
+            .iter()
+            .copied()
+            .filter(|&o| !self.stats[o as usize].excluded)
+            .collect();
         if live.is_empty() {
             return None;
         }
         if self.cfg.adaptive && !use_secondary {
             // Weight 1 / (1 + successes): methods with few successful sequences are favoured.
-            let w: Vec<f64> = live.iter().map(|&o| 1.0 / (1.0 + self.stats[o as usize].successes as f64)).collect();
+            let w: Vec<f64> = live
+                .iter()
+                .map(|&o| 1.0 / (1.0 + self.stats[o as usize].successes as f64))
+                .collect();
             let total: f64 = w.iter().sum();
             let mut x = self.rng.random::<f64>() * total;
             for (i, wi) in w.iter().enumerate() {
@@ -301,7 +328,12 @@ impl<'a> Generator<'a> {
     fn assemble(&mut self, op_id: OpId) -> Option<Built> {
         let op = self.ops.table.get(op_id);
         let inputs = self.op_inputs[op_id as usize].clone();
-        let mut b = Component { seq: Sequence::default(), tids: Vec::new(), has_null: false, cand: None };
+        let mut b = Component {
+            seq: Sequence::default(),
+            tids: Vec::new(),
+            has_null: false,
+            cand: None,
+        };
         let mut parents = Vec::new();
         let mut args = Vec::with_capacity(inputs.len());
         let receiver_slots = usize::from(op.has_receiver() || op.outer_instance);
@@ -324,7 +356,11 @@ impl<'a> Generator<'a> {
         if b.seq.len() > self.cfg.max_len {
             return None;
         }
-        Some(Built { comp: b, op: op_id, parents })
+        Some(Built {
+            comp: b,
+            op: op_id,
+            parents,
+        })
     }
 
     /// Index of a statement in `b` whose value can be passed where `need` is expected.
@@ -342,7 +378,14 @@ impl<'a> Generator<'a> {
             let fits: Vec<u32> = (0..b.seq.len())
                 .filter(|&i| {
                     b.tids[i].is_some_and(|t| self.is_sub_cached(t, need))
-                        && !(receiver && matches!(b.seq.stmts[i], Stmt::Lit { value: Value::Null, .. }))
+                        && !(receiver
+                            && matches!(
+                                b.seq.stmts[i],
+                                Stmt::Lit {
+                                    value: Value::Null,
+                                    ..
+                                }
+                            ))
                 })
                 .map(|i| i as u32)
                 .collect();
@@ -351,7 +394,10 @@ impl<'a> Generator<'a> {
             }
         }
         if !receiver && !need_ty.is_prim() && self.rng.random_bool(0.05) {
-            b.seq.stmts.push(Stmt::Lit { ty: need_ty, value: Value::Null });
+            b.seq.stmts.push(Stmt::Lit {
+                ty: need_ty,
+                value: Value::Null,
+            });
             b.tids.push(Some(need));
             b.has_null = true;
             return Some(b.seq.len() as u32 - 1);
@@ -364,7 +410,10 @@ impl<'a> Generator<'a> {
                 }
                 ch.get(self.rng.random_range(0..ch.len()))
             };
-            b.seq.stmts.push(Stmt::Lit { ty: need_ty, value: v });
+            b.seq.stmts.push(Stmt::Lit {
+                ty: need_ty,
+                value: v,
+            });
             b.tids.push(Some(need));
             return Some(b.seq.len() as u32 - 1);
         }
@@ -378,7 +427,10 @@ impl<'a> Generator<'a> {
             for _ in 0..n {
                 elems.push(self.pick_value(b, parents, et, false, depth + 1)?);
             }
-            b.seq.stmts.push(Stmt::Array { elem: (**elem).clone(), elems });
+            b.seq.stmts.push(Stmt::Array {
+                elem: (**elem).clone(),
+                elems,
+            });
             b.tids.push(Some(need));
             return Some(b.seq.len() as u32 - 1);
         }
@@ -427,7 +479,9 @@ impl<'a> Generator<'a> {
         while out.len() < n && attempts < n * 20 {
             attempts += 1;
             let Some(op) = self.pick_op() else { break };
-            let Some(built) = self.assemble(op) else { continue };
+            let Some(built) = self.assemble(op) else {
+                continue;
+            };
             if !self.seen_seqs.insert(built.comp.seq.fingerprint()) {
                 continue;
             }
@@ -449,7 +503,12 @@ impl<'a> Generator<'a> {
         {
             cv.push(r);
         }
-        ExecRequest { seq: Arc::new(b.comp.seq.clone()), mode: ExecMode::Generate, contract_values: cv, observers: Vec::new() }
+        ExecRequest {
+            seq: Arc::new(b.comp.seq.clone()),
+            mode: ExecMode::Generate,
+            contract_values: cv,
+            observers: Vec::new(),
+        }
     }
 
     // ---------------------------------------------------------------- main loop
@@ -461,11 +520,16 @@ impl<'a> Generator<'a> {
         loop {
             let elapsed = start.elapsed();
             let time_up = self.cfg.time_limit.is_some_and(|t| elapsed >= t);
-            let remaining = self.cfg.generated_limit.map(|l| l.saturating_sub(self.progress.generated));
+            let remaining = self
+                .cfg
+                .generated_limit
+                .map(|l| l.saturating_sub(self.progress.generated));
             let next = if time_up || remaining == Some(0) {
                 Vec::new()
             } else {
-                let n = remaining.map_or(self.cfg.batch_size, |r| r.min(self.cfg.batch_size as u64) as usize);
+                let n = remaining.map_or(self.cfg.batch_size, |r| {
+                    r.min(self.cfg.batch_size as u64) as usize
+                });
                 let b = self.build_batch(n);
                 self.progress.generated += b.len() as u64;
                 b
@@ -498,14 +562,22 @@ impl<'a> Generator<'a> {
     fn apply_one(&mut self, b: Built, r: SeqResult) {
         self.progress.executed += 1;
         let n = b.comp.seq.len();
-        self.progress.statements += r.outcomes.iter().filter(|o| !matches!(o, StmtOutcome::NotRun)).count() as u64;
+        self.progress.statements += r
+            .outcomes
+            .iter()
+            .filter(|o| !matches!(o, StmtOutcome::NotRun))
+            .count() as u64;
         let op = b.op;
         self.stats[op as usize].calls += 1;
         match r.first_abnormal() {
             Some(i) => match &r.outcomes[i] {
                 StmtOutcome::Timeout => self.blame_stmt(&b, i, "timeout", None),
                 StmtOutcome::Crash(kind) => self.blame_stmt(&b, i, "crash", Some(kind.clone())),
-                StmtOutcome::Exception { class, public_class, .. } => {
+                StmtOutcome::Exception {
+                    class,
+                    public_class,
+                    ..
+                } => {
                     let thrower = match &b.comp.seq.stmts[i] {
                         Stmt::Call { op, .. } => *op,
                         _ => op,
@@ -517,25 +589,37 @@ impl<'a> Generator<'a> {
                         return;
                     }
                     self.stats[thrower as usize].exceptions += 1;
-                    let contract = if class.as_ref() == "java.lang.NullPointerException" && !b.comp.has_null {
-                        Some("npe-without-null-input")
-                    } else if class.as_ref() == "java.lang.AssertionError" {
-                        Some("assertion-error")
-                    } else if self.cfg.error_exceptions.contains(class.as_ref()) {
-                        Some("declared-exception")
-                    } else {
-                        None
-                    };
+                    let contract =
+                        if class.as_ref() == "java.lang.NullPointerException" && !b.comp.has_null {
+                            Some("npe-without-null-input")
+                        } else if class.as_ref() == "java.lang.AssertionError" {
+                            Some("assertion-error")
+                        } else if self.cfg.error_exceptions.contains(class.as_ref()) {
+                            Some("declared-exception")
+                        } else {
+                            None
+                        };
                     let mut comp = b.comp;
                     comp.seq.stmts.truncate(i + 1);
                     comp.tids.truncate(i + 1);
                     if let Some(contract) = contract {
                         self.stats[thrower as usize].errors += 1;
-                        self.add_error(comp, thrower, Violation::Exception { contract, class: class.to_string() });
+                        self.add_error(
+                            comp,
+                            thrower,
+                            Violation::Exception {
+                                contract,
+                                class: class.to_string(),
+                            },
+                        );
                     } else if class.as_ref() != "jforge.MalformedSequence"
                         && self.seen_exceptions.insert((thrower, class.to_string()))
                     {
-                        self.add_candidate(comp, &b.parents, CandEnding::Exception(public_class.to_string()));
+                        self.add_candidate(
+                            comp,
+                            &b.parents,
+                            CandEnding::Exception(public_class.to_string()),
+                        );
                     }
                 }
                 _ => {}
@@ -548,7 +632,15 @@ impl<'a> Generator<'a> {
                         _ => op,
                     };
                     self.stats[op as usize].errors += 1;
-                    self.add_error(b.comp, vop, Violation::Contract { contract: v.contract, a: v.a, b: v.b });
+                    self.add_error(
+                        b.comp,
+                        vop,
+                        Violation::Contract {
+                            contract: v.contract,
+                            a: v.a,
+                            b: v.b,
+                        },
+                    );
                     return;
                 }
                 self.learn(b, &r);
@@ -570,7 +662,11 @@ impl<'a> Generator<'a> {
         self.blame[op as usize] += 1;
         if self.blame[op as usize] == self.cfg.blame_limit {
             let why = match crash {
-                Some(k) => format!("excluded after {} crashes (last: {})", self.cfg.blame_limit, crash_name(&k)),
+                Some(k) => format!(
+                    "excluded after {} crashes (last: {})",
+                    self.cfg.blame_limit,
+                    crash_name(&k)
+                ),
                 None => format!("excluded after {} {what}s", self.cfg.blame_limit),
             };
             self.exclude(op, &why);
@@ -601,7 +697,9 @@ impl<'a> Generator<'a> {
                 let new = self.seen_results.insert((op, v.clone()));
                 novel |= new;
                 // Boxed and String results are values too: reusable when new.
-                if new && self.op_ret[op as usize].is_some_and(|t| !self.types[t as usize].is_prim()) {
+                if new
+                    && self.op_ret[op as usize].is_some_and(|t| !self.types[t as usize].is_prim())
+                {
                     reusable.push(last as u32);
                 }
             }
@@ -680,15 +778,27 @@ impl<'a> Generator<'a> {
                 }
             }
             None => {
-                self.errors.insert(key, ErrorCandidate { comp, violation, op, count: 1 });
+                self.errors.insert(
+                    key,
+                    ErrorCandidate {
+                        comp,
+                        violation,
+                        op,
+                        count: 1,
+                    },
+                );
             }
         }
     }
 
     /// Regression candidates not subsumed by a longer one, in generation order.
     pub fn final_candidates(&self) -> Vec<Candidate> {
-        let mut v: Vec<Candidate> =
-            self.candidates.iter().filter(|c| !self.subsumed.contains(&c.id)).cloned().collect();
+        let mut v: Vec<Candidate> = self
+            .candidates
+            .iter()
+            .filter(|c| !self.subsumed.contains(&c.id))
+            .cloned()
+            .collect();
         v.sort_by_key(|c| c.id);
         v
     }

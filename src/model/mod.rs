@@ -51,7 +51,11 @@ pub enum Nesting {
     TopLevel,
     /// A member class of `outer`; `simple` is its simple name; `is_static` false means an inner
     /// class whose constructors take the outer instance first.
-    Member { outer: String, simple: String, is_static: bool },
+    Member {
+        outer: String,
+        simple: String,
+        is_static: bool,
+    },
     /// Anonymous or local: never usable from generated code.
     Local,
 }

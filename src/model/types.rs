@@ -102,7 +102,10 @@ impl Prim {
 pub enum JType {
     Prim(Prim),
     /// Binary name with dots (`java.util.Map$Entry`) and type arguments.
-    Class { name: String, args: Vec<TypeArg> },
+    Class {
+        name: String,
+        args: Vec<TypeArg>,
+    },
     Array(Box<JType>),
     /// A type variable such as `T` (only in declarations; generated sequences use concrete types).
     Var(String),
@@ -122,10 +125,16 @@ pub enum TypeArg {
 
 impl JType {
     pub fn class(name: &str) -> JType {
-        JType::Class { name: name.to_string(), args: Vec::new() }
+        JType::Class {
+            name: name.to_string(),
+            args: Vec::new(),
+        }
     }
     pub fn generic(name: &str, args: Vec<JType>) -> JType {
-        JType::Class { name: name.to_string(), args: args.into_iter().map(TypeArg::Type).collect() }
+        JType::Class {
+            name: name.to_string(),
+            args: args.into_iter().map(TypeArg::Type).collect(),
+        }
     }
     pub fn object() -> JType {
         JType::class("java.lang.Object")

@@ -51,7 +51,11 @@ pub enum StmtOutcome {
     Normal(Observed),
     /// The statement threw. `public_class` is the nearest public superclass (what source code
     /// may name in a `catch`).
-    Exception { class: Arc<str>, public_class: Arc<str>, message: Option<String> },
+    Exception {
+        class: Arc<str>,
+        public_class: Arc<str>,
+        message: Option<String>,
+    },
     /// Exceeded the per-call time limit; the worker was restarted.
     Timeout,
     /// The worker died or had to be restarted because of this statement.
@@ -81,7 +85,10 @@ pub enum Observed {
     Value(Value),
     /// Any other object. `fingerprint` is `(class, hashCode())` mixed when the class overrides
     /// `equals`, so that equal values collide; `None` when equality is identity (always new).
-    Object { class: Arc<str>, fingerprint: Option<u64> },
+    Object {
+        class: Arc<str>,
+        fingerprint: Option<u64>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -144,7 +151,9 @@ pub struct SeqResult {
 impl SeqResult {
     /// Index of the first statement that did not end normally.
     pub fn first_abnormal(&self) -> Option<usize> {
-        self.outcomes.iter().position(|o| !matches!(o, StmtOutcome::Normal(_)))
+        self.outcomes
+            .iter()
+            .position(|o| !matches!(o, StmtOutcome::Normal(_)))
     }
 }
 

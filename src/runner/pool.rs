@@ -1,2 +1,4 @@
 //! (being written)
-pub struct Pool; pub struct PoolConfig; pub struct PoolStats;
+pub struct Pool;
+pub struct PoolConfig;
+pub struct PoolStats;

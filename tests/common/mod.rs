@@ -33,11 +33,19 @@ pub fn javac(src: &Path, out: &Path, cp: &str) {
     let o = Command::new("javac")
         .args(["-nowarn", "-encoding", "UTF-8", "-d"])
         .arg(out)
-        .args(if cp.is_empty() { vec![] } else { vec!["-cp", cp] })
+        .args(if cp.is_empty() {
+            vec![]
+        } else {
+            vec!["-cp", cp]
+        })
         .args(&files)
         .output()
         .expect("javac runs");
-    assert!(o.status.success(), "javac failed:\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "javac failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 /// The subjects of tests/subjects/gen compiled once per test binary into a temp dir.
@@ -46,7 +54,11 @@ pub fn subjects() -> PathBuf {
     ONCE.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("jforge-subjects-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        javac(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/gen"), &dir, "");
+        javac(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/gen"),
+            &dir,
+            "",
+        );
         dir
     })
     .clone()
@@ -67,7 +79,8 @@ pub fn run_ok(cmd: &mut Command) -> Output {
 }
 
 pub fn read_json(p: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(p).expect("stats json written")).expect("valid json")
+    serde_json::from_str(&std::fs::read_to_string(p).expect("stats json written"))
+        .expect("valid json")
 }
 
 /// Result of an independent JUnit 4 run of a generated suite.
@@ -81,7 +94,11 @@ pub struct JUnitRun {
 /// Compile the suite in `tests_dir` against `cp` + JUnit 4 and run each class with JUnitCore.
 pub fn compile_and_run_junit4(tests_dir: &Path, cp: &str) -> JUnitRun {
     let out = tests_dir.with_extension("classes");
-    let full_cp = if cp.is_empty() { JUNIT4.to_string() } else { format!("{cp}:{JUNIT4}") };
+    let full_cp = if cp.is_empty() {
+        JUNIT4.to_string()
+    } else {
+        format!("{cp}:{JUNIT4}")
+    };
     javac(tests_dir, &out, &full_cp);
     let classes: Vec<String> = java_files(tests_dir)
         .iter()
@@ -91,7 +108,11 @@ pub fn compile_and_run_junit4(tests_dir: &Path, cp: &str) -> JUnitRun {
         })
         .collect();
     let run_cp = format!("{}:{}", out.display(), full_cp);
-    let o = Command::new("java").args(["-cp", &run_cp, "org.junit.runner.JUnitCore"]).args(&classes).output().unwrap();
+    let o = Command::new("java")
+        .args(["-cp", &run_cp, "org.junit.runner.JUnitCore"])
+        .args(&classes)
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&o.stdout).to_string();
     let mut failures = Vec::new();
     let lines: Vec<&str> = text.lines().collect();
@@ -101,15 +122,35 @@ pub fn compile_and_run_junit4(tests_dir: &Path, cp: &str) -> JUnitRun {
             && num.chars().all(|c| c.is_ascii_digit())
             && !num.is_empty()
         {
-            failures.push((rest.to_string(), lines.get(i + 1).unwrap_or(&"").to_string()));
+            failures.push((
+                rest.to_string(),
+                lines.get(i + 1).unwrap_or(&"").to_string(),
+            ));
         }
     }
     let tests_run = if let Some(l) = lines.iter().find(|l| l.starts_with("OK (")) {
-        l.trim_start_matches("OK (").split_whitespace().next().unwrap().parse().unwrap()
+        l.trim_start_matches("OK (")
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
     } else if let Some(l) = lines.iter().find(|l| l.starts_with("Tests run: ")) {
-        l.trim_start_matches("Tests run: ").split(',').next().unwrap().parse().unwrap()
+        l.trim_start_matches("Tests run: ")
+            .split(',')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
     } else {
-        panic!("cannot read JUnit output:\n{text}\n{}", String::from_utf8_lossy(&o.stderr));
+        panic!(
+            "cannot read JUnit output:\n{text}\n{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
     };
-    JUnitRun { tests_run, failures, output: text }
+    JUnitRun {
+        tests_run,
+        failures,
+        output: text,
+    }
 }
