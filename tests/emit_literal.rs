@@ -11,7 +11,10 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn jdk_tool(name: &str) -> PathBuf {
-    let homes = [std::env::var("JAVA_HOME").ok(), Some("/usr/lib/jvm/java-17-openjdk-amd64".to_string())];
+    let homes = [
+        std::env::var("JAVA_HOME").ok(),
+        Some("/usr/lib/jvm/java-17-openjdk-amd64".to_string()),
+    ];
     for h in homes.into_iter().flatten() {
         let p = PathBuf::from(h).join("bin").join(name);
         if p.is_file() {
@@ -99,27 +102,98 @@ fn literals_round_trip_through_javac() {
     for s in [i16::MIN, -3, i16::MAX] {
         cases.push((Value::Short(s), prim(Prim::Short)));
     }
-    for c in [0u16, 10, 13, 9, 8, 12, 39, 34, 92, 0x7f, 0x85, 0xa0, 0x2028, 0x2029, 0xd800, 0xdfff, 0xfeff, 0xffff, b'a' as u16, b'u' as u16]
-    {
+    for c in [
+        0u16,
+        10,
+        13,
+        9,
+        8,
+        12,
+        39,
+        34,
+        92,
+        0x7f,
+        0x85,
+        0xa0,
+        0x2028,
+        0x2029,
+        0xd800,
+        0xdfff,
+        0xfeff,
+        0xffff,
+        b'a' as u16,
+        b'u' as u16,
+    ] {
         cases.push((Value::Char(c), prim(Prim::Char)));
     }
-    for f in [1.5f32, -0.0, 0.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY, f32::MIN_POSITIVE, 1e-45, f32::MAX, f32::MIN, 0.1, 1.0 / 3.0, 16777217.0, 1e10]
-    {
+    for f in [
+        1.5f32,
+        -0.0,
+        0.0,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::MIN_POSITIVE,
+        1e-45,
+        f32::MAX,
+        f32::MIN,
+        0.1,
+        1.0 / 3.0,
+        16777217.0,
+        1e10,
+    ] {
         cases.push((Value::float(f), prim(Prim::Float)));
     }
-    for d in [1.5f64, -0.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 5e-324, f64::MAX, f64::MIN_POSITIVE, 0.1, 1.0 / 3.0, 1e16, 1e300, 123456789.125]
-    {
+    for d in [
+        1.5f64,
+        -0.0,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        5e-324,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        0.1,
+        1.0 / 3.0,
+        1e16,
+        1e300,
+        123456789.125,
+    ] {
         cases.push((Value::double(d), prim(Prim::Double)));
     }
     cases.push((Value::Bool(true), prim(Prim::Boolean)));
     cases.push((Value::Bool(false), prim(Prim::Boolean)));
-    for s in ["", "a\"b", "\\u0041", "\\", "\u{2028}\u{2029}", "😀x", "\0", "tab\tnl\nCR\r", "*/ /* //", "é ü 漢", "\u{1}\u{7f}\u{85}", "'"] {
+    for s in [
+        "",
+        "a\"b",
+        "\\u0041",
+        "\\",
+        "\u{2028}\u{2029}",
+        "😀x",
+        "\0",
+        "tab\tnl\nCR\r",
+        "*/ /* //",
+        "é ü 漢",
+        "\u{1}\u{7f}\u{85}",
+        "'",
+    ] {
         cases.push((Value::Str(s.into()), JType::string()));
     }
     // Boxed and reference contexts.
     let object = JType::object();
-    for v in [Value::Int(-1), Value::Int(i32::MIN), Value::Long(-5), Value::Byte(-1), Value::Short(-2), Value::Char(0), Value::Bool(true), Value::Bool(false), Value::float(-1.5), Value::double(f64::NAN), Value::Str("o".into())]
-    {
+    for v in [
+        Value::Int(-1),
+        Value::Int(i32::MIN),
+        Value::Long(-5),
+        Value::Byte(-1),
+        Value::Short(-2),
+        Value::Char(0),
+        Value::Bool(true),
+        Value::Bool(false),
+        Value::float(-1.5),
+        Value::double(f64::NAN),
+        Value::Str("o".into()),
+    ] {
         cases.push((v.clone(), object.clone()));
         if let Some(p) = prim_of(&v) {
             cases.push((v, JType::class(p.boxed())));
@@ -128,11 +202,23 @@ fn literals_round_trip_through_javac() {
     cases.push((Value::Int(-7), JType::class("java.lang.Number")));
     cases.push((Value::Long(-7), JType::class("java.lang.Comparable")));
     // Enums and typed nulls.
-    cases.push((Value::Enum("java.util.concurrent.TimeUnit".into(), "SECONDS".into()), JType::class("java.util.concurrent.TimeUnit")));
-    cases.push((Value::Enum("java.lang.Thread$State".into(), "NEW".into()), JType::class("java.lang.Thread$State")));
-    cases.push((Value::Enum("java.lang.Thread$State".into(), "BLOCKED".into()), object.clone()));
+    cases.push((
+        Value::Enum("java.util.concurrent.TimeUnit".into(), "SECONDS".into()),
+        JType::class("java.util.concurrent.TimeUnit"),
+    ));
+    cases.push((
+        Value::Enum("java.lang.Thread$State".into(), "NEW".into()),
+        JType::class("java.lang.Thread$State"),
+    ));
+    cases.push((
+        Value::Enum("java.lang.Thread$State".into(), "BLOCKED".into()),
+        object.clone(),
+    ));
     cases.push((Value::Null, JType::string()));
-    cases.push((Value::Null, JType::generic("java.util.List", vec![JType::string()])));
+    cases.push((
+        Value::Null,
+        JType::generic("java.util.List", vec![JType::string()]),
+    ));
     cases.push((Value::Null, JType::class("java.util.Map$Entry")));
     cases.push((Value::Null, JType::Array(Box::new(JType::Prim(Prim::Int)))));
     cases.push((Value::Null, JType::class("java.lang.Integer")));
@@ -158,7 +244,10 @@ fn literals_round_trip_through_javac() {
     src.push_str("    public static void main(String[] args) {\n");
     for (i, (v, ty)) in cases.iter().enumerate() {
         let lit = java_literal(v, ty);
-        src.push_str(&format!("        {{ {} x = {lit}; System.out.println(\"{i}\\t\" + describe(x)); }}\n", ty.source()));
+        src.push_str(&format!(
+            "        {{ {} x = {lit}; System.out.println(\"{i}\\t\" + describe(x)); }}\n",
+            ty.source()
+        ));
     }
     src.push_str("    }\n}\n");
     assert!(src.is_ascii(), "literals must keep the file ASCII");
@@ -166,10 +255,29 @@ fn literals_round_trip_through_javac() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("LitCheck.java");
     std::fs::write(&file, &src).unwrap();
-    let out = Command::new(jdk_tool("javac")).arg("-d").arg(dir.path()).arg(&file).output().expect("javac runs");
-    assert!(out.status.success(), "javac failed:\n{}\n{}", String::from_utf8_lossy(&out.stderr), src);
-    let out = Command::new(jdk_tool("java")).arg("-cp").arg(dir.path()).arg("LitCheck").output().expect("java runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(jdk_tool("javac"))
+        .arg("-d")
+        .arg(dir.path())
+        .arg(&file)
+        .output()
+        .expect("javac runs");
+    assert!(
+        out.status.success(),
+        "javac failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        src
+    );
+    let out = Command::new(jdk_tool("java"))
+        .arg("-cp")
+        .arg(dir.path())
+        .arg("LitCheck")
+        .output()
+        .expect("java runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), cases.len());

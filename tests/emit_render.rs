@@ -38,23 +38,61 @@ fn lit(ty: JType, value: Value) -> Stmt {
     Stmt::Lit { ty, value }
 }
 fn call(op: u32, args: &[u32]) -> Stmt {
-    Stmt::Call { op, args: args.to_vec() }
+    Stmt::Call {
+        op,
+        args: args.to_vec(),
+    }
 }
 fn case(stmts: Vec<Stmt>, asserts: Vec<Option<Value>>, ending: Ending) -> TestCase {
     let n = stmts.len();
     let mut asserts = asserts;
     asserts.resize(n, None);
-    TestCase { seq: Arc::new(Sequence { stmts }), asserts, observers: vec![], ending }
+    TestCase {
+        seq: Arc::new(Sequence { stmts }),
+        asserts,
+        observers: vec![],
+        ending,
+    }
 }
 
 #[test]
 fn tree_map_put_get_with_assertions() {
     let mut ops = OpTable::default();
-    let new_map = ops.intern(op(OpKind::Constructor, tree_map(), "<init>", vec![], Some(tree_map())));
-    let put = ops.intern(op(OpKind::Method, tree_map(), "put", vec![string(), integer()], Some(integer())));
-    let get = ops.intern(op(OpKind::Method, tree_map(), "get", vec![JType::object()], Some(integer())));
-    let size = ops.intern(op(OpKind::Method, tree_map(), "size", vec![], Some(JType::Prim(Prim::Int))));
-    let first = ops.intern(op(OpKind::Method, tree_map(), "firstKey", vec![], Some(JType::object())));
+    let new_map = ops.intern(op(
+        OpKind::Constructor,
+        tree_map(),
+        "<init>",
+        vec![],
+        Some(tree_map()),
+    ));
+    let put = ops.intern(op(
+        OpKind::Method,
+        tree_map(),
+        "put",
+        vec![string(), integer()],
+        Some(integer()),
+    ));
+    let get = ops.intern(op(
+        OpKind::Method,
+        tree_map(),
+        "get",
+        vec![JType::object()],
+        Some(integer()),
+    ));
+    let size = ops.intern(op(
+        OpKind::Method,
+        tree_map(),
+        "size",
+        vec![],
+        Some(JType::Prim(Prim::Int)),
+    ));
+    let first = ops.intern(op(
+        OpKind::Method,
+        tree_map(),
+        "firstKey",
+        vec![],
+        Some(JType::object()),
+    ));
     let mut c = case(
         vec![
             call(new_map, &[]),
@@ -64,7 +102,14 @@ fn tree_map_put_get_with_assertions() {
             lit(string(), Value::Str("a".into())),
             call(get, &[0, 4]),
         ],
-        vec![None, None, None, Some(Value::Null), None, Some(Value::Int(1))],
+        vec![
+            None,
+            None,
+            None,
+            Some(Value::Null),
+            None,
+            Some(Value::Int(1)),
+        ],
         Ending::Normal,
     );
     c.observers = vec![(0, size, Value::Int(1)), (0, first, Value::Str("a".into()))];
@@ -88,8 +133,22 @@ fn primitive_assertions_pick_one_overload() {
     let mut ops = OpTable::default();
     let math = JType::class("java.lang.Math");
     let mut ids = Vec::new();
-    for p in [Prim::Long, Prim::Float, Prim::Double, Prim::Char, Prim::Short, Prim::Byte, Prim::Boolean] {
-        ids.push(ops.intern(op(OpKind::StaticMethod, math.clone(), &format!("f{}", p.keyword()), vec![], Some(JType::Prim(p)))));
+    for p in [
+        Prim::Long,
+        Prim::Float,
+        Prim::Double,
+        Prim::Char,
+        Prim::Short,
+        Prim::Byte,
+        Prim::Boolean,
+    ] {
+        ids.push(ops.intern(op(
+            OpKind::StaticMethod,
+            math.clone(),
+            &format!("f{}", p.keyword()),
+            vec![],
+            Some(JType::Prim(p)),
+        )));
     }
     let stmts = ids.iter().map(|&i| call(i, &[])).collect();
     let asserts = vec![
@@ -129,9 +188,21 @@ fn primitive_assertions_pick_one_overload() {
 fn overloaded_call_casts_every_argument() {
     let mut ops = OpTable::default();
     let sb = JType::class("java.lang.StringBuilder");
-    let new_sb = ops.intern(op(OpKind::Constructor, sb.clone(), "<init>", vec![], Some(sb.clone())));
+    let new_sb = ops.intern(op(
+        OpKind::Constructor,
+        sb.clone(),
+        "<init>",
+        vec![],
+        Some(sb.clone()),
+    ));
     let mut app = |p: JType| {
-        let mut o = op(OpKind::Method, sb.clone(), "append", vec![p], Some(sb.clone()));
+        let mut o = op(
+            OpKind::Method,
+            sb.clone(),
+            "append",
+            vec![p],
+            Some(sb.clone()),
+        );
         o.overloaded = true;
         ops.intern(o)
     };
@@ -162,7 +233,7 @@ fn overloaded_call_casts_every_argument() {
     public void test1() throws Throwable {
         StringBuilder stringBuilder0 = new StringBuilder();
         StringBuilder stringBuilder1 = stringBuilder0.append((Object) "hi");
-        StringBuilder stringBuilder2 = stringBuilder0.append((int) -7);
+        StringBuilder stringBuilder2 = stringBuilder0.append(-7);
         StringBuilder stringBuilder3 = stringBuilder0.append((String) null);
         char c0 = 'c';
         StringBuilder stringBuilder4 = stringBuilder0.append(c0);
@@ -191,7 +262,10 @@ fn varargs_call_passes_an_explicit_array() {
         vec![
             lit(string(), Value::Str("a".into())),
             lit(string(), Value::Str("b\n".into())),
-            Stmt::Array { elem: string(), elems: vec![0, 1] },
+            Stmt::Array {
+                elem: string(),
+                elems: vec![0, 1],
+            },
             call(as_list, &[2]),
         ],
         vec![],
@@ -210,12 +284,30 @@ fn varargs_call_passes_an_explicit_array() {
 #[test]
 fn expected_exception_wraps_the_last_statement() {
     let mut ops = OpTable::default();
-    let new_map = ops.intern(op(OpKind::Constructor, tree_map(), "<init>", vec![], Some(tree_map())));
-    let get = ops.intern(op(OpKind::Method, tree_map(), "get", vec![JType::object()], Some(integer())));
-    let c = case(
-        vec![call(new_map, &[]), lit(JType::object(), Value::Null), call(get, &[0, 1])],
+    let new_map = ops.intern(op(
+        OpKind::Constructor,
+        tree_map(),
+        "<init>",
         vec![],
-        Ending::ExpectedException { class: "java.lang.NullPointerException".into() },
+        Some(tree_map()),
+    ));
+    let get = ops.intern(op(
+        OpKind::Method,
+        tree_map(),
+        "get",
+        vec![JType::object()],
+        Some(integer()),
+    ));
+    let c = case(
+        vec![
+            call(new_map, &[]),
+            lit(JType::object(), Value::Null),
+            call(get, &[0, 1]),
+        ],
+        vec![],
+        Ending::ExpectedException {
+            class: "java.lang.NullPointerException".into(),
+        },
     );
     let src = render_test(&ops, &c, "test1", 4);
     let want = r#"    @Test
@@ -245,7 +337,10 @@ fn error_exception_is_a_comment_and_the_plain_statement() {
     let c = case(
         vec![lit(string(), Value::Str("x".into())), call(parse, &[0])],
         vec![],
-        Ending::ErrorException { class: "java.lang.NumberFormatException".into(), contract: "declared-exception".into() },
+        Ending::ErrorException {
+            class: "java.lang.NumberFormatException".into(),
+            contract: "declared-exception".into(),
+        },
     );
     let src = render_test(&ops, &c, "test1", 4);
     assert!(
@@ -260,11 +355,25 @@ fn error_exception_is_a_comment_and_the_plain_statement() {
 fn every_contract_kind() {
     let mut ops = OpTable::default();
     let bad = JType::class("demo.Bad");
-    let new_bad = ops.intern(op(OpKind::Constructor, bad.clone(), "<init>", vec![], Some(bad)));
+    let new_bad = ops.intern(op(
+        OpKind::Constructor,
+        bad.clone(),
+        "<init>",
+        vec![],
+        Some(bad),
+    ));
     let stmts = vec![call(new_bad, &[]), call(new_bad, &[])];
     let expect = [
-        (Contract::EqualsReflexive, None, "assertTrue(\"jforge contract violated: equals-reflexive\", bad0.equals(bad0));"),
-        (Contract::EqualsNull, None, "assertFalse(\"jforge contract violated: equals-null\", bad0.equals(null));"),
+        (
+            Contract::EqualsReflexive,
+            None,
+            "assertTrue(\"jforge contract violated: equals-reflexive\", bad0.equals(bad0));",
+        ),
+        (
+            Contract::EqualsNull,
+            None,
+            "assertFalse(\"jforge contract violated: equals-null\", bad0.equals(null));",
+        ),
         (
             Contract::EqualsSymmetric,
             Some(1),
@@ -275,8 +384,16 @@ fn every_contract_kind() {
             Some(1),
             "assertTrue(\"jforge contract violated: equals-hashcode\", !bad0.equals(bad1) || bad0.hashCode() == bad1.hashCode());",
         ),
-        (Contract::HashCodeThrows, None, "// Fails: hashcode-throws: hashCode() throws\n        bad0.hashCode();"),
-        (Contract::ToStringThrows, None, "// Fails: tostring-throws: toString() throws\n        bad0.toString();"),
+        (
+            Contract::HashCodeThrows,
+            None,
+            "// Fails: hashcode-throws: hashCode() throws\n        bad0.hashCode();",
+        ),
+        (
+            Contract::ToStringThrows,
+            None,
+            "// Fails: tostring-throws: toString() throws\n        bad0.toString();",
+        ),
         (
             Contract::CompareToReflexive,
             None,
@@ -289,7 +406,11 @@ fn every_contract_kind() {
         ),
     ];
     for (contract, b, line) in expect {
-        let c = case(stmts.clone(), vec![], Ending::ErrorContract { contract, a: 0, b });
+        let c = case(
+            stmts.clone(),
+            vec![],
+            Ending::ErrorContract { contract, a: 0, b },
+        );
         let src = render_test(&ops, &c, "test1", 4);
         let want = format!(
             "    @Test\n    public void test1() throws Throwable {{\n        Bad bad0 = new Bad();\n        Bad bad1 = new Bad();\n        {line}\n    }}\n"
@@ -297,24 +418,73 @@ fn every_contract_kind() {
         assert_eq!(src, want, "{}", contract.name());
     }
     // JUnit 5 puts the message last.
-    let c = case(stmts.clone(), vec![], Ending::ErrorContract { contract: Contract::EqualsReflexive, a: 0, b: None });
-    assert!(render_test(&ops, &c, "t", 5).contains("assertTrue(bad0.equals(bad0), \"jforge contract violated: equals-reflexive\");"));
+    let c = case(
+        stmts.clone(),
+        vec![],
+        Ending::ErrorContract {
+            contract: Contract::EqualsReflexive,
+            a: 0,
+            b: None,
+        },
+    );
+    assert!(render_test(&ops, &c, "t", 5).contains(
+        "assertTrue(bad0.equals(bad0), \"jforge contract violated: equals-reflexive\");"
+    ));
 }
 
 #[test]
 fn nested_and_inner_classes() {
     let mut ops = OpTable::default();
-    let entry = JType::generic("java.util.AbstractMap$SimpleEntry", vec![string(), string()]);
-    let new_entry = ops.intern(op(OpKind::Constructor, entry.clone(), "<init>", vec![string(), string()], Some(entry)));
+    let entry = JType::generic(
+        "java.util.AbstractMap$SimpleEntry",
+        vec![string(), string()],
+    );
+    let new_entry = ops.intern(op(
+        OpKind::Constructor,
+        entry.clone(),
+        "<init>",
+        vec![string(), string()],
+        Some(entry),
+    ));
     let outer = JType::class("demo.Outer");
     let inner = JType::class("demo.Outer$Inner");
-    let new_outer = ops.intern(op(OpKind::Constructor, outer.clone(), "<init>", vec![], Some(outer.clone())));
-    let mut ni = op(OpKind::Constructor, inner.clone(), "<init>", vec![outer, JType::Prim(Prim::Int)], Some(inner.clone()));
+    let new_outer = ops.intern(op(
+        OpKind::Constructor,
+        outer.clone(),
+        "<init>",
+        vec![],
+        Some(outer.clone()),
+    ));
+    let mut ni = op(
+        OpKind::Constructor,
+        inner.clone(),
+        "<init>",
+        vec![outer, JType::Prim(Prim::Int)],
+        Some(inner.clone()),
+    );
     ni.outer_instance = true;
     let new_inner = ops.intern(ni);
-    let field = ops.intern(op(OpKind::FieldGet, inner.clone(), "count", vec![], Some(JType::Prim(Prim::Int))));
-    let set = ops.intern(op(OpKind::FieldSet, inner.clone(), "count", vec![JType::Prim(Prim::Int)], None));
-    let sset = ops.intern(op(OpKind::StaticFieldSet, inner.clone(), "total", vec![JType::Prim(Prim::Long)], None));
+    let field = ops.intern(op(
+        OpKind::FieldGet,
+        inner.clone(),
+        "count",
+        vec![],
+        Some(JType::Prim(Prim::Int)),
+    ));
+    let set = ops.intern(op(
+        OpKind::FieldSet,
+        inner.clone(),
+        "count",
+        vec![JType::Prim(Prim::Int)],
+        None,
+    ));
+    let sset = ops.intern(op(
+        OpKind::StaticFieldSet,
+        inner.clone(),
+        "total",
+        vec![JType::Prim(Prim::Long)],
+        None,
+    ));
     let c = case(
         vec![
             lit(string(), Value::Str("k".into())),
@@ -329,7 +499,17 @@ fn nested_and_inner_classes() {
             lit(JType::Prim(Prim::Long), Value::Long(9)),
             call(sset, &[9]),
         ],
-        vec![None, None, None, None, None, None, None, None, Some(Value::Int(4))],
+        vec![
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            Some(Value::Int(4)),
+        ],
         Ending::Normal,
     );
     let src = render_test(&ops, &c, "test1", 4);
@@ -350,20 +530,51 @@ fn nested_and_inner_classes() {
 #[test]
 fn write_suites_splits_files_and_is_deterministic() {
     let mut ops = OpTable::default();
-    let new_map = ops.intern(op(OpKind::Constructor, tree_map(), "<init>", vec![], Some(tree_map())));
+    let new_map = ops.intern(op(
+        OpKind::Constructor,
+        tree_map(),
+        "<init>",
+        vec![],
+        Some(tree_map()),
+    ));
     let other_list = JType::class("java.awt.List");
-    let new_awt = ops.intern(op(OpKind::Constructor, other_list.clone(), "<init>", vec![], Some(other_list)));
+    let new_awt = ops.intern(op(
+        OpKind::Constructor,
+        other_list.clone(),
+        "<init>",
+        vec![],
+        Some(other_list),
+    ));
     let util_list = JType::generic("java.util.List", vec![string()]);
-    let empty = ops.intern(op(OpKind::StaticMethod, JType::class("java.util.Collections"), "emptyList", vec![], Some(util_list)));
+    let empty = ops.intern(op(
+        OpKind::StaticMethod,
+        JType::class("java.util.Collections"),
+        "emptyList",
+        vec![],
+        Some(util_list),
+    ));
     let cases: Vec<TestCase> = (0..3)
         .map(|i| match i {
             0 => case(vec![call(new_map, &[])], vec![], Ending::Normal),
-            1 => case(vec![call(new_awt, &[]), call(empty, &[])], vec![], Ending::Normal),
-            _ => case(vec![lit(string(), Value::Str("é".into()))], vec![Some(Value::Str("é".into()))], Ending::Normal),
+            1 => case(
+                vec![call(new_awt, &[]), call(empty, &[])],
+                vec![],
+                Ending::Normal,
+            ),
+            _ => case(
+                vec![lit(string(), Value::Str("é".into()))],
+                vec![Some(Value::Str("é".into()))],
+                Ending::Normal,
+            ),
         })
         .collect();
     let dir = tempfile::tempdir().unwrap();
-    let cfg = EmitConfig { out_dir: dir.path().to_path_buf(), junit: 4, package: Some("com.example".into()), tests_per_file: 2 };
+    let cfg = EmitConfig {
+        out_dir: dir.path().to_path_buf(),
+        junit: 4,
+        package: Some("com.example".into()),
+        tests_per_file: 2,
+    };
     let pkg_dir = dir.path().join("com/example");
     std::fs::create_dir_all(&pkg_dir).unwrap();
     std::fs::write(pkg_dir.join("RegressionTest7.java"), "stale").unwrap();
@@ -375,7 +586,10 @@ fn write_suites_splits_files_and_is_deterministic() {
     assert_eq!(files[1].class_name, "com.example.RegressionTest1");
     assert_eq!(files[2].class_name, "com.example.ErrorTest0");
     assert!(files[2].error_suite && !files[0].error_suite);
-    assert!(!pkg_dir.join("RegressionTest7.java").exists(), "stale file removed");
+    assert!(
+        !pkg_dir.join("RegressionTest7.java").exists(),
+        "stale file removed"
+    );
     assert!(pkg_dir.join("Keep.java").exists(), "other files kept");
     let first = std::fs::read_to_string(&files[0].path).unwrap();
     assert!(first.starts_with("// Generated by jforge"));
@@ -386,14 +600,23 @@ fn write_suites_splits_files_and_is_deterministic() {
         "@FixMethodOrder(MethodSorters.NAME_ASCENDING)\n@SuppressWarnings({\"unchecked\", \"rawtypes\"})\npublic class RegressionTest0 {"
     ));
     // Two classes named List: both stay fully qualified, neither is imported.
-    assert!(first.contains("java.awt.List list0 = new java.awt.List();"), "{first}");
-    assert!(first.contains("java.util.List<String> list1 = Collections.emptyList();"), "{first}");
+    assert!(
+        first.contains("java.awt.List list0 = new java.awt.List();"),
+        "{first}"
+    );
+    assert!(
+        first.contains("java.util.List<String> list1 = Collections.emptyList();"),
+        "{first}"
+    );
     assert!(!first.contains("import java.awt.List;") && !first.contains("import java.util.List;"));
     let second = std::fs::read_to_string(&files[1].path).unwrap();
     assert!(second.is_ascii());
     assert!(second.contains("String str0 = \"\\u00e9\";"), "{second}");
     // Method names are numbered across the suite and padded to the width of the count.
-    let methods: Vec<&str> = files[..2].iter().flat_map(|f| f.tests.iter().map(|t| t.method.as_str())).collect();
+    let methods: Vec<&str> = files[..2]
+        .iter()
+        .flat_map(|f| f.tests.iter().map(|t| t.method.as_str()))
+        .collect();
     assert_eq!(methods, vec!["test1", "test2", "test3"]);
     assert_eq!(files[1].tests[0].case, 2);
     // Recorded line ranges cover exactly the method.
@@ -402,30 +625,55 @@ fn write_suites_splits_files_and_is_deterministic() {
         let lines: Vec<&str> = text.lines().collect();
         for t in &f.tests {
             assert_eq!(lines[t.lines.0 - 1], "    @Test");
-            assert_eq!(lines[t.lines.0], format!("    public void {}() throws Throwable {{", t.method));
+            assert_eq!(
+                lines[t.lines.0],
+                format!("    public void {}() throws Throwable {{", t.method)
+            );
             assert_eq!(lines[t.lines.1 - 1], "    }");
         }
     }
     // Byte-identical output for identical input.
     let again = write_suites(&cfg, &ops, &cases, &cases[..1]).unwrap();
     for (a, b) in files.iter().zip(&again) {
-        assert_eq!(std::fs::read(&a.path).unwrap(), std::fs::read(&b.path).unwrap());
+        assert_eq!(
+            std::fs::read(&a.path).unwrap(),
+            std::fs::read(&b.path).unwrap()
+        );
     }
     // An unwritable output folder gives an actionable error.
     let blocker = dir.path().join("file");
     std::fs::write(&blocker, "x").unwrap();
-    let cfg = EmitConfig { out_dir: blocker.join("sub"), ..cfg };
-    let e = write_suites(&cfg, &ops, &cases, &[]).unwrap_err().to_string();
-    assert!(e.starts_with("cannot write to ") && e.contains("choose another --output-dir"), "{e}");
+    let cfg = EmitConfig {
+        out_dir: blocker.join("sub"),
+        ..cfg
+    };
+    let e = write_suites(&cfg, &ops, &cases, &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("cannot write to ") && e.contains("choose another --output-dir"),
+        "{e}"
+    );
 }
 
 #[test]
 fn junit5_class_header() {
     let mut ops = OpTable::default();
-    let new_map = ops.intern(op(OpKind::Constructor, tree_map(), "<init>", vec![], Some(tree_map())));
+    let new_map = ops.intern(op(
+        OpKind::Constructor,
+        tree_map(),
+        "<init>",
+        vec![],
+        Some(tree_map()),
+    ));
     let cases = vec![case(vec![call(new_map, &[])], vec![], Ending::Normal)];
     let dir = tempfile::tempdir().unwrap();
-    let cfg = EmitConfig { out_dir: dir.path().to_path_buf(), junit: 5, package: None, tests_per_file: 100 };
+    let cfg = EmitConfig {
+        out_dir: dir.path().to_path_buf(),
+        junit: 5,
+        package: None,
+        tests_per_file: 100,
+    };
     let files = write_suites(&cfg, &ops, &cases, &[]).unwrap();
     assert_eq!(files.len(), 1);
     assert_eq!(files[0].class_name, "RegressionTest0");

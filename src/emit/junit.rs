@@ -16,7 +16,7 @@
 //! Every [`WrittenTest`] records the line range of its method so that the validator can map
 //! javac errors and test failures back to test cases.
 
-use super::literal::{literal_with, own_prim};
+use super::literal::{literal_has_type, literal_with, own_prim};
 use super::names::var_base;
 use super::{EmitConfig, Ending, TestCase, WrittenFile, WrittenTest};
 use crate::model::types::{JType, Prim, TypeArg};
@@ -46,7 +46,13 @@ const BUILTIN: &[&str] = &[
 ];
 
 /// Simple names the test class imports from JUnit.
-const JUNIT_NAMES: &[&str] = &["Test", "FixMethodOrder", "MethodSorters", "TestMethodOrder", "MethodOrderer"];
+const JUNIT_NAMES: &[&str] = &[
+    "Test",
+    "FixMethodOrder",
+    "MethodSorters",
+    "TestMethodOrder",
+    "MethodOrderer",
+];
 
 /// Prefix of every contract-violation message (the validator and users grep for it).
 pub const CONTRACT_MESSAGE: &str = "jforge contract violated: ";
@@ -173,7 +179,9 @@ fn collect_type(t: &JType, out: &mut BTreeSet<String>) {
             out.insert(name.clone());
             for a in args {
                 match a {
-                    TypeArg::Type(t) | TypeArg::Extends(t) | TypeArg::Super(t) => collect_type(t, out),
+                    TypeArg::Type(t) | TypeArg::Extends(t) | TypeArg::Super(t) => {
+                        collect_type(t, out)
+                    }
                     TypeArg::Any => {}
                 }
             }
@@ -183,7 +191,12 @@ fn collect_type(t: &JType, out: &mut BTreeSet<String>) {
 
 fn collect_op(op: &Operation, out: &mut BTreeSet<String>) {
     collect_type(&op.owner, out);
-    for t in op.params.iter().chain(op.ret.iter()).chain(op.method_type_args.iter()) {
+    for t in op
+        .params
+        .iter()
+        .chain(op.ret.iter())
+        .chain(op.method_type_args.iter())
+    {
         collect_type(t, out);
     }
 }
@@ -244,7 +257,10 @@ fn cast(type_src: &str, prim: bool, expr: &str) -> String {
 
 /// An expression used as a receiver (`x.m()`): casts and negative numbers need parentheses.
 fn receiver(expr: &str) -> String {
-    if expr.starts_with('(') || expr.starts_with('-') || expr.starts_with(|c: char| c.is_ascii_digit()) {
+    if expr.starts_with('(')
+        || expr.starts_with('-')
+        || expr.starts_with(|c: char| c.is_ascii_digit())
+    {
         format!("({expr})")
     } else {
         expr.to_string()
@@ -299,6 +315,13 @@ impl MethodWriter<'_> {
         if !overloaded || (is_identifier(&e) && self.out_type(i as usize).as_ref() == Some(param)) {
             return e;
         }
+        // An inlined literal that already has exactly the parameter type needs no cast.
+        if let Some(Stmt::Lit { ty, value }) = self.case.seq.stmts.get(i as usize)
+            && ty == param
+            && literal_has_type(value, ty)
+        {
+            return e;
+        }
         cast(&self.namer.ty(param), param.is_prim(), &e)
     }
 
@@ -306,7 +329,11 @@ impl MethodWriter<'_> {
         if op.method_type_args.is_empty() {
             String::new()
         } else {
-            let a: Vec<String> = op.method_type_args.iter().map(|t| self.namer.ty(t)).collect();
+            let a: Vec<String> = op
+                .method_type_args
+                .iter()
+                .map(|t| self.namer.ty(t))
+                .collect();
             format!("<{}>", a.join(", "))
         }
     }
@@ -343,7 +370,9 @@ impl MethodWriter<'_> {
                     format!("{outer}.new {simple}{targs}({})", arg_list(1))
                 } else {
                     let t = match &op.owner {
-                        JType::Class { name, args } if args.iter().any(|a| !matches!(a, TypeArg::Type(_))) => {
+                        JType::Class { name, args }
+                            if args.iter().any(|a| !matches!(a, TypeArg::Type(_))) =>
+                        {
                             format!("{}<>", self.namer.class(name))
                         }
                         t => self.namer.ty(t),
@@ -352,14 +381,28 @@ impl MethodWriter<'_> {
                 }
             }
             OpKind::Method => {
-                format!("{}.{}{}({})", recv.unwrap_or_default(), self.type_args(op), op.name, arg_list(0))
+                format!(
+                    "{}.{}{}({})",
+                    recv.unwrap_or_default(),
+                    self.type_args(op),
+                    op.name,
+                    arg_list(0)
+                )
             }
             OpKind::StaticMethod => {
-                format!("{}.{}{}({})", static_owner(), self.type_args(op), op.name, arg_list(0))
+                format!(
+                    "{}.{}{}({})",
+                    static_owner(),
+                    self.type_args(op),
+                    op.name,
+                    arg_list(0)
+                )
             }
             OpKind::FieldGet => format!("{}.{}", recv.unwrap_or_default(), op.name),
             OpKind::StaticFieldGet => format!("{}.{}", static_owner(), op.name),
-            OpKind::FieldSet => format!("{}.{} = {}", recv.unwrap_or_default(), op.name, arg_list(0)),
+            OpKind::FieldSet => {
+                format!("{}.{} = {}", recv.unwrap_or_default(), op.name, arg_list(0))
+            }
             OpKind::StaticFieldSet => format!("{}.{} = {}", static_owner(), op.name, arg_list(0)),
         }
     }
@@ -393,7 +436,9 @@ impl MethodWriter<'_> {
                 // (Integer, Integer)-style overloads) apply.
                 let target = match ty {
                     JType::Class { name, .. } if Prim::unboxed(name).is_some() => ty.clone(),
-                    _ => own_prim(v).map(|p| JType::class(p.boxed())).unwrap_or_else(JType::object),
+                    _ => own_prim(v)
+                        .map(|p| JType::class(p.boxed()))
+                        .unwrap_or_else(JType::object),
                 };
                 format!("assertEquals({}, {expr});", self.namer.literal(v, &target))
             }
@@ -409,10 +454,15 @@ impl MethodWriter<'_> {
             })
         };
         let Some(x) = value_of(self, a) else {
-            self.line(format!("// statement {a} has no value to check {}", contract.name()));
+            self.line(format!(
+                "// statement {a} has no value to check {}",
+                contract.name()
+            ));
             return;
         };
-        let y = b.and_then(|b| value_of(self, b)).unwrap_or_else(|| x.clone());
+        let y = b
+            .and_then(|b| value_of(self, b))
+            .unwrap_or_else(|| x.clone());
         let msg = format!("\"{CONTRACT_MESSAGE}{}\"", contract.name());
         let check = |w: &Self, assert: &str, cond: String| -> String {
             if w.junit == 4 {
@@ -424,9 +474,11 @@ impl MethodWriter<'_> {
         let line = match contract {
             Contract::EqualsReflexive => check(self, "assertTrue", format!("{x}.equals({x})")),
             Contract::EqualsNull => check(self, "assertFalse", format!("{x}.equals(null)")),
-            Contract::EqualsSymmetric => {
-                check(self, "assertTrue", format!("!{x}.equals({y}) || {y}.equals({x})"))
-            }
+            Contract::EqualsSymmetric => check(
+                self,
+                "assertTrue",
+                format!("!{x}.equals({y}) || {y}.equals({x})"),
+            ),
             Contract::EqualsHashCode => check(
                 self,
                 "assertTrue",
@@ -440,9 +492,11 @@ impl MethodWriter<'_> {
                 self.line(format!("// Fails: {}: toString() throws", contract.name()));
                 format!("{x}.toString();")
             }
-            Contract::CompareToReflexive => {
-                check(self, "assertTrue", format!("((Comparable) {x}).compareTo({x}) == 0"))
-            }
+            Contract::CompareToReflexive => check(
+                self,
+                "assertTrue",
+                format!("((Comparable) {x}).compareTo({x}) == 0"),
+            ),
             Contract::CompareToAntisymmetric => check(
                 self,
                 "assertTrue",
@@ -492,7 +546,11 @@ impl MethodWriter<'_> {
                 _ => None,
             };
             if last && let Ending::ErrorException { class, contract } = &self.case.ending {
-                self.line(format!("// Fails: {}: throws {}", comment_text(contract), comment_text(class)));
+                self.line(format!(
+                    "// Fails: {}: throws {}",
+                    comment_text(contract),
+                    comment_text(class)
+                ));
             }
             let (decl, expr, is_call) = match &seq.stmts[i] {
                 Stmt::Lit { ty, value } => {
@@ -505,7 +563,11 @@ impl MethodWriter<'_> {
                 }
                 Stmt::Array { elem, elems } => {
                     let items: Vec<String> = elems.iter().map(|e| self.arg(*e)).collect();
-                    let body = if items.is_empty() { "{}".to_string() } else { format!("{{ {} }}", items.join(", ")) };
+                    let body = if items.is_empty() {
+                        "{}".to_string()
+                    } else {
+                        format!("{{ {} }}", items.join(", "))
+                    };
                     // `new List<String>[]` is illegal (generic array creation): use the erasure.
                     let expr = format!("new {}[] {body}", self.namer.ty(&elem.erasure()));
                     (Some(JType::Array(Box::new(elem.clone()))), expr, false)
@@ -513,7 +575,10 @@ impl MethodWriter<'_> {
                 Stmt::Call { op, args } => {
                     let op = self.ops.get(*op);
                     let expr = self.call_expr(op, args);
-                    let is_call = matches!(op.kind, OpKind::Constructor | OpKind::Method | OpKind::StaticMethod);
+                    let is_call = matches!(
+                        op.kind,
+                        OpKind::Constructor | OpKind::Method | OpKind::StaticMethod
+                    );
                     (op.ret.clone(), expr, is_call)
                 }
             };
@@ -536,7 +601,10 @@ impl MethodWriter<'_> {
                 self.indent += 1;
                 let s = statement(self, is_call);
                 self.line(s);
-                self.line(format!("fail(\"Expected exception of type {}\");", comment_text(&class).replace('"', "")));
+                self.line(format!(
+                    "fail(\"Expected exception of type {}\");",
+                    comment_text(&class).replace('"', "")
+                ));
                 self.indent -= 1;
                 self.line(format!("}} catch ({} e) {{", self.namer.class(&class)));
                 self.indent += 1;
@@ -555,10 +623,15 @@ impl MethodWriter<'_> {
             }
         }
 
-        if matches!(self.case.ending, Ending::Normal | Ending::ErrorContract { .. }) {
+        if matches!(
+            self.case.ending,
+            Ending::Normal | Ending::ErrorContract { .. }
+        ) {
             for (s, op, v) in &self.case.observers {
                 let op = self.ops.get(*op);
-                let Some(recv) = self.exprs.get(*s as usize).cloned().flatten() else { continue };
+                let Some(recv) = self.exprs.get(*s as usize).cloned().flatten() else {
+                    continue;
+                };
                 let call = format!("{}.{}{}()", receiver(&recv), self.type_args(op), op.name);
                 let ty = op.ret.clone().unwrap_or_else(JType::object);
                 let a = self.assertion(&call, &ty, v);
@@ -572,11 +645,19 @@ impl MethodWriter<'_> {
 }
 
 fn is_identifier(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
 /// Lines of one test method, indented for a class body (4 spaces).
-fn method_lines(ops: &OpTable, case: &TestCase, method_name: &str, junit: u8, namer: &Namer) -> Vec<String> {
+fn method_lines(
+    ops: &OpTable,
+    case: &TestCase,
+    method_name: &str,
+    junit: u8,
+    namer: &Namer,
+) -> Vec<String> {
     let mut w = MethodWriter {
         ops,
         case,
@@ -588,7 +669,10 @@ fn method_lines(ops: &OpTable, case: &TestCase, method_name: &str, junit: u8, na
         indent: 2,
     };
     w.render();
-    let mut out = vec!["    @Test".to_string(), format!("    public void {method_name}() throws Throwable {{")];
+    let mut out = vec![
+        "    @Test".to_string(),
+        format!("    public void {method_name}() throws Throwable {{"),
+    ];
     out.append(&mut w.lines);
     out.push("    }".to_string());
     out
@@ -642,10 +726,16 @@ fn render_class(
     let mut lines: Vec<String> = Vec::new();
     lines.push("// Generated by jforge, an automatic unit-test generator for Java. Do not edit: regenerate.".into());
     if error_suite {
-        lines.push("// Error-revealing tests: each test FAILS, showing behaviour that breaks a contract".into());
+        lines.push(
+            "// Error-revealing tests: each test FAILS, showing behaviour that breaks a contract"
+                .into(),
+        );
         lines.push("// (a likely bug in the code under test).".into());
     } else {
-        lines.push("// Regression tests: they pass on the code they were generated from and fail when".into());
+        lines.push(
+            "// Regression tests: they pass on the code they were generated from and fail when"
+                .into(),
+        );
         lines.push("// its observable behaviour changes.".into());
     }
     if let Some(p) = package {
@@ -684,7 +774,11 @@ fn render_class(
         let method = format!("test{:0width$}", idx + 1);
         let start = lines.len() + 1;
         lines.extend(method_lines(ops, case, &method, cfg.junit, &namer));
-        tests.push(WrittenTest { case: *idx, method, lines: (start, lines.len()) });
+        tests.push(WrittenTest {
+            case: *idx,
+            method,
+            lines: (start, lines.len()),
+        });
     }
     lines.push("}".into());
     let mut src = lines.join("\n");
@@ -701,7 +795,10 @@ fn is_generated_name(name: &str) -> bool {
 }
 
 fn not_writable(dir: &Path, e: impl std::fmt::Display) -> anyhow::Error {
-    anyhow!("cannot write to {}: {e}; choose another --output-dir", dir.display())
+    anyhow!(
+        "cannot write to {}: {e}; choose another --output-dir",
+        dir.display()
+    )
 }
 
 /// Write RegressionTest0.java, RegressionTest1.java, ... (split at cfg.tests_per_file) and
@@ -715,13 +812,20 @@ pub fn write_suites(
     errors: &[TestCase],
 ) -> Result<Vec<WrittenFile>> {
     if cfg.junit != 4 && cfg.junit != 5 {
-        return Err(anyhow!("unsupported JUnit version {}: choose 4 or 5", cfg.junit));
+        return Err(anyhow!(
+            "unsupported JUnit version {}: choose 4 or 5",
+            cfg.junit
+        ));
     }
     let package = cfg.package.as_deref().filter(|p| !p.is_empty());
     if let Some(p) = package
-        && !p.split('.').all(|s| is_identifier(s) && !s.starts_with(|c: char| c.is_ascii_digit()))
+        && !p
+            .split('.')
+            .all(|s| is_identifier(s) && !s.starts_with(|c: char| c.is_ascii_digit()))
     {
-        return Err(anyhow!("'{p}' is not a valid Java package name; pass e.g. --package com.example.tests"));
+        return Err(anyhow!(
+            "'{p}' is not a valid Java package name; pass e.g. --package com.example.tests"
+        ));
     }
     let dir = match package {
         Some(p) => cfg.out_dir.join(p.replace('.', "/")),
@@ -736,11 +840,15 @@ pub fn write_suites(
         .collect();
     stale.sort();
     for f in stale {
-        std::fs::remove_file(&f).map_err(|e| not_writable(&dir, format!("removing old {}: {e}", f.display())))?;
+        std::fs::remove_file(&f)
+            .map_err(|e| not_writable(&dir, format!("removing old {}: {e}", f.display())))?;
     }
     let per = cfg.tests_per_file.max(1);
     let mut written = Vec::new();
-    for (prefix, cases, error_suite) in [("RegressionTest", regression, false), ("ErrorTest", errors, true)] {
+    for (prefix, cases, error_suite) in [
+        ("RegressionTest", regression, false),
+        ("ErrorTest", errors, true),
+    ] {
         let width = cases.len().to_string().len();
         let indexed: Vec<(usize, &TestCase)> = cases.iter().enumerate().collect();
         for (fi, chunk) in indexed.chunks(per).enumerate() {
@@ -754,7 +862,12 @@ pub fn write_suites(
                 Some(p) => format!("{p}.{class}"),
                 None => class,
             };
-            written.push(WrittenFile { path, class_name, error_suite, tests });
+            written.push(WrittenFile {
+                path,
+                class_name,
+                error_suite,
+                tests,
+            });
         }
     }
     Ok(written)

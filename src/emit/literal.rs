@@ -34,7 +34,11 @@ pub(crate) fn literal_with(v: &Value, ty: &JType, name: &dyn Fn(&JType) -> Strin
         (Value::Null, _) => {
             let mut vars = Vec::new();
             ty.vars(&mut vars);
-            let t = if vars.is_empty() { ty.clone() } else { ty.erasure() };
+            let t = if vars.is_empty() {
+                ty.clone()
+            } else {
+                ty.erasure()
+            };
             format!("({}) null", name(&t))
         }
         (Value::Enum(class, constant), _) => format!("{}.{}", name(&JType::class(class)), constant),
@@ -48,6 +52,27 @@ pub(crate) fn literal_with(v: &Value, ty: &JType, name: &dyn Fn(&JType) -> Strin
             Some(p) => boxed(p, &prim_literal(v)),
             None => prim_literal(v),
         },
+    }
+}
+
+/// True when `java_literal(v, ty)` has exactly the static type `ty` (so a cast to `ty` would
+/// be redundant): e.g. `1` for `int`, `"a"` for `String`, `Integer.valueOf(1)` for `Integer`,
+/// `(T) null` for `T`; but not `"a"` for `Object`.
+pub(crate) fn literal_has_type(v: &Value, ty: &JType) -> bool {
+    match (v, ty) {
+        (Value::Null, JType::Prim(_)) => false,
+        (Value::Null, _) => {
+            let mut vars = Vec::new();
+            ty.vars(&mut vars);
+            vars.is_empty()
+        }
+        (_, JType::Prim(p)) => own_prim(v) == Some(*p),
+        (Value::Str(_), JType::Class { name, args }) => {
+            name == "java.lang.String" && args.is_empty()
+        }
+        (Value::Enum(c, _), JType::Class { name, args }) => c == name && args.is_empty(),
+        (_, JType::Class { name, .. }) => Prim::unboxed(name).is_some() && own_prim(v).is_some(),
+        _ => false,
     }
 }
 
@@ -184,11 +209,23 @@ mod tests {
     fn primitives() {
         assert_eq!(java_literal(&Value::Long(1), &p(Prim::Long)), "1L");
         assert_eq!(java_literal(&Value::Byte(1), &p(Prim::Byte)), "(byte) 1");
-        assert_eq!(java_literal(&Value::Short(-3), &p(Prim::Short)), "(short) -3");
+        assert_eq!(
+            java_literal(&Value::Short(-3), &p(Prim::Short)),
+            "(short) -3"
+        );
         assert_eq!(java_literal(&Value::Int(-7), &p(Prim::Int)), "-7");
-        assert_eq!(java_literal(&Value::Int(i32::MIN), &p(Prim::Int)), "Integer.MIN_VALUE");
-        assert_eq!(java_literal(&Value::Long(i64::MIN), &p(Prim::Long)), "Long.MIN_VALUE");
-        assert_eq!(java_literal(&Value::Long(i64::MAX), &p(Prim::Long)), "9223372036854775807L");
+        assert_eq!(
+            java_literal(&Value::Int(i32::MIN), &p(Prim::Int)),
+            "Integer.MIN_VALUE"
+        );
+        assert_eq!(
+            java_literal(&Value::Long(i64::MIN), &p(Prim::Long)),
+            "Long.MIN_VALUE"
+        );
+        assert_eq!(
+            java_literal(&Value::Long(i64::MAX), &p(Prim::Long)),
+            "9223372036854775807L"
+        );
         assert_eq!(java_literal(&Value::Bool(true), &p(Prim::Boolean)), "true");
         // A value of another kind is cast to the context type.
         assert_eq!(java_literal(&Value::Int(3), &p(Prim::Long)), "(long) 3");
@@ -239,9 +276,15 @@ mod tests {
 
     #[test]
     fn nulls_enums_and_boxes() {
-        assert_eq!(java_literal(&Value::Null, &JType::string()), "(java.lang.String) null");
         assert_eq!(
-            java_literal(&Value::Null, &JType::generic("java.util.List", vec![JType::string()])),
+            java_literal(&Value::Null, &JType::string()),
+            "(java.lang.String) null"
+        );
+        assert_eq!(
+            java_literal(
+                &Value::Null,
+                &JType::generic("java.util.List", vec![JType::string()])
+            ),
             "(java.util.List<java.lang.String>) null"
         );
         assert_eq!(
@@ -249,22 +292,61 @@ mod tests {
             "(java.util.Map.Entry) null"
         );
         assert_eq!(
-            java_literal(&Value::Enum("pkg.Color".into(), "RED".into()), &JType::object()),
+            java_literal(
+                &Value::Enum("pkg.Color".into(), "RED".into()),
+                &JType::object()
+            ),
             "pkg.Color.RED"
         );
         assert_eq!(
-            java_literal(&Value::Enum("java.lang.Thread$State".into(), "NEW".into()), &JType::object()),
+            java_literal(
+                &Value::Enum("java.lang.Thread$State".into(), "NEW".into()),
+                &JType::object()
+            ),
             "java.lang.Thread.State.NEW"
         );
         let integer = JType::class("java.lang.Integer");
-        assert_eq!(java_literal(&Value::Int(-1), &integer), "Integer.valueOf(-1)");
-        assert_eq!(java_literal(&Value::Int(1), &JType::object()), "Integer.valueOf(1)");
-        assert_eq!(java_literal(&Value::Byte(2), &JType::object()), "Byte.valueOf((byte) 2)");
-        assert_eq!(java_literal(&Value::Bool(true), &JType::object()), "Boolean.TRUE");
+        assert_eq!(
+            java_literal(&Value::Int(-1), &integer),
+            "Integer.valueOf(-1)"
+        );
+        assert_eq!(
+            java_literal(&Value::Int(1), &JType::object()),
+            "Integer.valueOf(1)"
+        );
+        assert_eq!(
+            java_literal(&Value::Byte(2), &JType::object()),
+            "Byte.valueOf((byte) 2)"
+        );
+        assert_eq!(
+            java_literal(&Value::Bool(true), &JType::object()),
+            "Boolean.TRUE"
+        );
         assert_eq!(
             java_literal(&Value::Int(5), &JType::class("java.lang.Long")),
             "Long.valueOf((long) 5)"
         );
-        assert_eq!(java_literal(&Value::Str("x".into()), &JType::object()), "\"x\"");
+        assert_eq!(
+            java_literal(&Value::Str("x".into()), &JType::object()),
+            "\"x\""
+        );
+    }
+
+    #[test]
+    fn exact_literal_types() {
+        assert!(literal_has_type(&Value::Int(1), &p(Prim::Int)));
+        assert!(!literal_has_type(&Value::Int(1), &p(Prim::Long)));
+        assert!(literal_has_type(&Value::Str("a".into()), &JType::string()));
+        assert!(!literal_has_type(&Value::Str("a".into()), &JType::object()));
+        assert!(literal_has_type(
+            &Value::Int(1),
+            &JType::class("java.lang.Integer")
+        ));
+        assert!(!literal_has_type(&Value::Int(1), &JType::object()));
+        assert!(literal_has_type(&Value::Null, &JType::object()));
+        assert!(literal_has_type(
+            &Value::Enum("a.E".into(), "X".into()),
+            &JType::class("a.E")
+        ));
     }
 }

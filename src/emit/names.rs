@@ -8,12 +8,63 @@
 use crate::model::types::{JType, Prim};
 
 const KEYWORDS: &[&str] = &[
-    "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const",
-    "continue", "default", "do", "double", "else", "enum", "extends", "false", "final", "finally",
-    "float", "for", "goto", "if", "implements", "import", "instanceof", "int", "interface", "long",
-    "native", "new", "null", "package", "private", "protected", "public", "return", "short",
-    "static", "strictfp", "super", "switch", "synchronized", "this", "throw", "throws",
-    "transient", "true", "try", "void", "volatile", "while", "var", "yield", "record", "_",
+    "abstract",
+    "assert",
+    "boolean",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extends",
+    "false",
+    "final",
+    "finally",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "implements",
+    "import",
+    "instanceof",
+    "int",
+    "interface",
+    "long",
+    "native",
+    "new",
+    "null",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "return",
+    "short",
+    "static",
+    "strictfp",
+    "super",
+    "switch",
+    "synchronized",
+    "this",
+    "throw",
+    "throws",
+    "transient",
+    "true",
+    "try",
+    "void",
+    "volatile",
+    "while",
+    "var",
+    "yield",
+    "record",
+    "_",
 ];
 
 /// True for Java keywords and the literals `true`, `false`, `null`.
@@ -74,15 +125,29 @@ fn camel(simple: &str) -> String {
     chars
         .iter()
         .enumerate()
-        .map(|(i, c)| if i < lower_up_to { c.to_lowercase().next().unwrap_or(*c) } else { *c })
+        .map(|(i, c)| {
+            if i < lower_up_to {
+                c.to_lowercase().next().unwrap_or(*c)
+            } else {
+                *c
+            }
+        })
         .collect()
 }
 
 /// Make `s` a usable identifier base: legal characters only, not empty, not a keyword, not
 /// ending in a digit.
 fn finish(s: &str) -> String {
-    let mut out: String = s.chars().filter(|c| c.is_alphanumeric() || *c == '_').collect();
-    if out.is_empty() || !out.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') {
+    let mut out: String = s
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    if out.is_empty()
+        || !out
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+    {
         out.insert(0, 'v');
     }
     if is_keyword(&out) {
@@ -100,14 +165,23 @@ mod tests {
 
     #[test]
     fn bases() {
-        let tm = JType::generic("java.util.TreeMap", vec![JType::string(), JType::class("java.lang.Integer")]);
+        let tm = JType::generic(
+            "java.util.TreeMap",
+            vec![JType::string(), JType::class("java.lang.Integer")],
+        );
         assert_eq!(var_base(&tm), "treeMap");
         assert_eq!(var_base(&JType::string()), "str");
         assert_eq!(var_base(&JType::Prim(Prim::Int)), "i");
         assert_eq!(var_base(&JType::Prim(Prim::Long)), "long");
         assert_eq!(var_base(&JType::class("java.util.Map$Entry")), "entry");
-        assert_eq!(var_base(&JType::Array(Box::new(JType::Prim(Prim::Int)))), "intArray");
-        assert_eq!(var_base(&JType::Array(Box::new(JType::string()))), "strArray");
+        assert_eq!(
+            var_base(&JType::Array(Box::new(JType::Prim(Prim::Int)))),
+            "intArray"
+        );
+        assert_eq!(
+            var_base(&JType::Array(Box::new(JType::string()))),
+            "strArray"
+        );
         assert_eq!(var_base(&JType::class("java.net.URL")), "url");
         assert_eq!(var_base(&JType::class("a.HTMLParser")), "htmlParser");
         assert_eq!(var_base(&JType::class("a.Int")), "intValue");

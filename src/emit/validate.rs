@@ -39,16 +39,24 @@ pub const TIMEOUT: &str = "<timeout>";
 pub const NO_RESULT: &str = "<no-result>";
 
 fn split_cp(cp: &str) -> Vec<PathBuf> {
-    cp.split(':').filter(|s| !s.is_empty()).map(PathBuf::from).collect()
+    cp.split(':')
+        .filter(|s| !s.is_empty())
+        .map(PathBuf::from)
+        .collect()
 }
 
 fn check_entries(entries: Vec<PathBuf>, origin: &str) -> Result<Vec<PathBuf>> {
     if entries.is_empty() {
-        bail!("the JUnit class path from {origin} is empty; pass e.g. --junit-classpath /usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar");
+        bail!(
+            "the JUnit class path from {origin} is empty; pass e.g. --junit-classpath /usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar"
+        );
     }
     for e in &entries {
         if !e.exists() {
-            bail!("JUnit class path entry {} (from {origin}) does not exist; fix --junit-classpath / JFORGE_JUNIT_CLASSPATH", e.display());
+            bail!(
+                "JUnit class path entry {} (from {origin}) does not exist; fix --junit-classpath / JFORGE_JUNIT_CLASSPATH",
+                e.display()
+            );
         }
     }
     Ok(entries)
@@ -56,7 +64,10 @@ fn check_entries(entries: Vec<PathBuf>, origin: &str) -> Result<Vec<PathBuf>> {
 
 /// Compare dotted version strings numerically (`4.13.2` > `4.9`).
 fn version_key(v: &str) -> Vec<u64> {
-    v.split(|c: char| !c.is_ascii_digit()).filter(|s| !s.is_empty()).map(|s| s.parse().unwrap_or(0)).collect()
+    v.split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap_or(0))
+        .collect()
 }
 
 /// Highest version of `<repo>/<group path>/<artifact>/<ver>/<artifact>-<ver>.jar`.
@@ -92,7 +103,11 @@ pub fn find_junit(junit: u8, explicit: Option<&str>) -> Result<Vec<PathBuf>> {
     {
         return check_entries(split_cp(&cp), "JFORGE_JUNIT_CLASSPATH");
     }
-    find_junit_in(junit, Path::new("/usr/share/java"), std::env::var_os("HOME").map(PathBuf::from).as_deref())
+    find_junit_in(
+        junit,
+        Path::new("/usr/share/java"),
+        std::env::var_os("HOME").map(PathBuf::from).as_deref(),
+    )
 }
 
 fn find_junit_in(junit: u8, share: &Path, home: Option<&Path>) -> Result<Vec<PathBuf>> {
@@ -121,12 +136,20 @@ fn find_junit_in(junit: u8, share: &Path, home: Option<&Path>) -> Result<Vec<Pat
     if let Some(home) = home {
         let repo = home.join(".m2/repository");
         let found = if junit == 4 {
-            match (newest_in_m2(&repo, "junit", "junit"), newest_in_m2(&repo, "org.hamcrest", "hamcrest-core")) {
+            match (
+                newest_in_m2(&repo, "junit", "junit"),
+                newest_in_m2(&repo, "org.hamcrest", "hamcrest-core"),
+            ) {
                 (Some(a), Some(b)) => Some(vec![a, b]),
                 _ => None,
             }
         } else {
-            newest_in_m2(&repo, "org.junit.platform", "junit-platform-console-standalone").map(|p| vec![p])
+            newest_in_m2(
+                &repo,
+                "org.junit.platform",
+                "junit-platform-console-standalone",
+            )
+            .map(|p| vec![p])
         };
         if let Some(v) = found {
             return Ok(v);
@@ -161,19 +184,38 @@ pub struct Validation {
 }
 
 fn join_cp(parts: &[&[PathBuf]]) -> Result<std::ffi::OsString> {
-    std::env::join_paths(parts.iter().flat_map(|p| p.iter())).context("a class path entry contains ':'; rename it")
+    std::env::join_paths(parts.iter().flat_map(|p| p.iter()))
+        .context("a class path entry contains ':'; rename it")
 }
 
-fn run_javac(javac: &Path, cp: &std::ffi::OsStr, out: &Path, sources: &[PathBuf]) -> Result<(bool, String)> {
+fn run_javac(
+    javac: &Path,
+    cp: &std::ffi::OsStr,
+    out: &Path,
+    sources: &[PathBuf],
+) -> Result<(bool, String)> {
     let o = Command::new(javac)
-        .args(["-encoding", "UTF-8", "-proc:none", "-nowarn", "-Xmaxerrs", "100000", "-d"])
+        .args([
+            "-encoding",
+            "UTF-8",
+            "-proc:none",
+            "-nowarn",
+            "-Xmaxerrs",
+            "100000",
+            "-d",
+        ])
         .arg(out)
         .arg("-cp")
         .arg(cp)
         .args(sources)
         .stdin(Stdio::null())
         .output()
-        .with_context(|| format!("cannot run javac at {}; pass a JDK with --java-home", javac.display()))?;
+        .with_context(|| {
+            format!(
+                "cannot run javac at {}; pass a JDK with --java-home",
+                javac.display()
+            )
+        })?;
     let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&o.stderr));
     Ok((o.status.success(), text))
@@ -183,7 +225,8 @@ fn run_javac(javac: &Path, cp: &std::ffi::OsStr, out: &Path, sources: &[PathBuf]
 /// after the header (source line, caret, symbol/location).
 fn parse_javac_errors(out: &str) -> Vec<(String, usize, String)> {
     let header = regex::Regex::new(r"^(.+\.java):(\d+): error: (.*)$").expect("valid regex");
-    let other_header = regex::Regex::new(r"^(.+\.java):(\d+): (warning|note): ").expect("valid regex");
+    let other_header =
+        regex::Regex::new(r"^(.+\.java):(\d+): (warning|note): ").expect("valid regex");
     let summary = regex::Regex::new(r"^\d+ (error|errors|warning|warnings)$").expect("valid regex");
     let mut errs: Vec<(String, usize, String)> = Vec::new();
     let mut in_error = false;
@@ -192,7 +235,10 @@ fn parse_javac_errors(out: &str) -> Vec<(String, usize, String)> {
             let ln = c[2].parse().unwrap_or(0);
             errs.push((c[1].to_string(), ln, c[3].to_string()));
             in_error = true;
-        } else if other_header.is_match(line) || summary.is_match(line) || line.starts_with("Note: ") {
+        } else if other_header.is_match(line)
+            || summary.is_match(line)
+            || line.starts_with("Note: ")
+        {
             in_error = false;
         } else if in_error && let Some(e) = errs.last_mut() {
             e.2.push('\n');
@@ -205,7 +251,10 @@ fn parse_javac_errors(out: &str) -> Vec<(String, usize, String)> {
 /// What one test run produced, per (class, method).
 enum Outcome {
     Pass,
-    Fail { exception_class: String, message: String },
+    Fail {
+        exception_class: String,
+        message: String,
+    },
 }
 
 fn unescape(s: &str) -> String {
@@ -228,7 +277,9 @@ fn unescape(s: &str) -> String {
 }
 
 fn tail(path: &Path, max: usize) -> String {
-    let s = std::fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+    let s = std::fs::read(path)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
     if s.len() <= max {
         return s;
     }
@@ -261,8 +312,11 @@ pub fn compile_and_run(
     std::fs::create_dir_all(&classes).context("cannot create a temporary folder")?;
 
     // The runner, compiled against JUnit alone: a failure here is a JUnit class path problem.
-    let (runner_name, runner_src) =
-        if junit == 4 { ("JforgeJUnit4Runner", RUNNER4) } else { ("JforgeJUnit5Runner", RUNNER5) };
+    let (runner_name, runner_src) = if junit == 4 {
+        ("JforgeJUnit4Runner", RUNNER4)
+    } else {
+        ("JforgeJUnit5Runner", RUNNER5)
+    };
     let runner_dir = tmp.path().join("runner");
     std::fs::create_dir_all(&runner_dir).context("cannot create a temporary folder")?;
     let runner_file = runner_dir.join(format!("{runner_name}.java"));
@@ -272,7 +326,11 @@ pub fn compile_and_run(
         bail!(
             "the JUnit {junit} class path ({}) does not provide the JUnit API needed to run tests; \
              install Debian package junit{junit} or pass --junit-classpath. javac said:\n{out}",
-            junit_cp.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(":")
+            junit_cp
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(":")
         );
     }
 
@@ -283,7 +341,10 @@ pub fn compile_and_run(
         let text = std::fs::read_to_string(&f.path)
             .with_context(|| format!("cannot read the written test file {}", f.path.display()))?;
         sources.push(text.lines().map(str::to_string).collect());
-        let name = f.path.file_name().ok_or_else(|| anyhow!("{} is not a file name", f.path.display()))?;
+        let name = f
+            .path
+            .file_name()
+            .ok_or_else(|| anyhow!("{} is not a file name", f.path.display()))?;
         let dir = tmp.path().join("src").join(i.to_string());
         std::fs::create_dir_all(&dir).context("cannot create a temporary folder")?;
         copies.push(dir.join(name));
@@ -310,14 +371,23 @@ pub fn compile_and_run(
         }
         let mut new_broken = Vec::new();
         for (file, line, msg) in errs {
-            let fi = copies.iter().position(|c| Path::new(&file) == c.as_path()).or_else(|| {
-                let canon = std::fs::canonicalize(&file).ok()?;
-                copies.iter().position(|c| std::fs::canonicalize(c).ok().as_deref() == Some(canon.as_path()))
-            });
+            let fi = copies
+                .iter()
+                .position(|c| Path::new(&file) == c.as_path())
+                .or_else(|| {
+                    let canon = std::fs::canonicalize(&file).ok()?;
+                    copies.iter().position(|c| {
+                        std::fs::canonicalize(c).ok().as_deref() == Some(canon.as_path())
+                    })
+                });
             let Some(fi) = fi else {
                 bail!("javac reported an error in {file}, which is not a generated test:\n{out}");
             };
-            let Some(ti) = files[fi].tests.iter().position(|t| t.lines.0 <= line && line <= t.lines.1) else {
+            let Some(ti) = files[fi]
+                .tests
+                .iter()
+                .position(|t| t.lines.0 <= line && line <= t.lines.1)
+            else {
                 bail!(
                     "the generated file {} does not compile outside any test method (line {line}); \
                      javac said:\n{out}",
@@ -367,7 +437,8 @@ pub fn compile_and_run(
     let run_cp = join_cp(&[std::slice::from_ref(&classes), user_cp, junit_cp])?;
     let mut first = true;
     for round in 0.. {
-        let todo: Vec<&(String, String)> = all.iter().filter(|k| !results.contains_key(*k)).collect();
+        let todo: Vec<&(String, String)> =
+            all.iter().filter(|k| !results.contains_key(*k)).collect();
         if todo.is_empty() {
             break;
         }
@@ -385,8 +456,11 @@ pub fn compile_and_run(
         first = false;
         let results_file = tmp.path().join(format!("results{round}.txt"));
         let log = tmp.path().join(format!("run{round}.log"));
-        let log_file = std::fs::File::create(&log).context("cannot write to the temporary folder")?;
-        let log_err = log_file.try_clone().context("cannot write to the temporary folder")?;
+        let log_file =
+            std::fs::File::create(&log).context("cannot write to the temporary folder")?;
+        let log_err = log_file
+            .try_clone()
+            .context("cannot write to the temporary folder")?;
         let mut child = Command::new(java)
             .arg("-Djava.security.manager=allow")
             .arg("-cp")
@@ -398,7 +472,12 @@ pub fn compile_and_run(
             .stdout(Stdio::from(log_file))
             .stderr(Stdio::from(log_err))
             .spawn()
-            .with_context(|| format!("cannot run java at {}; pass a JDK with --java-home", java.display()))?;
+            .with_context(|| {
+                format!(
+                    "cannot run java at {}; pass a JDK with --java-home",
+                    java.display()
+                )
+            })?;
         let start = Instant::now();
         let mut timed_out = false;
         let status = loop {
@@ -413,7 +492,9 @@ pub fn compile_and_run(
             }
             std::thread::sleep(Duration::from_millis(20));
         };
-        let text = std::fs::read(&results_file).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+        let text = std::fs::read(&results_file)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
         let before = results.len();
         let mut started: Option<(String, String)> = None;
         let mut done = false;
@@ -429,7 +510,10 @@ pub fn compile_and_run(
                     results.entry(k).or_insert(Outcome::Pass);
                 }
                 Some("FAIL") if f.len() >= 5 => {
-                    let fail = || Outcome::Fail { exception_class: f[3].clone(), message: f[4].clone() };
+                    let fail = || Outcome::Fail {
+                        exception_class: f[3].clone(),
+                        message: f[4].clone(),
+                    };
                     let k = (f[1].clone(), f[2].clone());
                     if all.contains(&k) {
                         if started.as_ref() == Some(&k) {
@@ -462,10 +546,22 @@ pub fn compile_and_run(
             continue;
         }
         let why = if timed_out {
-            (TIMEOUT, format!("the test run exceeded {} ms and was killed", run_timeout.as_millis()))
+            (
+                TIMEOUT,
+                format!(
+                    "the test run exceeded {} ms and was killed",
+                    run_timeout.as_millis()
+                ),
+            )
         } else {
-            let code = status.and_then(|s| s.code()).map(|c| c.to_string()).unwrap_or_else(|| "a signal".into());
-            (JVM_EXIT, format!("the test JVM exited (status {code}) during this test, e.g. System.exit"))
+            let code = status
+                .and_then(|s| s.code())
+                .map(|c| c.to_string())
+                .unwrap_or_else(|| "a signal".into());
+            (
+                JVM_EXIT,
+                format!("the test JVM exited (status {code}) during this test, e.g. System.exit"),
+            )
         };
         if let Some(k) = started.filter(|k| all.contains(k)) {
             results.entry(k).or_insert_with(|| Outcome::Fail {
@@ -475,17 +571,26 @@ pub fn compile_and_run(
         } else if results.len() == before {
             // Died before any test started (or made no progress): blame every remaining test.
             for k in &todo {
-                results.entry((*k).clone()).or_insert_with(|| Outcome::Fail {
-                    exception_class: why.0.to_string(),
-                    message: format!("{} before reporting any result; log: {}", why.1, tail(&log, 2000)),
-                });
+                results
+                    .entry((*k).clone())
+                    .or_insert_with(|| Outcome::Fail {
+                        exception_class: why.0.to_string(),
+                        message: format!(
+                            "{} before reporting any result; log: {}",
+                            why.1,
+                            tail(&log, 2000)
+                        ),
+                    });
             }
         }
     }
     for k in all {
         match results.remove(&k) {
             Some(Outcome::Pass) => validation.passed.push(k),
-            Some(Outcome::Fail { exception_class, message }) => validation.test_failures.push(TestFailure {
+            Some(Outcome::Fail {
+                exception_class,
+                message,
+            }) => validation.test_failures.push(TestFailure {
                 class_name: k.0,
                 method: k.1,
                 exception_class,
@@ -532,14 +637,22 @@ mod tests {
     #[test]
     fn junit_lookup_reports_how_to_fix() {
         let empty = tempfile::tempdir().unwrap();
-        let e = find_junit_in(4, empty.path(), Some(empty.path())).unwrap_err().to_string();
+        let e = find_junit_in(4, empty.path(), Some(empty.path()))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("install Debian package junit4"), "{e}");
         assert!(e.contains("--junit-classpath"), "{e}");
-        let e = find_junit_in(5, empty.path(), None).unwrap_err().to_string();
+        let e = find_junit_in(5, empty.path(), None)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("junit5"), "{e}");
         // A Maven repository is used when /usr/share/java has nothing.
         let m2 = empty.path().join(".m2/repository");
-        for (g, a, v) in [("junit", "junit", "4.12"), ("junit", "junit", "4.13.2"), ("org/hamcrest", "hamcrest-core", "1.3")] {
+        for (g, a, v) in [
+            ("junit", "junit", "4.12"),
+            ("junit", "junit", "4.13.2"),
+            ("org/hamcrest", "hamcrest-core", "1.3"),
+        ] {
             let d = m2.join(g).join(a).join(v);
             std::fs::create_dir_all(&d).unwrap();
             std::fs::write(d.join(format!("{a}-{v}.jar")), b"").unwrap();
