@@ -707,10 +707,10 @@ fn junit5_end_to_end() {
     run(5);
 }
 
-/// A test that hangs is killed at the timeout, reported as such, and the tests after it still
-/// run in a fresh JVM.
+/// A test that hangs is killed at the timeout and a test that ends the JVM is blamed; both
+/// are reported as failing, and the tests after them still run in a fresh JVM.
 #[test]
-fn hanging_test_times_out_and_others_still_run() {
+fn hanging_and_exiting_tests_fail_and_others_still_run() {
     let dir = tempfile::tempdir().unwrap();
     let mut ops = OpTable::default();
     let sleep = ops.intern(overloaded(op(
@@ -728,10 +728,38 @@ fn hanging_test_times_out_and_others_still_run() {
         vec![],
         Some(sb),
     ));
+    // The runner turns System.exit into an exception; a test that switches that off (the
+    // runner lives in the default package, like these tests) really ends the JVM.
+    let allow = ops.intern(op(
+        OpKind::StaticFieldSet,
+        JType::class("JforgeJUnit4Runner"),
+        "allowExit",
+        vec![p(Prim::Boolean)],
+        None,
+    ));
+    let exit = ops.intern(op(
+        OpKind::StaticMethod,
+        JType::class("java.lang.System"),
+        "exit",
+        vec![p(Prim::Int)],
+        None,
+    ));
     let cases = vec![
         tc(vec![call(new_sb, &[])], &[], vec![], Ending::Normal),
         tc(
             vec![lit(p(Prim::Long), Value::Long(600_000)), call(sleep, &[0])],
+            &[],
+            vec![],
+            Ending::Normal,
+        ),
+        tc(vec![call(new_sb, &[])], &[], vec![], Ending::Normal),
+        tc(
+            vec![
+                lit(p(Prim::Boolean), Value::Bool(true)),
+                call(allow, &[0]),
+                lit(p(Prim::Int), Value::Int(3)),
+                call(exit, &[2]),
+            ],
             &[],
             vec![],
             Ending::Normal,
@@ -755,14 +783,12 @@ fn hanging_test_times_out_and_others_still_run() {
         Duration::from_secs(6),
     )
     .unwrap();
-    assert_eq!(
-        v.passed,
-        vec![
-            ("RegressionTest0".to_string(), "test1".to_string()),
-            ("RegressionTest0".to_string(), "test3".to_string())
-        ]
-    );
-    assert_eq!(v.test_failures.len(), 1);
+    let k = |m: &str| ("RegressionTest0".to_string(), m.to_string());
+    assert_eq!(v.passed, vec![k("test1"), k("test3"), k("test5")], "{v:#?}");
+    assert_eq!(v.test_failures.len(), 2, "{v:#?}");
     assert_eq!(v.test_failures[0].method, "test2");
     assert_eq!(v.test_failures[0].exception_class, TIMEOUT);
+    assert_eq!(v.test_failures[1].method, "test4");
+    assert_eq!(v.test_failures[1].exception_class, JVM_EXIT);
+    assert!(v.test_failures[1].message.contains("status 3"), "{v:#?}");
 }

@@ -16,7 +16,8 @@
 //!   (`JforgeJUnit4Runner.java` via `JUnitCore`, `JforgeJUnit5Runner.java` via the Platform
 //!   Launcher), compiled into the temporary folder. It writes START before and PASS/FAIL after
 //!   each test, flushed line by line. A test whose START has no result killed the JVM
-//!   (`System.exit`, `Runtime.halt`, a crash) or hung it (the run is killed at `run_timeout`):
+//!   (`System.exit`, `Runtime.halt`, a crash) or hung it (the run is killed when it reports
+//!   nothing for `run_timeout`, so a large suite is not mistaken for a hanging test):
 //!   it is reported as failing and the remaining tests are run again in a fresh JVM. Where the
 //!   JDK still allows it, the runner also installs a SecurityManager that turns `System.exit`
 //!   into a `SecurityException`. A test never reported as passed is never counted as passing.
@@ -290,8 +291,24 @@ fn tail(path: &Path, max: usize) -> String {
     format!("...{}", &s[start..])
 }
 
+/// Feature version of the JDK that `java` belongs to (`17`), from its `release` file.
+fn jdk_feature_version(java: &Path) -> Option<u32> {
+    let java = std::fs::canonicalize(java).ok()?;
+    let home = java.parent()?.parent()?;
+    let text = std::fs::read_to_string(home.join("release")).ok()?;
+    let line = text.lines().find(|l| l.starts_with("JAVA_VERSION="))?;
+    let v = line.trim_start_matches("JAVA_VERSION=").trim_matches('"');
+    let mut parts = v.split(['.', '_', '-', '+']);
+    match parts.next()?.parse::<u32>().ok()? {
+        1 => parts.next()?.parse().ok(),
+        n => Some(n),
+    }
+}
+
 /// Compile `files` with javac (classpath = user class path + JUnit) and run every test class
-/// under JUnit in a separate JVM. See the module documentation for how failures are mapped.
+/// under JUnit in a separate JVM. `run_timeout` is the longest the test JVM may go without
+/// reporting progress (a test start or result); the test then running is reported as timed
+/// out. See the module documentation for how failures are mapped.
 pub fn compile_and_run(
     javac: &Path,
     java: &Path,
@@ -435,6 +452,10 @@ pub fn compile_and_run(
     let all = pending.clone();
     let mut results: HashMap<(String, String), Outcome> = HashMap::new();
     let run_cp = join_cp(&[std::slice::from_ref(&classes), user_cp, junit_cp])?;
+    // `-Djava.security.manager=allow` lets the runner block System.exit on JDK 18+; JDKs
+    // before 12 would read it as a class name and fail to start, so it is passed only when the
+    // JDK is known to be new enough.
+    let allow_sm = jdk_feature_version(java).is_some_and(|v| v >= 12);
     let mut first = true;
     for round in 0.. {
         let todo: Vec<&(String, String)> =
@@ -461,8 +482,11 @@ pub fn compile_and_run(
         let log_err = log_file
             .try_clone()
             .context("cannot write to the temporary folder")?;
-        let mut child = Command::new(java)
-            .arg("-Djava.security.manager=allow")
+        let mut cmd = Command::new(java);
+        if allow_sm {
+            cmd.arg("-Djava.security.manager=allow");
+        }
+        let mut child = cmd
             .arg("-cp")
             .arg(&run_cp)
             .arg(runner_name)
@@ -478,13 +502,21 @@ pub fn compile_and_run(
                     java.display()
                 )
             })?;
-        let start = Instant::now();
+        let mut last_progress = Instant::now();
+        let mut reported = 0u64;
         let mut timed_out = false;
         let status = loop {
             if let Some(s) = child.try_wait().context("waiting for the test JVM")? {
                 break Some(s);
             }
-            if start.elapsed() >= run_timeout {
+            let len = std::fs::metadata(&results_file)
+                .map(|m| m.len())
+                .unwrap_or(0);
+            if len != reported {
+                reported = len;
+                last_progress = Instant::now();
+            }
+            if last_progress.elapsed() >= run_timeout {
                 timed_out = true;
                 let _ = child.kill();
                 let _ = child.wait();
@@ -627,6 +659,22 @@ mod tests {
     #[test]
     fn unescapes_runner_fields() {
         assert_eq!(unescape("a\\tb\\nc\\\\d"), "a\tb\nc\\d");
+    }
+
+    #[test]
+    fn reads_jdk_version_from_release_file() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join("bin")).unwrap();
+        std::fs::write(home.path().join("bin/java"), b"").unwrap();
+        std::fs::write(
+            home.path().join("release"),
+            "IMPLEMENTOR=\"x\"\nJAVA_VERSION=\"17.0.9\"\n",
+        )
+        .unwrap();
+        assert_eq!(jdk_feature_version(&home.path().join("bin/java")), Some(17));
+        std::fs::write(home.path().join("release"), "JAVA_VERSION=\"1.8.0_392\"\n").unwrap();
+        assert_eq!(jdk_feature_version(&home.path().join("bin/java")), Some(8));
+        assert_eq!(jdk_feature_version(&home.path().join("bin/nope")), None);
     }
 
     #[test]
