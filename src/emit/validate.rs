@@ -406,8 +406,9 @@ pub fn compile_and_run(
                 .position(|t| t.lines.0 <= line && line <= t.lines.1)
             else {
                 bail!(
-                    "the generated file {} does not compile outside any test method (line {line}); \
-                     javac said:\n{out}",
+                    "the generated file {} does not compile outside any test method (line {line}), \
+                     usually a class that is missing from or not public on the class path \
+                     given for the code under test; javac said:\n{out}",
                     files[fi].path.display()
                 );
             };
