@@ -1,1 +1,929 @@
-//! (being written)
+//! Writing JUnit 4 / JUnit 5 test classes from test cases.
+//!
+//! The output is meant to be read by people and compiled by javac without surprises:
+//! - one statement per line, variables named after their types (`treeMap0`), literals used
+//!   once inlined at their use;
+//! - class names are shortened through single-type imports only when that is unambiguous
+//!   (no two used classes share a simple name, no clash with the test class, the JUnit
+//!   annotations or the `java.lang` classes the writer itself names); otherwise they stay fully
+//!   qualified;
+//! - overload resolution is pinned by casts when an operation is `overloaded`, and assertions
+//!   are written so that exactly one `assertEquals` overload applies (`assertEquals(1L, l0)`,
+//!   `assertEquals(Integer.valueOf(3), integer0)` for boxed values, delta `0.0` for floating
+//!   point in JUnit 4);
+//! - output is deterministic (byte-identical for identical input) and pure ASCII.
+//!
+//! Every [`WrittenTest`] records the line range of its method so that the validator can map
+//! javac errors and test failures back to test cases.
+
+use super::literal::{literal_has_type, literal_with, own_prim};
+use super::names::var_base;
+use super::{EmitConfig, Ending, TestCase, WrittenFile, WrittenTest};
+use crate::model::types::{JType, Prim, TypeArg};
+use crate::runner::Contract;
+use crate::sequence::{OpKind, OpTable, Operation, Stmt, Value};
+use anyhow::{Context, Result, anyhow};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// `java.lang` classes the writer names on its own (wrappers for literals, `Comparable` for
+/// contracts ...): always written by simple name, so no other class may take these names.
+const BUILTIN: &[&str] = &[
+    "Object",
+    "String",
+    "Integer",
+    "Long",
+    "Short",
+    "Byte",
+    "Character",
+    "Boolean",
+    "Float",
+    "Double",
+    "Comparable",
+    "Throwable",
+    "SuppressWarnings",
+];
+
+/// Simple names the test class imports from JUnit.
+const JUNIT_NAMES: &[&str] = &[
+    "Test",
+    "FixMethodOrder",
+    "MethodSorters",
+    "TestMethodOrder",
+    "MethodOrderer",
+];
+
+/// Prefix of every contract-violation message (the validator and users grep for it).
+pub const CONTRACT_MESSAGE: &str = "jforge contract violated: ";
+
+/// Maps binary class names to the source text used in one test class.
+struct Namer {
+    /// Top-level binary class name -> the name written in source.
+    short: HashMap<String, String>,
+    /// Single-type imports.
+    imports: BTreeSet<String>,
+}
+
+/// Split `a.b.Outer$Inner` into the top-level class `a.b.Outer` and the nested rest `$Inner`.
+fn split_top(binary: &str) -> (&str, &str) {
+    let last_dot = binary.rfind('.').map(|i| i + 1).unwrap_or(0);
+    match binary[last_dot..].find('$') {
+        // A `$` at the very start of the simple name is part of the name.
+        Some(i) if i > 0 => binary.split_at(last_dot + i),
+        _ => (binary, ""),
+    }
+}
+
+fn package_of(top: &str) -> Option<&str> {
+    top.rfind('.').map(|i| &top[..i])
+}
+
+fn simple_of(top: &str) -> &str {
+    top.rsplit('.').next().unwrap_or(top)
+}
+
+impl Namer {
+    fn new(used: &BTreeSet<String>, package: Option<&str>, class_name: &str) -> Namer {
+        let package = package.filter(|p| !p.is_empty());
+        let tops: BTreeSet<&str> = used.iter().map(|b| split_top(b).0).collect();
+        let mut by_simple: BTreeMap<&str, usize> = BTreeMap::new();
+        for t in &tops {
+            *by_simple.entry(simple_of(t)).or_default() += 1;
+        }
+        let mut short = HashMap::new();
+        let mut imports = BTreeSet::new();
+        for top in tops {
+            let simple = simple_of(top);
+            let pkg = package_of(top);
+            let is_builtin = BUILTIN.contains(&simple) && pkg == Some("java.lang");
+            let name = if pkg.is_none() || is_builtin {
+                // Default package: cannot be imported, only named simply.
+                simple.to_string()
+            } else if JUNIT_NAMES.contains(&simple)
+                || simple == class_name
+                || BUILTIN.contains(&simple)
+                || by_simple.get(simple).copied().unwrap_or(0) > 1
+            {
+                top.to_string()
+            } else {
+                if pkg != Some("java.lang") && pkg != package {
+                    imports.insert(top.to_string());
+                }
+                simple.to_string()
+            };
+            short.insert(top.to_string(), name);
+        }
+        Namer { short, imports }
+    }
+
+    /// Source name of a class given by binary name (`Outer.Inner`, `java.util.List`).
+    fn class(&self, binary: &str) -> String {
+        let (top, rest) = split_top(binary);
+        let head = match self.short.get(top) {
+            Some(s) => s.clone(),
+            None => {
+                let simple = simple_of(top);
+                if package_of(top) == Some("java.lang") && BUILTIN.contains(&simple) {
+                    simple.to_string()
+                } else {
+                    top.to_string()
+                }
+            }
+        };
+        format!("{head}{}", rest.replace('$', "."))
+    }
+
+    /// Source text of a type with shortened class names.
+    fn ty(&self, t: &JType) -> String {
+        match t {
+            JType::Prim(p) => p.keyword().to_string(),
+            JType::Var(v) => v.clone(),
+            JType::Array(e) => format!("{}[]", self.ty(e)),
+            JType::Class { name, args } => {
+                let mut s = self.class(name);
+                if !args.is_empty() {
+                    s.push('<');
+                    for (i, a) in args.iter().enumerate() {
+                        if i > 0 {
+                            s.push_str(", ");
+                        }
+                        match a {
+                            TypeArg::Type(t) => s.push_str(&self.ty(t)),
+                            TypeArg::Any => s.push('?'),
+                            TypeArg::Extends(t) => {
+                                let _ = write!(s, "? extends {}", self.ty(t));
+                            }
+                            TypeArg::Super(t) => {
+                                let _ = write!(s, "? super {}", self.ty(t));
+                            }
+                        }
+                    }
+                    s.push('>');
+                }
+                s
+            }
+        }
+    }
+
+    fn literal(&self, v: &Value, ty: &JType) -> String {
+        literal_with(v, ty, &|t: &JType| self.ty(t))
+    }
+}
+
+fn collect_type(t: &JType, out: &mut BTreeSet<String>) {
+    match t {
+        JType::Prim(_) | JType::Var(_) => {}
+        JType::Array(e) => collect_type(e, out),
+        JType::Class { name, args } => {
+            out.insert(name.clone());
+            for a in args {
+                match a {
+                    TypeArg::Type(t) | TypeArg::Extends(t) | TypeArg::Super(t) => {
+                        collect_type(t, out)
+                    }
+                    TypeArg::Any => {}
+                }
+            }
+        }
+    }
+}
+
+fn collect_op(op: &Operation, out: &mut BTreeSet<String>) {
+    collect_type(&op.owner, out);
+    for t in op
+        .params
+        .iter()
+        .chain(op.ret.iter())
+        .chain(op.method_type_args.iter())
+    {
+        collect_type(t, out);
+    }
+}
+
+fn collect_value(v: &Value, out: &mut BTreeSet<String>) {
+    if let Value::Enum(c, _) = v {
+        out.insert(c.clone());
+    }
+}
+
+/// Every class a test case names in source.
+fn collect_case(ops: &OpTable, case: &TestCase, out: &mut BTreeSet<String>) {
+    for s in &case.seq.stmts {
+        match s {
+            Stmt::Call { op, .. } => collect_op(ops.get(*op), out),
+            Stmt::Lit { ty, value } => {
+                collect_type(ty, out);
+                collect_value(value, out);
+            }
+            Stmt::Array { elem, .. } => collect_type(elem, out),
+        }
+    }
+    for v in case.asserts.iter().flatten() {
+        collect_value(v, out);
+    }
+    for (_, op, v) in &case.observers {
+        collect_op(ops.get(*op), out);
+        collect_value(v, out);
+    }
+    match &case.ending {
+        Ending::ExpectedException { class } | Ending::ErrorException { class, .. } => {
+            out.insert(class.clone());
+        }
+        Ending::Normal | Ending::ErrorContract { .. } => {}
+    }
+}
+
+/// Text for a `//` comment: one line, and no backslash that could start a unicode escape.
+fn comment_text(s: &str) -> String {
+    s.replace('\\', "\\\\").replace(['\n', '\r'], " ")
+}
+
+/// `(T) expr`, parenthesizing `expr` where a reference cast would otherwise parse as a
+/// binary operation (`(Object) -1`).
+fn cast(type_src: &str, prim: bool, expr: &str) -> String {
+    if let Some(rest) = expr.strip_suffix(") null")
+        && rest.starts_with('(')
+        && !prim
+    {
+        return format!("({type_src}) null");
+    }
+    if !prim && (expr.starts_with('-') || expr.starts_with('+')) {
+        format!("({type_src}) ({expr})")
+    } else {
+        format!("({type_src}) {expr}")
+    }
+}
+
+/// An expression used as a receiver (`x.m()`): casts and negative numbers need parentheses.
+fn receiver(expr: &str) -> String {
+    if expr.starts_with('(')
+        || expr.starts_with('-')
+        || expr.starts_with(|c: char| c.is_ascii_digit())
+    {
+        format!("({expr})")
+    } else {
+        expr.to_string()
+    }
+}
+
+/// State while rendering one test method.
+struct MethodWriter<'a> {
+    ops: &'a OpTable,
+    case: &'a TestCase,
+    namer: &'a Namer,
+    junit: u8,
+    counters: HashMap<String, usize>,
+    /// Expression for the value of each statement (variable or inlined literal); `None` for
+    /// void statements.
+    exprs: Vec<Option<String>>,
+    lines: Vec<String>,
+    indent: usize,
+}
+
+impl MethodWriter<'_> {
+    fn fresh(&mut self, ty: &JType) -> String {
+        let base = var_base(ty);
+        let n = self.counters.entry(base.clone()).or_insert(0);
+        let name = format!("{base}{n}");
+        *n += 1;
+        name
+    }
+
+    fn line(&mut self, s: impl AsRef<str>) {
+        let mut l = " ".repeat(self.indent * 4);
+        l.push_str(s.as_ref());
+        self.lines.push(l);
+    }
+
+    fn out_type(&self, i: usize) -> Option<JType> {
+        self.case.seq.out_type(self.ops, i)
+    }
+
+    fn arg(&self, i: u32) -> String {
+        self.exprs
+            .get(i as usize)
+            .cloned()
+            .flatten()
+            .unwrap_or_else(|| format!("/* statement {i} has no value */ null"))
+    }
+
+    /// Argument `i` for a parameter of type `param`, cast when the operation is overloaded
+    /// (a variable already of exactly that type needs no cast).
+    fn param_arg(&self, i: u32, param: &JType, overloaded: bool) -> String {
+        let e = self.arg(i);
+        if !overloaded || (is_identifier(&e) && self.out_type(i as usize).as_ref() == Some(param)) {
+            return e;
+        }
+        // An inlined literal that already has exactly the parameter type needs no cast.
+        if let Some(Stmt::Lit { ty, value }) = self.case.seq.stmts.get(i as usize)
+            && ty == param
+            && literal_has_type(value, ty)
+        {
+            return e;
+        }
+        cast(&self.namer.ty(param), param.is_prim(), &e)
+    }
+
+    fn type_args(&self, op: &Operation) -> String {
+        if op.method_type_args.is_empty() {
+            String::new()
+        } else {
+            let a: Vec<String> = op
+                .method_type_args
+                .iter()
+                .map(|t| self.namer.ty(t))
+                .collect();
+            format!("<{}>", a.join(", "))
+        }
+    }
+
+    /// The source expression of a call of `op` on the statements `args`.
+    fn call_expr(&self, op: &Operation, args: &[u32]) -> String {
+        let (recv, rest): (Option<String>, &[u32]) = if op.has_receiver() {
+            match args.split_first() {
+                Some((r, rest)) => (Some(receiver(&self.arg(*r))), rest),
+                None => (Some("/* missing receiver */ null".into()), args),
+            }
+        } else {
+            (None, args)
+        };
+        let static_owner = || self.namer.class(op.owner.class_name().unwrap_or(&op.class));
+        let arg_list = |skip: usize| -> String {
+            rest.iter()
+                .zip(op.params.iter())
+                .skip(skip)
+                .map(|(a, p)| self.param_arg(*a, p, op.overloaded))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match op.kind {
+            OpKind::Constructor => {
+                if op.outer_instance && !rest.is_empty() {
+                    let outer = receiver(&self.arg(rest[0]));
+                    let binary = op.owner.class_name().unwrap_or(&op.class);
+                    let simple = binary.rsplit(['$', '.']).next().unwrap_or(binary);
+                    let targs = match &op.owner {
+                        JType::Class { args, .. } if !args.is_empty() => "<>",
+                        _ => "",
+                    };
+                    format!("{outer}.new {simple}{targs}({})", arg_list(1))
+                } else {
+                    let t = match &op.owner {
+                        JType::Class { name, args }
+                            if args.iter().any(|a| !matches!(a, TypeArg::Type(_))) =>
+                        {
+                            format!("{}<>", self.namer.class(name))
+                        }
+                        t => self.namer.ty(t),
+                    };
+                    format!("new {t}({})", arg_list(0))
+                }
+            }
+            OpKind::Method => {
+                format!(
+                    "{}.{}{}({})",
+                    recv.unwrap_or_default(),
+                    self.type_args(op),
+                    op.name,
+                    arg_list(0)
+                )
+            }
+            OpKind::StaticMethod => {
+                format!(
+                    "{}.{}{}({})",
+                    static_owner(),
+                    self.type_args(op),
+                    op.name,
+                    arg_list(0)
+                )
+            }
+            OpKind::FieldGet => format!("{}.{}", recv.unwrap_or_default(), op.name),
+            OpKind::StaticFieldGet => format!("{}.{}", static_owner(), op.name),
+            OpKind::FieldSet => {
+                format!("{}.{} = {}", recv.unwrap_or_default(), op.name, arg_list(0))
+            }
+            OpKind::StaticFieldSet => format!("{}.{} = {}", static_owner(), op.name, arg_list(0)),
+        }
+    }
+
+    /// The assertion that `expr` (of static type `ty`) equals `v`.
+    fn assertion(&self, expr: &str, ty: &JType, v: &Value) -> String {
+        let boxed_bool = matches!(ty, JType::Class { name, .. } if name == "java.lang.Boolean");
+        match (v, ty) {
+            (Value::Null, JType::Prim(_)) => format!("// {expr} is null?"),
+            (Value::Null, _) => format!("assertNull({expr});"),
+            (Value::Bool(b), JType::Prim(Prim::Boolean)) => {
+                format!("{}({expr});", if *b { "assertTrue" } else { "assertFalse" })
+            }
+            (Value::Bool(b), _) if boxed_bool => {
+                format!("{}({expr});", if *b { "assertTrue" } else { "assertFalse" })
+            }
+            (_, JType::Prim(p)) => {
+                let lit = self.namer.literal(v, ty);
+                match p {
+                    Prim::Float if self.junit == 4 => format!("assertEquals({lit}, {expr}, 0.0f);"),
+                    Prim::Double if self.junit == 4 => format!("assertEquals({lit}, {expr}, 0.0);"),
+                    _ => format!("assertEquals({lit}, {expr});"),
+                }
+            }
+            (Value::Str(_) | Value::Enum(..), _) => {
+                format!("assertEquals({}, {expr});", self.namer.literal(v, ty))
+            }
+            _ => {
+                // Boxed or reference static type: compare as objects, with a literal of the
+                // boxed type, so that only assertEquals(Object, Object) (or JUnit 5's
+                // (Integer, Integer)-style overloads) apply.
+                let target = match ty {
+                    JType::Class { name, .. } if Prim::unboxed(name).is_some() => ty.clone(),
+                    _ => own_prim(v)
+                        .map(|p| JType::class(p.boxed()))
+                        .unwrap_or_else(JType::object),
+                };
+                format!("assertEquals({}, {expr});", self.namer.literal(v, &target))
+            }
+        }
+    }
+
+    fn contract_lines(&mut self, contract: Contract, a: u32, b: Option<u32>) {
+        let value_of = |w: &Self, i: u32| -> Option<String> {
+            let e = w.exprs.get(i as usize).cloned().flatten()?;
+            Some(match w.out_type(i as usize) {
+                Some(JType::Prim(_)) => format!("((Object) {e})"),
+                _ => receiver(&e),
+            })
+        };
+        let Some(x) = value_of(self, a) else {
+            self.line(format!(
+                "// statement {a} has no value to check {}",
+                contract.name()
+            ));
+            return;
+        };
+        let y = b
+            .and_then(|b| value_of(self, b))
+            .unwrap_or_else(|| x.clone());
+        let msg = format!("\"{CONTRACT_MESSAGE}{}\"", contract.name());
+        let check = |w: &Self, assert: &str, cond: String| -> String {
+            if w.junit == 4 {
+                format!("{assert}({msg}, {cond});")
+            } else {
+                format!("{assert}({cond}, {msg});")
+            }
+        };
+        let line = match contract {
+            Contract::EqualsReflexive => check(self, "assertTrue", format!("{x}.equals({x})")),
+            Contract::EqualsNull => check(self, "assertFalse", format!("{x}.equals(null)")),
+            Contract::EqualsSymmetric => check(
+                self,
+                "assertTrue",
+                format!("!{x}.equals({y}) || {y}.equals({x})"),
+            ),
+            Contract::EqualsHashCode => check(
+                self,
+                "assertTrue",
+                format!("!{x}.equals({y}) || {x}.hashCode() == {y}.hashCode()"),
+            ),
+            Contract::HashCodeThrows => {
+                self.line(format!("// Fails: {}: hashCode() throws", contract.name()));
+                format!("{x}.hashCode();")
+            }
+            Contract::ToStringThrows => {
+                self.line(format!("// Fails: {}: toString() throws", contract.name()));
+                format!("{x}.toString();")
+            }
+            Contract::CompareToReflexive => check(
+                self,
+                "assertTrue",
+                format!("((Comparable) {x}).compareTo({x}) == 0"),
+            ),
+            Contract::CompareToAntisymmetric => check(
+                self,
+                "assertTrue",
+                format!(
+                    "Integer.signum(((Comparable) {x}).compareTo({y})) == -Integer.signum(((Comparable) {y}).compareTo({x}))"
+                ),
+            ),
+        };
+        self.line(line);
+    }
+
+    fn render(&mut self) {
+        let seq = self.case.seq.clone();
+        let n = seq.stmts.len();
+        // Literals used once as an input and never asserted or observed are inlined.
+        let mut uses = vec![0usize; n];
+        for s in &seq.stmts {
+            for &i in s.inputs() {
+                if let Some(u) = uses.get_mut(i as usize) {
+                    *u += 1;
+                }
+            }
+        }
+        let mut pinned = vec![false; n];
+        for (i, a) in self.case.asserts.iter().enumerate() {
+            if a.is_some() && i < n {
+                pinned[i] = true;
+            }
+        }
+        for (s, _, _) in &self.case.observers {
+            if let Some(p) = pinned.get_mut(*s as usize) {
+                *p = true;
+            }
+        }
+        if let Ending::ErrorContract { a, b, .. } = &self.case.ending {
+            for i in std::iter::once(*a).chain(*b) {
+                if let Some(p) = pinned.get_mut(i as usize) {
+                    *p = true;
+                }
+            }
+        }
+
+        for i in 0..n {
+            let last = i + 1 == n;
+            let expect_exc = match &self.case.ending {
+                Ending::ExpectedException { class } if last => Some(class.clone()),
+                _ => None,
+            };
+            if last && let Ending::ErrorException { class, contract } = &self.case.ending {
+                self.line(format!(
+                    "// Fails: {}: throws {}",
+                    comment_text(contract),
+                    comment_text(class)
+                ));
+            }
+            let (decl, expr, is_call) = match &seq.stmts[i] {
+                Stmt::Lit { ty, value } => {
+                    let lit = self.namer.literal(value, ty);
+                    if uses[i] == 1 && !pinned[i] && expect_exc.is_none() {
+                        self.exprs.push(Some(lit));
+                        continue;
+                    }
+                    (Some(ty.clone()), lit, false)
+                }
+                Stmt::Array { elem, elems } => {
+                    let items: Vec<String> = elems.iter().map(|e| self.arg(*e)).collect();
+                    let body = if items.is_empty() {
+                        "{}".to_string()
+                    } else {
+                        format!("{{ {} }}", items.join(", "))
+                    };
+                    // `new List<String>[]` is illegal (generic array creation): use the erasure.
+                    let expr = format!("new {}[] {body}", self.namer.ty(&elem.erasure()));
+                    (Some(JType::Array(Box::new(elem.clone()))), expr, false)
+                }
+                Stmt::Call { op, args } => {
+                    let op = self.ops.get(*op);
+                    let expr = self.call_expr(op, args);
+                    let is_call = matches!(
+                        op.kind,
+                        OpKind::Constructor | OpKind::Method | OpKind::StaticMethod
+                    );
+                    (op.ret.clone(), expr, is_call)
+                }
+            };
+            let statement = |w: &mut Self, bare: bool| -> String {
+                match &decl {
+                    Some(t) if !bare => {
+                        let v = w.fresh(t);
+                        let s = format!("{} {v} = {expr};", w.namer.ty(t));
+                        w.exprs.push(Some(v));
+                        s
+                    }
+                    _ => {
+                        w.exprs.push(None);
+                        format!("{expr};")
+                    }
+                }
+            };
+            if let Some(class) = expect_exc {
+                self.line("try {");
+                self.indent += 1;
+                let s = statement(self, is_call);
+                self.line(s);
+                self.line(format!(
+                    "fail(\"Expected exception of type {}\");",
+                    comment_text(&class).replace('"', "")
+                ));
+                self.indent -= 1;
+                self.line(format!("}} catch ({} e) {{", self.namer.class(&class)));
+                self.indent += 1;
+                self.line("// expected");
+                self.indent -= 1;
+                self.line("}");
+                continue;
+            }
+            let s = statement(self, false);
+            self.line(s);
+            if let Some(Some(v)) = self.case.asserts.get(i)
+                && let (Some(e), Some(t)) = (self.exprs[i].clone(), decl.as_ref())
+            {
+                let a = self.assertion(&e, t, v);
+                self.line(a);
+            }
+        }
+
+        if matches!(
+            self.case.ending,
+            Ending::Normal | Ending::ErrorContract { .. }
+        ) {
+            for (s, op, v) in &self.case.observers {
+                let op = self.ops.get(*op);
+                let Some(recv) = self.exprs.get(*s as usize).cloned().flatten() else {
+                    continue;
+                };
+                let call = format!("{}.{}{}()", receiver(&recv), self.type_args(op), op.name);
+                let ty = op.ret.clone().unwrap_or_else(JType::object);
+                let a = self.assertion(&call, &ty, v);
+                self.line(a);
+            }
+        }
+        if let Ending::ErrorContract { contract, a, b } = &self.case.ending {
+            self.contract_lines(*contract, *a, *b);
+        }
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
+/// Lines of one test method, indented for a class body (4 spaces).
+fn method_lines(
+    ops: &OpTable,
+    case: &TestCase,
+    method_name: &str,
+    junit: u8,
+    namer: &Namer,
+) -> Vec<String> {
+    let mut w = MethodWriter {
+        ops,
+        case,
+        namer,
+        junit,
+        counters: HashMap::new(),
+        exprs: Vec::with_capacity(case.seq.stmts.len()),
+        lines: Vec::new(),
+        indent: 2,
+    };
+    w.render();
+    let mut out = vec![
+        "    @Test".to_string(),
+        format!("    public void {method_name}() throws Throwable {{"),
+    ];
+    out.append(&mut w.lines);
+    out.push("    }".to_string());
+    out
+}
+
+/// One test method's source (used by write_suites and by snapshot tests). Class names are
+/// shortened as they would be in a file holding only this test.
+pub fn render_test(ops: &OpTable, case: &TestCase, method_name: &str, junit: u8) -> String {
+    let mut used = BTreeSet::new();
+    collect_case(ops, case, &mut used);
+    let namer = Namer::new(&used, None, "");
+    let mut s = method_lines(ops, case, method_name, junit, &namer).join("\n");
+    s.push('\n');
+    ascii(&s)
+}
+
+/// Replace every non-ASCII character by a unicode escape (legal anywhere in Java source).
+fn ascii(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut buf = [0u16; 2];
+            for u in c.encode_utf16(&mut buf) {
+                let _ = write!(out, "\\u{u:04x}");
+            }
+        }
+    }
+    out
+}
+
+/// Source of one test class and where its methods are.
+fn render_class(
+    cfg: &EmitConfig,
+    ops: &OpTable,
+    class_name: &str,
+    cases: &[(usize, &TestCase)],
+    width: usize,
+    error_suite: bool,
+) -> (String, Vec<WrittenTest>) {
+    let mut used = BTreeSet::new();
+    for (_, c) in cases {
+        collect_case(ops, c, &mut used);
+    }
+    let package = cfg.package.as_deref().filter(|p| !p.is_empty());
+    let namer = Namer::new(&used, package, class_name);
+    let mut lines: Vec<String> = Vec::new();
+    lines.push("// Generated by jforge, an automatic unit-test generator for Java. Do not edit: regenerate.".into());
+    if error_suite {
+        lines.push(
+            "// Error-revealing tests: each test FAILS, showing behaviour that breaks a contract"
+                .into(),
+        );
+        lines.push("// (a likely bug in the code under test).".into());
+    } else {
+        lines.push(
+            "// Regression tests: they pass on the code they were generated from and fail when"
+                .into(),
+        );
+        lines.push("// its observable behaviour changes.".into());
+    }
+    if let Some(p) = package {
+        lines.push(String::new());
+        lines.push(format!("package {p};"));
+    }
+    let mut imports: BTreeSet<String> = namer.imports.iter().map(|i| i.replace('$', ".")).collect();
+    if cfg.junit == 5 {
+        imports.insert("org.junit.jupiter.api.MethodOrderer".into());
+        imports.insert("org.junit.jupiter.api.Test".into());
+        imports.insert("org.junit.jupiter.api.TestMethodOrder".into());
+    } else {
+        imports.insert("org.junit.FixMethodOrder".into());
+        imports.insert("org.junit.Test".into());
+        imports.insert("org.junit.runners.MethodSorters".into());
+    }
+    lines.push(String::new());
+    for i in &imports {
+        lines.push(format!("import {i};"));
+    }
+    lines.push(String::new());
+    if cfg.junit == 5 {
+        lines.push("import static org.junit.jupiter.api.Assertions.*;".into());
+        lines.push(String::new());
+        lines.push("@TestMethodOrder(MethodOrderer.MethodName.class)".into());
+    } else {
+        lines.push("import static org.junit.Assert.*;".into());
+        lines.push(String::new());
+        lines.push("@FixMethodOrder(MethodSorters.NAME_ASCENDING)".into());
+    }
+    lines.push("@SuppressWarnings({\"unchecked\", \"rawtypes\"})".into());
+    lines.push(format!("public class {class_name} {{"));
+    let mut tests = Vec::with_capacity(cases.len());
+    for (idx, case) in cases {
+        lines.push(String::new());
+        let method = format!("test{:0width$}", idx + 1);
+        let start = lines.len() + 1;
+        lines.extend(method_lines(ops, case, &method, cfg.junit, &namer));
+        tests.push(WrittenTest {
+            case: *idx,
+            method,
+            lines: (start, lines.len()),
+        });
+    }
+    lines.push("}".into());
+    let mut src = lines.join("\n");
+    src.push('\n');
+    (ascii(&src), tests)
+}
+
+fn is_generated_name(name: &str) -> bool {
+    ["RegressionTest", "ErrorTest"].iter().any(|p| {
+        name.strip_prefix(p)
+            .and_then(|r| r.strip_suffix(".java"))
+            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+    })
+}
+
+fn not_writable(dir: &Path, e: impl std::fmt::Display) -> anyhow::Error {
+    anyhow!(
+        "cannot write to {}: {e}; choose another --output-dir",
+        dir.display()
+    )
+}
+
+/// Write RegressionTest0.java, RegressionTest1.java, ... (split at cfg.tests_per_file) and
+/// ErrorTest0.java ... into cfg.out_dir/<package path>/. Stale RegressionTest*/ErrorTest*
+/// files from an earlier run in that folder are removed first. Output is byte-identical for
+/// identical input. Returns what was written and where each test is.
+pub fn write_suites(
+    cfg: &EmitConfig,
+    ops: &OpTable,
+    regression: &[TestCase],
+    errors: &[TestCase],
+) -> Result<Vec<WrittenFile>> {
+    if cfg.junit != 4 && cfg.junit != 5 {
+        return Err(anyhow!(
+            "unsupported JUnit version {}: choose 4 or 5",
+            cfg.junit
+        ));
+    }
+    let package = cfg.package.as_deref().filter(|p| !p.is_empty());
+    if let Some(p) = package
+        && !p
+            .split('.')
+            .all(|s| is_identifier(s) && !s.starts_with(|c: char| c.is_ascii_digit()))
+    {
+        return Err(anyhow!(
+            "'{p}' is not a valid Java package name; pass e.g. --package com.example.tests"
+        ));
+    }
+    let dir = match package {
+        Some(p) => cfg.out_dir.join(p.replace('.', "/")),
+        None => cfg.out_dir.clone(),
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| not_writable(&dir, e))?;
+    let entries = std::fs::read_dir(&dir).map_err(|e| not_writable(&dir, e))?;
+    let mut stale: Vec<_> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_str().is_some_and(is_generated_name))
+        .map(|e| e.path())
+        .collect();
+    stale.sort();
+    for f in stale {
+        std::fs::remove_file(&f)
+            .map_err(|e| not_writable(&dir, format!("removing old {}: {e}", f.display())))?;
+    }
+    let per = cfg.tests_per_file.max(1);
+    let mut written = Vec::new();
+    for (prefix, cases, error_suite) in [
+        ("RegressionTest", regression, false),
+        ("ErrorTest", errors, true),
+    ] {
+        let width = cases.len().to_string().len();
+        let indexed: Vec<(usize, &TestCase)> = cases.iter().enumerate().collect();
+        for (fi, chunk) in indexed.chunks(per).enumerate() {
+            let class = format!("{prefix}{fi}");
+            let (src, tests) = render_class(cfg, ops, &class, chunk, width, error_suite);
+            let path = dir.join(format!("{class}.java"));
+            std::fs::write(&path, src)
+                .map_err(|e| not_writable(&dir, e))
+                .with_context(|| format!("writing {}", path.display()))?;
+            let class_name = match package {
+                Some(p) => format!("{p}.{class}"),
+                None => class,
+            };
+            written.push(WrittenFile {
+                path,
+                class_name,
+                error_suite,
+                tests,
+            });
+        }
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn namer_shortens_unambiguous_names() {
+        let used: BTreeSet<String> = [
+            "java.util.TreeMap",
+            "java.util.List",
+            "java.awt.List",
+            "java.util.Map$Entry",
+            "java.lang.String",
+            "com.x.Integer",
+            "com.x.Test",
+            "com.x.RegressionTest0",
+            "java.lang.Thread$State",
+            "Plain",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let n = Namer::new(&used, Some("com.t"), "RegressionTest0");
+        assert_eq!(n.class("java.util.TreeMap"), "TreeMap");
+        assert_eq!(n.class("java.util.Map$Entry"), "Map.Entry");
+        assert_eq!(n.class("java.util.List"), "java.util.List");
+        assert_eq!(n.class("java.awt.List"), "java.awt.List");
+        assert_eq!(n.class("java.lang.String"), "String");
+        assert_eq!(n.class("com.x.Integer"), "com.x.Integer");
+        assert_eq!(n.class("com.x.Test"), "com.x.Test");
+        assert_eq!(n.class("com.x.RegressionTest0"), "com.x.RegressionTest0");
+        assert_eq!(n.class("java.lang.Thread$State"), "Thread.State");
+        assert_eq!(n.class("Plain"), "Plain");
+        let imports: Vec<&str> = n.imports.iter().map(|s| s.as_str()).collect();
+        assert_eq!(imports, vec!["java.util.Map", "java.util.TreeMap"]);
+    }
+
+    #[test]
+    fn generated_names() {
+        assert!(is_generated_name("RegressionTest12.java"));
+        assert!(is_generated_name("ErrorTest0.java"));
+        assert!(!is_generated_name("RegressionTest.java"));
+        assert!(!is_generated_name("ErrorTestX.java"));
+        assert!(!is_generated_name("MyTest0.java"));
+    }
+
+    #[test]
+    fn casts_parenthesize_negative_numbers() {
+        assert_eq!(cast("Object", false, "-1"), "(Object) (-1)");
+        assert_eq!(cast("int", true, "-1"), "(int) -1");
+        assert_eq!(cast("Object", false, "(String) null"), "(Object) null");
+        assert_eq!(receiver("(String) null"), "((String) null)");
+        assert_eq!(receiver("str0"), "str0");
+    }
+}

@@ -1,0 +1,685 @@
+//! Snapshot-style tests of the JUnit writer: hand-built operation tables and sequences, and
+//! the exact source each test method must become.
+
+use jforge::emit::junit::{render_test, write_suites};
+use jforge::emit::{EmitConfig, Ending, TestCase};
+use jforge::model::types::{JType, Prim};
+use jforge::runner::Contract;
+use jforge::sequence::{OpKind, OpTable, Operation, Sequence, Stmt, Value};
+use std::sync::Arc;
+
+fn op(kind: OpKind, owner: JType, name: &str, params: Vec<JType>, ret: Option<JType>) -> Operation {
+    let class = owner.class_name().unwrap_or("java.lang.Object").to_string();
+    Operation {
+        kind,
+        class,
+        name: name.to_string(),
+        descriptor: String::new(),
+        owner,
+        params,
+        ret,
+        varargs: false,
+        overloaded: false,
+        method_type_args: vec![],
+        outer_instance: false,
+    }
+}
+
+fn string() -> JType {
+    JType::string()
+}
+fn integer() -> JType {
+    JType::class("java.lang.Integer")
+}
+fn tree_map() -> JType {
+    JType::generic("java.util.TreeMap", vec![string(), integer()])
+}
+fn lit(ty: JType, value: Value) -> Stmt {
+    Stmt::Lit { ty, value }
+}
+fn call(op: u32, args: &[u32]) -> Stmt {
+    Stmt::Call {
+        op,
+        args: args.to_vec(),
+    }
+}
+fn case(stmts: Vec<Stmt>, asserts: Vec<Option<Value>>, ending: Ending) -> TestCase {
+    let n = stmts.len();
+    let mut asserts = asserts;
+    asserts.resize(n, None);
+    TestCase {
+        seq: Arc::new(Sequence { stmts }),
+        asserts,
+        observers: vec![],
+        ending,
+    }
+}
+
+#[test]
+fn tree_map_put_get_with_assertions() {
+    let mut ops = OpTable::default();
+    let new_map = ops.intern(op(
+        OpKind::Constructor,
+        tree_map(),
+        "<init>",
+        vec![],
+        Some(tree_map()),
+    ));
+    let put = ops.intern(op(
+        OpKind::Method,
+        tree_map(),
+        "put",
+        vec![string(), integer()],
+        Some(integer()),
+    ));
+    let get = ops.intern(op(
+        OpKind::Method,
+        tree_map(),
+        "get",
+        vec![JType::object()],
+        Some(integer()),
+    ));
+    let size = ops.intern(op(
+        OpKind::Method,
+        tree_map(),
+        "size",
+        vec![],
+        Some(JType::Prim(Prim::Int)),
+    ));
+    let first = ops.intern(op(
+        OpKind::Method,
+        tree_map(),
+        "firstKey",
+        vec![],
+        Some(JType::object()),
+    ));
+    let mut c = case(
+        vec![
+            call(new_map, &[]),
+            lit(string(), Value::Str("a".into())),
+            lit(integer(), Value::Int(1)),
+            call(put, &[0, 1, 2]),
+            lit(string(), Value::Str("a".into())),
+            call(get, &[0, 4]),
+        ],
+        vec![
+            None,
+            None,
+            None,
+            Some(Value::Null),
+            None,
+            Some(Value::Int(1)),
+        ],
+        Ending::Normal,
+    );
+    c.observers = vec![(0, size, Value::Int(1)), (0, first, Value::Str("a".into()))];
+    let src = render_test(&ops, &c, "test01", 4);
+    let want = r#"    @Test
+    public void test01() throws Throwable {
+        TreeMap<String, Integer> treeMap0 = new TreeMap<String, Integer>();
+        Integer integer0 = treeMap0.put("a", Integer.valueOf(1));
+        assertNull(integer0);
+        Integer integer1 = treeMap0.get("a");
+        assertEquals(Integer.valueOf(1), integer1);
+        assertEquals(1, treeMap0.size());
+        assertEquals("a", treeMap0.firstKey());
+    }
+"#;
+    assert_eq!(src, want);
+}
+
+#[test]
+fn primitive_assertions_pick_one_overload() {
+    let mut ops = OpTable::default();
+    let math = JType::class("java.lang.Math");
+    let mut ids = Vec::new();
+    for p in [
+        Prim::Long,
+        Prim::Float,
+        Prim::Double,
+        Prim::Char,
+        Prim::Short,
+        Prim::Byte,
+        Prim::Boolean,
+    ] {
+        ids.push(ops.intern(op(
+            OpKind::StaticMethod,
+            math.clone(),
+            &format!("f{}", p.keyword()),
+            vec![],
+            Some(JType::Prim(p)),
+        )));
+    }
+    let stmts = ids.iter().map(|&i| call(i, &[])).collect();
+    let asserts = vec![
+        Some(Value::Long(-1)),
+        Some(Value::float(f32::NAN)),
+        Some(Value::double(1.5)),
+        Some(Value::Char(b'x' as u16)),
+        Some(Value::Short(-2)),
+        Some(Value::Byte(3)),
+        Some(Value::Bool(false)),
+    ];
+    let c = case(stmts, asserts, Ending::Normal);
+    let body = |junit| {
+        render_test(&ops, &c, "t", junit)
+            .lines()
+            .filter(|l| l.trim_start().starts_with("assert"))
+            .map(|l| l.trim().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        body(4),
+        vec![
+            "assertEquals(-1L, long0);",
+            "assertEquals(Float.NaN, f0, 0.0f);",
+            "assertEquals(1.5, d0, 0.0);",
+            "assertEquals('x', c0);",
+            "assertEquals((short) -2, short0);",
+            "assertEquals((byte) 3, byte0);",
+            "assertFalse(b0);",
+        ]
+    );
+    assert_eq!(body(5)[1], "assertEquals(Float.NaN, f0);");
+    assert_eq!(body(5)[2], "assertEquals(1.5, d0);");
+}
+
+#[test]
+fn overloaded_call_casts_every_argument() {
+    let mut ops = OpTable::default();
+    let sb = JType::class("java.lang.StringBuilder");
+    let new_sb = ops.intern(op(
+        OpKind::Constructor,
+        sb.clone(),
+        "<init>",
+        vec![],
+        Some(sb.clone()),
+    ));
+    let mut app = |p: JType| {
+        let mut o = op(
+            OpKind::Method,
+            sb.clone(),
+            "append",
+            vec![p],
+            Some(sb.clone()),
+        );
+        o.overloaded = true;
+        ops.intern(o)
+    };
+    let app_obj = app(JType::object());
+    let app_int = app(JType::Prim(Prim::Int));
+    let app_str = app(string());
+    let app_char = app(JType::Prim(Prim::Char));
+    let c = case(
+        vec![
+            call(new_sb, &[]),
+            lit(string(), Value::Str("hi".into())),
+            call(app_obj, &[0, 1]),
+            lit(JType::Prim(Prim::Int), Value::Int(-7)),
+            call(app_int, &[0, 3]),
+            lit(string(), Value::Null),
+            call(app_str, &[0, 5]),
+            lit(JType::Prim(Prim::Char), Value::Char(b'c' as u16)),
+            call(app_char, &[0, 7]),
+            call(app_obj, &[0, 7]),
+            lit(JType::Prim(Prim::Int), Value::Int(-1)),
+            call(app_obj, &[0, 10]),
+        ],
+        vec![],
+        Ending::Normal,
+    );
+    let src = render_test(&ops, &c, "test1", 4);
+    let want = r#"    @Test
+    public void test1() throws Throwable {
+        StringBuilder stringBuilder0 = new StringBuilder();
+        StringBuilder stringBuilder1 = stringBuilder0.append((Object) "hi");
+        StringBuilder stringBuilder2 = stringBuilder0.append(-7);
+        StringBuilder stringBuilder3 = stringBuilder0.append((String) null);
+        char c0 = 'c';
+        StringBuilder stringBuilder4 = stringBuilder0.append(c0);
+        StringBuilder stringBuilder5 = stringBuilder0.append((Object) c0);
+        StringBuilder stringBuilder6 = stringBuilder0.append((Object) (-1));
+    }
+"#;
+    assert_eq!(src, want);
+}
+
+#[test]
+fn varargs_call_passes_an_explicit_array() {
+    let mut ops = OpTable::default();
+    let list = JType::generic("java.util.List", vec![string()]);
+    let mut as_list = op(
+        OpKind::StaticMethod,
+        JType::class("java.util.Arrays"),
+        "asList",
+        vec![JType::Array(Box::new(string()))],
+        Some(list),
+    );
+    as_list.varargs = true;
+    as_list.method_type_args = vec![string()];
+    let as_list = ops.intern(as_list);
+    let c = case(
+        vec![
+            lit(string(), Value::Str("a".into())),
+            lit(string(), Value::Str("b\n".into())),
+            Stmt::Array {
+                elem: string(),
+                elems: vec![0, 1],
+            },
+            call(as_list, &[2]),
+        ],
+        vec![],
+        Ending::Normal,
+    );
+    let src = render_test(&ops, &c, "test1", 5);
+    let want = r#"    @Test
+    public void test1() throws Throwable {
+        String[] strArray0 = new String[] { "a", "b\n" };
+        List<String> list0 = Arrays.<String>asList(strArray0);
+    }
+"#;
+    assert_eq!(src, want);
+}
+
+#[test]
+fn expected_exception_wraps_the_last_statement() {
+    let mut ops = OpTable::default();
+    let new_map = ops.intern(op(
+        OpKind::Constructor,
+        tree_map(),
+        "<init>",
+        vec![],
+        Some(tree_map()),
+    ));
+    let get = ops.intern(op(
+        OpKind::Method,
+        tree_map(),
+        "get",
+        vec![JType::object()],
+        Some(integer()),
+    ));
+    let c = case(
+        vec![
+            call(new_map, &[]),
+            lit(JType::object(), Value::Null),
+            call(get, &[0, 1]),
+        ],
+        vec![],
+        Ending::ExpectedException {
+            class: "java.lang.NullPointerException".into(),
+        },
+    );
+    let src = render_test(&ops, &c, "test1", 4);
+    let want = r#"    @Test
+    public void test1() throws Throwable {
+        TreeMap<String, Integer> treeMap0 = new TreeMap<String, Integer>();
+        try {
+            treeMap0.get((Object) null);
+            fail("Expected exception of type java.lang.NullPointerException");
+        } catch (NullPointerException e) {
+            // expected
+        }
+    }
+"#;
+    assert_eq!(src, want);
+}
+
+#[test]
+fn error_exception_is_a_comment_and_the_plain_statement() {
+    let mut ops = OpTable::default();
+    let parse = ops.intern(op(
+        OpKind::StaticMethod,
+        integer(),
+        "parseInt",
+        vec![string()],
+        Some(JType::Prim(Prim::Int)),
+    ));
+    let c = case(
+        vec![lit(string(), Value::Str("x".into())), call(parse, &[0])],
+        vec![],
+        Ending::ErrorException {
+            class: "java.lang.NumberFormatException".into(),
+            contract: "declared-exception".into(),
+        },
+    );
+    let src = render_test(&ops, &c, "test1", 4);
+    assert!(
+        src.contains(
+            "        // Fails: declared-exception: throws java.lang.NumberFormatException\n        int i0 = Integer.parseInt(\"x\");\n"
+        ),
+        "{src}"
+    );
+}
+
+#[test]
+fn every_contract_kind() {
+    let mut ops = OpTable::default();
+    let bad = JType::class("demo.Bad");
+    let new_bad = ops.intern(op(
+        OpKind::Constructor,
+        bad.clone(),
+        "<init>",
+        vec![],
+        Some(bad),
+    ));
+    let stmts = vec![call(new_bad, &[]), call(new_bad, &[])];
+    let expect = [
+        (
+            Contract::EqualsReflexive,
+            None,
+            "assertTrue(\"jforge contract violated: equals-reflexive\", bad0.equals(bad0));",
+        ),
+        (
+            Contract::EqualsNull,
+            None,
+            "assertFalse(\"jforge contract violated: equals-null\", bad0.equals(null));",
+        ),
+        (
+            Contract::EqualsSymmetric,
+            Some(1),
+            "assertTrue(\"jforge contract violated: equals-symmetric\", !bad0.equals(bad1) || bad1.equals(bad0));",
+        ),
+        (
+            Contract::EqualsHashCode,
+            Some(1),
+            "assertTrue(\"jforge contract violated: equals-hashcode\", !bad0.equals(bad1) || bad0.hashCode() == bad1.hashCode());",
+        ),
+        (
+            Contract::HashCodeThrows,
+            None,
+            "// Fails: hashcode-throws: hashCode() throws\n        bad0.hashCode();",
+        ),
+        (
+            Contract::ToStringThrows,
+            None,
+            "// Fails: tostring-throws: toString() throws\n        bad0.toString();",
+        ),
+        (
+            Contract::CompareToReflexive,
+            None,
+            "assertTrue(\"jforge contract violated: compareto-reflexive\", ((Comparable) bad0).compareTo(bad0) == 0);",
+        ),
+        (
+            Contract::CompareToAntisymmetric,
+            Some(1),
+            "assertTrue(\"jforge contract violated: compareto-antisymmetric\", Integer.signum(((Comparable) bad0).compareTo(bad1)) == -Integer.signum(((Comparable) bad1).compareTo(bad0)));",
+        ),
+    ];
+    for (contract, b, line) in expect {
+        let c = case(
+            stmts.clone(),
+            vec![],
+            Ending::ErrorContract { contract, a: 0, b },
+        );
+        let src = render_test(&ops, &c, "test1", 4);
+        let want = format!(
+            "    @Test\n    public void test1() throws Throwable {{\n        Bad bad0 = new Bad();\n        Bad bad1 = new Bad();\n        {line}\n    }}\n"
+        );
+        assert_eq!(src, want, "{}", contract.name());
+    }
+    // JUnit 5 puts the message last.
+    let c = case(
+        stmts.clone(),
+        vec![],
+        Ending::ErrorContract {
+            contract: Contract::EqualsReflexive,
+            a: 0,
+            b: None,
+        },
+    );
+    assert!(render_test(&ops, &c, "t", 5).contains(
+        "assertTrue(bad0.equals(bad0), \"jforge contract violated: equals-reflexive\");"
+    ));
+}
+
+#[test]
+fn nested_and_inner_classes() {
+    let mut ops = OpTable::default();
+    let entry = JType::generic(
+        "java.util.AbstractMap$SimpleEntry",
+        vec![string(), string()],
+    );
+    let new_entry = ops.intern(op(
+        OpKind::Constructor,
+        entry.clone(),
+        "<init>",
+        vec![string(), string()],
+        Some(entry),
+    ));
+    let outer = JType::class("demo.Outer");
+    let inner = JType::class("demo.Outer$Inner");
+    let new_outer = ops.intern(op(
+        OpKind::Constructor,
+        outer.clone(),
+        "<init>",
+        vec![],
+        Some(outer.clone()),
+    ));
+    let mut ni = op(
+        OpKind::Constructor,
+        inner.clone(),
+        "<init>",
+        vec![outer, JType::Prim(Prim::Int)],
+        Some(inner.clone()),
+    );
+    ni.outer_instance = true;
+    let new_inner = ops.intern(ni);
+    let field = ops.intern(op(
+        OpKind::FieldGet,
+        inner.clone(),
+        "count",
+        vec![],
+        Some(JType::Prim(Prim::Int)),
+    ));
+    let set = ops.intern(op(
+        OpKind::FieldSet,
+        inner.clone(),
+        "count",
+        vec![JType::Prim(Prim::Int)],
+        None,
+    ));
+    let sset = ops.intern(op(
+        OpKind::StaticFieldSet,
+        inner.clone(),
+        "total",
+        vec![JType::Prim(Prim::Long)],
+        None,
+    ));
+    let c = case(
+        vec![
+            lit(string(), Value::Str("k".into())),
+            lit(string(), Value::Str("v".into())),
+            call(new_entry, &[0, 1]),
+            call(new_outer, &[]),
+            lit(JType::Prim(Prim::Int), Value::Int(3)),
+            call(new_inner, &[3, 4]),
+            lit(JType::Prim(Prim::Int), Value::Int(4)),
+            call(set, &[5, 6]),
+            call(field, &[5]),
+            lit(JType::Prim(Prim::Long), Value::Long(9)),
+            call(sset, &[9]),
+        ],
+        vec![
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            Some(Value::Int(4)),
+        ],
+        Ending::Normal,
+    );
+    let src = render_test(&ops, &c, "test1", 4);
+    let want = r#"    @Test
+    public void test1() throws Throwable {
+        AbstractMap.SimpleEntry<String, String> simpleEntry0 = new AbstractMap.SimpleEntry<String, String>("k", "v");
+        Outer outer0 = new Outer();
+        Outer.Inner inner0 = outer0.new Inner(3);
+        inner0.count = 4;
+        int i0 = inner0.count;
+        assertEquals(4, i0);
+        Outer.Inner.total = 9L;
+    }
+"#;
+    assert_eq!(src, want);
+}
+
+#[test]
+fn write_suites_splits_files_and_is_deterministic() {
+    let mut ops = OpTable::default();
+    let new_map = ops.intern(op(
+        OpKind::Constructor,
+        tree_map(),
+        "<init>",
+        vec![],
+        Some(tree_map()),
+    ));
+    let other_list = JType::class("java.awt.List");
+    let new_awt = ops.intern(op(
+        OpKind::Constructor,
+        other_list.clone(),
+        "<init>",
+        vec![],
+        Some(other_list),
+    ));
+    let util_list = JType::generic("java.util.List", vec![string()]);
+    let empty = ops.intern(op(
+        OpKind::StaticMethod,
+        JType::class("java.util.Collections"),
+        "emptyList",
+        vec![],
+        Some(util_list),
+    ));
+    let cases: Vec<TestCase> = (0..3)
+        .map(|i| match i {
+            0 => case(vec![call(new_map, &[])], vec![], Ending::Normal),
+            1 => case(
+                vec![call(new_awt, &[]), call(empty, &[])],
+                vec![],
+                Ending::Normal,
+            ),
+            _ => case(
+                vec![lit(string(), Value::Str("é".into()))],
+                vec![Some(Value::Str("é".into()))],
+                Ending::Normal,
+            ),
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = EmitConfig {
+        out_dir: dir.path().to_path_buf(),
+        junit: 4,
+        package: Some("com.example".into()),
+        tests_per_file: 2,
+    };
+    let pkg_dir = dir.path().join("com/example");
+    std::fs::create_dir_all(&pkg_dir).unwrap();
+    std::fs::write(pkg_dir.join("RegressionTest7.java"), "stale").unwrap();
+    std::fs::write(pkg_dir.join("Keep.java"), "mine").unwrap();
+
+    let files = write_suites(&cfg, &ops, &cases, &cases[..1]).unwrap();
+    assert_eq!(files.len(), 3);
+    assert_eq!(files[0].class_name, "com.example.RegressionTest0");
+    assert_eq!(files[1].class_name, "com.example.RegressionTest1");
+    assert_eq!(files[2].class_name, "com.example.ErrorTest0");
+    assert!(files[2].error_suite && !files[0].error_suite);
+    assert!(
+        !pkg_dir.join("RegressionTest7.java").exists(),
+        "stale file removed"
+    );
+    assert!(pkg_dir.join("Keep.java").exists(), "other files kept");
+    let first = std::fs::read_to_string(&files[0].path).unwrap();
+    assert!(first.starts_with("// Generated by jforge"));
+    assert!(first.contains("package com.example;\n"));
+    assert!(first.contains("import java.util.TreeMap;\n"));
+    assert!(first.contains("import static org.junit.Assert.*;\n"));
+    assert!(first.contains(
+        "@FixMethodOrder(MethodSorters.NAME_ASCENDING)\n@SuppressWarnings({\"unchecked\", \"rawtypes\"})\npublic class RegressionTest0 {"
+    ));
+    // Two classes named List: both stay fully qualified, neither is imported.
+    assert!(
+        first.contains("java.awt.List list0 = new java.awt.List();"),
+        "{first}"
+    );
+    assert!(
+        first.contains("java.util.List<String> list1 = Collections.emptyList();"),
+        "{first}"
+    );
+    assert!(!first.contains("import java.awt.List;") && !first.contains("import java.util.List;"));
+    let second = std::fs::read_to_string(&files[1].path).unwrap();
+    assert!(second.is_ascii());
+    assert!(second.contains("String str0 = \"\\u00e9\";"), "{second}");
+    // Method names are numbered across the suite and padded to the width of the count.
+    let methods: Vec<&str> = files[..2]
+        .iter()
+        .flat_map(|f| f.tests.iter().map(|t| t.method.as_str()))
+        .collect();
+    assert_eq!(methods, vec!["test1", "test2", "test3"]);
+    assert_eq!(files[1].tests[0].case, 2);
+    // Recorded line ranges cover exactly the method.
+    for f in &files {
+        let text = std::fs::read_to_string(&f.path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for t in &f.tests {
+            assert_eq!(lines[t.lines.0 - 1], "    @Test");
+            assert_eq!(
+                lines[t.lines.0],
+                format!("    public void {}() throws Throwable {{", t.method)
+            );
+            assert_eq!(lines[t.lines.1 - 1], "    }");
+        }
+    }
+    // Byte-identical output for identical input.
+    let again = write_suites(&cfg, &ops, &cases, &cases[..1]).unwrap();
+    for (a, b) in files.iter().zip(&again) {
+        assert_eq!(
+            std::fs::read(&a.path).unwrap(),
+            std::fs::read(&b.path).unwrap()
+        );
+    }
+    // An unwritable output folder gives an actionable error.
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, "x").unwrap();
+    let cfg = EmitConfig {
+        out_dir: blocker.join("sub"),
+        ..cfg
+    };
+    let e = write_suites(&cfg, &ops, &cases, &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("cannot write to ") && e.contains("choose another --output-dir"),
+        "{e}"
+    );
+}
+
+#[test]
+fn junit5_class_header() {
+    let mut ops = OpTable::default();
+    let new_map = ops.intern(op(
+        OpKind::Constructor,
+        tree_map(),
+        "<init>",
+        vec![],
+        Some(tree_map()),
+    ));
+    let cases = vec![case(vec![call(new_map, &[])], vec![], Ending::Normal)];
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = EmitConfig {
+        out_dir: dir.path().to_path_buf(),
+        junit: 5,
+        package: None,
+        tests_per_file: 100,
+    };
+    let files = write_suites(&cfg, &ops, &cases, &[]).unwrap();
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0].class_name, "RegressionTest0");
+    let text = std::fs::read_to_string(&files[0].path).unwrap();
+    assert!(!text.contains("package "));
+    assert!(text.contains("import org.junit.jupiter.api.Test;\n"));
+    assert!(text.contains("import static org.junit.jupiter.api.Assertions.*;\n"));
+    assert!(text.contains("@TestMethodOrder(MethodOrderer.MethodName.class)\n"));
+}
