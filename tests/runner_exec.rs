@@ -21,7 +21,9 @@ fn value(o: &StmtOutcome) -> &Value {
 
 fn fp(o: &StmtOutcome) -> (String, Option<u64>) {
     match o {
-        StmtOutcome::Normal(Observed::Object { class, fingerprint }) => (class.to_string(), *fingerprint),
+        StmtOutcome::Normal(Observed::Object { class, fingerprint }) => {
+            (class.to_string(), *fingerprint)
+        }
         other => panic!("expected an object, got {other:?}"),
     }
 }
@@ -49,21 +51,96 @@ fn ops() -> Ops {
     let mut t = OpTable::default();
     let o = object();
     let list_new = ctor(&mut t, "java.util.ArrayList", "()V", vec![]);
-    let list_add = method(&mut t, "java.util.ArrayList", "add", "(Ljava/lang/Object;)Z", vec![o.clone()], boolean());
+    let list_add = method(
+        &mut t,
+        "java.util.ArrayList",
+        "add",
+        "(Ljava/lang/Object;)Z",
+        vec![o.clone()],
+        boolean(),
+    );
     let list_size = method(&mut t, "java.util.ArrayList", "size", "()I", vec![], int());
-    let list_iter = method(&mut t, "java.util.ArrayList", "iterator", "()Ljava/util/Iterator;", vec![], Some(JType::class("java.util.Iterator")));
-    let to_string = method(&mut t, "java.lang.Object", "toString", "()Ljava/lang/String;", vec![], Some(JType::string()));
+    let list_iter = method(
+        &mut t,
+        "java.util.ArrayList",
+        "iterator",
+        "()Ljava/util/Iterator;",
+        vec![],
+        Some(JType::class("java.util.Iterator")),
+    );
+    let to_string = method(
+        &mut t,
+        "java.lang.Object",
+        "toString",
+        "()Ljava/lang/String;",
+        vec![],
+        Some(JType::string()),
+    );
     let tree_new = ctor(&mut t, "java.util.TreeMap", "()V", vec![]);
-    let tree_put = method(&mut t, "java.util.TreeMap", "put", "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;", vec![o.clone(), o.clone()], Some(o.clone()));
-    let tree_first = method(&mut t, "java.util.TreeMap", "firstKey", "()Ljava/lang/Object;", vec![], Some(o.clone()));
+    let tree_put = method(
+        &mut t,
+        "java.util.TreeMap",
+        "put",
+        "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;",
+        vec![o.clone(), o.clone()],
+        Some(o.clone()),
+    );
+    let tree_first = method(
+        &mut t,
+        "java.util.TreeMap",
+        "firstKey",
+        "()Ljava/lang/Object;",
+        vec![],
+        Some(o.clone()),
+    );
     let object_new = ctor(&mut t, "java.lang.Object", "()V", vec![]);
-    let list_new_cap = ctor(&mut t, "java.util.ArrayList", "(I)V", vec![JType::Prim(Prim::Int)]);
-    let seconds = sfield(&mut t, "java.util.concurrent.TimeUnit", "SECONDS", "Ljava/util/concurrent/TimeUnit;", JType::class("java.util.concurrent.TimeUnit"));
+    let list_new_cap = ctor(
+        &mut t,
+        "java.util.ArrayList",
+        "(I)V",
+        vec![JType::Prim(Prim::Int)],
+    );
+    let seconds = sfield(
+        &mut t,
+        "java.util.concurrent.TimeUnit",
+        "SECONDS",
+        "Ljava/util/concurrent/TimeUnit;",
+        JType::class("java.util.concurrent.TimeUnit"),
+    );
     let broken_new = ctor(&mut t, "rsub.Broken", "()V", vec![]);
     let badhash_new = ctor(&mut t, "rsub.BadHash", "(I)V", vec![JType::Prim(Prim::Int)]);
-    let missing = method(&mut t, "java.util.ArrayList", "noSuchMethod", "()V", vec![], None);
-    let list_copy = ctor(&mut t, "java.util.ArrayList", "(Ljava/util/Collection;)V", vec![JType::class("java.util.Collection")]);
-    Ops { t, list_copy, list_new, list_add, list_size, list_iter, to_string, tree_new, tree_put, tree_first, object_new, list_new_cap, seconds, broken_new, badhash_new, missing }
+    let missing = method(
+        &mut t,
+        "java.util.ArrayList",
+        "noSuchMethod",
+        "()V",
+        vec![],
+        None,
+    );
+    let list_copy = ctor(
+        &mut t,
+        "java.util.ArrayList",
+        "(Ljava/util/Collection;)V",
+        vec![JType::class("java.util.Collection")],
+    );
+    Ops {
+        t,
+        list_copy,
+        list_new,
+        list_add,
+        list_size,
+        list_iter,
+        to_string,
+        tree_new,
+        tree_put,
+        tree_first,
+        object_new,
+        list_new_cap,
+        seconds,
+        broken_new,
+        badhash_new,
+        missing,
+    }
 }
 
 #[test]
@@ -76,7 +153,12 @@ fn values_exceptions_fingerprints_and_registration() {
     assert_eq!(failed[0].0, o.missing);
     assert!(failed[0].1.contains("noSuchMethod"), "{}", failed[0].1);
 
-    let list_x = vec![call(o.list_new, &[]), lit_str("x"), call(o.list_add, &[0, 1]), call(o.list_size, &[0])];
+    let list_x = vec![
+        call(o.list_new, &[]),
+        lit_str("x"),
+        call(o.list_add, &[0, 1]),
+        call(o.list_size, &[0]),
+    ];
     let tree = vec![
         call(o.tree_new, &[]),
         call(o.tree_first, &[0]),
@@ -95,12 +177,21 @@ fn values_exceptions_fingerprints_and_registration() {
     ];
     let enum_and_malformed = vec![
         call(o.seconds, &[]),
-        Stmt::Lit { ty: JType::class("java.lang.Integer"), value: Value::Null },
+        Stmt::Lit {
+            ty: JType::class("java.lang.Integer"),
+            value: Value::Null,
+        },
         call(o.list_new_cap, &[1]),
         call(o.list_new, &[]),
     ];
     let res = pool
-        .execute(vec![req(list_x), req(tree), req(two_lists), req(enum_and_malformed), req(vec![call(o.missing, &[])])])
+        .execute(vec![
+            req(list_x),
+            req(tree),
+            req(two_lists),
+            req(enum_and_malformed),
+            req(vec![call(o.missing, &[])]),
+        ])
         .unwrap();
 
     // ArrayList: add returns true, size 1
@@ -114,7 +205,11 @@ fn values_exceptions_fingerprints_and_registration() {
     // TreeMap.firstKey on an empty map throws; later statements do not run
     let r = &res[1];
     match &r.outcomes[1] {
-        StmtOutcome::Exception { class, public_class, .. } => {
+        StmtOutcome::Exception {
+            class,
+            public_class,
+            ..
+        } => {
             assert_eq!(&**class, "java.util.NoSuchElementException");
             assert_eq!(&**public_class, "java.util.NoSuchElementException");
         }
@@ -141,7 +236,10 @@ fn values_exceptions_fingerprints_and_registration() {
 
     // enum constant; null Integer into ArrayList(int) is malformed
     let r = &res[3];
-    assert_eq!(value(&r.outcomes[0]), &Value::Enum("java.util.concurrent.TimeUnit".into(), "SECONDS".into()));
+    assert_eq!(
+        value(&r.outcomes[0]),
+        &Value::Enum("java.util.concurrent.TimeUnit".into(), "SECONDS".into())
+    );
     assert_eq!(r.outcomes[1], StmtOutcome::Normal(Observed::Null));
     match &r.outcomes[2] {
         StmtOutcome::Exception { class, .. } => assert_eq!(&**class, "jforge.MalformedSequence"),
@@ -166,7 +264,13 @@ fn observers_and_contracts() {
     let o = ops();
     let mut pool = pool(1);
     pool.register(&o.t).unwrap();
-    let list_x = Arc::new(Sequence { stmts: vec![call(o.list_new, &[]), lit_str("x"), call(o.list_add, &[0, 1])] });
+    let list_x = Arc::new(Sequence {
+        stmts: vec![
+            call(o.list_new, &[]),
+            lit_str("x"),
+            call(o.list_add, &[0, 1]),
+        ],
+    });
     let observe = ExecRequest {
         seq: list_x.clone(),
         mode: ExecMode::Observe,
@@ -174,13 +278,21 @@ fn observers_and_contracts() {
         observers: vec![(0, o.list_size), (0, o.to_string), (0, o.list_iter)],
     };
     let broken = ExecRequest {
-        seq: Arc::new(Sequence { stmts: vec![call(o.broken_new, &[]), call(o.list_new, &[])] }),
+        seq: Arc::new(Sequence {
+            stmts: vec![call(o.broken_new, &[]), call(o.list_new, &[])],
+        }),
         mode: ExecMode::Generate,
         contract_values: vec![0],
         observers: vec![],
     };
     let badhash = ExecRequest {
-        seq: Arc::new(Sequence { stmts: vec![lit_int(1), call(o.badhash_new, &[0]), call(o.badhash_new, &[0])] }),
+        seq: Arc::new(Sequence {
+            stmts: vec![
+                lit_int(1),
+                call(o.badhash_new, &[0]),
+                call(o.badhash_new, &[0]),
+            ],
+        }),
         mode: ExecMode::Generate,
         contract_values: vec![1],
         observers: vec![],
@@ -202,7 +314,12 @@ fn observers_and_contracts() {
     assert_eq!(fp(&res[2].outcomes[1]), ("rsub.BadHash".to_string(), None));
     let kinds: Vec<Contract> = res[2].violations.iter().map(|v| v.contract).collect();
     assert!(kinds.contains(&Contract::HashCodeThrows), "{kinds:?}");
-    assert!(res[2].violations.iter().any(|v| v.detail.contains("IllegalStateException")));
+    assert!(
+        res[2]
+            .violations
+            .iter()
+            .any(|v| v.detail.contains("IllegalStateException"))
+    );
     pool.shutdown();
 }
 
@@ -225,10 +342,12 @@ fn mixed_batch(o: &Ops) -> Vec<ExecRequest> {
 }
 
 fn strip_worker(v: Vec<SeqResult>) -> Vec<SeqResult> {
-    v.into_iter().map(|mut r| {
-        r.worker = 0;
-        r
-    }).collect()
+    v.into_iter()
+        .map(|mut r| {
+            r.worker = 0;
+            r
+        })
+        .collect()
 }
 
 #[test]
@@ -247,7 +366,10 @@ fn same_batch_on_one_and_two_workers_gives_equal_results() {
     assert_eq!(strip_worker(r1), strip_worker(r2.clone()));
 
     // elsewhere: every request runs in the other worker
-    let again: Vec<(ExecRequest, usize)> = mixed_batch(&o).into_iter().zip(r2.iter().map(|r| r.worker)).collect();
+    let again: Vec<(ExecRequest, usize)> = mixed_batch(&o)
+        .into_iter()
+        .zip(r2.iter().map(|r| r.worker))
+        .collect();
     let r3 = p2.execute_elsewhere(again).unwrap();
     for (a, b) in r2.iter().zip(&r3) {
         assert_ne!(a.worker, b.worker);
@@ -262,11 +384,28 @@ fn jdk_classes_through_a_worker() {
     let mut pool = pool(1);
     let b = pool.class_bytes("java.util.TreeMap").unwrap().unwrap();
     assert_eq!(&b[..4], &[0xCA, 0xFE, 0xBA, 0xBE]);
-    assert!(pool.class_bytes("java.util.NoSuchClassHere").unwrap().is_none());
+    assert!(
+        pool.class_bytes("java.util.NoSuchClassHere")
+            .unwrap()
+            .is_none()
+    );
     let names = pool.list_classes("java.util.concurrent.atomic").unwrap();
-    assert!(names.iter().any(|n| n == "java.util.concurrent.atomic.AtomicInteger"));
-    assert!(names.iter().all(|n| n.starts_with("java.util.concurrent.atomic.")));
+    assert!(
+        names
+            .iter()
+            .any(|n| n == "java.util.concurrent.atomic.AtomicInteger")
+    );
+    assert!(
+        names
+            .iter()
+            .all(|n| n.starts_with("java.util.concurrent.atomic."))
+    );
     let sub = pool.list_classes("java.util.concurrent").unwrap();
-    assert!(sub.len() > names.len() && sub.iter().any(|n| n == "java.util.concurrent.atomic.AtomicLong"));
+    assert!(
+        sub.len() > names.len()
+            && sub
+                .iter()
+                .any(|n| n == "java.util.concurrent.atomic.AtomicLong")
+    );
     pool.shutdown();
 }

@@ -11,12 +11,22 @@ use jforge::runner::{CrashKind, Observed, Pool, SeqResult, StmtOutcome};
 use jforge::sequence::{OpTable, Value};
 use std::time::{Duration, Instant};
 
-fn run_hostile(name: &str, desc: &str, timeout: Duration, heap_mb: u32, with_arg: bool) -> (Vec<SeqResult>, jforge::runner::PoolStats) {
+fn run_hostile(
+    name: &str,
+    desc: &str,
+    timeout: Duration,
+    heap_mb: u32,
+    with_arg: bool,
+) -> (Vec<SeqResult>, jforge::runner::PoolStats) {
     let _g = serial();
     let mut t = OpTable::default();
     let ok = smethod(&mut t, "rsub.Hostile", "ok", "()I", vec![], int());
     let ret = if desc.ends_with('V') { None } else { int() };
-    let params = if with_arg { vec![JType::Prim(Prim::Int)] } else { vec![] };
+    let params = if with_arg {
+        vec![JType::Prim(Prim::Int)]
+    } else {
+        vec![]
+    };
     let bad = smethod(&mut t, "rsub.Hostile", name, desc, params, ret);
     let mut pool = Pool::start(config(1, timeout, heap_mb, vec![subjects()])).unwrap();
     assert!(pool.register(&t).unwrap().is_empty());
@@ -31,15 +41,29 @@ fn run_hostile(name: &str, desc: &str, timeout: Duration, heap_mb: u32, with_arg
     eprintln!("{name}: {:?}", t0.elapsed());
     // a further batch works too
     let more = pool.execute(vec![good()]).unwrap();
-    assert_eq!(more[0].outcomes[1], StmtOutcome::Normal(Observed::Value(Value::Int(42))));
+    assert_eq!(
+        more[0].outcomes[1],
+        StmtOutcome::Normal(Observed::Value(Value::Int(42)))
+    );
     let stats = pool.stats();
     pool.shutdown();
-    assert!(worker_children().is_empty(), "JVMs left behind: {:?}", worker_children());
+    assert!(
+        worker_children().is_empty(),
+        "JVMs left behind: {:?}",
+        worker_children()
+    );
     for i in [0, 2, 3] {
-        assert_eq!(res[i].outcomes[1], StmtOutcome::Normal(Observed::Value(Value::Int(42))), "request {i}");
+        assert_eq!(
+            res[i].outcomes[1],
+            StmtOutcome::Normal(Observed::Value(Value::Int(42))),
+            "request {i}"
+        );
     }
     // the literal before the hostile call was recorded before the worker died
-    assert_eq!(res[1].outcomes[0], StmtOutcome::Normal(Observed::Value(Value::Int(1))));
+    assert_eq!(
+        res[1].outcomes[0],
+        StmtOutcome::Normal(Observed::Value(Value::Int(1)))
+    );
     (res, stats)
 }
 
@@ -87,16 +111,28 @@ fn stack_overflow() {
 #[test]
 fn fifty_megabytes_on_system_out() {
     let (res, st) = run_hostile("spamOut", "()I", Duration::from_secs(20), 128, false);
-    assert_eq!(res[1].outcomes[1], StmtOutcome::Normal(Observed::Value(Value::Int(1))));
-    assert_eq!(res[1].outcomes[2], StmtOutcome::Normal(Observed::Value(Value::Int(42))));
+    assert_eq!(
+        res[1].outcomes[1],
+        StmtOutcome::Normal(Observed::Value(Value::Int(1)))
+    );
+    assert_eq!(
+        res[1].outcomes[2],
+        StmtOutcome::Normal(Observed::Value(Value::Int(42)))
+    );
     assert_eq!(st.restarts, 0);
 }
 
 #[test]
 fn fifty_megabytes_on_file_descriptors() {
     let (res, st) = run_hostile("spamFd", "()I", Duration::from_secs(20), 128, false);
-    assert_eq!(res[1].outcomes[1], StmtOutcome::Normal(Observed::Value(Value::Int(2))));
-    assert_eq!(res[1].outcomes[2], StmtOutcome::Normal(Observed::Value(Value::Int(42))));
+    assert_eq!(
+        res[1].outcomes[1],
+        StmtOutcome::Normal(Observed::Value(Value::Int(2)))
+    );
+    assert_eq!(
+        res[1].outcomes[2],
+        StmtOutcome::Normal(Observed::Value(Value::Int(42)))
+    );
     assert_eq!(st.restarts, 0);
 }
 
@@ -105,5 +141,8 @@ fn leaked_non_daemon_thread() {
     let (res, _) = run_hostile("leakThread", "()V", Duration::from_secs(5), 128, false);
     // blamed on the last statement, after the earlier ones ran normally
     assert_eq!(res[1].outcomes[1], StmtOutcome::Normal(Observed::Void));
-    assert_eq!(res[1].outcomes[2], StmtOutcome::Crash(CrashKind::LeakedThreads));
+    assert_eq!(
+        res[1].outcomes[2],
+        StmtOutcome::Crash(CrashKind::LeakedThreads)
+    );
 }

@@ -13,7 +13,7 @@ pub static WORKER_JAR: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/jforge-
 
 /// Hex hash of the embedded jar.
 pub fn jar_hash() -> String {
-    let mut h = twox_hash::XxHash64::with_seed(0x6a61_72);
+    let mut h = twox_hash::XxHash64::with_seed(0x006a_6172);
     h.write(WORKER_JAR);
     format!("{:016x}", h.finish())
 }
@@ -68,7 +68,12 @@ mod tests {
     fn jar_is_unpacked_once_with_same_bytes() {
         let p = worker_jar().unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), WORKER_JAR);
-        assert!(p.file_name().unwrap().to_string_lossy().contains(&jar_hash()));
+        assert!(
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .contains(&jar_hash())
+        );
         assert_eq!(worker_jar().unwrap(), p);
         // a jar is a zip: starts with PK
         assert_eq!(&WORKER_JAR[..2], b"PK");

@@ -31,7 +31,8 @@ pub fn find_java(explicit: Option<&Path>) -> Result<JavaHome> {
     }
     if let Some(java) = on_path("java") {
         let real = std::fs::canonicalize(&java).unwrap_or(java);
-        let jh = from_path(&real).with_context(|| format!("java on PATH ({}): {HOW_TO}", real.display()))?;
+        let jh = from_path(&real)
+            .with_context(|| format!("java on PATH ({}): {HOW_TO}", real.display()))?;
         return check(jh);
     }
     bail!("no Java found (no --java, no JAVA_HOME, no java on PATH): {HOW_TO}")
@@ -50,7 +51,9 @@ fn check(jh: JavaHome) -> Result<JavaHome> {
 
 fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
 }
 
 /// `p` is a JDK/JRE home or a `java` binary (possibly a symlink).
@@ -77,7 +80,12 @@ fn from_path(p: &Path) -> Result<JavaHome> {
     let version = version_from_release(&home)
         .or_else(|| version_from_binary(&java))
         .with_context(|| format!("cannot determine the version of {}", java.display()))?;
-    Ok(JavaHome { home, java, javac, version })
+    Ok(JavaHome {
+        home,
+        java,
+        javac,
+        version,
+    })
 }
 
 fn version_from_release(home: &Path) -> Option<u32> {
@@ -124,13 +132,19 @@ mod tests {
         let again = find_java(Some(&jh.home)).unwrap();
         assert_eq!(again.version, jh.version);
         let by_bin = find_java(Some(&jh.java)).unwrap();
-        assert_eq!(by_bin.home, std::fs::canonicalize(&jh.home).unwrap_or(jh.home.clone()));
+        assert_eq!(
+            by_bin.home,
+            std::fs::canonicalize(&jh.home).unwrap_or(jh.home.clone())
+        );
     }
 
     #[test]
     fn bad_explicit_path_explains_what_to_do() {
         let e = find_java(Some(Path::new("/nonexistent/jdk"))).unwrap_err();
         let msg = format!("{e:#}");
-        assert!(msg.contains("JAVA_HOME") && msg.contains("openjdk-17-jdk-headless"), "{msg}");
+        assert!(
+            msg.contains("JAVA_HOME") && msg.contains("openjdk-17-jdk-headless"),
+            "{msg}"
+        );
     }
 }

@@ -164,7 +164,10 @@ impl Pool {
             slots,
             pending: Vec::new(),
             pending_len: 0,
-            stats: PoolStats { worker_peak_rss_kb: vec![0; cfg.workers], ..PoolStats::default() },
+            stats: PoolStats {
+                worker_peak_rss_kb: vec![0; cfg.workers],
+                ..PoolStats::default()
+            },
         })
     }
 
@@ -211,7 +214,10 @@ impl Pool {
                 })
                 .collect();
             hs.into_iter()
-                .map(|h| h.join().unwrap_or_else(|_| Err(anyhow::anyhow!("register thread panicked"))))
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(anyhow::anyhow!("register thread panicked")))
+                })
                 .collect()
         });
         let mut failed = None;
@@ -231,17 +237,25 @@ impl Pool {
         Ok(failed.unwrap_or_default())
     }
 
-    fn spawn_assignments(&mut self, assign: Vec<Vec<(usize, ExecRequest)>>, total: usize) -> Result<()> {
+    fn spawn_assignments(
+        &mut self,
+        assign: Vec<Vec<(usize, ExecRequest)>>,
+        total: usize,
+    ) -> Result<()> {
         self.ensure_idle()?;
         self.ensure_workers()?;
         for (slot, reqs) in assign.into_iter().enumerate() {
             if reqs.is_empty() {
                 continue;
             }
-            let Some(w) = self.slots[slot].take() else { continue };
+            let Some(w) = self.slots[slot].take() else {
+                continue;
+            };
             let spec = self.spec.clone();
             let ops = self.ops.clone();
-            self.pending.push(std::thread::spawn(move || run_chunk(slot, w, spec, ops, reqs)));
+            self.pending.push(std::thread::spawn(move || {
+                run_chunk(slot, w, spec, ops, reqs)
+            }));
         }
         self.pending_len = total;
         Ok(())
@@ -284,8 +298,11 @@ impl Pool {
             }
             for (i, r) in out.results {
                 self.stats.sequences += 1;
-                self.stats.statements +=
-                    r.outcomes.iter().filter(|o| !matches!(o, StmtOutcome::NotRun)).count() as u64;
+                self.stats.statements += r
+                    .outcomes
+                    .iter()
+                    .filter(|o| !matches!(o, StmtOutcome::NotRun))
+                    .count() as u64;
                 slots[i] = Some(r);
             }
         }
@@ -307,7 +324,10 @@ impl Pool {
 
     /// Runs each request in a different JVM than the worker index given with it (the next
     /// worker; with a single worker, a freshly started one).
-    pub fn execute_elsewhere(&mut self, batch: Vec<(ExecRequest, usize)>) -> Result<Vec<SeqResult>> {
+    pub fn execute_elsewhere(
+        &mut self,
+        batch: Vec<(ExecRequest, usize)>,
+    ) -> Result<Vec<SeqResult>> {
         self.ensure_idle()?;
         let k = self.slots.len();
         if k == 1 {

@@ -11,8 +11,8 @@
 //! defines the next entry and is followed by the string (`u32` byte length + UTF-8).
 
 use crate::runner::{
-    Contract, ContractViolation, CrashKind, ExecMode, ExecRequest, ObserverValue, Observed, SeqResult,
-    StmtOutcome,
+    Contract, ContractViolation, CrashKind, ExecMode, ExecRequest, Observed, ObserverValue,
+    SeqResult, StmtOutcome,
 };
 use crate::sequence::{OpId, OpKind, Operation, Stmt, Value};
 use anyhow::{Result, bail};
@@ -55,11 +55,15 @@ pub struct Enc {
 
 impl Enc {
     pub fn new() -> Enc {
-        Enc { buf: Vec::with_capacity(256) }
+        Enc {
+            buf: Vec::with_capacity(256),
+        }
     }
     /// A frame under construction: 4 bytes reserved for the length, then the tag.
     pub fn frame(tag: u8) -> Enc {
-        let mut e = Enc { buf: Vec::with_capacity(256) };
+        let mut e = Enc {
+            buf: Vec::with_capacity(256),
+        };
         e.buf.extend_from_slice(&[0, 0, 0, 0, tag]);
         e
     }
@@ -221,7 +225,9 @@ pub fn decode_hello(payload: &[u8]) -> Result<u64> {
         bail!("not a jforge worker (magic {magic:#x})");
     }
     if version != VERSION {
-        bail!("worker protocol version {version}, expected {VERSION}: stale worker jar in the cache?");
+        bail!(
+            "worker protocol version {version}, expected {VERSION}: stale worker jar in the cache?"
+        );
     }
     d.u64()
 }
@@ -347,7 +353,11 @@ pub fn encode_exec<'a>(
         }
         body.u32(r.contract_values.len() as u32);
         r.contract_values.iter().for_each(|c| body.u32(*c));
-        let obs: &[(u32, OpId)] = if r.mode == ExecMode::Observe { &r.observers } else { &[] };
+        let obs: &[(u32, OpId)] = if r.mode == ExecMode::Observe {
+            &r.observers
+        } else {
+            &[]
+        };
         body.u32(obs.len() as u32);
         for (s, o) in obs {
             body.u32(*s);
@@ -409,7 +419,10 @@ pub fn decode_exec(payload: &[u8], strings: &mut Vec<String>) -> Result<Vec<Wire
                 }
                 1 => {
                     let ty = str_at(strings, d.u32()?)?;
-                    WireStmt::Lit { ty, value: decode_value(&mut d)? }
+                    WireStmt::Lit {
+                        ty,
+                        value: decode_value(&mut d)?,
+                    }
                 }
                 2 => {
                     let elem = str_at(strings, d.u32()?)?;
@@ -423,8 +436,16 @@ pub fn decode_exec(payload: &[u8], strings: &mut Vec<String>) -> Result<Vec<Wire
         let ncv = d.u32()?;
         let contract_values = (0..ncv).map(|_| d.u32()).collect::<Result<_>>()?;
         let nobs = d.u32()?;
-        let observers = (0..nobs).map(|_| Ok((d.u32()?, d.u32()?))).collect::<Result<_>>()?;
-        out.push(WireSeq { tag, observe, stmts, contract_values, observers });
+        let observers = (0..nobs)
+            .map(|_| Ok((d.u32()?, d.u32()?)))
+            .collect::<Result<_>>()?;
+        out.push(WireSeq {
+            tag,
+            observe,
+            stmts,
+            contract_values,
+            observers,
+        });
     }
     if !d.at_end() {
         bail!("trailing bytes in EXEC frame");
@@ -489,7 +510,11 @@ pub fn decode_outcome(d: &mut Dec, classes: &mut ClassTable) -> Result<StmtOutco
             let class = classes.read(d)?;
             let public_class = classes.read(d)?;
             let message = if d.u8()? != 0 { Some(d.str()?) } else { None };
-            StmtOutcome::Exception { class, public_class, message }
+            StmtOutcome::Exception {
+                class,
+                public_class,
+                message,
+            }
         }
         O_TIMEOUT => StmtOutcome::Timeout,
         O_CRASH => {
@@ -527,7 +552,11 @@ pub fn encode_outcome(e: &mut Enc, o: &StmtOutcome, classes: &mut ClassEncTable)
                 None => e.u8(0),
             }
         }
-        StmtOutcome::Exception { class, public_class, message } => {
+        StmtOutcome::Exception {
+            class,
+            public_class,
+            message,
+        } => {
             e.u8(O_EXC);
             classes.write(e, class);
             classes.write(e, public_class);
@@ -590,7 +619,11 @@ fn contract_from(c: u8) -> Result<Contract> {
 }
 
 /// RESULT payload -> (batch-local tag, result).
-pub fn decode_result(payload: &[u8], classes: &mut ClassTable, worker: usize) -> Result<(u32, SeqResult)> {
+pub fn decode_result(
+    payload: &[u8],
+    classes: &mut ClassTable,
+    worker: usize,
+) -> Result<(u32, SeqResult)> {
     let mut d = Dec::new(payload);
     expect_tag(&mut d, RESULT)?;
     let tag = d.u32()?;
@@ -606,20 +639,37 @@ pub fn decode_result(payload: &[u8], classes: &mut ClassTable, worker: usize) ->
         let a = d.u32()?;
         let b = d.i32()?;
         let detail = d.str()?;
-        violations.push(ContractViolation { contract, a, b: (b >= 0).then_some(b as u32), detail });
+        violations.push(ContractViolation {
+            contract,
+            a,
+            b: (b >= 0).then_some(b as u32),
+            detail,
+        });
     }
     let no = d.u32()?;
     let mut observers = Vec::new();
     for _ in 0..no {
         let stmt = d.u32()?;
         let op = d.u32()?;
-        let result = if d.u8()? != 0 { Ok(decode_value(&mut d)?) } else { Err(d.str()?) };
+        let result = if d.u8()? != 0 {
+            Ok(decode_value(&mut d)?)
+        } else {
+            Err(d.str()?)
+        };
         observers.push(ObserverValue { stmt, op, result });
     }
     if !d.at_end() {
         bail!("protocol error: trailing bytes in RESULT frame");
     }
-    Ok((tag, SeqResult { outcomes, violations, observers, worker }))
+    Ok((
+        tag,
+        SeqResult {
+            outcomes,
+            violations,
+            observers,
+            worker,
+        },
+    ))
 }
 
 /// The worker's RESULT encoding, for tests and tools.
@@ -687,13 +737,34 @@ mod tests {
     fn sample_requests() -> Vec<ExecRequest> {
         let seq = Sequence {
             stmts: vec![
-                Stmt::Call { op: 0, args: vec![] },
-                Stmt::Lit { ty: JType::string(), value: Value::Str("héllo".into()) },
-                Stmt::Lit { ty: JType::Prim(Prim::Int), value: Value::Int(-7) },
-                Stmt::Lit { ty: JType::Prim(Prim::Double), value: Value::double(f64::NAN) },
-                Stmt::Array { elem: JType::Prim(Prim::Int), elems: vec![2, 2] },
-                Stmt::Call { op: 3, args: vec![0, 1] },
-                Stmt::Lit { ty: JType::class("E"), value: Value::Enum("E".into(), "A".into()) },
+                Stmt::Call {
+                    op: 0,
+                    args: vec![],
+                },
+                Stmt::Lit {
+                    ty: JType::string(),
+                    value: Value::Str("héllo".into()),
+                },
+                Stmt::Lit {
+                    ty: JType::Prim(Prim::Int),
+                    value: Value::Int(-7),
+                },
+                Stmt::Lit {
+                    ty: JType::Prim(Prim::Double),
+                    value: Value::double(f64::NAN),
+                },
+                Stmt::Array {
+                    elem: JType::Prim(Prim::Int),
+                    elems: vec![2, 2],
+                },
+                Stmt::Call {
+                    op: 3,
+                    args: vec![0, 1],
+                },
+                Stmt::Lit {
+                    ty: JType::class("E"),
+                    value: Value::Enum("E".into(), "A".into()),
+                },
             ],
         };
         vec![
@@ -703,7 +774,12 @@ mod tests {
                 contract_values: vec![0, 5],
                 observers: vec![(0, 9)],
             },
-            ExecRequest { seq: Arc::new(seq), mode: ExecMode::Generate, contract_values: vec![], observers: vec![(1, 2)] },
+            ExecRequest {
+                seq: Arc::new(seq),
+                mode: ExecMode::Generate,
+                contract_values: vec![],
+                observers: vec![(1, 2)],
+            },
         ]
     }
 
@@ -720,10 +796,34 @@ mod tests {
         // Generate mode sends no observers
         assert!(got[1].observers.is_empty());
         assert_eq!(got[0].contract_values, vec![0, 5]);
-        assert_eq!(got[0].stmts[1], WireStmt::Lit { ty: "Ljava/lang/String;".into(), value: Value::Str("héllo".into()) });
-        assert_eq!(got[0].stmts[3], WireStmt::Lit { ty: "D".into(), value: Value::double(f64::NAN) });
-        assert_eq!(got[0].stmts[4], WireStmt::Array { elem: "I".into(), elems: vec![2, 2] });
-        assert_eq!(got[0].stmts[5], WireStmt::Call { op: 3, args: vec![0, 1] });
+        assert_eq!(
+            got[0].stmts[1],
+            WireStmt::Lit {
+                ty: "Ljava/lang/String;".into(),
+                value: Value::Str("héllo".into())
+            }
+        );
+        assert_eq!(
+            got[0].stmts[3],
+            WireStmt::Lit {
+                ty: "D".into(),
+                value: Value::double(f64::NAN)
+            }
+        );
+        assert_eq!(
+            got[0].stmts[4],
+            WireStmt::Array {
+                elem: "I".into(),
+                elems: vec![2, 2]
+            }
+        );
+        assert_eq!(
+            got[0].stmts[5],
+            WireStmt::Call {
+                op: 3,
+                args: vec![0, 1]
+            }
+        );
         assert_eq!(strings, vec!["Ljava/lang/String;", "I", "D", "LE;"]);
         // second batch: no new strings, so the frame is smaller and decodes with the same table
         let f2 = encode_exec(&mut tt, reqs.iter().take(1).map(|r| (7, r)));
@@ -737,8 +837,14 @@ mod tests {
         let c: Arc<str> = "java.util.ArrayList".into();
         SeqResult {
             outcomes: vec![
-                StmtOutcome::Normal(Observed::Object { class: c.clone(), fingerprint: Some(u64::MAX - 3) }),
-                StmtOutcome::Normal(Observed::Object { class: c, fingerprint: None }),
+                StmtOutcome::Normal(Observed::Object {
+                    class: c.clone(),
+                    fingerprint: Some(u64::MAX - 3),
+                }),
+                StmtOutcome::Normal(Observed::Object {
+                    class: c,
+                    fingerprint: None,
+                }),
                 StmtOutcome::Normal(Observed::Value(Value::Char(0xD800))),
                 StmtOutcome::Normal(Observed::Void),
                 StmtOutcome::Normal(Observed::Null),
@@ -752,10 +858,23 @@ mod tests {
                 StmtOutcome::Timeout,
                 StmtOutcome::NotRun,
             ],
-            violations: vec![ContractViolation { contract: Contract::EqualsSymmetric, a: 1, b: Some(0), detail: "d".into() }],
+            violations: vec![ContractViolation {
+                contract: Contract::EqualsSymmetric,
+                a: 1,
+                b: Some(0),
+                detail: "d".into(),
+            }],
             observers: vec![
-                ObserverValue { stmt: 0, op: 4, result: Ok(Value::Long(-1)) },
-                ObserverValue { stmt: 0, op: 5, result: Err("java.lang.IllegalStateException".into()) },
+                ObserverValue {
+                    stmt: 0,
+                    op: 4,
+                    result: Ok(Value::Long(-1)),
+                },
+                ObserverValue {
+                    stmt: 0,
+                    op: 5,
+                    result: Err("java.lang.IllegalStateException".into()),
+                },
             ],
             worker: 1,
         }
@@ -785,12 +904,18 @@ mod tests {
         let f = encode_result(1, &r, &mut ClassEncTable::default());
         for cut in 5..f.len() {
             let mut classes = ClassTable::default();
-            assert!(decode_result(&f[4..cut], &mut classes, 0).is_err(), "cut at {cut}");
+            assert!(
+                decode_result(&f[4..cut], &mut classes, 0).is_err(),
+                "cut at {cut}"
+            );
         }
         let reqs = sample_requests();
         let f = encode_exec(&mut TypeTable::default(), reqs.iter().map(|r| (0, r)));
         for cut in 5..f.len() {
-            assert!(decode_exec(&f[4..cut], &mut Vec::new()).is_err(), "cut at {cut}");
+            assert!(
+                decode_exec(&f[4..cut], &mut Vec::new()).is_err(),
+                "cut at {cut}"
+            );
         }
         // a frame whose declared length exceeds the stream
         let mut short = &f[..f.len() - 1];
@@ -813,7 +938,12 @@ mod tests {
         h.u32(MAGIC);
         h.u16(VERSION + 1);
         h.u64(1);
-        assert!(decode_hello(&h.finish()[4..]).unwrap_err().to_string().contains("version"));
+        assert!(
+            decode_hello(&h.finish()[4..])
+                .unwrap_err()
+                .to_string()
+                .contains("version")
+        );
     }
 
     #[test]

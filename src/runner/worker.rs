@@ -126,7 +126,8 @@ impl Worker {
             .tempdir()
             .context("creating a private temporary directory for the worker socket")?;
         let sock = dir.path().join("s");
-        let listener = UnixListener::bind(&sock).with_context(|| format!("binding {}", sock.display()))?;
+        let listener =
+            UnixListener::bind(&sock).with_context(|| format!("binding {}", sock.display()))?;
         listener.set_nonblocking(true)?;
         let ppath = dir.path().join("progress");
         let progress = std::fs::OpenOptions::new()
@@ -166,9 +167,12 @@ impl Worker {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = cmd
-            .spawn()
-            .with_context(|| format!("cannot start {}: check --java / JAVA_HOME", spec.java.display()))?;
+        let mut child = cmd.spawn().with_context(|| {
+            format!(
+                "cannot start {}: check --java / JAVA_HOME",
+                spec.java.display()
+            )
+        })?;
         let stderr = Arc::new(Mutex::new(Tail::default()));
         let stdout = Arc::new(Mutex::new(Tail::default()));
         if let Some(e) = child.stderr.take() {
@@ -228,7 +232,10 @@ impl Worker {
         };
         let hello = match w.read_frame(Some(START_TIMEOUT), false) {
             Ok(f) => f,
-            Err(ReadErr::Dead) => bail!("the worker JVM died during the handshake; stderr:\n{}", w.stderr_tail()),
+            Err(ReadErr::Dead) => bail!(
+                "the worker JVM died during the handshake; stderr:\n{}",
+                w.stderr_tail()
+            ),
             Err(ReadErr::Other(e)) => return Err(e),
         };
         protocol::decode_hello(&hello)?;
@@ -270,7 +277,11 @@ impl Worker {
 
     /// Reads one frame. `total`: overall limit; `watch_epoch`: also kill after `hard_limit`
     /// without progress in the worker.
-    fn read_frame(&mut self, total: Option<Duration>, watch_epoch: bool) -> Result<Vec<u8>, ReadErr> {
+    fn read_frame(
+        &mut self,
+        total: Option<Duration>,
+        watch_epoch: bool,
+    ) -> Result<Vec<u8>, ReadErr> {
         let t0 = Instant::now();
         let mut last_epoch = self.epoch();
         let mut last_change = Instant::now();
@@ -279,7 +290,9 @@ impl Worker {
             if self.rbuf.len() >= 4 {
                 let len = u32::from_be_bytes(self.rbuf[..4].try_into().unwrap_or([0; 4])) as usize;
                 if len == 0 || len > protocol::MAX_FRAME {
-                    return Err(ReadErr::Other(anyhow::anyhow!("protocol error: bad frame length {len}")));
+                    return Err(ReadErr::Other(anyhow::anyhow!(
+                        "protocol error: bad frame length {len}"
+                    )));
                 }
                 if self.rbuf.len() >= 4 + len {
                     let frame = self.rbuf[4..4 + len].to_vec();
@@ -292,7 +305,12 @@ impl Worker {
                 Ok(n) => {
                     self.rbuf.extend_from_slice(&chunk[..n]);
                 }
-                Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
                     if watch_epoch {
                         let ep = self.epoch();
                         if ep != last_epoch {
@@ -336,7 +354,9 @@ impl Worker {
             return Ok(Vec::new());
         }
         let frame = protocol::encode_register(self.registered as u32, &ops[self.registered..]);
-        let r = self.send(&frame).and_then(|_| self.read_frame(Some(REQUEST_TIMEOUT), false));
+        let r = self
+            .send(&frame)
+            .and_then(|_| self.read_frame(Some(REQUEST_TIMEOUT), false));
         match r {
             Ok(f) => {
                 let failed = protocol::decode_registered(&f)?;
@@ -349,7 +369,10 @@ impl Worker {
     }
 
     fn simple_request(&mut self, frame: Vec<u8>, what: &str) -> Result<Vec<u8>> {
-        match self.send(&frame).and_then(|_| self.read_frame(Some(REQUEST_TIMEOUT), false)) {
+        match self
+            .send(&frame)
+            .and_then(|_| self.read_frame(Some(REQUEST_TIMEOUT), false))
+        {
             Ok(f) => Ok(f),
             Err(ReadErr::Dead) => Err(self.dead_error(what)),
             Err(ReadErr::Other(e)) => Err(e),
@@ -357,12 +380,18 @@ impl Worker {
     }
 
     pub fn class_bytes(&mut self, name: &str) -> Result<Option<Vec<u8>>> {
-        let f = self.simple_request(protocol::encode_str_request(protocol::CLASS_BYTES, name), "a class lookup")?;
+        let f = self.simple_request(
+            protocol::encode_str_request(protocol::CLASS_BYTES, name),
+            "a class lookup",
+        )?;
         protocol::decode_bytes(&f)
     }
 
     pub fn list_classes(&mut self, prefix: &str) -> Result<Vec<String>> {
-        let f = self.simple_request(protocol::encode_str_request(protocol::LIST_CLASSES, prefix), "a class listing")?;
+        let f = self.simple_request(
+            protocol::encode_str_request(protocol::LIST_CLASSES, prefix),
+            "a class listing",
+        )?;
         protocol::decode_list(&f)
     }
 
@@ -375,7 +404,10 @@ impl Worker {
         }
         let base = self.next_tag;
         self.next_tag += reqs.len() as u32;
-        let frame = protocol::encode_exec(&mut self.types, reqs.iter().enumerate().map(|(i, r)| (base + i as u32, r)));
+        let frame = protocol::encode_exec(
+            &mut self.types,
+            reqs.iter().enumerate().map(|(i, r)| (base + i as u32, r)),
+        );
         let mut done = 0usize;
         let mut alive = self.send(&frame).is_ok();
         while alive && done < reqs.len() {
@@ -384,10 +416,17 @@ impl Worker {
                     let (tag, r) = protocol::decode_result(&f, &mut self.classes, self.index)
                         .context("decoding a worker result")?;
                     if tag != base + done as u32 {
-                        bail!("protocol error: result for sequence {tag}, expected {}", base + done as u32);
+                        bail!(
+                            "protocol error: result for sequence {tag}, expected {}",
+                            base + done as u32
+                        );
                     }
                     if r.outcomes.len() != reqs[done].seq.len() {
-                        bail!("protocol error: {} outcomes for {} statements", r.outcomes.len(), reqs[done].seq.len());
+                        bail!(
+                            "protocol error: {} outcomes for {} statements",
+                            r.outcomes.len(),
+                            reqs[done].seq.len()
+                        );
                     }
                     out.push(r);
                     done += 1;
@@ -415,7 +454,9 @@ impl Worker {
                     self.exit = Some(st);
                     return self.exit;
                 }
-                Ok(None) if t0.elapsed() < Duration::from_secs(5) => std::thread::sleep(Duration::from_millis(5)),
+                Ok(None) if t0.elapsed() < Duration::from_secs(5) => {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
                 _ => {
                     self.kill();
                     return self.exit;
@@ -438,7 +479,8 @@ impl Worker {
         let mut hdr = [0u8; P_DATA as usize];
         let _ = self.progress.read_at(&mut hdr, 0);
         let int = |i: usize| u32::from_be_bytes(hdr[i..i + 4].try_into().unwrap_or([0; 4]));
-        let (p_tag, p_stmt, marker, count, nbytes, nstmt) = (int(4), int(8), int(12), int(16), int(20), int(24));
+        let (p_tag, p_stmt, marker, count, nbytes, nstmt) =
+            (int(4), int(8), int(12), int(16), int(20), int(24));
         let n = req.seq.len();
         let matches = p_tag == tag && nstmt as usize == n;
         let code = st.and_then(|s| s.code());
@@ -455,7 +497,11 @@ impl Worker {
             _ => None,
         };
         let mut recorded = Vec::new();
-        let blame = if matches { (p_stmt as usize).min(n.saturating_sub(1)) } else { 0 };
+        let blame = if matches {
+            (p_stmt as usize).min(n.saturating_sub(1))
+        } else {
+            0
+        };
         if matches && nbytes > 0 && (nbytes as u64) < PROGRESS_SIZE - P_DATA {
             let mut data = vec![0u8; nbytes as usize];
             if self.progress.read_at(&mut data, P_DATA).is_ok() {
@@ -477,7 +523,12 @@ impl Worker {
             })
             .collect();
         (
-            SeqResult { outcomes, violations: Vec::new(), observers: Vec::new(), worker: self.index },
+            SeqResult {
+                outcomes,
+                violations: Vec::new(),
+                observers: Vec::new(),
+                worker: self.index,
+            },
             kind,
         )
     }
