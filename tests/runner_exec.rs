@@ -409,3 +409,16 @@ fn jdk_classes_through_a_worker() {
     );
     pool.shutdown();
 }
+
+#[test]
+fn jvm_start_failure_reports_its_stderr() {
+    let _g = serial();
+    let mut cfg = config(1, std::time::Duration::from_secs(5), 128, vec![]);
+    cfg.extra_jvm_args = vec!["-XX:+NoSuchJforgeFlag".into()];
+    let err = match jforge::runner::Pool::start(cfg) {
+        Ok(_) => panic!("a JVM with a bad flag started"),
+        Err(e) => format!("{e:#}"),
+    };
+    assert!(err.contains("NoSuchJforgeFlag"), "{err}");
+    assert!(worker_children().is_empty());
+}

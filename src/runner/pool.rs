@@ -367,9 +367,12 @@ impl Pool {
                 drop(out.worker);
             }
         }
-        for w in self.slots.iter_mut() {
+        for (i, w) in self.slots.iter_mut().enumerate() {
             if let Some(mut w) = w.take() {
-                w.sample_rss();
+                let p = w.sample_rss();
+                if let Some(peak) = self.stats.worker_peak_rss_kb.get_mut(i) {
+                    *peak = (*peak).max(p);
+                }
                 w.kill();
             }
         }
