@@ -1,4 +1,411 @@
-//! (being written)
-pub struct Pool;
-pub struct PoolConfig;
-pub struct PoolStats;
+//! A pool of worker JVMs. A batch is split into contiguous chunks, one per worker, run
+//! concurrently (one thread per chunk), and the results are put back in input order, so a
+//! batch's results do not depend on the number of workers (only `SeqResult::worker` does).
+//! A worker that dies is replaced (all operations registered again) and the rest of its chunk
+//! resubmitted; crashes and timeouts are results, not errors.
+
+use crate::runner::jar;
+use crate::runner::worker::{RunEnd, Worker, WorkerSpec};
+use crate::runner::{CrashKind, ExecRequest, JdkClasses, SeqResult, StmtOutcome};
+use crate::sequence::{OpId, OpTable, Operation};
+use anyhow::{Context, Result, bail};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+#[derive(Clone, Debug)]
+pub struct PoolConfig {
+    /// The `java` executable.
+    pub java: PathBuf,
+    pub classpath: Vec<PathBuf>,
+    pub workers: usize,
+    pub call_timeout: Duration,
+    pub heap_mb: u32,
+    pub extra_jvm_args: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PoolStats {
+    pub sequences: u64,
+    pub statements: u64,
+    pub restarts: u64,
+    pub timeouts: u64,
+    pub crashes: BTreeMap<CrashKind, u64>,
+    /// Peak resident set (VmHWM) per worker slot over all its JVMs, in KiB.
+    pub worker_peak_rss_kb: Vec<u64>,
+}
+
+/// What a chunk thread hands back.
+struct ChunkOut {
+    slot: usize,
+    worker: Option<Worker>,
+    /// (input index, result)
+    results: Vec<(usize, SeqResult)>,
+    restarts: u64,
+    timeouts: u64,
+    crashes: Vec<CrashKind>,
+    peak_rss_kb: u64,
+    error: Option<anyhow::Error>,
+}
+
+pub struct Pool {
+    spec: Arc<WorkerSpec>,
+    ops: Arc<Vec<Operation>>,
+    slots: Vec<Option<Worker>>,
+    pending: Vec<JoinHandle<ChunkOut>>,
+    pending_len: usize,
+    stats: PoolStats,
+}
+
+fn start_registered(spec: &WorkerSpec, ops: &[Operation], slot: usize) -> Result<Worker> {
+    let mut last = None;
+    for _ in 0..3 {
+        match Worker::start(spec, slot).and_then(|mut w| w.register(ops).map(|_| w)) {
+            Ok(w) => return Ok(w),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| anyhow::anyhow!("worker start failed")))
+        .with_context(|| format!("cannot restart worker {slot}"))
+}
+
+fn run_chunk(
+    slot: usize,
+    mut worker: Worker,
+    spec: Arc<WorkerSpec>,
+    ops: Arc<Vec<Operation>>,
+    reqs: Vec<(usize, ExecRequest)>,
+) -> ChunkOut {
+    let (idx, reqs): (Vec<usize>, Vec<ExecRequest>) = reqs.into_iter().unzip();
+    let mut out = ChunkOut {
+        slot,
+        worker: None,
+        results: Vec::with_capacity(reqs.len()),
+        restarts: 0,
+        timeouts: 0,
+        crashes: Vec::new(),
+        peak_rss_kb: 0,
+        error: None,
+    };
+    let mut results = Vec::with_capacity(reqs.len());
+    while results.len() < reqs.len() {
+        match worker.run(&reqs[results.len()..], &mut results) {
+            Ok(RunEnd::Done) => {}
+            Ok(RunEnd::Died(kind)) => {
+                match kind {
+                    None => out.timeouts += 1,
+                    Some(k) => out.crashes.push(k),
+                }
+                out.peak_rss_kb = out.peak_rss_kb.max(worker.sample_rss());
+                drop(worker);
+                out.restarts += 1;
+                match start_registered(&spec, &ops, slot) {
+                    Ok(w) => worker = w,
+                    Err(e) => {
+                        out.error = Some(e);
+                        return out;
+                    }
+                }
+            }
+            Err(e) => {
+                out.error = Some(e.context(format!("worker {slot}")));
+                return out;
+            }
+        }
+    }
+    out.peak_rss_kb = out.peak_rss_kb.max(worker.sample_rss());
+    out.worker = Some(worker);
+    out.results = idx.into_iter().zip(results).collect();
+    out
+}
+
+impl Pool {
+    /// Starts all workers in parallel.
+    pub fn start(cfg: PoolConfig) -> Result<Pool> {
+        if cfg.workers == 0 {
+            bail!("the number of workers must be at least 1");
+        }
+        let jar = jar::worker_jar()?;
+        let spec = Arc::new(WorkerSpec {
+            java: cfg.java.clone(),
+            jar,
+            classpath: cfg.classpath.clone(),
+            call_timeout: cfg.call_timeout,
+            heap_mb: cfg.heap_mb,
+            extra_jvm_args: cfg.extra_jvm_args.clone(),
+        });
+        let handles: Vec<_> = (0..cfg.workers)
+            .map(|i| {
+                let spec = spec.clone();
+                std::thread::spawn(move || Worker::start(&spec, i))
+            })
+            .collect();
+        let mut slots = Vec::new();
+        let mut first_err = None;
+        for h in handles {
+            match h.join() {
+                Ok(Ok(w)) => slots.push(Some(w)),
+                Ok(Err(e)) => {
+                    first_err.get_or_insert(e);
+                }
+                Err(_) => {
+                    first_err.get_or_insert(anyhow::anyhow!("worker start thread panicked"));
+                }
+            }
+        }
+        if let Some(e) = first_err {
+            return Err(e.context("starting the worker JVMs"));
+        }
+        Ok(Pool {
+            spec,
+            ops: Arc::new(Vec::new()),
+            slots,
+            pending: Vec::new(),
+            pending_len: 0,
+            stats: PoolStats {
+                worker_peak_rss_kb: vec![0; cfg.workers],
+                ..PoolStats::default()
+            },
+        })
+    }
+
+    pub fn workers(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn ensure_idle(&self) -> Result<()> {
+        if !self.pending.is_empty() {
+            bail!("a batch is still running: call collect() first");
+        }
+        Ok(())
+    }
+
+    /// Restarts the workers lost to errors.
+    fn ensure_workers(&mut self) -> Result<()> {
+        for i in 0..self.slots.len() {
+            if self.slots[i].is_none() {
+                self.slots[i] = Some(start_registered(&self.spec, &self.ops, i)?);
+                self.stats.restarts += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Registers the ops of `ops` not yet registered, in every worker (and after each restart).
+    pub fn register(&mut self, ops: &OpTable) -> Result<Vec<(OpId, String)>> {
+        self.ensure_idle()?;
+        if ops.len() > self.ops.len() {
+            let known = self.ops.len();
+            let v = Arc::make_mut(&mut self.ops);
+            v.extend(ops.iter().skip(known).map(|(_, o)| o.clone()));
+        }
+        self.ensure_workers()?;
+        let all = self.ops.clone();
+        let results: Vec<Result<Vec<(OpId, String)>>> = std::thread::scope(|s| {
+            let hs: Vec<_> = self
+                .slots
+                .iter_mut()
+                .flatten()
+                .map(|w| {
+                    let all = &all;
+                    s.spawn(move || w.register(all))
+                })
+                .collect();
+            hs.into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(anyhow::anyhow!("register thread panicked")))
+                })
+                .collect()
+        });
+        let mut failed = None;
+        for (i, r) in results.into_iter().enumerate() {
+            match r {
+                Ok(f) => {
+                    failed.get_or_insert(f);
+                }
+                Err(_) => {
+                    // A worker died while loading classes: replace it (registers everything).
+                    self.slots[i] = None;
+                    self.slots[i] = Some(start_registered(&self.spec, &self.ops, i)?);
+                    self.stats.restarts += 1;
+                }
+            }
+        }
+        Ok(failed.unwrap_or_default())
+    }
+
+    fn spawn_assignments(
+        &mut self,
+        assign: Vec<Vec<(usize, ExecRequest)>>,
+        total: usize,
+    ) -> Result<()> {
+        self.ensure_idle()?;
+        self.ensure_workers()?;
+        for (slot, reqs) in assign.into_iter().enumerate() {
+            if reqs.is_empty() {
+                continue;
+            }
+            let Some(w) = self.slots[slot].take() else {
+                continue;
+            };
+            let spec = self.spec.clone();
+            let ops = self.ops.clone();
+            self.pending.push(std::thread::spawn(move || {
+                run_chunk(slot, w, spec, ops, reqs)
+            }));
+        }
+        self.pending_len = total;
+        Ok(())
+    }
+
+    /// Starts executing a batch and returns at once; see [`Pool::collect`].
+    pub fn submit(&mut self, batch: Vec<ExecRequest>) -> Result<()> {
+        let n = batch.len();
+        let k = self.slots.len();
+        let per = n.div_ceil(k).max(1);
+        let mut assign: Vec<Vec<(usize, ExecRequest)>> = (0..k).map(|_| Vec::new()).collect();
+        for (i, r) in batch.into_iter().enumerate() {
+            assign[i / per].push((i, r));
+        }
+        self.spawn_assignments(assign, n)
+    }
+
+    /// Waits for the submitted batch; results in input order.
+    pub fn collect(&mut self) -> Result<Vec<SeqResult>> {
+        let mut slots: Vec<Option<SeqResult>> = (0..self.pending_len).map(|_| None).collect();
+        let mut first_err = None;
+        for h in std::mem::take(&mut self.pending) {
+            let out = match h.join() {
+                Ok(o) => o,
+                Err(_) => {
+                    first_err.get_or_insert(anyhow::anyhow!("a runner thread panicked"));
+                    continue;
+                }
+            };
+            self.slots[out.slot] = out.worker;
+            self.stats.restarts += out.restarts;
+            self.stats.timeouts += out.timeouts;
+            for c in out.crashes {
+                *self.stats.crashes.entry(c).or_default() += 1;
+            }
+            let peak = &mut self.stats.worker_peak_rss_kb[out.slot];
+            *peak = (*peak).max(out.peak_rss_kb);
+            if let Some(e) = out.error {
+                first_err.get_or_insert(e);
+            }
+            for (i, r) in out.results {
+                self.stats.sequences += 1;
+                self.stats.statements += r
+                    .outcomes
+                    .iter()
+                    .filter(|o| !matches!(o, StmtOutcome::NotRun))
+                    .count() as u64;
+                slots[i] = Some(r);
+            }
+        }
+        self.pending_len = 0;
+        if let Some(e) = first_err {
+            return Err(e);
+        }
+        slots
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| r.with_context(|| format!("internal error: no result for request {i}")))
+            .collect()
+    }
+
+    pub fn execute(&mut self, batch: Vec<ExecRequest>) -> Result<Vec<SeqResult>> {
+        self.submit(batch)?;
+        self.collect()
+    }
+
+    /// Runs each request in a different JVM than the worker index given with it (the next
+    /// worker; with a single worker, a freshly started one).
+    pub fn execute_elsewhere(
+        &mut self,
+        batch: Vec<(ExecRequest, usize)>,
+    ) -> Result<Vec<SeqResult>> {
+        self.ensure_idle()?;
+        let k = self.slots.len();
+        if k == 1 {
+            if let Some(mut w) = self.slots[0].take() {
+                let peak = w.sample_rss();
+                self.stats.worker_peak_rss_kb[0] = self.stats.worker_peak_rss_kb[0].max(peak);
+            }
+            self.slots[0] = Some(start_registered(&self.spec, &self.ops, 0)?);
+            self.stats.restarts += 1;
+        }
+        let n = batch.len();
+        let mut assign: Vec<Vec<(usize, ExecRequest)>> = (0..k).map(|_| Vec::new()).collect();
+        for (i, (r, w)) in batch.into_iter().enumerate() {
+            assign[(w + 1) % k].push((i, r));
+        }
+        self.spawn_assignments(assign, n)?;
+        self.collect()
+    }
+
+    pub fn stats(&mut self) -> PoolStats {
+        for (i, w) in self.slots.iter_mut().enumerate() {
+            if let Some(w) = w {
+                let p = w.sample_rss();
+                self.stats.worker_peak_rss_kb[i] = self.stats.worker_peak_rss_kb[i].max(p);
+            }
+        }
+        self.stats.clone()
+    }
+
+    pub fn shutdown(mut self) {
+        self.stop();
+    }
+
+    fn stop(&mut self) {
+        for h in std::mem::take(&mut self.pending) {
+            if let Ok(out) = h.join() {
+                drop(out.worker);
+            }
+        }
+        for (i, w) in self.slots.iter_mut().enumerate() {
+            if let Some(mut w) = w.take() {
+                let p = w.sample_rss();
+                if let Some(peak) = self.stats.worker_peak_rss_kb.get_mut(i) {
+                    *peak = (*peak).max(p);
+                }
+                w.kill();
+            }
+        }
+    }
+
+    /// A worker for synchronous requests (slot 0), restarted if needed.
+    fn worker0(&mut self) -> Result<&mut Worker> {
+        self.ensure_idle()?;
+        self.ensure_workers()?;
+        self.slots[0].as_mut().context("no worker")
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl JdkClasses for Pool {
+    fn class_bytes(&mut self, binary_name: &str) -> Result<Option<Vec<u8>>> {
+        let r = self.worker0()?.class_bytes(binary_name);
+        if r.is_err() {
+            self.slots[0] = None;
+        }
+        r
+    }
+
+    fn list_classes(&mut self, package_prefix: &str) -> Result<Vec<String>> {
+        let r = self.worker0()?.list_classes(package_prefix);
+        if r.is_err() {
+            self.slots[0] = None;
+        }
+        r
+    }
+}

@@ -1,1 +1,543 @@
-//! (being written)
+//! One worker JVM seen from Rust: start, handshake, register operations, run a batch, and the
+//! post-mortem when it dies.
+//!
+//! Why a progress file: the worker may vanish without a word (System.exit, Runtime.halt, killed
+//! after a hang). It mirrors "which sequence, which statement, outcomes so far, and why I am
+//! halting" into a memory-mapped file; after death the file says whom to blame and what the
+//! earlier statements did. While the worker is alive, its epoch counter (bumped at each call)
+//! tells a slow-but-progressing sequence from a hung one.
+
+use crate::runner::protocol::{self, ClassTable, Dec, TypeTable};
+use crate::runner::{CrashKind, ExecRequest, SeqResult, StmtOutcome};
+use crate::sequence::{OpId, Operation};
+use anyhow::{Context, Result, bail};
+use std::io::{Read, Write};
+use std::os::unix::fs::FileExt;
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Size of the shared progress file (sparse; only touched pages cost memory).
+const PROGRESS_SIZE: u64 = 8 << 20;
+const P_DATA: u64 = 32;
+/// Exit code the worker uses when it halts itself after writing a crash marker.
+const HALT_CODE: i32 = 77;
+/// How much of the child's stdout/stderr is kept for diagnostics.
+const TAIL: usize = 64 * 1024;
+const START_TIMEOUT: Duration = Duration::from_secs(60);
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
+const TICK: Duration = Duration::from_millis(100);
+
+/// How to start workers.
+#[derive(Clone, Debug)]
+pub struct WorkerSpec {
+    pub java: PathBuf,
+    pub jar: PathBuf,
+    pub classpath: Vec<PathBuf>,
+    pub call_timeout: Duration,
+    pub heap_mb: u32,
+    pub extra_jvm_args: Vec<String>,
+}
+
+impl WorkerSpec {
+    /// Time without progress after which the Rust side kills the worker.
+    pub fn hard_limit(&self) -> Duration {
+        self.call_timeout + Duration::from_secs(2).max(self.call_timeout)
+    }
+}
+
+/// The last bytes a stream produced.
+#[derive(Default)]
+pub struct Tail {
+    buf: Vec<u8>,
+}
+
+impl Tail {
+    fn push(&mut self, b: &[u8]) {
+        self.buf.extend_from_slice(b);
+        if self.buf.len() > 2 * TAIL {
+            let cut = self.buf.len() - TAIL;
+            self.buf.drain(..cut);
+        }
+    }
+    pub fn text(&self) -> String {
+        let s = &self.buf[self.buf.len().saturating_sub(TAIL)..];
+        String::from_utf8_lossy(s).into_owned()
+    }
+}
+
+fn drain(mut r: impl Read + Send + 'static, tail: Arc<Mutex<Tail>>) {
+    std::thread::spawn(move || {
+        let mut chunk = vec![0u8; 64 * 1024];
+        loop {
+            match r.read(&mut chunk) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if let Ok(mut t) = tail.lock() {
+                        t.push(&chunk[..n]);
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// How a batch on one worker ended.
+pub enum RunEnd {
+    /// Every request has a result.
+    Done,
+    /// The worker died (the blamed request's result was pushed to the output); `None` means the
+    /// call timed out, `Some` names the crash. The worker must be replaced.
+    Died(Option<CrashKind>),
+}
+
+pub struct Worker {
+    pub index: usize,
+    child: Child,
+    stream: UnixStream,
+    rbuf: Vec<u8>,
+    _dir: tempfile::TempDir,
+    progress: std::fs::File,
+    stderr: Arc<Mutex<Tail>>,
+    stdout: Arc<Mutex<Tail>>,
+    types: TypeTable,
+    classes: ClassTable,
+    /// Number of ops registered (ids `0..registered`).
+    pub registered: usize,
+    next_tag: u32,
+    hard_limit: Duration,
+    killed: bool,
+    exit: Option<ExitStatus>,
+    peak_rss_kb: u64,
+}
+
+enum ReadErr {
+    /// The worker is gone (EOF, reset) or had to be killed.
+    Dead,
+    Other(anyhow::Error),
+}
+
+impl Worker {
+    pub fn start(spec: &WorkerSpec, index: usize) -> Result<Worker> {
+        let dir = tempfile::Builder::new()
+            .prefix("jforge-w")
+            .tempdir()
+            .context("creating a private temporary directory for the worker socket")?;
+        let sock = dir.path().join("s");
+        let listener =
+            UnixListener::bind(&sock).with_context(|| format!("binding {}", sock.display()))?;
+        listener.set_nonblocking(true)?;
+        let ppath = dir.path().join("progress");
+        let progress = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&ppath)
+            .with_context(|| format!("creating {}", ppath.display()))?;
+        progress.set_len(PROGRESS_SIZE)?;
+
+        let mut cp = std::ffi::OsString::from(spec.jar.as_os_str());
+        for p in &spec.classpath {
+            cp.push(":");
+            cp.push(p.as_os_str());
+        }
+        let mut cmd = Command::new(&spec.java);
+        cmd.arg(format!("-Xmx{}m", spec.heap_mb.max(16)))
+            .args([
+                "-Xss4m",
+                "-XX:+UseSerialGC",
+                "-XX:-UsePerfData",
+                "-XX:-OmitStackTraceInFastThrow",
+                "-Djava.awt.headless=true",
+                "--add-opens",
+                "java.base/java.util=ALL-UNNAMED",
+                "--add-opens",
+                "java.base/java.lang=ALL-UNNAMED",
+            ])
+            .args(&spec.extra_jvm_args)
+            .arg("-cp")
+            .arg(&cp)
+            .arg("jforge.worker.Main")
+            .arg(&sock)
+            .arg(&ppath)
+            .arg(spec.call_timeout.as_millis().max(1).to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().with_context(|| {
+            format!(
+                "cannot start {}: check --java / JAVA_HOME",
+                spec.java.display()
+            )
+        })?;
+        let stderr = Arc::new(Mutex::new(Tail::default()));
+        let stdout = Arc::new(Mutex::new(Tail::default()));
+        if let Some(e) = child.stderr.take() {
+            drain(e, stderr.clone());
+        }
+        if let Some(o) = child.stdout.take() {
+            drain(o, stdout.clone());
+        }
+        let t0 = Instant::now();
+        let stream = loop {
+            match listener.accept() {
+                Ok((s, _)) => break s,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    if let Some(st) = child.try_wait()? {
+                        std::thread::sleep(Duration::from_millis(50));
+                        let tail = stderr.lock().map(|t| t.text()).unwrap_or_default();
+                        bail!(
+                            "the worker JVM ({}) exited with {st} before connecting; its stderr:\n{}",
+                            spec.java.display(),
+                            tail.trim_end()
+                        );
+                    }
+                    if t0.elapsed() > START_TIMEOUT {
+                        let _ = child.kill();
+                        let _ = child.wait();
+                        bail!("the worker JVM did not connect within {START_TIMEOUT:?}");
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                Err(e) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(e).context("accepting the worker connection");
+                }
+            }
+        };
+        stream.set_nonblocking(false)?;
+        stream.set_read_timeout(Some(TICK))?;
+        stream.set_write_timeout(Some(REQUEST_TIMEOUT))?;
+        let mut w = Worker {
+            index,
+            child,
+            stream,
+            rbuf: Vec::with_capacity(1 << 16),
+            _dir: dir,
+            progress,
+            stderr,
+            stdout,
+            types: TypeTable::default(),
+            classes: ClassTable::default(),
+            registered: 0,
+            next_tag: 0,
+            hard_limit: spec.hard_limit(),
+            killed: false,
+            exit: None,
+            peak_rss_kb: 0,
+        };
+        let hello = match w.read_frame(Some(START_TIMEOUT), false) {
+            Ok(f) => f,
+            Err(ReadErr::Dead) => bail!(
+                "the worker JVM died during the handshake; stderr:\n{}",
+                w.stderr_tail()
+            ),
+            Err(ReadErr::Other(e)) => return Err(e),
+        };
+        protocol::decode_hello(&hello)?;
+        Ok(w)
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn stderr_tail(&self) -> String {
+        self.stderr.lock().map(|t| t.text()).unwrap_or_default()
+    }
+
+    pub fn stdout_tail(&self) -> String {
+        self.stdout.lock().map(|t| t.text()).unwrap_or_default()
+    }
+
+    /// Current VmHWM of the process in KiB (also remembered as the peak).
+    pub fn sample_rss(&mut self) -> u64 {
+        if let Ok(s) = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())) {
+            for l in s.lines() {
+                if let Some(v) = l.strip_prefix("VmHWM:") {
+                    let kb: u64 = v.trim().trim_end_matches("kB").trim().parse().unwrap_or(0);
+                    self.peak_rss_kb = self.peak_rss_kb.max(kb);
+                }
+            }
+        }
+        self.peak_rss_kb
+    }
+
+    fn epoch(&self) -> u32 {
+        let mut b = [0u8; 4];
+        match self.progress.read_at(&mut b, 0) {
+            Ok(4) => u32::from_be_bytes(b),
+            _ => 0,
+        }
+    }
+
+    /// Reads one frame. `total`: overall limit; `watch_epoch`: also kill after `hard_limit`
+    /// without progress in the worker.
+    fn read_frame(
+        &mut self,
+        total: Option<Duration>,
+        watch_epoch: bool,
+    ) -> Result<Vec<u8>, ReadErr> {
+        let t0 = Instant::now();
+        let mut last_epoch = self.epoch();
+        let mut last_change = Instant::now();
+        let mut chunk = [0u8; 64 * 1024];
+        loop {
+            if self.rbuf.len() >= 4 {
+                let len = u32::from_be_bytes(self.rbuf[..4].try_into().unwrap_or([0; 4])) as usize;
+                if len == 0 || len > protocol::MAX_FRAME {
+                    return Err(ReadErr::Other(anyhow::anyhow!(
+                        "protocol error: bad frame length {len}"
+                    )));
+                }
+                if self.rbuf.len() >= 4 + len {
+                    let frame = self.rbuf[4..4 + len].to_vec();
+                    self.rbuf.drain(..4 + len);
+                    return Ok(frame);
+                }
+            }
+            match self.stream.read(&mut chunk) {
+                Ok(0) => return Err(ReadErr::Dead),
+                Ok(n) => {
+                    self.rbuf.extend_from_slice(&chunk[..n]);
+                }
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    if watch_epoch {
+                        let ep = self.epoch();
+                        if ep != last_epoch {
+                            last_epoch = ep;
+                            last_change = Instant::now();
+                        } else if last_change.elapsed() > self.hard_limit {
+                            self.kill();
+                            return Err(ReadErr::Dead);
+                        }
+                    }
+                    if total.is_some_and(|t| t0.elapsed() > t) {
+                        self.kill();
+                        return Err(ReadErr::Dead);
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => return Err(ReadErr::Dead),
+            }
+        }
+    }
+
+    fn send(&mut self, frame: &[u8]) -> Result<(), ReadErr> {
+        match self.stream.write_all(frame) {
+            Ok(()) => Ok(()),
+            Err(_) => Err(ReadErr::Dead),
+        }
+    }
+
+    fn dead_error(&mut self, what: &str) -> anyhow::Error {
+        let st = self.wait_exit();
+        anyhow::anyhow!(
+            "the worker JVM died during {what} ({}); stderr tail:\n{}",
+            st.map(|s| s.to_string()).unwrap_or_else(|| "killed".into()),
+            self.stderr_tail().trim_end()
+        )
+    }
+
+    /// Registers `ops[self.registered..]`. Returns the ops that failed to resolve.
+    pub fn register(&mut self, ops: &[Operation]) -> Result<Vec<(OpId, String)>> {
+        if self.registered >= ops.len() {
+            return Ok(Vec::new());
+        }
+        let frame = protocol::encode_register(self.registered as u32, &ops[self.registered..]);
+        let r = self
+            .send(&frame)
+            .and_then(|_| self.read_frame(Some(REQUEST_TIMEOUT), false));
+        match r {
+            Ok(f) => {
+                let failed = protocol::decode_registered(&f)?;
+                self.registered = ops.len();
+                Ok(failed)
+            }
+            Err(ReadErr::Dead) => Err(self.dead_error("operation registration")),
+            Err(ReadErr::Other(e)) => Err(e),
+        }
+    }
+
+    fn simple_request(&mut self, frame: Vec<u8>, what: &str) -> Result<Vec<u8>> {
+        match self
+            .send(&frame)
+            .and_then(|_| self.read_frame(Some(REQUEST_TIMEOUT), false))
+        {
+            Ok(f) => Ok(f),
+            Err(ReadErr::Dead) => Err(self.dead_error(what)),
+            Err(ReadErr::Other(e)) => Err(e),
+        }
+    }
+
+    pub fn class_bytes(&mut self, name: &str) -> Result<Option<Vec<u8>>> {
+        let f = self.simple_request(
+            protocol::encode_str_request(protocol::CLASS_BYTES, name),
+            "a class lookup",
+        )?;
+        protocol::decode_bytes(&f)
+    }
+
+    pub fn list_classes(&mut self, prefix: &str) -> Result<Vec<String>> {
+        let f = self.simple_request(
+            protocol::encode_str_request(protocol::LIST_CLASSES, prefix),
+            "a class listing",
+        )?;
+        protocol::decode_list(&f)
+    }
+
+    /// Runs `reqs` in order, appending one result per request to `out`, until all ran or the
+    /// worker died (then the blamed request's result is appended and `Died` returned; the
+    /// worker must be replaced).
+    pub fn run(&mut self, reqs: &[ExecRequest], out: &mut Vec<SeqResult>) -> Result<RunEnd> {
+        if reqs.is_empty() {
+            return Ok(RunEnd::Done);
+        }
+        let base = self.next_tag;
+        self.next_tag += reqs.len() as u32;
+        let frame = protocol::encode_exec(
+            &mut self.types,
+            reqs.iter().enumerate().map(|(i, r)| (base + i as u32, r)),
+        );
+        let mut done = 0usize;
+        let mut alive = self.send(&frame).is_ok();
+        while alive && done < reqs.len() {
+            match self.read_frame(None, true) {
+                Ok(f) => {
+                    let (tag, r) = protocol::decode_result(&f, &mut self.classes, self.index)
+                        .context("decoding a worker result")?;
+                    if tag != base + done as u32 {
+                        bail!(
+                            "protocol error: result for sequence {tag}, expected {}",
+                            base + done as u32
+                        );
+                    }
+                    if r.outcomes.len() != reqs[done].seq.len() {
+                        bail!(
+                            "protocol error: {} outcomes for {} statements",
+                            r.outcomes.len(),
+                            reqs[done].seq.len()
+                        );
+                    }
+                    out.push(r);
+                    done += 1;
+                }
+                Err(ReadErr::Dead) => alive = false,
+                Err(ReadErr::Other(e)) => return Err(e),
+            }
+        }
+        if alive {
+            return Ok(RunEnd::Done);
+        }
+        let (r, kind) = self.postmortem(&reqs[done], base + done as u32);
+        out.push(r);
+        Ok(RunEnd::Died(kind))
+    }
+
+    fn wait_exit(&mut self) -> Option<ExitStatus> {
+        if self.exit.is_some() {
+            return self.exit;
+        }
+        let t0 = Instant::now();
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(st)) => {
+                    self.exit = Some(st);
+                    return self.exit;
+                }
+                Ok(None) if t0.elapsed() < Duration::from_secs(5) => {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
+                _ => {
+                    self.kill();
+                    return self.exit;
+                }
+            }
+        }
+    }
+
+    /// Kills the process (SIGKILL) and reaps it.
+    pub fn kill(&mut self) {
+        if self.exit.is_none() {
+            self.killed = true;
+            let _ = self.child.kill();
+            self.exit = self.child.wait().ok();
+        }
+    }
+
+    fn postmortem(&mut self, req: &ExecRequest, tag: u32) -> (SeqResult, Option<CrashKind>) {
+        let st = self.wait_exit();
+        let mut hdr = [0u8; P_DATA as usize];
+        let _ = self.progress.read_at(&mut hdr, 0);
+        let int = |i: usize| u32::from_be_bytes(hdr[i..i + 4].try_into().unwrap_or([0; 4]));
+        let (p_tag, p_stmt, marker, count, nbytes, nstmt) =
+            (int(4), int(8), int(12), int(16), int(20), int(24));
+        let n = req.seq.len();
+        let matches = p_tag == tag && nstmt as usize == n;
+        let code = st.and_then(|s| s.code());
+        let kind_outcome = match (marker, self.killed) {
+            (1, _) if code == Some(HALT_CODE) || !self.killed => StmtOutcome::Timeout,
+            (2, _) => StmtOutcome::Crash(CrashKind::OutOfMemory),
+            (3, _) => StmtOutcome::Crash(CrashKind::StackOverflow),
+            (4, _) => StmtOutcome::Crash(CrashKind::LeakedThreads),
+            (_, true) => StmtOutcome::Crash(CrashKind::Unresponsive),
+            _ => StmtOutcome::Crash(CrashKind::Exited(code)),
+        };
+        let kind = match &kind_outcome {
+            StmtOutcome::Crash(k) => Some(k.clone()),
+            _ => None,
+        };
+        let mut recorded = Vec::new();
+        let blame = if matches {
+            (p_stmt as usize).min(n.saturating_sub(1))
+        } else {
+            0
+        };
+        if matches && nbytes > 0 && (nbytes as u64) < PROGRESS_SIZE - P_DATA {
+            let mut data = vec![0u8; nbytes as usize];
+            if self.progress.read_at(&mut data, P_DATA).is_ok() {
+                let mut d = Dec::new(&data);
+                let mut classes = self.classes.clone();
+                for _ in 0..count.min(n as u32) {
+                    match protocol::decode_outcome(&mut d, &mut classes) {
+                        Ok(o) => recorded.push(o),
+                        Err(_) => break,
+                    }
+                }
+            }
+        }
+        let outcomes = (0..n)
+            .map(|i| match i.cmp(&blame) {
+                std::cmp::Ordering::Less => recorded.get(i).cloned().unwrap_or(StmtOutcome::NotRun),
+                std::cmp::Ordering::Equal => kind_outcome.clone(),
+                std::cmp::Ordering::Greater => StmtOutcome::NotRun,
+            })
+            .collect();
+        (
+            SeqResult {
+                outcomes,
+                violations: Vec::new(),
+                observers: Vec::new(),
+                worker: self.index,
+            },
+            kind,
+        )
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        // SIGKILL: nothing in the worker is worth an orderly shutdown, and a hung one would not
+        // answer anyway.
+        self.kill();
+    }
+}

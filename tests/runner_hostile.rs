@@ -1,0 +1,148 @@
+//! Hostile code under test: each test runs [ok, hostile, ok, ok] in one worker and checks that
+//! the hostile sequence gets the right outcome on the right statement, the sequences after it
+//! still run normally in a restarted worker, and no JVM is left behind.
+
+#[path = "subjects/runner/common.rs"]
+mod common;
+
+use common::*;
+use jforge::model::{JType, Prim};
+use jforge::runner::{CrashKind, Observed, Pool, SeqResult, StmtOutcome};
+use jforge::sequence::{OpTable, Value};
+use std::time::{Duration, Instant};
+
+fn run_hostile(
+    name: &str,
+    desc: &str,
+    timeout: Duration,
+    heap_mb: u32,
+    with_arg: bool,
+) -> (Vec<SeqResult>, jforge::runner::PoolStats) {
+    let _g = serial();
+    let mut t = OpTable::default();
+    let ok = smethod(&mut t, "rsub.Hostile", "ok", "()I", vec![], int());
+    let ret = if desc.ends_with('V') { None } else { int() };
+    let params = if with_arg {
+        vec![JType::Prim(Prim::Int)]
+    } else {
+        vec![]
+    };
+    let bad = smethod(&mut t, "rsub.Hostile", name, desc, params, ret);
+    let mut pool = Pool::start(config(1, timeout, heap_mb, vec![subjects()])).unwrap();
+    assert!(pool.register(&t).unwrap().is_empty());
+    let good = || req(vec![lit_int(0), call(ok, &[])]);
+    let hostile = if with_arg {
+        req(vec![lit_int(1), call(bad, &[0]), call(ok, &[])])
+    } else {
+        req(vec![lit_int(1), call(bad, &[]), call(ok, &[])])
+    };
+    let t0 = Instant::now();
+    let res = pool.execute(vec![good(), hostile, good(), good()]).unwrap();
+    eprintln!("{name}: {:?}", t0.elapsed());
+    // a further batch works too
+    let more = pool.execute(vec![good()]).unwrap();
+    assert_eq!(
+        more[0].outcomes[1],
+        StmtOutcome::Normal(Observed::Value(Value::Int(42)))
+    );
+    let stats = pool.stats();
+    pool.shutdown();
+    assert!(
+        worker_children().is_empty(),
+        "JVMs left behind: {:?}",
+        worker_children()
+    );
+    for i in [0, 2, 3] {
+        assert_eq!(
+            res[i].outcomes[1],
+            StmtOutcome::Normal(Observed::Value(Value::Int(42))),
+            "request {i}"
+        );
+    }
+    // the literal before the hostile call was recorded before the worker died
+    assert_eq!(
+        res[1].outcomes[0],
+        StmtOutcome::Normal(Observed::Value(Value::Int(1)))
+    );
+    (res, stats)
+}
+
+fn assert_blamed(res: &[SeqResult], expected: StmtOutcome) {
+    assert_eq!(res[1].outcomes[1], expected);
+    assert_eq!(res[1].outcomes[2], StmtOutcome::NotRun);
+}
+
+#[test]
+fn system_exit() {
+    let (res, st) = run_hostile("exit3", "()V", Duration::from_secs(5), 128, false);
+    assert_blamed(&res, StmtOutcome::Crash(CrashKind::Exited(Some(3))));
+    assert_eq!(st.restarts, 1);
+    assert_eq!(st.crashes.get(&CrashKind::Exited(Some(3))), Some(&1));
+}
+
+#[test]
+fn runtime_halt() {
+    let (res, _) = run_hostile("halt5", "()V", Duration::from_secs(5), 128, false);
+    assert_blamed(&res, StmtOutcome::Crash(CrashKind::Exited(Some(5))));
+}
+
+#[test]
+fn infinite_loop_times_out() {
+    let t0 = Instant::now();
+    let (res, st) = run_hostile("loop", "()I", Duration::from_secs(1), 128, false);
+    assert_blamed(&res, StmtOutcome::Timeout);
+    assert_eq!(st.timeouts, 1);
+    assert!(t0.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn out_of_memory() {
+    let (res, st) = run_hostile("oom", "()I", Duration::from_secs(20), 64, false);
+    assert_blamed(&res, StmtOutcome::Crash(CrashKind::OutOfMemory));
+    assert_eq!(st.crashes.get(&CrashKind::OutOfMemory), Some(&1));
+}
+
+#[test]
+fn stack_overflow() {
+    let (res, _) = run_hostile("recurse", "(I)I", Duration::from_secs(20), 128, true);
+    assert_blamed(&res, StmtOutcome::Crash(CrashKind::StackOverflow));
+}
+
+#[test]
+fn fifty_megabytes_on_system_out() {
+    let (res, st) = run_hostile("spamOut", "()I", Duration::from_secs(20), 128, false);
+    assert_eq!(
+        res[1].outcomes[1],
+        StmtOutcome::Normal(Observed::Value(Value::Int(1)))
+    );
+    assert_eq!(
+        res[1].outcomes[2],
+        StmtOutcome::Normal(Observed::Value(Value::Int(42)))
+    );
+    assert_eq!(st.restarts, 0);
+}
+
+#[test]
+fn fifty_megabytes_on_file_descriptors() {
+    let (res, st) = run_hostile("spamFd", "()I", Duration::from_secs(20), 128, false);
+    assert_eq!(
+        res[1].outcomes[1],
+        StmtOutcome::Normal(Observed::Value(Value::Int(2)))
+    );
+    assert_eq!(
+        res[1].outcomes[2],
+        StmtOutcome::Normal(Observed::Value(Value::Int(42)))
+    );
+    assert_eq!(st.restarts, 0);
+}
+
+#[test]
+fn leaked_non_daemon_thread() {
+    let (res, _) = run_hostile("leakThread", "()V", Duration::from_secs(5), 128, false);
+    // blamed on the last statement, after the earlier ones ran normally
+    assert_eq!(res[1].outcomes[1], StmtOutcome::Normal(Observed::Void));
+    assert_eq!(
+        res[1].outcomes[2],
+        StmtOutcome::Crash(CrashKind::LeakedThreads)
+    );
+}

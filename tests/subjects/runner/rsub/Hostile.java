@@ -1,0 +1,75 @@
+package rsub;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Code under test that misbehaves on purpose (see tests/runner_hostile.rs). */
+public class Hostile {
+    public static int ok() {
+        return 42;
+    }
+
+    public static void exit3() {
+        System.exit(3);
+    }
+
+    public static void halt5() {
+        Runtime.getRuntime().halt(5);
+    }
+
+    public static int loop() {
+        long x = 0;
+        while (x >= 0) {
+            x = (x + 1) & 0xffff;
+        }
+        return (int) x;
+    }
+
+    public static int oom() {
+        List<long[]> hog = new ArrayList<>();
+        while (true) {
+            hog.add(new long[1 << 20]);
+        }
+    }
+
+    public static int recurse(int n) {
+        return recurse(n + 1) + 1;
+    }
+
+    public static int spamOut() {
+        byte[] line = new byte[1024];
+        java.util.Arrays.fill(line, (byte) 'x');
+        for (int i = 0; i < 50 * 1024; i++) {
+            System.out.write(line, 0, line.length);
+        }
+        return 1;
+    }
+
+    public static int spamFd() throws IOException {
+        byte[] line = new byte[1024];
+        java.util.Arrays.fill(line, (byte) 'y');
+        FileOutputStream out = new FileOutputStream(FileDescriptor.out);
+        FileOutputStream err = new FileOutputStream(FileDescriptor.err);
+        for (int i = 0; i < 25 * 1024; i++) {
+            out.write(line);
+            err.write(line);
+        }
+        return 2;
+    }
+
+    public static void leakThread() {
+        Thread t = new Thread(() -> {
+            while (true) {
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    // keep running
+                }
+            }
+        });
+        t.start();
+    }
+}
