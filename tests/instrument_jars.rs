@@ -53,7 +53,10 @@ fn check_jar(jar: &Path) {
     for i in 0..zip.len() {
         let mut e = zip.by_index(i).unwrap();
         let name = e.name().unwrap().to_string();
-        if !name.ends_with(".class") || name.starts_with("META-INF/") || name.ends_with("module-info.class") {
+        if !name.ends_with(".class")
+            || name.starts_with("META-INF/")
+            || name.ends_with("module-info.class")
+        {
             continue;
         }
         let mut b = Vec::new();
@@ -116,15 +119,26 @@ fn check_jar(jar: &Path) {
         inst.verify,
         inst.other
     );
-    let verify_lines: Vec<&String> = inst.lines.iter().filter(|l| l.starts_with("VERIFY")).collect();
+    let verify_lines: Vec<&String> = inst
+        .lines
+        .iter()
+        .filter(|l| l.starts_with("VERIFY"))
+        .collect();
     assert_eq!(inst.verify, 0, "verify errors: {verify_lines:#?}");
     assert_eq!(base.verify, 0);
     assert_eq!(
-        inst.ok, base.ok,
+        inst.ok,
+        base.ok,
         "instrumented classes that failed to load: {:#?}",
-        inst.lines.iter().filter(|l| l.starts_with("OTHER")).collect::<Vec<_>>()
+        inst.lines
+            .iter()
+            .filter(|l| l.starts_with("OTHER"))
+            .collect::<Vec<_>>()
     );
-    assert!(skipped.is_empty(), "methods left uninstrumented: {skipped:?}");
+    assert!(
+        skipped.is_empty(),
+        "methods left uninstrumented: {skipped:?}"
+    );
     assert!(next > 10_000, "suspiciously few probes: {next}");
 }
 

@@ -30,7 +30,14 @@ const EXPECTED: &[(&str, &str, &str, u32, u32, u32)] = &[
     ("subj/Ctor", "<init>", "(I)V", 2, 1, 0),
     ("subj/Ctor", "tagOf", "(I)Ljava/lang/String;", 1, 0, 0),
     ("subj/Lambdas", "<init>", "()V", 1, 0, 0),
-    ("subj/Lambdas", "positive", "()Ljava/util/function/IntPredicate;", 1, 0, 0),
+    (
+        "subj/Lambdas",
+        "positive",
+        "()Ljava/util/function/IntPredicate;",
+        1,
+        0,
+        0,
+    ),
     ("subj/Lambdas", "lambda$positive$0", "(I)Z", 1, 1, 0),
     ("subj/Lambdas", "test", "(I)Z", 1, 0, 0),
     ("subj/Lambdas$Shape", "<init>", "()V", 1, 0, 0),
@@ -125,10 +132,16 @@ fn switch_probes_carry_case_keys_and_lines() {
         .map(|p| p.line.unwrap())
         .collect();
     lines.sort();
-    let want: Vec<u32> = ["lookup-switch", "lookup-10", "lookup-1000", "lookup-100000", "lookup-default"]
-        .iter()
-        .map(|m| marker_line(&src, m))
-        .collect();
+    let want: Vec<u32> = [
+        "lookup-switch",
+        "lookup-10",
+        "lookup-1000",
+        "lookup-100000",
+        "lookup-default",
+    ]
+    .iter()
+    .map(|m| marker_line(&src, m))
+    .collect();
     assert_eq!(lines, want);
 }
 
@@ -159,7 +172,8 @@ fn probe_ids_are_global_and_contiguous() {
 /// Source of a method whose bytecode exceeds 32 KiB, so javac must use goto_w ("fat code").
 /// Returns (source, distinct lines in `big`, conditional jumps in `big`).
 pub fn big_source() -> (String, u32, u32) {
-    let mut s = String::from("package subj;\n\npublic class Big {\n    public static int big(int x) {\n");
+    let mut s =
+        String::from("package subj;\n\npublic class Big {\n    public static int big(int x) {\n");
     s.push_str("        int a = x;\n        if (x > 0) {\n");
     let mut lines = 3; // int a, if, return
     let mut conds = 1;
@@ -191,12 +205,7 @@ fn long_method_with_wide_jumps_has_exact_probe_count() {
         javac(release, std::slice::from_ref(&f), None, &out);
         let bytes = std::fs::read(out.join("subj/Big.class")).unwrap();
         let ins = instrument_class(&bytes, 0, 0).unwrap();
-        let m = ins
-            .probes
-            .methods
-            .iter()
-            .find(|m| m.name == "big")
-            .unwrap();
+        let m = ins.probes.methods.iter().find(|m| m.name == "big").unwrap();
         assert_eq!(m.skipped, None);
         assert_eq!(
             count(&ins.probes, "big", "(I)I"),

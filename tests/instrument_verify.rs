@@ -38,7 +38,8 @@ fn setup(release: u32) -> Run {
 
 /// The big-method subject (same shape as in instrument_probes.rs) and its result in Rust.
 fn big_source() -> String {
-    let mut s = String::from("package subj;\npublic class Big {\n  public static int big(int x) {\n");
+    let mut s =
+        String::from("package subj;\npublic class Big {\n  public static int big(int x) {\n");
     s.push_str("    int a = x;\n    if (x > 0) {\n");
     for k in 0..110 {
         for _ in 0..40 {
@@ -122,12 +123,7 @@ fn branches(ps: &[&Probe]) -> Vec<(u32, u32)> {
     offs.sort();
     offs.iter()
         .map(|&o| {
-            let f = |k| {
-                ps.iter()
-                    .find(|p| p.offset == o && p.kind == k)
-                    .unwrap()
-                    .id
-            };
+            let f = |k| ps.iter().find(|p| p.offset == o && p.kind == k).unwrap().id;
             (f(ProbeKind::BranchTaken), f(ProbeKind::BranchNotTaken))
         })
         .collect()
@@ -177,9 +173,17 @@ fn check_release(release: u32) {
         line_id(&run, &ps, "sign-neg"),
     );
     assert_eq!(res[0].0, "OK 1", "{ctx}");
-    assert_eq!(res[0].1, set(&[entry, l_if, l_pos, not_taken]), "{ctx} sign(5)");
+    assert_eq!(
+        res[0].1,
+        set(&[entry, l_if, l_pos, not_taken]),
+        "{ctx} sign(5)"
+    );
     assert_eq!(res[1].0, "OK -1", "{ctx}");
-    assert_eq!(res[1].1, set(&[entry, l_if, l_neg, taken]), "{ctx} sign(-5)");
+    assert_eq!(
+        res[1].1,
+        set(&[entry, l_if, l_neg, taken]),
+        "{ctx} sign(-5)"
+    );
 
     // tableswitch
     let ps = method(&run, "subj/Branches", "table");
@@ -233,7 +237,15 @@ fn check_release(release: u32) {
     assert_eq!(res[5].0, "OK 3");
     assert_eq!(
         res[5].1,
-        set(&[entry, l("sum-init"), l("sum-for"), l("sum-body"), l("sum-ret"), t, nt]),
+        set(&[
+            entry,
+            l("sum-init"),
+            l("sum-for"),
+            l("sum-body"),
+            l("sum-ret"),
+            t,
+            nt
+        ]),
         "{ctx} sum(3)"
     );
     assert_eq!(res[6].0, "OK 0");

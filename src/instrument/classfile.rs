@@ -112,11 +112,11 @@ impl ConstPool {
                     r.pos -= 2;
                     2 + n
                 }
-                3 | 4 => 4,                  // Integer, Float
-                5 | 6 => 8,                  // Long, Double
-                7 | 8 | 16 | 19 | 20 => 2,   // Class, String, MethodType, Module, Package
-                9..=12 | 17 | 18 => 4,       // refs, NameAndType, Dynamic, InvokeDynamic
-                15 => 3,                     // MethodHandle
+                3 | 4 => 4,                // Integer, Float
+                5 | 6 => 8,                // Long, Double
+                7 | 8 | 16 | 19 | 20 => 2, // Class, String, MethodType, Module, Package
+                9..=12 | 17 | 18 => 4,     // refs, NameAndType, Dynamic, InvokeDynamic
+                15 => 3,                   // MethodHandle
                 t => bail!("unknown constant-pool tag {t} at entry {idx}"),
             };
             let body = r

@@ -92,9 +92,7 @@ fn decode(code: &[u8]) -> Result<Vec<Insn>> {
             0x00..=0x0f | 0x1a..=0x35 | 0x3b..=0x83 | 0x85..=0x98 | 0xac..=0xb1 => (1, Kind::Plain),
             0xbe | 0xbf | 0xc2 | 0xc3 => (1, Kind::Plain),
             0x10 | 0x12 | 0x15..=0x19 | 0x36..=0x3a | 0xa9 | 0xbc => (2, Kind::Plain),
-            0x11 | 0x13 | 0x14 | 0x84 | 0xb2..=0xb8 | 0xbb | 0xbd | 0xc0 | 0xc1 => {
-                (3, Kind::Plain)
-            }
+            0x11 | 0x13 | 0x14 | 0x84 | 0xb2..=0xb8 | 0xbb | 0xbd | 0xc0 | 0xc1 => (3, Kind::Plain),
             0xb9 | 0xba => (5, Kind::Plain),
             0xc5 => (4, Kind::Plain),
             0xc4 => match code.get(pc + 1) {
@@ -104,7 +102,10 @@ fn decode(code: &[u8]) -> Result<Vec<Insn>> {
             },
             0x99..=0xa6 | 0xc6 | 0xc7 => (3, Kind::Cond(target(off, b16(pc + 1)?, n)?)),
             0xa7 | 0xa8 => (3, Kind::Jump16(target(off, b16(pc + 1)?, n)?)),
-            0xc8 | 0xc9 => (5, Kind::Jump32(target(off, be_i32(code, pc + 1)? as i64, n)?)),
+            0xc8 | 0xc9 => (
+                5,
+                Kind::Jump32(target(off, be_i32(code, pc + 1)? as i64, n)?),
+            ),
             0xaa => {
                 let base = pc + 1 + (3 - pc % 4);
                 let default = target(off, be_i32(code, base)? as i64, n)?;
@@ -237,7 +238,10 @@ pub(crate) fn rewrite(
         idx(off).with_context(|| format!("{what} offset {off} is not an instruction boundary"))
     };
     if !never_falls_through(insns[n - 1].op) {
-        bail!("code falls off its end (last instruction {:#04x})", insns[n - 1].op);
+        bail!(
+            "code falls off its end (last instruction {:#04x})",
+            insns[n - 1].op
+        );
     }
 
     // Sub-attributes we understand.
@@ -321,18 +325,17 @@ pub(crate) fn rewrite(
             li += 1;
         }
         let line = line_at(ins.off);
-        let mut tramp =
-            |probes: &mut Vec<DraftProbe>, kind: ProbeKind, t: u32| -> Result<usize> {
-                let id = new_probe(probes, kind, ins.off, line)?;
-                tramps.push(Tramp {
-                    probe: id,
-                    target: must_idx(t, "jump target")?,
-                    island: n,
-                    wide: false,
-                    moves: 0,
-                });
-                Ok(tramps.len() - 1)
-            };
+        let mut tramp = |probes: &mut Vec<DraftProbe>, kind: ProbeKind, t: u32| -> Result<usize> {
+            let id = new_probe(probes, kind, ins.off, line)?;
+            tramps.push(Tramp {
+                probe: id,
+                target: must_idx(t, "jump target")?,
+                island: n,
+                wide: false,
+                moves: 0,
+            });
+            Ok(tramps.len() - 1)
+        };
         match &ins.kind {
             Kind::Cond(t) => {
                 let tr = tramp(&mut probes, ProbeKind::BranchTaken, *t)?;
@@ -553,13 +556,14 @@ pub(crate) fn rewrite(
             }
             Kind::Jump32(t) => {
                 out.push(ins.op);
-                put_u4(&mut out, (lbl[idx(*t).unwrap_or(0)] as i64 - here) as i32 as u32);
+                put_u4(
+                    &mut out,
+                    (lbl[idx(*t).unwrap_or(0)] as i64 - here) as i32 as u32,
+                );
             }
             Kind::Table { low, high, .. } => {
                 out.push(ins.op);
-                for _ in 0..pad(here as u32) {
-                    out.push(0);
-                }
+                out.extend(std::iter::repeat_n(0, pad(here as u32) as usize));
                 let ts = &insn_tramps[i];
                 put_u4(&mut out, rel_t(ts[ts.len() - 1]));
                 put_u4(&mut out, *low as u32);
@@ -570,9 +574,7 @@ pub(crate) fn rewrite(
             }
             Kind::Lookup { pairs, .. } => {
                 out.push(ins.op);
-                for _ in 0..pad(here as u32) {
-                    out.push(0);
-                }
+                out.extend(std::iter::repeat_n(0, pad(here as u32) as usize));
                 let ts = &insn_tramps[i];
                 put_u4(&mut out, rel_t(ts[ts.len() - 1]));
                 put_u4(&mut out, pairs.len() as u32);
@@ -584,7 +586,10 @@ pub(crate) fn rewrite(
         }
     }
     if out.len() != total as usize {
-        bail!("internal layout error: emitted {} bytes, planned {total}", out.len());
+        bail!(
+            "internal layout error: emitted {} bytes, planned {total}",
+            out.len()
+        );
     }
 
     // ---- exception table: skip islands inside protected ranges ----
@@ -665,7 +670,9 @@ pub(crate) fn rewrite(
             for (t, tr) in tramps.iter().enumerate() {
                 let off = insns[tr.target].off;
                 let f = by_off.get(&off).with_context(|| {
-                    format!("no stack-map frame at branch target {off}; the class is not verifiable")
+                    format!(
+                        "no stack-map frame at branch target {off}; the class is not verifiable"
+                    )
                 })?;
                 all.push((tpos[t], f));
             }
@@ -681,7 +688,10 @@ pub(crate) fn rewrite(
         }
         None => {
             if ctx.major >= 51 && !tramps.is_empty() {
-                bail!("method has branches but no StackMapTable (class version {})", ctx.major);
+                bail!(
+                    "method has branches but no StackMapTable (class version {})",
+                    ctx.major
+                );
             }
         }
     }

@@ -153,7 +153,10 @@ pub(crate) fn decode(body: &[u8], initial: &Frame) -> Result<Vec<(u32, Frame)>> 
                 let d = r.u2()? as u32;
                 let k = (251 - tag) as usize;
                 if k > prev.locals.len() {
-                    bail!("chop_frame removes {k} locals but only {} exist", prev.locals.len());
+                    bail!(
+                        "chop_frame removes {k} locals but only {} exist",
+                        prev.locals.len()
+                    );
                 }
                 let mut locals = prev.locals.clone();
                 locals.truncate(prev.locals.len() - k);

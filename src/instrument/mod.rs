@@ -162,7 +162,10 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
     let mut probes = Vec::new();
     let mut next = first_probe;
     for m in &cf.methods {
-        let name = cp.utf8_at(m.name).context("reading a method name")?.to_string();
+        let name = cp
+            .utf8_at(m.name)
+            .context("reading a method name")?
+            .to_string();
         let desc = cp
             .utf8_at(m.desc)
             .with_context(|| format!("reading the descriptor of method {name}"))?
@@ -257,8 +260,7 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
 pub fn compile_runtime(javac: &Path, out_dir: &Path) -> Result<()> {
     let src_dir = tempfile::tempdir().context("creating a temporary directory")?;
     let src = src_dir.path().join("Cov.java");
-    std::fs::write(&src, RUNTIME_SOURCE)
-        .with_context(|| format!("writing {}", src.display()))?;
+    std::fs::write(&src, RUNTIME_SOURCE).with_context(|| format!("writing {}", src.display()))?;
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("creating output directory {}", out_dir.display()))?;
     let out = std::process::Command::new(javac)

@@ -104,7 +104,14 @@ pub fn build_driver(dir: &Path) {
 pub fn run_driver(cp: &str, args: &[&str], stdin: &str) -> Vec<String> {
     use std::io::Write;
     let mut child = Command::new(jdk_tool("java"))
-        .args(["-Xverify:all", "-Xshare:off", "-Djava.awt.headless=true", "-cp", cp, "Driver"])
+        .args([
+            "-Xverify:all",
+            "-Xshare:off",
+            "-Djava.awt.headless=true",
+            "-cp",
+            cp,
+            "Driver",
+        ])
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
