@@ -6,7 +6,6 @@ mod instrument_support;
 use instrument_support::*;
 use jforge::instrument::{Probe, ProbeKind, ProbeMap};
 use std::collections::{BTreeSet, HashMap};
-use std::path::Path;
 
 struct Run {
     maps: HashMap<String, ProbeMap>,
@@ -135,6 +134,16 @@ fn set(v: &[u32]) -> BTreeSet<u32> {
 
 fn check_release(release: u32) {
     let run = setup(release);
+    // Every instrumented subject class loads and initialises under -Xverify:all.
+    let names: Vec<String> = run.maps.keys().map(|n| n.replace('/', ".")).collect();
+    let list = run._tmp.path().join("names.txt");
+    std::fs::write(&list, names.join("\n")).unwrap();
+    let out = run_driver(&run.cp, &["load", list.to_str().unwrap()], "");
+    assert_eq!(
+        out.last().map(String::as_str),
+        Some(format!("SUMMARY ok={} verify=0 other=0", names.len()).as_str()),
+        "release {release}: {out:#?}"
+    );
     let b = "subj.Branches";
     let res = calls(
         &run,
@@ -367,5 +376,4 @@ fn driver_reports_verify_errors() {
     let cp = format!("{}:{}", drv.display(), classes.display());
     let out = run_driver(&cp, &[], "call subj.Branches sign i:5\n");
     assert!(out[0].starts_with("ERR java.lang.VerifyError"), "{out:?}");
-    let _ = Path::new("");
 }

@@ -18,10 +18,10 @@
 //! That is heavier than JaCoCo's per-method `boolean[]` local, but it needs no new local, no
 //! change to the locals of any stack-map frame and no per-method registration; HotSpot
 //! inlines the two-instruction `hit` method once it is hot. Fall-through probes sit right
-//! after the jump; taken edges go through a trampoline (see [`code`] for the layout).
+//! after the jump; taken edges go through a trampoline (see `code.rs` for the layout).
 //!
 //! The runtime class (`src/instrument/rt/Cov.java`, [`RUNTIME_SOURCE`]) keeps one global
-//! `boolean[]`, sized by the system property `jforge.cov.size` and grown under a lock when a
+//! `boolean[]` that starts at 64 Ki probes and is grown under a lock when a
 //! larger id shows up; [`compile_runtime`] builds it. The class-file layer is our own
 //! (`classfile.rs`): the constant pool is only appended to, so every attribute we do not
 //! rewrite is copied byte for byte.

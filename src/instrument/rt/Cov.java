@@ -3,38 +3,46 @@ package jforge.rt;
 /**
  * Coverage probe recorder for classes instrumented by jforge. Instrumented code calls
  * {@link #hit(int)} with a global probe id. One boolean per probe; races between threads
- * only ever set flags to true, so no locking is needed on the hot path. The array is sized
- * by the system property {@code jforge.cov.size} and grown under a lock if a larger id
- * shows up.
+ * only ever set flags to true, so the hot path takes no lock. The array starts at 64 Ki
+ * probes and grows under a lock when a larger id shows up; {@link #ensureCapacity(int)}
+ * presizes it.
+ *
+ * <p>The static initialiser calls nothing but an array allocation: when JDK classes are
+ * instrumented (patched into java.base) probes run during VM startup, before system
+ * properties or the Integer cache exist.
  */
 public final class Cov {
-    private static volatile boolean[] hits = new boolean[initialSize()];
+    private static volatile boolean[] hits = new boolean[1 << 16];
 
     private Cov() {}
-
-    private static int initialSize() {
-        try {
-            return Math.max(16, Integer.getInteger("jforge.cov.size", 1 << 16));
-        } catch (SecurityException e) {
-            return 1 << 16;
-        }
-    }
 
     /** Records that probe {@code id} ran. */
     public static void hit(int id) {
         boolean[] h = hits;
-        if (id >= 0 && id < h.length) {
+        if (h != null && id >= 0 && id < h.length) {
             h[id] = true;
         } else {
-            grow(id);
+            grow(id, true);
         }
     }
 
-    private static synchronized void grow(int id) {
+    /** Makes room for probe ids below {@code n}. */
+    public static void ensureCapacity(int n) {
+        if (n > 0) {
+            grow(n - 1, false);
+        }
+    }
+
+    private static synchronized void grow(int id, boolean set) {
         if (id < 0 || id >= Integer.MAX_VALUE - 8) {
             return;
         }
         boolean[] h = hits;
+        if (h == null) {
+            // Only reachable while this class is still being initialised.
+            h = new boolean[1 << 16];
+            hits = h;
+        }
         if (id >= h.length) {
             int n = h.length;
             while (n <= id) {
@@ -45,12 +53,17 @@ public final class Cov {
             hits = g;
             h = g;
         }
-        h[id] = true;
+        if (set) {
+            h[id] = true;
+        }
     }
 
     /** Returns the probes hit since the last call (indexed by probe id) and starts afresh. */
     public static synchronized boolean[] snapshotAndReset() {
         boolean[] h = hits;
+        if (h == null) {
+            h = new boolean[1 << 16];
+        }
         hits = new boolean[h.length];
         return h;
     }
