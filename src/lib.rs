@@ -4,6 +4,7 @@ pub mod cli;
 pub mod emit;
 pub mod gen_cmd;
 pub mod generate;
+pub mod instrument;
 pub mod model;
 pub mod report;
 pub mod runner;

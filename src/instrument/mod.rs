@@ -1,0 +1,284 @@
+//! Bytecode instrumentation for coverage.
+//!
+//! Why in Rust and not a Java agent: jforge already parses class files in Rust, the worker
+//! JVM then needs no agent jar and no bytecode library, and the probe map is known before
+//! the JVM starts, so the generator can reason about uncovered branches without asking it.
+//!
+//! [`instrument_class`] rewrites every method body so that executing it records *probes*:
+//!
+//! * one **method-entry** probe per method with code;
+//! * one **line** probe per distinct source line in the LineNumberTable; its hit code is
+//!   inserted at every line-table entry of that line (a `finally` block copied three times
+//!   still has one probe for each of its lines, hit when any copy runs);
+//! * two **branch** probes per conditional jump (`if*`, `if_icmp*`, `if_acmp*`, `ifnull`,
+//!   `ifnonnull`): the taken edge and the fall-through edge;
+//! * one probe per **switch** case and one for its default (`tableswitch`, `lookupswitch`).
+//!
+//! A probe is `sipush id` (or `ldc_w id` beyond 32767) + `invokestatic jforge/rt/Cov.hit(I)V`.
+//! That is heavier than JaCoCo's per-method `boolean[]` local, but it needs no new local, no
+//! change to the locals of any stack-map frame and no per-method registration; HotSpot
+//! inlines the two-instruction `hit` method once it is hot. Fall-through probes sit right
+//! after the jump; taken edges go through a trampoline (see `code.rs` for the layout).
+//!
+//! The runtime class (`src/instrument/rt/Cov.java`, [`RUNTIME_SOURCE`]) keeps one global
+//! `boolean[]` that starts at 64 Ki probes and is grown under a lock when a
+//! larger id shows up; [`compile_runtime`] builds it. The class-file layer is our own
+//! (`classfile.rs`): the constant pool is only appended to, so every attribute we do not
+//! rewrite is copied byte for byte.
+
+mod classfile;
+mod code;
+mod frames;
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Internal name of the runtime class that records probe hits.
+pub const RUNTIME_CLASS: &str = "jforge/rt/Cov";
+/// Java source of the runtime class (`jforge.rt.Cov`), JDK only, compiles with `--release 8`.
+pub const RUNTIME_SOURCE: &str = include_str!("rt/Cov.java");
+
+/// What a probe records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ProbeKind {
+    /// The method was entered.
+    MethodEntry,
+    /// A source line ran (any of its line-table entries).
+    Line,
+    /// The jump of a conditional branch was taken.
+    BranchTaken,
+    /// A conditional branch fell through.
+    BranchNotTaken,
+    /// A switch case with this key was selected.
+    SwitchCase { key: i32 },
+    /// A switch went to its default target.
+    SwitchDefault,
+}
+
+/// One probe. `offset` is the bytecode offset in the ORIGINAL code of the instruction the
+/// probe belongs to (the jump or switch for branch probes, the first line-table entry for
+/// line probes, 0 for method entry).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Probe {
+    pub id: u32,
+    pub kind: ProbeKind,
+    /// Index into [`ProbeMap::methods`].
+    pub method: u32,
+    pub offset: u32,
+    pub line: Option<u32>,
+}
+
+/// The probes of one method (a contiguous id range).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MethodProbes {
+    pub name: String,
+    pub descriptor: String,
+    pub access: u16,
+    pub first_probe: u32,
+    pub probe_count: u32,
+    /// Why the method was left uninstrumented (it has code but would grow past a JVM limit).
+    pub skipped: Option<String>,
+}
+
+/// Every probe of one class. Probe ids are `first_probe .. first_probe + probe_count`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProbeMap {
+    /// Internal name, e.g. `java/util/TreeMap`.
+    pub class_name: String,
+    pub class_id: u32,
+    pub first_probe: u32,
+    pub probe_count: u32,
+    pub methods: Vec<MethodProbes>,
+    pub probes: Vec<Probe>,
+}
+
+impl ProbeMap {
+    /// One past the last probe id: the `first_probe` for the next class.
+    pub fn end(&self) -> u32 {
+        self.first_probe + self.probe_count
+    }
+
+    /// The probes of the method `name` + `descriptor`.
+    pub fn method_probes<'a>(&'a self, name: &str, descriptor: &str) -> Vec<&'a Probe> {
+        let Some(m) = self
+            .methods
+            .iter()
+            .position(|m| m.name == name && m.descriptor == descriptor)
+        else {
+            return vec![];
+        };
+        self.probes
+            .iter()
+            .filter(|p| p.method == m as u32)
+            .collect()
+    }
+}
+
+/// A rewritten class and its probes.
+#[derive(Debug, Clone)]
+pub struct Instrumented {
+    pub bytes: Vec<u8>,
+    pub probes: ProbeMap,
+}
+
+const ACC_STATIC: u16 = 0x0008;
+const ACC_MODULE: u16 = 0x8000;
+
+/// Rewrites a class file so that running it records coverage probes with ids starting at
+/// `first_probe`. Abstract and native methods get no probes; `module-info` and the runtime
+/// class itself are returned unchanged with no probes. Errors (never panics) on malformed
+/// or unsupported input.
+pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result<Instrumented> {
+    let cf = classfile::parse_class(bytes)?;
+    let mut cp = cf.cp;
+    let class_name = if cf.access & ACC_MODULE != 0 {
+        "module-info".to_string()
+    } else {
+        cp.class_name_at(cf.this_class)
+            .context("reading this_class")?
+            .to_string()
+    };
+    let unchanged = |class_name: String| Instrumented {
+        bytes: bytes.to_vec(),
+        probes: ProbeMap {
+            class_name,
+            class_id,
+            first_probe,
+            probe_count: 0,
+            methods: vec![],
+            probes: vec![],
+        },
+    };
+    if cf.access & ACC_MODULE != 0 || class_name == RUNTIME_CLASS {
+        return Ok(unchanged(class_name));
+    }
+    let this_is_object = class_name == "java/lang/Object";
+    let cov_ref = cp.methodref(RUNTIME_CLASS, "hit", "(I)V")?;
+
+    let mut methods_out: Vec<u8> = Vec::new();
+    classfile::put_u2(&mut methods_out, cf.methods.len() as u16);
+    let mut map_methods = Vec::new();
+    let mut probes = Vec::new();
+    let mut next = first_probe;
+    for m in &cf.methods {
+        let name = cp
+            .utf8_at(m.name)
+            .context("reading a method name")?
+            .to_string();
+        let desc = cp
+            .utf8_at(m.desc)
+            .with_context(|| format!("reading the descriptor of method {name}"))?
+            .to_string();
+        classfile::put_u2(&mut methods_out, m.access);
+        classfile::put_u2(&mut methods_out, m.name);
+        classfile::put_u2(&mut methods_out, m.desc);
+        classfile::put_u2(&mut methods_out, m.attrs.len() as u16);
+        let method_index = map_methods.len() as u32;
+        let mut entry = MethodProbes {
+            name: name.clone(),
+            descriptor: desc.clone(),
+            access: m.access,
+            first_probe: next,
+            probe_count: 0,
+            skipped: None,
+        };
+        let mut has_code = false;
+        for a in &m.attrs {
+            let is_code = cp.utf8_at(a.name).map(|s| s == "Code").unwrap_or(false);
+            if !is_code || has_code {
+                classfile::write_attr(&mut methods_out, a.name, a.body)?;
+                continue;
+            }
+            has_code = true;
+            let init = || {
+                frames::initial_frame(
+                    m.access & ACC_STATIC != 0,
+                    name == "<init>",
+                    cf.this_class,
+                    this_is_object,
+                    &desc,
+                )
+            };
+            let ctx = code::MethodCtx {
+                major: cf.major,
+                initial_frame: &init,
+                cov_ref,
+            };
+            let rewritten = code::rewrite(a.body, &mut cp, &ctx, next)
+                .with_context(|| format!("instrumenting method {class_name}.{name}{desc}"))?;
+            match rewritten {
+                Ok(rw) => {
+                    classfile::write_attr(&mut methods_out, a.name, &rw.body)?;
+                    entry.probe_count = rw.probes.len() as u32;
+                    for (k, p) in rw.probes.into_iter().enumerate() {
+                        probes.push(Probe {
+                            id: next + k as u32,
+                            kind: p.kind,
+                            method: method_index,
+                            offset: p.offset,
+                            line: p.line,
+                        });
+                    }
+                    next += entry.probe_count;
+                }
+                Err(reason) => {
+                    classfile::write_attr(&mut methods_out, a.name, a.body)?;
+                    entry.skipped = Some(reason);
+                }
+            }
+        }
+        if has_code {
+            map_methods.push(entry);
+        }
+    }
+
+    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 2);
+    classfile::put_u4(&mut out, 0xCAFE_BABE);
+    classfile::put_u2(&mut out, cf.minor);
+    classfile::put_u2(&mut out, cf.major);
+    cp.write(&mut out);
+    out.extend_from_slice(cf.middle);
+    out.extend_from_slice(cf.fields);
+    out.extend_from_slice(&methods_out);
+    out.extend_from_slice(cf.attrs);
+    Ok(Instrumented {
+        bytes: out,
+        probes: ProbeMap {
+            class_name,
+            class_id,
+            first_probe,
+            probe_count: next - first_probe,
+            methods: map_methods,
+            probes,
+        },
+    })
+}
+
+/// Compiles [`RUNTIME_SOURCE`] with `javac --release 8` into `out_dir` (which then holds
+/// `jforge/rt/Cov.class`). `javac` is the path of the javac executable.
+pub fn compile_runtime(javac: &Path, out_dir: &Path) -> Result<()> {
+    let src_dir = tempfile::tempdir().context("creating a temporary directory")?;
+    let src = src_dir.path().join("Cov.java");
+    std::fs::write(&src, RUNTIME_SOURCE).with_context(|| format!("writing {}", src.display()))?;
+    std::fs::create_dir_all(out_dir)
+        .with_context(|| format!("creating output directory {}", out_dir.display()))?;
+    let out = std::process::Command::new(javac)
+        .args(["--release", "8", "-nowarn", "-d"])
+        .arg(out_dir)
+        .arg(&src)
+        .output()
+        .with_context(|| {
+            format!(
+                "running {} (is a JDK installed? set the javac path)",
+                javac.display()
+            )
+        })?;
+    if !out.status.success() {
+        bail!(
+            "javac failed compiling the coverage runtime:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,70 @@
+package jforge.rt;
+
+/**
+ * Coverage probe recorder for classes instrumented by jforge. Instrumented code calls
+ * {@link #hit(int)} with a global probe id. One boolean per probe; races between threads
+ * only ever set flags to true, so the hot path takes no lock. The array starts at 64 Ki
+ * probes and grows under a lock when a larger id shows up; {@link #ensureCapacity(int)}
+ * presizes it.
+ *
+ * <p>The static initialiser calls nothing but an array allocation: when JDK classes are
+ * instrumented (patched into java.base) probes run during VM startup, before system
+ * properties or the Integer cache exist.
+ */
+public final class Cov {
+    private static volatile boolean[] hits = new boolean[1 << 16];
+
+    private Cov() {}
+
+    /** Records that probe {@code id} ran. */
+    public static void hit(int id) {
+        boolean[] h = hits;
+        if (h != null && id >= 0 && id < h.length) {
+            h[id] = true;
+        } else {
+            grow(id, true);
+        }
+    }
+
+    /** Makes room for probe ids below {@code n}. */
+    public static void ensureCapacity(int n) {
+        if (n > 0) {
+            grow(n - 1, false);
+        }
+    }
+
+    private static synchronized void grow(int id, boolean set) {
+        if (id < 0 || id >= Integer.MAX_VALUE - 8) {
+            return;
+        }
+        boolean[] h = hits;
+        if (h == null) {
+            // Only reachable while this class is still being initialised.
+            h = new boolean[1 << 16];
+            hits = h;
+        }
+        if (id >= h.length) {
+            int n = h.length;
+            while (n <= id) {
+                n = n > (Integer.MAX_VALUE >> 1) ? Integer.MAX_VALUE - 8 : n * 2;
+            }
+            boolean[] g = new boolean[n];
+            System.arraycopy(h, 0, g, 0, h.length);
+            hits = g;
+            h = g;
+        }
+        if (set) {
+            h[id] = true;
+        }
+    }
+
+    /** Returns the probes hit since the last call (indexed by probe id) and starts afresh. */
+    public static synchronized boolean[] snapshotAndReset() {
+        boolean[] h = hits;
+        if (h == null) {
+            h = new boolean[1 << 16];
+        }
+        hits = new boolean[h.length];
+        return h;
+    }
+}

@@ -1,0 +1,379 @@
+//! Instrumented subject classes must pass the JVM verifier (`-Xverify:all`, split verifier
+//! using our rewritten StackMapTables) and record exactly the expected probes.
+
+mod instrument_support;
+
+use instrument_support::*;
+use jforge::instrument::{Probe, ProbeKind, ProbeMap};
+use std::collections::{BTreeSet, HashMap};
+
+struct Run {
+    maps: HashMap<String, ProbeMap>,
+    src: String,
+    _tmp: tempfile::TempDir,
+    cp: String,
+}
+
+fn setup(release: u32) -> Run {
+    let tmp = tempfile::tempdir().unwrap();
+    let classes = tmp.path().join("classes");
+    let mut sources = java_files(&subjects_dir().join("subj"));
+    let big = tmp.path().join("Big.java");
+    std::fs::write(&big, big_source()).unwrap();
+    sources.push(big);
+    javac(release, &sources, None, &classes);
+    let out = tmp.path().join("instrumented");
+    let maps = instrument_dir(&classes, &out);
+    let drv = tmp.path().join("driver");
+    build_driver(&drv);
+    let cp = format!("{}:{}", drv.display(), out.display());
+    Run {
+        maps,
+        src: std::fs::read_to_string(subjects_dir().join("subj/Branches.java")).unwrap(),
+        _tmp: tmp,
+        cp,
+    }
+}
+
+/// The big-method subject (same shape as in instrument_probes.rs) and its result in Rust.
+fn big_source() -> String {
+    let mut s =
+        String::from("package subj;\npublic class Big {\n  public static int big(int x) {\n");
+    s.push_str("    int a = x;\n    if (x > 0) {\n");
+    for k in 0..110 {
+        for _ in 0..40 {
+            s.push_str("a = a * 31 + 7; ");
+        }
+        s.push('\n');
+        if k % 10 == 5 {
+            s.push_str("      if (a > 5) a++;\n");
+        }
+    }
+    s.push_str("    }\n    return a;\n  }\n}\n");
+    s
+}
+
+fn big_expected(x: i32) -> i32 {
+    let mut a = x;
+    if x > 0 {
+        for k in 0..110 {
+            for _ in 0..40 {
+                a = a.wrapping_mul(31).wrapping_add(7);
+            }
+            if k % 10 == 5 && a > 5 {
+                a += 1;
+            }
+        }
+    }
+    a
+}
+
+/// Runs calls; returns (result, hit ids) per call and fails on any VerifyError.
+fn calls(run: &Run, lines: &[&str]) -> Vec<(String, BTreeSet<u32>)> {
+    let out = run_driver(&run.cp, &[], &lines.join("\n"));
+    assert_eq!(out.len(), lines.len(), "driver output: {out:#?}");
+    out.iter()
+        .zip(lines)
+        .map(|(l, call)| {
+            let (res, hits) = l.split_once("\tHITS ").expect("driver line format");
+            assert!(!res.starts_with("ERR"), "{call}: {res}");
+            let ids = hits
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse().unwrap())
+                .collect();
+            (res.to_string(), ids)
+        })
+        .collect()
+}
+
+fn method<'a>(run: &'a Run, class: &str, name: &str) -> Vec<&'a Probe> {
+    let map = &run.maps[class];
+    let m = map
+        .methods
+        .iter()
+        .find(|m| m.name == name)
+        .unwrap_or_else(|| panic!("{class}.{name} not instrumented"));
+    map.method_probes(&m.name, &m.descriptor)
+}
+
+fn id_of(ps: &[&Probe], kind: ProbeKind) -> u32 {
+    let v: Vec<u32> = ps.iter().filter(|p| p.kind == kind).map(|p| p.id).collect();
+    assert_eq!(v.len(), 1, "{kind:?}");
+    v[0]
+}
+
+fn line_id(run: &Run, ps: &[&Probe], marker: &str) -> u32 {
+    let line = marker_line(&run.src, marker);
+    ps.iter()
+        .find(|p| p.kind == ProbeKind::Line && p.line == Some(line))
+        .unwrap_or_else(|| panic!("no line probe for {marker} (line {line})"))
+        .id
+}
+
+/// Branch probes of a method grouped per conditional jump, in bytecode order:
+/// (taken, not taken).
+fn branches(ps: &[&Probe]) -> Vec<(u32, u32)> {
+    let mut offs: Vec<u32> = ps
+        .iter()
+        .filter(|p| p.kind == ProbeKind::BranchTaken)
+        .map(|p| p.offset)
+        .collect();
+    offs.sort();
+    offs.iter()
+        .map(|&o| {
+            let f = |k| ps.iter().find(|p| p.offset == o && p.kind == k).unwrap().id;
+            (f(ProbeKind::BranchTaken), f(ProbeKind::BranchNotTaken))
+        })
+        .collect()
+}
+
+fn set(v: &[u32]) -> BTreeSet<u32> {
+    v.iter().copied().collect()
+}
+
+fn check_release(release: u32) {
+    let run = setup(release);
+    // Every instrumented subject class loads and initialises under -Xverify:all.
+    let names: Vec<String> = run.maps.keys().map(|n| n.replace('/', ".")).collect();
+    let list = run._tmp.path().join("names.txt");
+    std::fs::write(&list, names.join("\n")).unwrap();
+    let out = run_driver(&run.cp, &["load", list.to_str().unwrap()], "");
+    assert_eq!(
+        out.last().map(String::as_str),
+        Some(format!("SUMMARY ok={} verify=0 other=0", names.len()).as_str()),
+        "release {release}: {out:#?}"
+    );
+    let b = "subj.Branches";
+    let res = calls(
+        &run,
+        &[
+            &format!("call {b} sign i:5"),
+            &format!("call {b} sign i:-5"),
+            &format!("call {b} table i:2"),
+            &format!("call {b} table i:9"),
+            &format!("call {b} lookup i:1000"),
+            &format!("call {b} sum i:3"),
+            &format!("call {b} sum i:0"),
+            &format!("call {b} tryIt s:12"),
+            &format!("call {b} tryIt s:x"),
+            &format!("call {b} tern i:1 i:-1"),
+            &format!("call {b} str s:b"),
+            &format!("call {b} make i:1"),
+            "call subj.Ctor tagOf i:3",
+            "call subj.Ctor tagOf i:-3",
+            "call subj.Lambdas test i:4",
+            "call subj.Big big i:5",
+            "call subj.Big big i:-5",
+        ],
+    );
+    let ctx = format!("release {release}");
+
+    // sign: `if (x > 0)` compiles to `ifle` to the `return -1` line.
+    let ps = method(&run, "subj/Branches", "sign");
+    let entry = id_of(&ps, ProbeKind::MethodEntry);
+    let (taken, not_taken) = (
+        id_of(&ps, ProbeKind::BranchTaken),
+        id_of(&ps, ProbeKind::BranchNotTaken),
+    );
+    let (l_if, l_pos, l_neg) = (
+        line_id(&run, &ps, "sign-if"),
+        line_id(&run, &ps, "sign-pos"),
+        line_id(&run, &ps, "sign-neg"),
+    );
+    assert_eq!(res[0].0, "OK 1", "{ctx}");
+    assert_eq!(
+        res[0].1,
+        set(&[entry, l_if, l_pos, not_taken]),
+        "{ctx} sign(5)"
+    );
+    assert_eq!(res[1].0, "OK -1", "{ctx}");
+    assert_eq!(
+        res[1].1,
+        set(&[entry, l_if, l_neg, taken]),
+        "{ctx} sign(-5)"
+    );
+
+    // tableswitch
+    let ps = method(&run, "subj/Branches", "table");
+    let entry = id_of(&ps, ProbeKind::MethodEntry);
+    let sw = line_id(&run, &ps, "table-switch");
+    assert_eq!(res[2].0, "OK two");
+    assert_eq!(
+        res[2].1,
+        set(&[
+            entry,
+            sw,
+            line_id(&run, &ps, "table-2"),
+            id_of(&ps, ProbeKind::SwitchCase { key: 2 })
+        ]),
+        "{ctx} table(2)"
+    );
+    assert_eq!(res[3].0, "OK many");
+    assert_eq!(
+        res[3].1,
+        set(&[
+            entry,
+            sw,
+            line_id(&run, &ps, "table-default"),
+            id_of(&ps, ProbeKind::SwitchDefault)
+        ]),
+        "{ctx} table(9)"
+    );
+
+    // lookupswitch
+    let ps = method(&run, "subj/Branches", "lookup");
+    assert_eq!(res[4].0, "OK 2");
+    assert_eq!(
+        res[4].1,
+        set(&[
+            id_of(&ps, ProbeKind::MethodEntry),
+            line_id(&run, &ps, "lookup-switch"),
+            line_id(&run, &ps, "lookup-1000"),
+            id_of(&ps, ProbeKind::SwitchCase { key: 1000 })
+        ]),
+        "{ctx} lookup(1000)"
+    );
+
+    // loop: sum(3) takes both edges of the loop test, sum(0) only the exit edge.
+    let ps = method(&run, "subj/Branches", "sum");
+    let entry = id_of(&ps, ProbeKind::MethodEntry);
+    let (t, nt) = (
+        id_of(&ps, ProbeKind::BranchTaken),
+        id_of(&ps, ProbeKind::BranchNotTaken),
+    );
+    let l = |m| line_id(&run, &ps, m);
+    assert_eq!(res[5].0, "OK 3");
+    assert_eq!(
+        res[5].1,
+        set(&[
+            entry,
+            l("sum-init"),
+            l("sum-for"),
+            l("sum-body"),
+            l("sum-ret"),
+            t,
+            nt
+        ]),
+        "{ctx} sum(3)"
+    );
+    assert_eq!(res[6].0, "OK 0");
+    assert_eq!(
+        res[6].1,
+        set(&[entry, l("sum-init"), l("sum-for"), l("sum-ret"), t]),
+        "{ctx} sum(0)"
+    );
+
+    // try/catch/finally
+    let ps = method(&run, "subj/Branches", "tryIt");
+    let l = |m| line_id(&run, &ps, m);
+    assert_eq!(res[7].0, "OK 13");
+    for m in ["try-init", "try-parse", "try-finally", "try-ret"] {
+        assert!(res[7].1.contains(&l(m)), "{ctx} tryIt(12) misses {m}");
+    }
+    for m in ["try-catch", "try-neg"] {
+        assert!(!res[7].1.contains(&l(m)), "{ctx} tryIt(12) hits {m}");
+    }
+    assert_eq!(res[8].0, "OK 0");
+    for m in ["try-catch", "try-neg", "try-finally", "try-ret"] {
+        assert!(res[8].1.contains(&l(m)), "{ctx} tryIt(x) misses {m}");
+    }
+
+    // nested ternaries: tern(1, -1) = 2: a > 0 falls through, then b > 0 jumps.
+    let ps = method(&run, "subj/Branches", "tern");
+    let br = branches(&ps);
+    assert_eq!(br.len(), 3);
+    assert_eq!(res[9].0, "OK 2");
+    let hit_branches: BTreeSet<u32> = res[9]
+        .1
+        .iter()
+        .copied()
+        .filter(|id| br.iter().any(|(a, b)| a == id || b == id))
+        .collect();
+    assert_eq!(hit_branches, set(&[br[0].1, br[1].0]), "{ctx} tern(1,-1)");
+
+    // string switch: "b".hashCode() == 98, then index 1.
+    let ps = method(&run, "subj/Branches", "str");
+    assert_eq!(res[10].0, "OK 2");
+    let cases: BTreeSet<i32> = ps
+        .iter()
+        .filter(|p| res[10].1.contains(&p.id))
+        .filter_map(|p| match p.kind {
+            ProbeKind::SwitchCase { key } => Some(key),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(cases, [1, 98].into_iter().collect(), "{ctx} str(b)");
+
+    // `new StringBuilder(cond ? ..)`: frames with Uninitialized(new) on the stack.
+    assert_eq!(res[11].0, "OK p");
+    let ps = method(&run, "subj/Branches", "make");
+    assert!(res[11].1.contains(&id_of(&ps, ProbeKind::BranchNotTaken)));
+
+    // super(cond ? ..): frames with uninitializedThis.
+    let ps = method(&run, "subj/Ctor", "<init>");
+    assert_eq!(res[12].0, "OK pos");
+    assert_eq!(res[13].0, "OK neg");
+    let (t, nt) = (
+        id_of(&ps, ProbeKind::BranchTaken),
+        id_of(&ps, ProbeKind::BranchNotTaken),
+    );
+    assert!(res[12].1.contains(&nt) && !res[12].1.contains(&t), "{ctx}");
+    assert!(res[13].1.contains(&t) && !res[13].1.contains(&nt), "{ctx}");
+
+    // lambda body is instrumented and hit.
+    let ps = method(&run, "subj/Lambdas", "lambda$positive$0");
+    assert_eq!(res[14].0, "OK true");
+    assert!(res[14].1.contains(&id_of(&ps, ProbeKind::MethodEntry)));
+    assert!(res[14].1.contains(&id_of(&ps, ProbeKind::BranchNotTaken)));
+
+    // method > 32 KiB with goto_w
+    assert_eq!(res[15].0, format!("OK {}", big_expected(5)), "{ctx}");
+    assert_eq!(res[16].0, format!("OK {}", big_expected(-5)), "{ctx}");
+    let ps = method(&run, "subj/Big", "big");
+    assert!(res[16].1.contains(&id_of(&ps, ProbeKind::MethodEntry)));
+    let br = branches(&ps);
+    // Each run takes exactly one edge of the outer `if`.
+    for r in [&res[15].1, &res[16].1] {
+        let (a, b) = br[0];
+        assert!(r.contains(&a) ^ r.contains(&b), "{ctx}: outer if edges");
+    }
+}
+
+#[test]
+fn instrumented_subjects_verify_and_hit_expected_probes_release_8() {
+    check_release(8);
+}
+
+#[test]
+fn instrumented_subjects_verify_and_hit_expected_probes_release_11() {
+    check_release(11);
+}
+
+#[test]
+fn instrumented_subjects_verify_and_hit_expected_probes_release_17() {
+    check_release(17);
+}
+
+/// The verifier really runs in this setup: a class whose StackMapTable is hidden (attribute
+/// renamed) must be rejected with a VerifyError, which the driver reports as ERR.
+#[test]
+fn driver_reports_verify_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let classes = tmp.path().join("classes");
+    javac(8, &java_files(&subjects_dir().join("subj")), None, &classes);
+    let f = classes.join("subj/Branches.class");
+    let mut bytes = std::fs::read(&f).unwrap();
+    let pat = b"StackMapTable";
+    let at = bytes
+        .windows(pat.len())
+        .position(|w| w == pat)
+        .expect("StackMapTable name in the constant pool");
+    bytes[at + pat.len() - 1] = b'X';
+    std::fs::write(&f, bytes).unwrap();
+    let drv = tmp.path().join("driver");
+    build_driver(&drv);
+    let cp = format!("{}:{}", drv.display(), classes.display());
+    let out = run_driver(&cp, &[], "call subj.Branches sign i:5\n");
+    assert!(out[0].starts_with("ERR java.lang.VerifyError"), "{out:?}");
+}
