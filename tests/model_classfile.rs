@@ -13,7 +13,10 @@ fn v(n: &str) -> JType {
 }
 
 fn treemap_bytes() -> Vec<u8> {
-    common::jdk().class_bytes("java.util.TreeMap").unwrap().expect("TreeMap in java.base")
+    common::jdk()
+        .class_bytes("java.util.TreeMap")
+        .unwrap()
+        .expect("TreeMap in java.base")
 }
 
 #[test]
@@ -26,7 +29,13 @@ fn treemap_facts() {
     let names: Vec<&str> = c.type_params.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["K", "V"]);
     assert_eq!(c.super_class.as_deref(), Some("java.util.AbstractMap"));
-    assert_eq!(c.generic_super, Some(JType::generic("java.util.AbstractMap", vec![v("K"), v("V")])));
+    assert_eq!(
+        c.generic_super,
+        Some(JType::generic(
+            "java.util.AbstractMap",
+            vec![v("K"), v("V")]
+        ))
+    );
     assert_eq!(
         c.generic_interfaces,
         vec![
@@ -38,9 +47,16 @@ fn treemap_facts() {
     let put = c.methods.iter().find(|m| m.name == "put").expect("put");
     assert_eq!(put.params, vec![v("K"), v("V")]);
     assert_eq!(put.ret, Some(v("V")));
-    assert_eq!(put.descriptor, "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;");
+    assert_eq!(
+        put.descriptor,
+        "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;"
+    );
     assert!(put.is_public());
-    assert!(c.methods.iter().all(|m| m.name != "<clinit>" && m.name != "<init>"));
+    assert!(
+        c.methods
+            .iter()
+            .all(|m| m.name != "<clinit>" && m.name != "<init>")
+    );
     // TreeMap(Comparator<? super K>)
     let ctor = c
         .constructors
@@ -49,25 +65,43 @@ fn treemap_facts() {
         .expect("TreeMap(Comparator)");
     assert_eq!(
         ctor.params,
-        vec![JType::Class { name: "java.util.Comparator".into(), args: vec![TypeArg::Super(v("K"))] }]
+        vec![JType::Class {
+            name: "java.util.Comparator".into(),
+            args: vec![TypeArg::Super(v("K"))]
+        }]
     );
     assert_eq!(ctor.ret, None);
     // serialVersionUID and the RED/BLACK boolean constants (ConstantValue ints 0 and 1).
-    assert!(c.literals.contains(&Literal::Long(919286545866124006)), "{:?}", c.literals);
+    assert!(
+        c.literals.contains(&Literal::Long(919286545866124006)),
+        "{:?}",
+        c.literals
+    );
     assert!(c.literals.contains(&Literal::Int(1)), "{:?}", c.literals);
     assert!(c.enum_constants.is_empty());
 }
 
 #[test]
 fn map_entry_is_a_static_member_interface() {
-    let b = common::jdk().class_bytes("java.util.Map$Entry").unwrap().unwrap();
+    let b = common::jdk()
+        .class_bytes("java.util.Map$Entry")
+        .unwrap()
+        .unwrap();
     let c = parse_class(&b).unwrap();
     assert_eq!(
         c.nesting,
-        Nesting::Member { outer: "java.util.Map".into(), simple: "Entry".into(), is_static: true }
+        Nesting::Member {
+            outer: "java.util.Map".into(),
+            simple: "Entry".into(),
+            is_static: true
+        }
     );
     assert!(c.is_interface() && c.is_public());
-    let cbk = c.methods.iter().find(|m| m.name == "comparingByKey" && m.params.is_empty()).unwrap();
+    let cbk = c
+        .methods
+        .iter()
+        .find(|m| m.name == "comparingByKey" && m.params.is_empty())
+        .unwrap();
     assert!(cbk.is_static());
     assert_eq!(cbk.type_params.len(), 2);
 }
@@ -76,7 +110,11 @@ fn map_entry_is_a_static_member_interface() {
 fn whole_java_base_parses() {
     let mut jdk = common::jdk();
     let names = jdk.list_classes("java.util").unwrap();
-    assert!(names.len() > 300, "java.util has many classes: {}", names.len());
+    assert!(
+        names.len() > 300,
+        "java.util has many classes: {}",
+        names.len()
+    );
     assert!(names.iter().all(|n| n.starts_with("java.util.")));
     for n in &names {
         let b = jdk.class_bytes(n).unwrap().unwrap();
@@ -99,9 +137,21 @@ fn compiled_subject() {
     assert_eq!(s.nesting, Nesting::TopLevel);
     assert_eq!(s.type_params.len(), 1);
     assert_eq!(s.generic_super, Some(JType::object()));
-    assert!(s.literals.contains(&Literal::Str("hello-literal".into())), "{:?}", s.literals);
-    assert!(s.literals.contains(&Literal::Long(1234567890123)), "{:?}", s.literals);
-    assert!(s.literals.contains(&Literal::Double(2.75)), "{:?}", s.literals);
+    assert!(
+        s.literals.contains(&Literal::Str("hello-literal".into())),
+        "{:?}",
+        s.literals
+    );
+    assert!(
+        s.literals.contains(&Literal::Long(1234567890123)),
+        "{:?}",
+        s.literals
+    );
+    assert!(
+        s.literals.contains(&Literal::Double(2.75)),
+        "{:?}",
+        s.literals
+    );
     let value = s.fields.iter().find(|f| f.name == "value").unwrap();
     assert_eq!(value.ty, v("T"));
     assert_eq!(value.descriptor, "Ljava/lang/Object;");
@@ -116,11 +166,17 @@ fn compiled_subject() {
     assert_eq!(max.type_params[0].name, "E");
     assert_eq!(
         max.type_params[0].bounds,
-        vec![JType::Class { name: "java.lang.Comparable".into(), args: vec![TypeArg::Super(v("E"))] }]
+        vec![JType::Class {
+            name: "java.lang.Comparable".into(),
+            args: vec![TypeArg::Super(v("E"))]
+        }]
     );
     assert_eq!(
         max.params,
-        vec![JType::Class { name: "java.util.List".into(), args: vec![TypeArg::Extends(v("E"))] }]
+        vec![JType::Class {
+            name: "java.util.List".into(),
+            args: vec![TypeArg::Extends(v("E"))]
+        }]
     );
     assert_eq!(max.ret, Some(v("E")));
     assert_eq!(max.exceptions, vec![JType::class("java.io.IOException")]);
@@ -133,35 +189,73 @@ fn compiled_subject() {
     let inner = subject(d, "p.Subject$Inner");
     assert_eq!(
         inner.nesting,
-        Nesting::Member { outer: "p.Subject".into(), simple: "Inner".into(), is_static: false }
+        Nesting::Member {
+            outer: "p.Subject".into(),
+            simple: "Inner".into(),
+            is_static: false
+        }
     );
     assert!(inner.is_public());
-    let by_int = inner.constructors.iter().find(|m| m.descriptor == "(Lp/Subject;I)V").unwrap();
+    let by_int = inner
+        .constructors
+        .iter()
+        .find(|m| m.descriptor == "(Lp/Subject;I)V")
+        .unwrap();
     assert_eq!(by_int.params, vec![JType::Prim(Prim::Int)]);
-    let by_t = inner.constructors.iter().find(|m| m.descriptor == "(Lp/Subject;Ljava/lang/Object;Ljava/lang/String;)V").unwrap();
+    let by_t = inner
+        .constructors
+        .iter()
+        .find(|m| m.descriptor == "(Lp/Subject;Ljava/lang/Object;Ljava/lang/String;)V")
+        .unwrap();
     assert_eq!(by_t.params, vec![v("T"), JType::string()]);
 
     let nested = subject(d, "p.Subject$Nested");
     assert_eq!(
         nested.nesting,
-        Nesting::Member { outer: "p.Subject".into(), simple: "Nested".into(), is_static: true }
+        Nesting::Member {
+            outer: "p.Subject".into(),
+            simple: "Nested".into(),
+            is_static: true
+        }
     );
-    assert_eq!(nested.access & access::STATIC, access::STATIC, "flags come from InnerClasses");
+    assert_eq!(
+        nested.access & access::STATIC,
+        access::STATIC,
+        "flags come from InnerClasses"
+    );
     let ctor = &nested.constructors[0];
     assert!(ctor.is_varargs());
-    assert_eq!(ctor.params, vec![JType::string(), JType::Array(Box::new(JType::Prim(Prim::Int)))]);
+    assert_eq!(
+        ctor.params,
+        vec![
+            JType::string(),
+            JType::Array(Box::new(JType::Prim(Prim::Int)))
+        ]
+    );
 
     let prot = subject(d, "p.Subject$Prot");
     assert!(!prot.is_public());
     assert_eq!(prot.access & access::PROTECTED, access::PROTECTED);
 
     let cb = subject(d, "p.Subject$Callback");
-    assert!(matches!(cb.nesting, Nesting::Member { is_static: true, .. }));
+    assert!(matches!(
+        cb.nesting,
+        Nesting::Member {
+            is_static: true,
+            ..
+        }
+    ));
 
     let color = subject(d, "p.Subject$Color");
     assert!(color.is_enum());
     assert_eq!(color.enum_constants, ["RED", "GREEN", "BLUE"]);
-    assert_eq!(color.generic_super, Some(JType::generic("java.lang.Enum", vec![JType::class("p.Subject$Color")])));
+    assert_eq!(
+        color.generic_super,
+        Some(JType::generic(
+            "java.lang.Enum",
+            vec![JType::class("p.Subject$Color")]
+        ))
+    );
 
     assert_eq!(subject(d, "p.Subject$1").nesting, Nesting::Local);
     assert_eq!(subject(d, "p.Subject$1Local").nesting, Nesting::Local);
@@ -180,7 +274,10 @@ fn malformed_inputs_are_errors() {
     assert!(format!("{e:#}").contains("bad magic"), "{e:#}");
     // this_class index (right after the constant pool) pointing outside the pool.
     let e = parse_class(&[0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 61, 0, 1, 0, 0x21, 0, 7]).unwrap_err();
-    assert!(format!("{e:#}").contains("bad constant pool index 7"), "{e:#}");
+    assert!(
+        format!("{e:#}").contains("bad constant pool index 7"),
+        "{e:#}"
+    );
     assert!(parse_class(&[]).is_err());
 }
 

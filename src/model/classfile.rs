@@ -16,8 +16,8 @@
 use anyhow::{Context, Result, anyhow, bail};
 
 use super::signature::{
-    parse_class_signature, parse_field_descriptor, parse_field_signature,
-    parse_method_descriptor, parse_method_signature,
+    parse_class_signature, parse_field_descriptor, parse_field_signature, parse_method_descriptor,
+    parse_method_signature,
 };
 use super::types::JType;
 use super::{ClassInfo, FieldInfo, Literal, MethodInfo, Nesting, access};
@@ -39,24 +39,35 @@ pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
     let this_idx = r.u16().context("reading this_class")?;
     let name = pool.class_name(this_idx).context("resolving this_class")?;
     let super_idx = r.u16().context("reading super_class")?;
-    let super_class =
-        if super_idx == 0 { None } else { Some(pool.class_name(super_idx).context("resolving super_class")?) };
+    let super_class = if super_idx == 0 {
+        None
+    } else {
+        Some(
+            pool.class_name(super_idx)
+                .context("resolving super_class")?,
+        )
+    };
     let n_if = r.u16().context("reading the interface count")?;
     let mut interfaces = Vec::with_capacity(n_if as usize);
     for i in 0..n_if {
         let idx = r.u16().with_context(|| format!("reading interface #{i}"))?;
-        interfaces.push(pool.class_name(idx).with_context(|| format!("resolving interface #{i}"))?);
+        interfaces.push(
+            pool.class_name(idx)
+                .with_context(|| format!("resolving interface #{i}"))?,
+        );
     }
 
     let n_fields = r.u16().context("reading the field count")?;
     let mut raw_fields = Vec::with_capacity(n_fields as usize);
     for i in 0..n_fields {
-        raw_fields.push(Member::read(&mut r, &pool).with_context(|| format!("reading field #{i}"))?);
+        raw_fields
+            .push(Member::read(&mut r, &pool).with_context(|| format!("reading field #{i}"))?);
     }
     let n_methods = r.u16().context("reading the method count")?;
     let mut raw_methods = Vec::with_capacity(n_methods as usize);
     for i in 0..n_methods {
-        raw_methods.push(Member::read(&mut r, &pool).with_context(|| format!("reading method #{i}"))?);
+        raw_methods
+            .push(Member::read(&mut r, &pool).with_context(|| format!("reading method #{i}"))?);
     }
     let attrs = read_attributes(&mut r, &pool).context("reading the class attributes")?;
     // Trailing bytes are tolerated (the JVM rejects them, but they do not hurt reading).
@@ -68,20 +79,34 @@ pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
         let mut ar = Reader { b: data, pos: 0 };
         let n = ar.u16().context("reading InnerClasses")?;
         for i in 0..n {
-            let inner = ar.u16().with_context(|| format!("reading InnerClasses entry #{i}"))?;
-            let outer = ar.u16().with_context(|| format!("reading InnerClasses entry #{i}"))?;
-            let simple = ar.u16().with_context(|| format!("reading InnerClasses entry #{i}"))?;
-            let flags = ar.u16().with_context(|| format!("reading InnerClasses entry #{i}"))?;
-            let inner_name =
-                pool.class_name(inner).with_context(|| format!("resolving InnerClasses entry #{i}"))?;
+            let inner = ar
+                .u16()
+                .with_context(|| format!("reading InnerClasses entry #{i}"))?;
+            let outer = ar
+                .u16()
+                .with_context(|| format!("reading InnerClasses entry #{i}"))?;
+            let simple = ar
+                .u16()
+                .with_context(|| format!("reading InnerClasses entry #{i}"))?;
+            let flags = ar
+                .u16()
+                .with_context(|| format!("reading InnerClasses entry #{i}"))?;
+            let inner_name = pool
+                .class_name(inner)
+                .with_context(|| format!("resolving InnerClasses entry #{i}"))?;
             if inner_name != name {
                 continue;
             }
             access_flags = flags;
             nesting = if outer != 0 && simple != 0 {
                 Nesting::Member {
-                    outer: pool.class_name(outer).with_context(|| format!("resolving InnerClasses entry #{i}"))?,
-                    simple: pool.utf8(simple).with_context(|| format!("resolving InnerClasses entry #{i}"))?.to_string(),
+                    outer: pool
+                        .class_name(outer)
+                        .with_context(|| format!("resolving InnerClasses entry #{i}"))?,
+                    simple: pool
+                        .utf8(simple)
+                        .with_context(|| format!("resolving InnerClasses entry #{i}"))?
+                        .to_string(),
                     // Member interfaces, enums, records and annotations are implicitly static.
                     is_static: flags & (access::STATIC | access::INTERFACE) != 0,
                 }
@@ -91,7 +116,13 @@ pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
             break;
         }
     }
-    let non_static_inner = matches!(nesting, Nesting::Member { is_static: false, .. });
+    let non_static_inner = matches!(
+        nesting,
+        Nesting::Member {
+            is_static: false,
+            ..
+        }
+    );
 
     // Generic class signature, else plain names.
     let class_sig = match find_attr(&attrs, "Signature") {
@@ -113,7 +144,11 @@ pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
     let mut fields = Vec::with_capacity(raw_fields.len());
     let mut enum_constants = Vec::new();
     for f in raw_fields {
-        let ty = match f.signature.as_deref().and_then(|s| parse_field_signature(s).ok()) {
+        let ty = match f
+            .signature
+            .as_deref()
+            .and_then(|s| parse_field_signature(s).ok())
+        {
             Some(t) => t,
             None => parse_field_descriptor(&f.descriptor)
                 .with_context(|| format!("field {}", f.name))?,
@@ -121,7 +156,13 @@ pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
         if f.access & access::ENUM != 0 {
             enum_constants.push(f.name.clone());
         }
-        fields.push(FieldInfo { owner: name.clone(), name: f.name, descriptor: f.descriptor, access: f.access, ty });
+        fields.push(FieldInfo {
+            owner: name.clone(),
+            name: f.name,
+            descriptor: f.descriptor,
+            access: f.access,
+            ty,
+        });
     }
 
     let mut constructors = Vec::new();
@@ -130,10 +171,13 @@ pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
         if m.name == "<clinit>" {
             continue;
         }
-        let (mut dparams, dret) = parse_method_descriptor(&m.descriptor)
-            .with_context(|| format!("method {}", m.name))?;
+        let (mut dparams, dret) =
+            parse_method_descriptor(&m.descriptor).with_context(|| format!("method {}", m.name))?;
         let is_ctor = m.name == "<init>";
-        let sig = m.signature.as_deref().and_then(|s| parse_method_signature(s).ok());
+        let sig = m
+            .signature
+            .as_deref()
+            .and_then(|s| parse_method_signature(s).ok());
         let mut exceptions: Vec<JType> = m.exceptions.iter().map(|e| JType::class(e)).collect();
         let (type_params, params, ret) = match sig {
             Some(s) => {
@@ -160,7 +204,11 @@ pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
             ret: if is_ctor { None } else { ret },
             exceptions,
         };
-        if is_ctor { constructors.push(info) } else { methods.push(info) }
+        if is_ctor {
+            constructors.push(info)
+        } else {
+            methods.push(info)
+        }
     }
 
     Ok(ClassInfo {
@@ -188,13 +236,17 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        let end = self.pos.checked_add(n).filter(|&e| e <= self.b.len()).ok_or_else(|| {
-            anyhow!(
-                "truncated class file: needed {n} bytes at offset {} but only {} remain",
-                self.pos,
-                self.b.len().saturating_sub(self.pos)
-            )
-        })?;
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&e| e <= self.b.len())
+            .ok_or_else(|| {
+                anyhow!(
+                    "truncated class file: needed {n} bytes at offset {} but only {} remain",
+                    self.pos,
+                    self.b.len().saturating_sub(self.pos)
+                )
+            })?;
         let s = &self.b[self.pos..end];
         self.pos = end;
         Ok(s)
@@ -243,7 +295,9 @@ impl Pool {
         entries.push(Const::Unused);
         while entries.len() < count {
             let i = entries.len();
-            let tag = r.u8().with_context(|| format!("reading constant pool entry #{i}"))?;
+            let tag = r
+                .u8()
+                .with_context(|| format!("reading constant pool entry #{i}"))?;
             let ctx = || format!("reading constant pool entry #{i} (tag {tag})");
             let c = match tag {
                 1 => {
@@ -271,7 +325,10 @@ impl Pool {
                     r.take(2).with_context(ctx)?;
                     Const::Other
                 }
-                _ => bail!("bad constant pool tag {tag} at entry #{i} (offset {})", r.pos - 1),
+                _ => bail!(
+                    "bad constant pool tag {tag} at entry #{i} (offset {})",
+                    r.pos - 1
+                ),
             };
             let wide = matches!(c, Const::Long(_) | Const::Double(_));
             entries.push(c);
@@ -287,7 +344,10 @@ impl Pool {
     fn get(&self, idx: u16) -> Result<&Const> {
         match self.entries.get(idx as usize) {
             Some(Const::Unused) | None => {
-                bail!("bad constant pool index {idx} (pool has {} entries)", self.entries.len())
+                bail!(
+                    "bad constant pool index {idx} (pool has {} entries)",
+                    self.entries.len()
+                )
             }
             Some(c) => Ok(c),
         }
@@ -296,7 +356,10 @@ impl Pool {
     fn utf8(&self, idx: u16) -> Result<&str> {
         match self.get(idx)? {
             Const::Utf8(s) => Ok(s),
-            other => bail!("constant pool index {idx} should be a Utf8 entry but is {}", tag_name(other)),
+            other => bail!(
+                "constant pool index {idx} should be a Utf8 entry but is {}",
+                tag_name(other)
+            ),
         }
     }
 
@@ -304,7 +367,10 @@ impl Pool {
     fn class_name(&self, idx: u16) -> Result<String> {
         match self.get(idx)? {
             Const::Class(n) => Ok(self.utf8(*n)?.replace('/', ".")),
-            other => bail!("constant pool index {idx} should be a Class entry but is {}", tag_name(other)),
+            other => bail!(
+                "constant pool index {idx} should be a Class entry but is {}",
+                tag_name(other)
+            ),
         }
     }
 
@@ -374,8 +440,16 @@ fn decode_mutf8(b: &[u8]) -> String {
         } else if c & 0xE0 == 0xC0 && i + 1 < b.len() && b[i + 1] & 0xC0 == 0x80 {
             units.push((((c & 0x1F) as u16) << 6) | (b[i + 1] & 0x3F) as u16);
             i += 2;
-        } else if c & 0xF0 == 0xE0 && i + 2 < b.len() && b[i + 1] & 0xC0 == 0x80 && b[i + 2] & 0xC0 == 0x80 {
-            units.push((((c & 0x0F) as u16) << 12) | (((b[i + 1] & 0x3F) as u16) << 6) | (b[i + 2] & 0x3F) as u16);
+        } else if c & 0xF0 == 0xE0
+            && i + 2 < b.len()
+            && b[i + 1] & 0xC0 == 0x80
+            && b[i + 2] & 0xC0 == 0x80
+        {
+            units.push(
+                (((c & 0x0F) as u16) << 12)
+                    | (((b[i + 1] & 0x3F) as u16) << 6)
+                    | (b[i + 2] & 0x3F) as u16,
+            );
             i += 3;
         } else {
             units.push(0xFFFD);
@@ -395,10 +469,20 @@ fn read_attributes<'a>(r: &mut Reader<'a>, pool: &Pool) -> Result<Vec<RawAttr<'a
     let mut out = Vec::new();
     for i in 0..n {
         let name_idx = r.u16().with_context(|| format!("reading attribute #{i}"))?;
-        let name = pool.utf8(name_idx).with_context(|| format!("resolving the name of attribute #{i}"))?;
-        let len = r.u32().with_context(|| format!("reading the length of attribute {name}"))? as usize;
-        let data = r.take(len).with_context(|| format!("reading attribute {name}"))?;
-        out.push(RawAttr { name: name.to_string(), data });
+        let name = pool
+            .utf8(name_idx)
+            .with_context(|| format!("resolving the name of attribute #{i}"))?;
+        let len = r
+            .u32()
+            .with_context(|| format!("reading the length of attribute {name}"))?
+            as usize;
+        let data = r
+            .take(len)
+            .with_context(|| format!("reading attribute {name}"))?;
+        out.push(RawAttr {
+            name: name.to_string(),
+            data,
+        });
     }
     Ok(out)
 }
@@ -425,14 +509,22 @@ struct Member {
 impl Member {
     fn read(r: &mut Reader, pool: &Pool) -> Result<Member> {
         let access = r.u16()?;
-        let name = pool.utf8(r.u16()?).context("resolving the name")?.to_string();
+        let name = pool
+            .utf8(r.u16()?)
+            .context("resolving the name")?
+            .to_string();
         let descriptor = pool
             .utf8(r.u16()?)
             .with_context(|| format!("resolving the descriptor of {name}"))?
             .to_string();
-        let attrs = read_attributes(r, pool).with_context(|| format!("reading the attributes of {name}"))?;
+        let attrs = read_attributes(r, pool)
+            .with_context(|| format!("reading the attributes of {name}"))?;
         let signature = match find_attr(&attrs, "Signature") {
-            Some(d) => Some(sig_string(d, pool).with_context(|| format!("Signature of {name}"))?.to_string()),
+            Some(d) => Some(
+                sig_string(d, pool)
+                    .with_context(|| format!("Signature of {name}"))?
+                    .to_string(),
+            ),
             None => None,
         };
         let mut exceptions = Vec::new();
@@ -441,10 +533,19 @@ impl Member {
             let n = ar.u16().with_context(|| format!("Exceptions of {name}"))?;
             for _ in 0..n {
                 let idx = ar.u16().with_context(|| format!("Exceptions of {name}"))?;
-                exceptions.push(pool.class_name(idx).with_context(|| format!("Exceptions of {name}"))?);
+                exceptions.push(
+                    pool.class_name(idx)
+                        .with_context(|| format!("Exceptions of {name}"))?,
+                );
             }
         }
-        Ok(Member { access, name, descriptor, signature, exceptions })
+        Ok(Member {
+            access,
+            name,
+            descriptor,
+            signature,
+            exceptions,
+        })
     }
 }
 
@@ -457,7 +558,10 @@ mod tests {
         assert_eq!(decode_mutf8(b"abc"), "abc");
         assert_eq!(decode_mutf8(&[0x61, 0xC0, 0x80, 0x62]), "a\0b");
         // U+1F600 as a surrogate pair D83D DE00, each in 3-byte form.
-        assert_eq!(decode_mutf8(&[0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80]), "\u{1F600}");
+        assert_eq!(
+            decode_mutf8(&[0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80]),
+            "\u{1F600}"
+        );
         assert_eq!(decode_mutf8(&[0xFF]), "\u{FFFD}");
     }
 
@@ -469,6 +573,9 @@ mod tests {
         assert!(format!("{e:#}").contains("truncated"), "{e:#}");
         // Valid header, constant pool count 2 but an unknown tag.
         let e = parse_class(&[0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 61, 0, 2, 99]).unwrap_err();
-        assert!(format!("{e:#}").contains("bad constant pool tag 99"), "{e:#}");
+        assert!(
+            format!("{e:#}").contains("bad constant pool tag 99"),
+            "{e:#}"
+        );
     }
 }

@@ -41,11 +41,16 @@ impl<R: Read> Read for Offset<R> {
 impl<R: Seek> Seek for Offset<R> {
     fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
         let p = match pos {
-            SeekFrom::Start(n) => self.inner.seek(SeekFrom::Start(n.saturating_add(self.base)))?,
+            SeekFrom::Start(n) => self
+                .inner
+                .seek(SeekFrom::Start(n.saturating_add(self.base)))?,
             other => self.inner.seek(other)?,
         };
         if p < self.base {
-            return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before start of archive"));
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "seek before start of archive",
+            ));
         }
         Ok(p - self.base)
     }
@@ -65,10 +70,16 @@ impl Zip {
     /// Open `path`, skipping `header` bytes; entries under `prefix` (e.g. `classes/`) are indexed.
     fn open(path: &Path, header: u64, prefix: &str) -> Result<Zip> {
         let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        let mut reader = Offset { inner: BufReader::new(file), base: header };
+        let mut reader = Offset {
+            inner: BufReader::new(file),
+            base: header,
+        };
         reader.seek(SeekFrom::Start(0))?;
         let archive = ZipArchive::new(reader).with_context(|| {
-            format!("{} is not a readable zip/jar archive (is the file corrupt or not a jar?)", path.display())
+            format!(
+                "{} is not a readable zip/jar archive (is the file corrupt or not a jar?)",
+                path.display()
+            )
         })?;
         // `file_names` yields names in entry-index order (the archive keeps an ordered map).
         let mut index = BTreeMap::new();
@@ -78,18 +89,31 @@ impl Zip {
                 index.entry(name).or_insert(i);
             }
         }
-        Ok(Zip { path: path.to_path_buf(), archive: Mutex::new(archive), index })
+        Ok(Zip {
+            path: path.to_path_buf(),
+            archive: Mutex::new(archive),
+            index,
+        })
     }
 
     fn read(&self, binary_name: &str) -> Result<Option<Vec<u8>>> {
-        let Some(&i) = self.index.get(binary_name) else { return Ok(None) };
-        let mut archive = self.archive.lock().map_err(|_| anyhow!("archive lock poisoned"))?;
+        let Some(&i) = self.index.get(binary_name) else {
+            return Ok(None);
+        };
+        let mut archive = self
+            .archive
+            .lock()
+            .map_err(|_| anyhow!("archive lock poisoned"))?;
         let mut f = archive
             .by_index(i)
             .with_context(|| format!("cannot read {binary_name} from {}", self.path.display()))?;
         let mut out = Vec::with_capacity(f.size().min(1 << 24) as usize);
-        f.read_to_end(&mut out)
-            .with_context(|| format!("cannot read {binary_name} from {} (corrupt archive?)", self.path.display()))?;
+        f.read_to_end(&mut out).with_context(|| {
+            format!(
+                "cannot read {binary_name} from {} (corrupt archive?)",
+                self.path.display()
+            )
+        })?;
         Ok(Some(out))
     }
 }
@@ -112,7 +136,9 @@ fn class_entry_name(entry: &str) -> Option<String> {
 fn matches_prefix(name: &str, prefix: Option<&str>) -> bool {
     match prefix {
         None | Some("") => true,
-        Some(p) => name.strip_prefix(p).is_some_and(|rest| rest.starts_with('.')),
+        Some(p) => name
+            .strip_prefix(p)
+            .is_some_and(|rest| rest.starts_with('.')),
     }
 }
 
@@ -138,7 +164,10 @@ impl JmodClasses {
             .collect();
         paths.sort();
         // java.base first: it answers most look-ups.
-        if let Some(i) = paths.iter().position(|p| p.file_name().is_some_and(|n| n == "java.base.jmod")) {
+        if let Some(i) = paths
+            .iter()
+            .position(|p| p.file_name().is_some_and(|n| n == "java.base.jmod"))
+        {
             let p = paths.remove(i);
             paths.insert(0, p);
         }
@@ -150,7 +179,10 @@ impl JmodClasses {
                 .and_then(|mut f| f.read_exact(&mut header))
                 .with_context(|| format!("cannot read {}", p.display()))?;
             if &header != b"JM\x01\x00" {
-                bail!("{} is not a jmod file (bad header); check JAVA_HOME", p.display());
+                bail!(
+                    "{} is not a jmod file (bad header); check JAVA_HOME",
+                    p.display()
+                );
             }
             let z = Zip::open(&p, 4, "classes/")?;
             let idx = jmods.len();
@@ -172,7 +204,12 @@ impl JdkClasses for JmodClasses {
     }
 
     fn list_classes(&mut self, package_prefix: &str) -> Result<Vec<String>> {
-        Ok(self.owner.keys().filter(|n| matches_prefix(n, Some(package_prefix))).cloned().collect())
+        Ok(self
+            .owner
+            .keys()
+            .filter(|n| matches_prefix(n, Some(package_prefix)))
+            .cloned()
+            .collect())
     }
 }
 
@@ -209,7 +246,10 @@ impl ClassPath {
                 );
             }
         }
-        Ok(ClassPath { paths: entries.to_vec(), entries: out })
+        Ok(ClassPath {
+            paths: entries.to_vec(),
+            entries: out,
+        })
     }
 
     /// Parse a `:`-separated class path. An empty string (or empty segments) means no entries; a
@@ -219,13 +259,22 @@ impl ClassPath {
         for part in s.split(':').filter(|p| !p.is_empty()) {
             if part == "*" || part.ends_with("/*") {
                 let dir = Path::new(part.strip_suffix('*').unwrap_or(part));
-                let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+                let dir = if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                };
                 let rd = std::fs::read_dir(dir).with_context(|| {
-                    format!("class path wildcard {part}: cannot list folder {}", dir.display())
+                    format!(
+                        "class path wildcard {part}: cannot list folder {}",
+                        dir.display()
+                    )
                 })?;
                 let mut jars: Vec<PathBuf> = rd
                     .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "jar" || e == "JAR"))
+                    .filter(|p| {
+                        p.is_file() && p.extension().is_some_and(|e| e == "jar" || e == "JAR")
+                    })
                     .collect();
                 jars.sort();
                 paths.extend(jars);
@@ -255,7 +304,8 @@ impl ClassPath {
                 Entry::Dir(d) => {
                     let f = d.join(format!("{}.class", binary_name.replace('.', "/")));
                     if f.is_file() {
-                        let b = std::fs::read(&f).with_context(|| format!("cannot read {}", f.display()))?;
+                        let b = std::fs::read(&f)
+                            .with_context(|| format!("cannot read {}", f.display()))?;
                         return Ok(Some((b, p.clone())));
                     }
                 }
@@ -278,10 +328,19 @@ impl ClassPath {
                 Entry::Dir(d) => {
                     let mut names = Vec::new();
                     walk_dir(d, d, 0, &mut names);
-                    out.extend(names.into_iter().filter(|n| matches_prefix(n, package_prefix)));
+                    out.extend(
+                        names
+                            .into_iter()
+                            .filter(|n| matches_prefix(n, package_prefix)),
+                    );
                 }
                 Entry::Jar(z) => {
-                    out.extend(z.index.keys().filter(|n| matches_prefix(n, package_prefix)).cloned());
+                    out.extend(
+                        z.index
+                            .keys()
+                            .filter(|n| matches_prefix(n, package_prefix))
+                            .cloned(),
+                    );
                 }
             }
         }
@@ -300,13 +359,18 @@ fn walk_dir(root: &Path, dir: &Path, depth: usize, out: &mut Vec<String>) {
     if depth > 64 {
         return;
     }
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in rd.flatten() {
         let p = e.path();
         if p.is_dir() {
             walk_dir(root, &p, depth + 1, out);
         } else if let Ok(rel) = p.strip_prefix(root) {
-            let rel: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+            let rel: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
             if let Some(n) = class_entry_name(&rel.join("/")) {
                 out.push(n);
             }
@@ -320,7 +384,10 @@ mod tests {
 
     #[test]
     fn entry_names() {
-        assert_eq!(class_entry_name("a/b/C$D.class").as_deref(), Some("a.b.C$D"));
+        assert_eq!(
+            class_entry_name("a/b/C$D.class").as_deref(),
+            Some("a.b.C$D")
+        );
         assert_eq!(class_entry_name("module-info.class"), None);
         assert_eq!(class_entry_name("a/package-info.class"), None);
         assert_eq!(class_entry_name("META-INF/versions/11/a/B.class"), None);

@@ -40,7 +40,12 @@ impl Model {
     /// Load class `name` (binary, dots) and, transitively, all its supertypes, from `cp` first,
     /// then from `jdk`. Ok(None) if not found anywhere. Err if a class file is malformed
     /// (message names the class and the entry it came from).
-    pub fn load(&mut self, cp: &ClassPath, jdk: &mut dyn JdkClasses, name: &str) -> Result<Option<&ClassInfo>> {
+    pub fn load(
+        &mut self,
+        cp: &ClassPath,
+        jdk: &mut dyn JdkClasses,
+        name: &str,
+    ) -> Result<Option<&ClassInfo>> {
         let mut work = VecDeque::from([name.to_string()]);
         while let Some(n) = work.pop_front() {
             if self.classes.contains_key(&n) || self.missing.contains(&n) {
@@ -48,7 +53,10 @@ impl Model {
             }
             let (bytes, origin) = match cp.find_with_origin(&n)? {
                 Some((b, p)) => (b, p.display().to_string()),
-                None => match jdk.class_bytes(&n).with_context(|| format!("reading JDK class {n}"))? {
+                None => match jdk
+                    .class_bytes(&n)
+                    .with_context(|| format!("reading JDK class {n}"))?
+                {
                     Some(b) => (b, "the JDK".to_string()),
                     None => {
                         self.missing.insert(n);
@@ -88,7 +96,9 @@ impl Model {
     pub fn is_accessible(&self, name: &str) -> bool {
         let mut cur = name;
         for _ in 0..64 {
-            let Some(c) = self.classes.get(cur) else { return false };
+            let Some(c) = self.classes.get(cur) else {
+                return false;
+            };
             if !c.is_public() {
                 return false;
             }
@@ -109,7 +119,9 @@ impl Model {
         let mut queue = VecDeque::from([name.to_string()]);
         let mut has_object = false;
         while let Some(n) = queue.pop_front() {
-            let Some(c) = self.classes.get(&n) else { continue };
+            let Some(c) = self.classes.get(&n) else {
+                continue;
+            };
             for s in c.super_class.iter().chain(&c.interfaces) {
                 if !self.classes.contains_key(s) || !seen.insert(s.clone()) {
                     continue;
@@ -142,11 +154,17 @@ impl Model {
     /// ones), no bridge/synthetic methods, static interface methods only of `name` itself.
     /// Sorted by name, then descriptor.
     pub fn methods_of(&self, name: &str) -> Vec<&MethodInfo> {
-        let Some(c) = self.classes.get(name) else { return Vec::new() };
+        let Some(c) = self.classes.get(name) else {
+            return Vec::new();
+        };
         let supers = self.supertypes(name);
         // Key: name + erased parameter list.
         let key = |m: &MethodInfo| {
-            let params = m.descriptor.split_once(')').map(|(p, _)| p).unwrap_or(&m.descriptor);
+            let params = m
+                .descriptor
+                .split_once(')')
+                .map(|(p, _)| p)
+                .unwrap_or(&m.descriptor);
             (m.name.clone(), params.to_string())
         };
         let usable = |m: &&MethodInfo| m.is_public() && !m.is_synthetic_or_bridge();
@@ -176,7 +194,12 @@ impl Model {
         if c.is_interface() {
             ifaces.push(c);
         }
-        ifaces.extend(supers.iter().filter_map(|s| self.classes.get(s)).filter(|k| k.is_interface()));
+        ifaces.extend(
+            supers
+                .iter()
+                .filter_map(|s| self.classes.get(s))
+                .filter(|k| k.is_interface()),
+        );
         let mut candidates: BTreeMap<(String, String), Vec<&MethodInfo>> = BTreeMap::new();
         for k in &ifaces {
             for m in k.methods.iter().filter(usable) {
@@ -194,7 +217,8 @@ impl Model {
             let mut best: Vec<&MethodInfo> = ms
                 .iter()
                 .filter(|m| {
-                    !ms.iter().any(|o| o.owner != m.owner && self.supertypes(&o.owner).contains(&m.owner))
+                    !ms.iter()
+                        .any(|o| o.owner != m.owner && self.supertypes(&o.owner).contains(&m.owner))
                 })
                 .copied()
                 .collect();
@@ -222,9 +246,11 @@ impl Model {
     /// Public constructors; none for abstract classes and interfaces.
     pub fn constructors_of(&self, name: &str) -> Vec<&MethodInfo> {
         match self.classes.get(name) {
-            Some(c) if !c.is_interface() && !c.is_abstract() => {
-                c.constructors.iter().filter(|m| m.is_public() && !m.is_synthetic_or_bridge()).collect()
-            }
+            Some(c) if !c.is_interface() && !c.is_abstract() => c
+                .constructors
+                .iter()
+                .filter(|m| m.is_public() && !m.is_synthetic_or_bridge())
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -236,7 +262,9 @@ impl Model {
         let mut hidden: BTreeSet<&str> = BTreeSet::new();
         let order = std::iter::once(name.to_string()).chain(self.supertypes(name));
         for n in order {
-            let Some(c) = self.classes.get(&n) else { continue };
+            let Some(c) = self.classes.get(&n) else {
+                continue;
+            };
             for f in &c.fields {
                 if hidden.contains(f.name.as_str()) {
                     continue;
@@ -256,15 +284,19 @@ impl Model {
         match ty {
             JType::Class { name, .. } if name == target => Some(ty.clone()),
             JType::Class { .. } => self.as_super_rec(ty, target, 0),
-            JType::Array(_) => {
-                matches!(target, OBJECT | "java.lang.Cloneable" | "java.io.Serializable").then(|| JType::class(target))
-            }
+            JType::Array(_) => matches!(
+                target,
+                OBJECT | "java.lang.Cloneable" | "java.io.Serializable"
+            )
+            .then(|| JType::class(target)),
             _ => None,
         }
     }
 
     fn as_super_rec(&self, ty: &JType, target: &str, depth: usize) -> Option<JType> {
-        let JType::Class { name, args } = ty else { return None };
+        let JType::Class { name, args } = ty else {
+            return None;
+        };
         if name == target {
             return Some(ty.clone());
         }
@@ -276,16 +308,28 @@ impl Model {
         let map: BTreeMap<String, TypeArg> = if raw || args.len() != c.type_params.len() {
             BTreeMap::new()
         } else {
-            c.type_params.iter().map(|p| p.name.clone()).zip(args.iter().cloned()).collect()
+            c.type_params
+                .iter()
+                .map(|p| p.name.clone())
+                .zip(args.iter().cloned())
+                .collect()
         };
         for s in c.generic_super.iter().chain(&c.generic_interfaces) {
-            let sup = if raw { s.erasure() } else { subst_args(s, &map) };
+            let sup = if raw {
+                s.erasure()
+            } else {
+                subst_args(s, &map)
+            };
             if let Some(r) = self.as_super_rec(&sup, target, depth + 1) {
                 return Some(if raw { r.erasure() } else { r });
             }
         }
         // Interfaces have no generic_super but are subtypes of Object.
-        if target == OBJECT { Some(JType::object()) } else { None }
+        if target == OBJECT {
+            Some(JType::object())
+        } else {
+            None
+        }
     }
 
     /// Java subtyping with generics (no boxing; see module docs for approximations).
@@ -295,18 +339,32 @@ impl Model {
         }
         match (s, t) {
             (JType::Prim(_), _) | (_, JType::Prim(_)) => false,
-            (JType::Array(se), JType::Array(te)) => !se.is_prim() && !te.is_prim() && self.is_subtype(se, te),
+            (JType::Array(se), JType::Array(te)) => {
+                !se.is_prim() && !te.is_prim() && self.is_subtype(se, te)
+            }
             (_, JType::Class { name, args }) if name == OBJECT && args.is_empty() => true,
             (JType::Array(_), JType::Class { name, args }) => {
-                args.is_empty() && matches!(name.as_str(), "java.lang.Cloneable" | "java.io.Serializable")
+                args.is_empty()
+                    && matches!(
+                        name.as_str(),
+                        "java.lang.Cloneable" | "java.io.Serializable"
+                    )
             }
             (JType::Class { .. }, JType::Class { name, args: targs }) => {
-                let Some(sup) = self.as_super(s, name) else { return false };
+                let Some(sup) = self.as_super(s, name) else {
+                    return false;
+                };
                 if targs.is_empty() {
                     return true;
                 }
-                let JType::Class { args: sargs, .. } = &sup else { return false };
-                sargs.len() == targs.len() && sargs.iter().zip(targs).all(|(sa, ta)| self.contains(ta, sa))
+                let JType::Class { args: sargs, .. } = &sup else {
+                    return false;
+                };
+                sargs.len() == targs.len()
+                    && sargs
+                        .iter()
+                        .zip(targs)
+                        .all(|(sa, ta)| self.contains(ta, sa))
             }
             _ => false,
         }
@@ -319,7 +377,9 @@ impl Model {
             (TypeArg::Any, _) => true,
             (TypeArg::Type(tt), TypeArg::Type(st)) => tt == st,
             (TypeArg::Type(_), _) => false,
-            (TypeArg::Extends(u), TypeArg::Type(st) | TypeArg::Extends(st)) => self.is_subtype(st, u),
+            (TypeArg::Extends(u), TypeArg::Type(st) | TypeArg::Extends(st)) => {
+                self.is_subtype(st, u)
+            }
             (TypeArg::Extends(u), TypeArg::Any | TypeArg::Super(_)) => *u == object,
             (TypeArg::Super(l), TypeArg::Type(st) | TypeArg::Super(st)) => self.is_subtype(l, st),
             (TypeArg::Super(_), _) => false,
@@ -327,7 +387,11 @@ impl Model {
     }
 
     /// Parameter and return types of `m` as seen from a receiver of static type `receiver`.
-    pub fn member_types(&self, receiver: &JType, m: &MethodInfo) -> Option<(Vec<JType>, Option<JType>)> {
+    pub fn member_types(
+        &self,
+        receiver: &JType,
+        m: &MethodInfo,
+    ) -> Option<(Vec<JType>, Option<JType>)> {
         let owner = self.classes.get(&m.owner);
         let sup = self.as_super(receiver, &m.owner)?;
         let class_params = owner.map(|o| o.type_params.as_slice()).unwrap_or(&[]);
@@ -359,7 +423,10 @@ impl Model {
             // Method type parameters shadow class ones.
             .filter(|(n, _)| !m.type_params.iter().any(|p| &p.name == n))
             .collect();
-        Some((m.params.iter().map(|t| subst_args(t, &map)).collect(), m.ret.as_ref().map(|t| subst_args(t, &map))))
+        Some((
+            m.params.iter().map(|t| subst_args(t, &map)).collect(),
+            m.ret.as_ref().map(|t| subst_args(t, &map)),
+        ))
     }
 
     /// The type of field `f` as seen from a receiver of static type `receiver`.
@@ -368,8 +435,14 @@ impl Model {
         if f.is_static() {
             return Some(f.ty.clone());
         }
-        let class_params = self.classes.get(&f.owner).map(|o| o.type_params.as_slice()).unwrap_or(&[]);
-        let JType::Class { args, .. } = &sup else { return Some(f.ty.clone()) };
+        let class_params = self
+            .classes
+            .get(&f.owner)
+            .map(|o| o.type_params.as_slice())
+            .unwrap_or(&[]);
+        let JType::Class { args, .. } = &sup else {
+            return Some(f.ty.clone());
+        };
         if args.is_empty() && !class_params.is_empty() {
             let bound = |v: &str| -> JType {
                 class_params
@@ -381,8 +454,11 @@ impl Model {
             };
             return Some(erase_var_aware(&f.ty, &bound));
         }
-        let map: BTreeMap<String, TypeArg> =
-            class_params.iter().map(|p| p.name.clone()).zip(args.iter().cloned()).collect();
+        let map: BTreeMap<String, TypeArg> = class_params
+            .iter()
+            .map(|p| p.name.clone())
+            .zip(args.iter().cloned())
+            .collect();
         Some(subst_args(&f.ty, &map))
     }
 }

@@ -70,7 +70,11 @@ pub fn parse_class_signature(s: &str) -> Result<ClassSignature> {
     while !p.at_end() {
         interfaces.push(p.class_type()?);
     }
-    Ok(ClassSignature { type_params, superclass, interfaces })
+    Ok(ClassSignature {
+        type_params,
+        superclass,
+        interfaces,
+    })
 }
 
 /// Parse a method signature (`<T::Ljava/lang/Comparable<-TT;>;>(Ljava/util/List<TT;>;)V`).
@@ -87,7 +91,12 @@ pub fn parse_method_signature(s: &str) -> Result<MethodSignature> {
         };
         throws.push(t);
     }
-    Ok(MethodSignature { type_params, params, ret, throws })
+    Ok(MethodSignature {
+        type_params,
+        params,
+        ret,
+        throws,
+    })
 }
 
 /// The signature string of a type (the inverse of [`parse_field_signature`] for reference types,
@@ -147,15 +156,30 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn new(src: &'a str, generic: bool) -> Self {
-        Parser { src, b: src.as_bytes(), pos: 0, generic }
+        Parser {
+            src,
+            b: src.as_bytes(),
+            pos: 0,
+            generic,
+        }
     }
 
     fn kind(&self) -> &'static str {
-        if self.generic { "signature" } else { "descriptor" }
+        if self.generic {
+            "signature"
+        } else {
+            "descriptor"
+        }
     }
 
     fn err<T>(&self, what: &str) -> Result<T> {
-        bail!("malformed {} {:?} at position {}: {}", self.kind(), self.src, self.pos, what)
+        bail!(
+            "malformed {} {:?} at position {}: {}",
+            self.kind(),
+            self.src,
+            self.pos,
+            what
+        )
     }
 
     fn peek(&self) -> Option<u8> {
@@ -167,7 +191,11 @@ impl<'a> Parser<'a> {
     }
 
     fn end(&self) -> Result<()> {
-        if self.at_end() { Ok(()) } else { self.err("unexpected trailing characters") }
+        if self.at_end() {
+            Ok(())
+        } else {
+            self.err("unexpected trailing characters")
+        }
     }
 
     fn expect(&mut self, c: u8) -> Result<()> {
@@ -220,7 +248,11 @@ impl<'a> Parser<'a> {
             Some(b'[') => {
                 self.pos += 1;
                 // Guard against absurd nesting (JVMS limits arrays to 255 dimensions).
-                let depth = self.b[..self.pos].iter().rev().take_while(|&&c| c == b'[').count();
+                let depth = self.b[..self.pos]
+                    .iter()
+                    .rev()
+                    .take_while(|&&c| c == b'[')
+                    .count();
                 if depth > 255 {
                     return self.err("array type with more than 255 dimensions");
                 }
@@ -381,19 +413,36 @@ mod tests {
             ]
         );
         assert_eq!(r, None);
-        assert_eq!(parse_method_descriptor("()Z").unwrap().1, Some(JType::Prim(Prim::Boolean)));
+        assert_eq!(
+            parse_method_descriptor("()Z").unwrap().1,
+            Some(JType::Prim(Prim::Boolean))
+        );
     }
 
     #[test]
     fn descriptor_errors() {
-        for bad in ["", "Q", "Ljava/lang/String", "TT;", "Ljava/util/List<TT;>;", "II", "[", "L;"] {
+        for bad in [
+            "",
+            "Q",
+            "Ljava/lang/String",
+            "TT;",
+            "Ljava/util/List<TT;>;",
+            "II",
+            "[",
+            "L;",
+        ] {
             assert!(parse_field_descriptor(bad).is_err(), "{bad:?} should fail");
         }
         for bad in ["(I", "()", "I)V", "(V)V", "()VV"] {
             assert!(parse_method_descriptor(bad).is_err(), "{bad:?} should fail");
         }
-        let e = parse_field_descriptor("Ljava/lang/String").unwrap_err().to_string();
-        assert!(e.contains("Ljava/lang/String") && e.contains("position"), "{e}");
+        let e = parse_field_descriptor("Ljava/lang/String")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("Ljava/lang/String") && e.contains("position"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -406,11 +455,20 @@ mod tests {
         assert_eq!(
             s.type_params,
             vec![
-                TypeParam { name: "K".into(), bounds: vec![] },
-                TypeParam { name: "V".into(), bounds: vec![] }
+                TypeParam {
+                    name: "K".into(),
+                    bounds: vec![]
+                },
+                TypeParam {
+                    name: "V".into(),
+                    bounds: vec![]
+                }
             ]
         );
-        assert_eq!(s.superclass, JType::generic("java.util.AbstractMap", vec![v("K"), v("V")]));
+        assert_eq!(
+            s.superclass,
+            JType::generic("java.util.AbstractMap", vec![v("K"), v("V")])
+        );
         assert_eq!(
             s.interfaces,
             vec![
@@ -441,9 +499,8 @@ mod tests {
 
     #[test]
     fn collections_sort() {
-        let m =
-            parse_method_signature("<T::Ljava/lang/Comparable<-TT;>;>(Ljava/util/List<TT;>;)V")
-                .unwrap();
+        let m = parse_method_signature("<T::Ljava/lang/Comparable<-TT;>;>(Ljava/util/List<TT;>;)V")
+            .unwrap();
         assert_eq!(m.type_params.len(), 1);
         assert_eq!(m.type_params[0].name, "T");
         assert_eq!(
@@ -453,7 +510,10 @@ mod tests {
                 args: vec![TypeArg::Super(v("T"))]
             }]
         );
-        assert_eq!(m.params, vec![JType::generic("java.util.List", vec![v("T")])]);
+        assert_eq!(
+            m.params,
+            vec![JType::generic("java.util.List", vec![v("T")])]
+        );
         assert_eq!(m.ret, None);
         assert!(m.throws.is_empty());
     }
@@ -465,7 +525,10 @@ mod tests {
              Ljava/lang/Comparable<TE;>;Ljava/io/Serializable;",
         )
         .unwrap();
-        assert_eq!(s.type_params[0].bounds, vec![JType::generic("java.lang.Enum", vec![v("E")])]);
+        assert_eq!(
+            s.type_params[0].bounds,
+            vec![JType::generic("java.lang.Enum", vec![v("E")])]
+        );
         assert_eq!(s.superclass, JType::object());
         assert_eq!(s.interfaces.len(), 3);
         // Class bound plus interface bounds, wildcards, method-level throws of a variable.
@@ -476,15 +539,27 @@ mod tests {
         .unwrap();
         assert_eq!(
             m.type_params[0].bounds,
-            vec![c("java.lang.Number"), JType::generic("java.lang.Comparable", vec![v("T")])]
+            vec![
+                c("java.lang.Number"),
+                JType::generic("java.lang.Comparable", vec![v("T")])
+            ]
         );
         assert_eq!(m.params[0], JType::Array(Box::new(v("T"))));
-        assert_eq!(m.params[1], JType::Class { name: "java.util.List".into(), args: vec![TypeArg::Any] });
+        assert_eq!(
+            m.params[1],
+            JType::Class {
+                name: "java.util.List".into(),
+                args: vec![TypeArg::Any]
+            }
+        );
         assert_eq!(
             m.params[2],
             JType::Class {
                 name: "java.util.Map".into(),
-                args: vec![TypeArg::Extends(v("T")), TypeArg::Super(c("java.lang.Integer"))]
+                args: vec![
+                    TypeArg::Extends(v("T")),
+                    TypeArg::Super(c("java.lang.Integer"))
+                ]
             }
         );
         assert_eq!(m.ret, Some(JType::Array(Box::new(JType::Prim(Prim::Int)))));
@@ -493,13 +568,21 @@ mod tests {
 
     #[test]
     fn signature_errors() {
-        for bad in ["<>Ljava/lang/Object;", "<T>Ljava/lang/Object;", "Ljava/util/List<>;", "I"] {
+        for bad in [
+            "<>Ljava/lang/Object;",
+            "<T>Ljava/lang/Object;",
+            "Ljava/util/List<>;",
+            "I",
+        ] {
             assert!(parse_class_signature(bad).is_err(), "{bad:?} should fail");
         }
         for bad in ["(TT)V", "<T:>()V^", "(Ljava/util/List<I>;)V", "()V^I"] {
             assert!(parse_method_signature(bad).is_err(), "{bad:?} should fail");
         }
-        assert!(parse_field_signature("I").is_err(), "a field signature is a reference type");
+        assert!(
+            parse_field_signature("I").is_err(),
+            "a field signature is a reference type"
+        );
         let deep = "[".repeat(300) + "I";
         assert!(parse_field_descriptor(&deep).is_err());
     }

@@ -33,7 +33,11 @@ pub fn compile_subjects() -> tempfile::TempDir {
         .collect();
     files.sort();
     let javac = java_home().join("bin/javac");
-    let javac = if javac.exists() { javac } else { PathBuf::from("javac") };
+    let javac = if javac.exists() {
+        javac
+    } else {
+        PathBuf::from("javac")
+    };
     let st = Command::new(javac)
         .arg("-d")
         .arg(out.path())
