@@ -1,1 +1,581 @@
-//! Class-file reader. (being written)
+//! Class-file reader (JVMS chapter 4) producing [`ClassInfo`].
+//!
+//! Why hand-written: jforge reads only the *declaration* side of a class file (constant pool,
+//! flags, fields, methods and the attributes `Signature`, `Exceptions`, `InnerClasses`), not
+//! bytecode. That is a few hundred lines, reads every class-file version up to Java 21+ (all
+//! constant-pool tags, including `Dynamic`, `Module` and `Package`), and lets every malformed
+//! input produce an error that names what is wrong instead of a panic. Older crates
+//! (`cafebabe`, `classfile-parser`) failed on modern constant pools. Writing class files (for
+//! instrumentation) is a separate concern and not done here.
+//!
+//! Robustness: every read is bounds-checked, constant-pool indices are checked for range and
+//! tag, and counts come from `u16` fields so no allocation can be absurd. A `Signature` attribute
+//! that does not parse is ignored (the erased descriptor is used instead): some compilers emit
+//! odd signatures, and the descriptor is always authoritative for the JVM.
+
+use anyhow::{Context, Result, anyhow, bail};
+
+use super::signature::{
+    parse_class_signature, parse_field_descriptor, parse_field_signature, parse_method_descriptor,
+    parse_method_signature,
+};
+use super::types::JType;
+use super::{ClassInfo, FieldInfo, Literal, MethodInfo, Nesting, access};
+
+/// Strings longer than this (in chars) are not kept as literals.
+const MAX_LITERAL_CHARS: usize = 200;
+
+/// Parse a class file. Never panics; malformed input gives an error naming the problem.
+pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
+    let mut r = Reader { b: bytes, pos: 0 };
+    let magic = r.u32().context("reading the magic number")?;
+    if magic != 0xCAFE_BABE {
+        bail!("not a class file: bad magic number 0x{magic:08X} (expected 0xCAFEBABE)");
+    }
+    let _minor = r.u16().context("reading the minor version")?;
+    let major_version = r.u16().context("reading the major version")?;
+    let pool = Pool::read(&mut r)?;
+    let class_access = r.u16().context("reading the class access flags")?;
+    let this_idx = r.u16().context("reading this_class")?;
+    let name = pool.class_name(this_idx).context("resolving this_class")?;
+    let super_idx = r.u16().context("reading super_class")?;
+    let super_class = if super_idx == 0 {
+        None
+    } else {
+        Some(
+            pool.class_name(super_idx)
+                .context("resolving super_class")?,
+        )
+    };
+    let n_if = r.u16().context("reading the interface count")?;
+    let mut interfaces = Vec::with_capacity(n_if as usize);
+    for i in 0..n_if {
+        let idx = r.u16().with_context(|| format!("reading interface #{i}"))?;
+        interfaces.push(
+            pool.class_name(idx)
+                .with_context(|| format!("resolving interface #{i}"))?,
+        );
+    }
+
+    let n_fields = r.u16().context("reading the field count")?;
+    let mut raw_fields = Vec::with_capacity(n_fields as usize);
+    for i in 0..n_fields {
+        raw_fields
+            .push(Member::read(&mut r, &pool).with_context(|| format!("reading field #{i}"))?);
+    }
+    let n_methods = r.u16().context("reading the method count")?;
+    let mut raw_methods = Vec::with_capacity(n_methods as usize);
+    for i in 0..n_methods {
+        raw_methods
+            .push(Member::read(&mut r, &pool).with_context(|| format!("reading method #{i}"))?);
+    }
+    let attrs = read_attributes(&mut r, &pool).context("reading the class attributes")?;
+    // Trailing bytes are tolerated (the JVM rejects them, but they do not hurt reading).
+
+    // InnerClasses: find the entry describing this class.
+    let mut access_flags = class_access;
+    let mut nesting = Nesting::TopLevel;
+    if let Some(data) = find_attr(&attrs, "InnerClasses") {
+        let mut ar = Reader { b: data, pos: 0 };
+        let n = ar.u16().context("reading InnerClasses")?;
+        for i in 0..n {
+            let inner = ar
+                .u16()
+                .with_context(|| format!("reading InnerClasses entry #{i}"))?;
+            let outer = ar
+                .u16()
+                .with_context(|| format!("reading InnerClasses entry #{i}"))?;
+            let simple = ar
+                .u16()
+                .with_context(|| format!("reading InnerClasses entry #{i}"))?;
+            let flags = ar
+                .u16()
+                .with_context(|| format!("reading InnerClasses entry #{i}"))?;
+            let inner_name = pool
+                .class_name(inner)
+                .with_context(|| format!("resolving InnerClasses entry #{i}"))?;
+            if inner_name != name {
+                continue;
+            }
+            access_flags = flags;
+            nesting = if outer != 0 && simple != 0 {
+                Nesting::Member {
+                    outer: pool
+                        .class_name(outer)
+                        .with_context(|| format!("resolving InnerClasses entry #{i}"))?,
+                    simple: pool
+                        .utf8(simple)
+                        .with_context(|| format!("resolving InnerClasses entry #{i}"))?
+                        .to_string(),
+                    // Member interfaces, enums, records and annotations are implicitly static.
+                    is_static: flags & (access::STATIC | access::INTERFACE) != 0,
+                }
+            } else {
+                Nesting::Local
+            };
+            break;
+        }
+    }
+    let non_static_inner = matches!(
+        nesting,
+        Nesting::Member {
+            is_static: false,
+            ..
+        }
+    );
+
+    // Generic class signature, else plain names.
+    let class_sig = match find_attr(&attrs, "Signature") {
+        Some(d) => {
+            let s = sig_string(d, &pool).context("reading the class Signature attribute")?;
+            parse_class_signature(s).ok()
+        }
+        None => None,
+    };
+    let (type_params, generic_super, generic_interfaces) = match class_sig {
+        Some(s) if super_class.is_some() => (s.type_params, Some(s.superclass), s.interfaces),
+        _ => (
+            Vec::new(),
+            super_class.as_deref().map(JType::class),
+            interfaces.iter().map(|i| JType::class(i)).collect(),
+        ),
+    };
+
+    let mut fields = Vec::with_capacity(raw_fields.len());
+    let mut enum_constants = Vec::new();
+    for f in raw_fields {
+        let ty = match f
+            .signature
+            .as_deref()
+            .and_then(|s| parse_field_signature(s).ok())
+        {
+            Some(t) => t,
+            None => parse_field_descriptor(&f.descriptor)
+                .with_context(|| format!("field {}", f.name))?,
+        };
+        if f.access & access::ENUM != 0 {
+            enum_constants.push(f.name.clone());
+        }
+        fields.push(FieldInfo {
+            owner: name.clone(),
+            name: f.name,
+            descriptor: f.descriptor,
+            access: f.access,
+            ty,
+        });
+    }
+
+    let mut constructors = Vec::new();
+    let mut methods = Vec::new();
+    for m in raw_methods {
+        if m.name == "<clinit>" {
+            continue;
+        }
+        let (mut dparams, dret) =
+            parse_method_descriptor(&m.descriptor).with_context(|| format!("method {}", m.name))?;
+        let is_ctor = m.name == "<init>";
+        let sig = m
+            .signature
+            .as_deref()
+            .and_then(|s| parse_method_signature(s).ok());
+        let mut exceptions: Vec<JType> = m.exceptions.iter().map(|e| JType::class(e)).collect();
+        let (type_params, params, ret) = match sig {
+            Some(s) => {
+                if !s.throws.is_empty() {
+                    exceptions = s.throws;
+                }
+                (s.type_params, s.params, s.ret)
+            }
+            None => {
+                if is_ctor && non_static_inner && !dparams.is_empty() {
+                    // The synthetic outer-instance parameter.
+                    dparams.remove(0);
+                }
+                (Vec::new(), dparams, dret)
+            }
+        };
+        let info = MethodInfo {
+            owner: name.clone(),
+            name: m.name,
+            descriptor: m.descriptor,
+            access: m.access,
+            type_params,
+            params,
+            ret: if is_ctor { None } else { ret },
+            exceptions,
+        };
+        if is_ctor {
+            constructors.push(info)
+        } else {
+            methods.push(info)
+        }
+    }
+
+    Ok(ClassInfo {
+        name,
+        access: access_flags,
+        major_version,
+        super_class,
+        interfaces,
+        type_params,
+        generic_super,
+        generic_interfaces,
+        nesting,
+        constructors,
+        methods,
+        fields,
+        enum_constants,
+        literals: pool.literals(),
+    })
+}
+
+struct Reader<'a> {
+    b: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&e| e <= self.b.len())
+            .ok_or_else(|| {
+                anyhow!(
+                    "truncated class file: needed {n} bytes at offset {} but only {} remain",
+                    self.pos,
+                    self.b.len().saturating_sub(self.pos)
+                )
+            })?;
+        let s = &self.b[self.pos..end];
+        self.pos = end;
+        Ok(s)
+    }
+    fn u8(&mut self) -> Result<u8> {
+        Ok(self.take(1)?[0])
+    }
+    fn u16(&mut self) -> Result<u16> {
+        let s = self.take(2)?;
+        Ok(u16::from_be_bytes([s[0], s[1]]))
+    }
+    fn u32(&mut self) -> Result<u32> {
+        let s = self.take(4)?;
+        Ok(u32::from_be_bytes([s[0], s[1], s[2], s[3]]))
+    }
+    fn u64(&mut self) -> Result<u64> {
+        let hi = self.u32()? as u64;
+        let lo = self.u32()? as u64;
+        Ok((hi << 32) | lo)
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Const {
+    /// Index 0 and the unusable slot after a Long/Double.
+    Unused,
+    Utf8(String),
+    Int(i32),
+    Float(f32),
+    Long(i64),
+    Double(f64),
+    Class(u16),
+    Str(u16),
+    /// Member refs, NameAndType, MethodHandle, MethodType, Dynamic, Module, Package: not needed.
+    Other,
+}
+
+struct Pool {
+    entries: Vec<Const>,
+}
+
+impl Pool {
+    fn read(r: &mut Reader) -> Result<Pool> {
+        let count = r.u16().context("reading the constant pool count")? as usize;
+        let mut entries = Vec::with_capacity(count.max(1));
+        entries.push(Const::Unused);
+        while entries.len() < count {
+            let i = entries.len();
+            let tag = r
+                .u8()
+                .with_context(|| format!("reading constant pool entry #{i}"))?;
+            let ctx = || format!("reading constant pool entry #{i} (tag {tag})");
+            let c = match tag {
+                1 => {
+                    let len = r.u16().with_context(ctx)? as usize;
+                    Const::Utf8(decode_mutf8(r.take(len).with_context(ctx)?))
+                }
+                3 => Const::Int(r.u32().with_context(ctx)? as i32),
+                4 => Const::Float(f32::from_bits(r.u32().with_context(ctx)?)),
+                5 => Const::Long(r.u64().with_context(ctx)? as i64),
+                6 => Const::Double(f64::from_bits(r.u64().with_context(ctx)?)),
+                7 => Const::Class(r.u16().with_context(ctx)?),
+                8 => Const::Str(r.u16().with_context(ctx)?),
+                // Fieldref, Methodref, InterfaceMethodref, NameAndType, Dynamic, InvokeDynamic.
+                9 | 10 | 11 | 12 | 17 | 18 => {
+                    r.take(4).with_context(ctx)?;
+                    Const::Other
+                }
+                // MethodHandle.
+                15 => {
+                    r.take(3).with_context(ctx)?;
+                    Const::Other
+                }
+                // MethodType, Module, Package.
+                16 | 19 | 20 => {
+                    r.take(2).with_context(ctx)?;
+                    Const::Other
+                }
+                _ => bail!(
+                    "bad constant pool tag {tag} at entry #{i} (offset {})",
+                    r.pos - 1
+                ),
+            };
+            let wide = matches!(c, Const::Long(_) | Const::Double(_));
+            entries.push(c);
+            if wide {
+                entries.push(Const::Unused);
+            }
+        }
+        // A Long/Double in the last slot overflows the declared count by one: drop the filler.
+        entries.truncate(count.max(1));
+        Ok(Pool { entries })
+    }
+
+    fn get(&self, idx: u16) -> Result<&Const> {
+        match self.entries.get(idx as usize) {
+            Some(Const::Unused) | None => {
+                bail!(
+                    "bad constant pool index {idx} (pool has {} entries)",
+                    self.entries.len()
+                )
+            }
+            Some(c) => Ok(c),
+        }
+    }
+
+    fn utf8(&self, idx: u16) -> Result<&str> {
+        match self.get(idx)? {
+            Const::Utf8(s) => Ok(s),
+            other => bail!(
+                "constant pool index {idx} should be a Utf8 entry but is {}",
+                tag_name(other)
+            ),
+        }
+    }
+
+    /// A Class entry's name as a binary name with dots.
+    fn class_name(&self, idx: u16) -> Result<String> {
+        match self.get(idx)? {
+            Const::Class(n) => Ok(self.utf8(*n)?.replace('/', ".")),
+            other => bail!(
+                "constant pool index {idx} should be a Class entry but is {}",
+                tag_name(other)
+            ),
+        }
+    }
+
+    fn literals(&self) -> Vec<Literal> {
+        let mut out: Vec<Literal> = Vec::new();
+        let mut push = |l: Literal| {
+            // Compare floats by bits so NaN deduplicates too.
+            let same = |a: &Literal, b: &Literal| match (a, b) {
+                (Literal::Float(x), Literal::Float(y)) => x.to_bits() == y.to_bits(),
+                (Literal::Double(x), Literal::Double(y)) => x.to_bits() == y.to_bits(),
+                _ => a == b,
+            };
+            if !out.iter().any(|o| same(o, &l)) {
+                out.push(l);
+            }
+        };
+        for c in &self.entries {
+            match c {
+                Const::Int(v) => push(Literal::Int(*v)),
+                Const::Long(v) => push(Literal::Long(*v)),
+                Const::Float(v) => push(Literal::Float(*v)),
+                Const::Double(v) => push(Literal::Double(*v)),
+                Const::Str(i) => {
+                    if let Ok(s) = self.utf8(*i)
+                        && s.chars().count() <= MAX_LITERAL_CHARS
+                    {
+                        push(Literal::Str(s.to_string()))
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+fn tag_name(c: &Const) -> &'static str {
+    match c {
+        Const::Unused => "unusable",
+        Const::Utf8(_) => "a Utf8 entry",
+        Const::Int(_) => "an Integer entry",
+        Const::Float(_) => "a Float entry",
+        Const::Long(_) => "a Long entry",
+        Const::Double(_) => "a Double entry",
+        Const::Class(_) => "a Class entry",
+        Const::Str(_) => "a String entry",
+        Const::Other => "another kind of entry",
+    }
+}
+
+/// Decode the JVM's "modified UTF-8" (JVMS 4.4.7): NUL as `C0 80`, supplementary characters as
+/// two 3-byte surrogates. Invalid sequences become U+FFFD.
+fn decode_mutf8(b: &[u8]) -> String {
+    if let Ok(s) = std::str::from_utf8(b)
+        && !b.contains(&0xC0)
+        && !b.contains(&0xED)
+    {
+        return s.to_string();
+    }
+    let mut units: Vec<u16> = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c < 0x80 {
+            units.push(c as u16);
+            i += 1;
+        } else if c & 0xE0 == 0xC0 && i + 1 < b.len() && b[i + 1] & 0xC0 == 0x80 {
+            units.push((((c & 0x1F) as u16) << 6) | (b[i + 1] & 0x3F) as u16);
+            i += 2;
+        } else if c & 0xF0 == 0xE0
+            && i + 2 < b.len()
+            && b[i + 1] & 0xC0 == 0x80
+            && b[i + 2] & 0xC0 == 0x80
+        {
+            units.push(
+                (((c & 0x0F) as u16) << 12)
+                    | (((b[i + 1] & 0x3F) as u16) << 6)
+                    | (b[i + 2] & 0x3F) as u16,
+            );
+            i += 3;
+        } else {
+            units.push(0xFFFD);
+            i += 1;
+        }
+    }
+    String::from_utf16_lossy(&units)
+}
+
+struct RawAttr<'a> {
+    name: String,
+    data: &'a [u8],
+}
+
+fn read_attributes<'a>(r: &mut Reader<'a>, pool: &Pool) -> Result<Vec<RawAttr<'a>>> {
+    let n = r.u16().context("reading the attribute count")?;
+    let mut out = Vec::new();
+    for i in 0..n {
+        let name_idx = r.u16().with_context(|| format!("reading attribute #{i}"))?;
+        let name = pool
+            .utf8(name_idx)
+            .with_context(|| format!("resolving the name of attribute #{i}"))?;
+        let len = r
+            .u32()
+            .with_context(|| format!("reading the length of attribute {name}"))?
+            as usize;
+        let data = r
+            .take(len)
+            .with_context(|| format!("reading attribute {name}"))?;
+        out.push(RawAttr {
+            name: name.to_string(),
+            data,
+        });
+    }
+    Ok(out)
+}
+
+fn find_attr<'a>(attrs: &[RawAttr<'a>], name: &str) -> Option<&'a [u8]> {
+    attrs.iter().find(|a| a.name == name).map(|a| a.data)
+}
+
+fn sig_string<'p>(data: &[u8], pool: &'p Pool) -> Result<&'p str> {
+    let mut r = Reader { b: data, pos: 0 };
+    pool.utf8(r.u16()?)
+}
+
+/// A field or method before interpretation.
+struct Member {
+    access: u16,
+    name: String,
+    descriptor: String,
+    signature: Option<String>,
+    /// Class names from the `Exceptions` attribute.
+    exceptions: Vec<String>,
+}
+
+impl Member {
+    fn read(r: &mut Reader, pool: &Pool) -> Result<Member> {
+        let access = r.u16()?;
+        let name = pool
+            .utf8(r.u16()?)
+            .context("resolving the name")?
+            .to_string();
+        let descriptor = pool
+            .utf8(r.u16()?)
+            .with_context(|| format!("resolving the descriptor of {name}"))?
+            .to_string();
+        let attrs = read_attributes(r, pool)
+            .with_context(|| format!("reading the attributes of {name}"))?;
+        let signature = match find_attr(&attrs, "Signature") {
+            Some(d) => Some(
+                sig_string(d, pool)
+                    .with_context(|| format!("Signature of {name}"))?
+                    .to_string(),
+            ),
+            None => None,
+        };
+        let mut exceptions = Vec::new();
+        if let Some(d) = find_attr(&attrs, "Exceptions") {
+            let mut ar = Reader { b: d, pos: 0 };
+            let n = ar.u16().with_context(|| format!("Exceptions of {name}"))?;
+            for _ in 0..n {
+                let idx = ar.u16().with_context(|| format!("Exceptions of {name}"))?;
+                exceptions.push(
+                    pool.class_name(idx)
+                        .with_context(|| format!("Exceptions of {name}"))?,
+                );
+            }
+        }
+        Ok(Member {
+            access,
+            name,
+            descriptor,
+            signature,
+            exceptions,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modified_utf8() {
+        assert_eq!(decode_mutf8(b"abc"), "abc");
+        assert_eq!(decode_mutf8(&[0x61, 0xC0, 0x80, 0x62]), "a\0b");
+        // U+1F600 as a surrogate pair D83D DE00, each in 3-byte form.
+        assert_eq!(
+            decode_mutf8(&[0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80]),
+            "\u{1F600}"
+        );
+        assert_eq!(decode_mutf8(&[0xFF]), "\u{FFFD}");
+    }
+
+    #[test]
+    fn bad_magic_and_truncation() {
+        let e = parse_class(&[0xCA, 0xFE, 0xBA, 0xBF, 0, 0, 0, 61]).unwrap_err();
+        assert!(format!("{e:#}").contains("bad magic"), "{e:#}");
+        let e = parse_class(&[0xCA, 0xFE]).unwrap_err();
+        assert!(format!("{e:#}").contains("truncated"), "{e:#}");
+        // Valid header, constant pool count 2 but an unknown tag.
+        let e = parse_class(&[0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 61, 0, 2, 99]).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("bad constant pool tag 99"),
+            "{e:#}"
+        );
+    }
+}
