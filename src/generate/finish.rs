@@ -8,7 +8,7 @@
 //! one per (operation, contract).
 
 use super::ops::OpSet;
-use super::random::{CandEnding, Candidate, ErrorCandidate, Generator, Violation};
+use super::random::{CandEnding, Candidate, ErrorCandidate, Generator, Violation, null_input};
 use crate::emit::{Ending, TestCase};
 use crate::runner::{ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, Sequence, Stmt, Value};
@@ -201,18 +201,6 @@ fn contract_values(v: &Violation) -> Vec<u32> {
     }
 }
 
-fn has_null(seq: &Sequence) -> bool {
-    seq.stmts.iter().any(|s| {
-        matches!(
-            s,
-            Stmt::Lit {
-                value: Value::Null,
-                ..
-            }
-        )
-    })
-}
-
 /// Does `r` show violation `v` again? Returns the violation as reported this time.
 fn reproduced(seq: &Sequence, v: &Violation, r: &SeqResult) -> Option<Violation> {
     match v {
@@ -220,7 +208,7 @@ fn reproduced(seq: &Sequence, v: &Violation, r: &SeqResult) -> Option<Violation>
             let n = r.outcomes.len();
             let ok = r.first_abnormal() == Some(n - 1)
                 && matches!(&r.outcomes[n - 1], StmtOutcome::Exception { class: c, .. } if c.as_ref() == class)
-                && (*contract != "npe-without-null-input" || !has_null(seq));
+                && (*contract != "npe-without-null-input" || !null_input(seq, r));
             ok.then(|| v.clone())
         }
         Violation::Contract { contract, a, b } => r

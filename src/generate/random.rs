@@ -534,6 +534,7 @@ impl<'a> Generator<'a> {
                 self.progress.generated += b.len() as u64;
                 b
             };
+            let had_pending = pending.is_some();
             if let Some(p) = pending.take() {
                 let results = pool.collect()?;
                 self.apply(p.reqs, results);
@@ -541,7 +542,11 @@ impl<'a> Generator<'a> {
             self.progress.elapsed = start.elapsed();
             tick(&self.progress);
             if next.is_empty() {
-                // Nothing more could be built (or a limit was reached).
+                if had_pending && !time_up && remaining != Some(0) {
+                    // The batch just applied may make new sequences possible.
+                    continue;
+                }
+                // A limit was reached, or nothing new can be built.
                 break;
             }
             let reqs: Vec<ExecRequest> = next.iter().map(|b| self.request(b)).collect();
@@ -589,8 +594,9 @@ impl<'a> Generator<'a> {
                         return;
                     }
                     self.stats[thrower as usize].exceptions += 1;
+                    let null_input = b.comp.has_null || null_input(&b.comp.seq, &r);
                     let contract =
-                        if class.as_ref() == "java.lang.NullPointerException" && !b.comp.has_null {
+                        if class.as_ref() == "java.lang.NullPointerException" && !null_input {
                             Some("npe-without-null-input")
                         } else if class.as_ref() == "java.lang.AssertionError" {
                             Some("assertion-error")
@@ -716,6 +722,12 @@ impl<'a> Generator<'a> {
             reusable.push(rcv);
         }
         let mut comp = b.comp;
+        // Values that were null at run time are never reused (index pruning).
+        for (i, o) in r.outcomes.iter().enumerate() {
+            if matches!(o, StmtOutcome::Normal(Observed::Null)) {
+                comp.tids[i] = None;
+            }
+        }
         if novel {
             let id = self.next_cand;
             self.next_cand += 1;
@@ -806,6 +818,26 @@ impl<'a> Generator<'a> {
     pub fn static_type(&self, t: TypeId) -> &JType {
         &self.types[t as usize]
     }
+}
+
+/// Some call of `seq` received a value that was `null` when it ran (a null literal or a null
+/// result): a NullPointerException is then expected behaviour, not an error.
+pub fn null_input(seq: &Sequence, r: &SeqResult) -> bool {
+    let is_null = |a: u32| {
+        matches!(
+            seq.stmts.get(a as usize),
+            Some(Stmt::Lit {
+                value: Value::Null,
+                ..
+            })
+        ) || matches!(
+            r.outcomes.get(a as usize),
+            Some(StmtOutcome::Normal(Observed::Null))
+        )
+    };
+    seq.stmts
+        .iter()
+        .any(|s| s.inputs().iter().any(|&a| is_null(a)))
 }
 
 pub fn crash_name(k: &CrashKind) -> String {
