@@ -257,6 +257,7 @@ fn survives_hostile_code() {
         "allocate()",
         "recurse(int)",
         "linger()",
+        "shout()",
     ] {
         assert!(
             incidents.contains(m),

@@ -25,6 +25,16 @@ use std::time::{Duration, Instant};
 
 pub type TypeId = u32;
 
+/// Pseudo-exception the worker reports for a call that printed more than 1 MiB.
+pub const EXCESSIVE_OUTPUT: &str = "jforge.ExcessiveOutput";
+
+/// Why a statement is blamed.
+enum Blame {
+    Timeout,
+    Crash(CrashKind),
+    Output,
+}
+
 #[derive(Clone, Debug)]
 pub struct GenConfig {
     pub seed: u64,
@@ -476,9 +486,15 @@ impl<'a> Generator<'a> {
     fn build_batch(&mut self, n: usize) -> Vec<Built> {
         let mut out = Vec::with_capacity(n);
         let mut attempts = 0;
+        // An operation that crashed or timed out may end at most one sequence per batch, so
+        // that a hostile method costs a few worker restarts, not a batch full of them.
+        let mut suspects_used: HashSet<OpId> = HashSet::new();
         while out.len() < n && attempts < n * 20 {
             attempts += 1;
             let Some(op) = self.pick_op() else { break };
+            if self.blame[op as usize] > 0 && !suspects_used.insert(op) {
+                continue;
+            }
             let Some(built) = self.assemble(op) else {
                 continue;
             };
@@ -517,19 +533,18 @@ impl<'a> Generator<'a> {
     pub fn run(&mut self, pool: &mut Pool, tick: &mut dyn FnMut(&Progress)) -> anyhow::Result<()> {
         let start = Instant::now();
         let mut pending: Option<Pending> = None;
+        let mut batches = 0usize;
         loop {
-            let elapsed = start.elapsed();
-            let time_up = self.cfg.time_limit.is_some_and(|t| elapsed >= t);
-            let remaining = self
-                .cfg
-                .generated_limit
-                .map(|l| l.saturating_sub(self.progress.generated));
+            let time_up = self.cfg.time_limit.is_some_and(|t| start.elapsed() >= t);
+            let remaining = self.cfg.generated_limit.map(|l| l.saturating_sub(self.progress.generated));
             let next = if time_up || remaining == Some(0) {
                 Vec::new()
             } else {
-                let n = remaining.map_or(self.cfg.batch_size, |r| {
-                    r.min(self.cfg.batch_size as u64) as usize
-                });
+                // Batches grow from 16 to batch_size, so that early feedback (crashes, the
+                // first values of each type) arrives before many sequences are built blind.
+                let size = (16usize << batches.min(16)).min(self.cfg.batch_size);
+                batches += 1;
+                let n = remaining.map_or(size, |r| r.min(size as u64) as usize);
                 let b = self.build_batch(n);
                 self.progress.generated += b.len() as u64;
                 b
@@ -541,6 +556,8 @@ impl<'a> Generator<'a> {
             }
             self.progress.elapsed = start.elapsed();
             tick(&self.progress);
+            // Sequences built before their operation was excluded are not run.
+            let next: Vec<Built> = next.into_iter().filter(|b| !self.stats[b.op as usize].excluded).collect();
             if next.is_empty() {
                 if had_pending && !time_up && remaining != Some(0) {
                     // The batch just applied may make new sequences possible.
@@ -576,8 +593,11 @@ impl<'a> Generator<'a> {
         self.stats[op as usize].calls += 1;
         match r.first_abnormal() {
             Some(i) => match &r.outcomes[i] {
-                StmtOutcome::Timeout => self.blame_stmt(&b, i, "timeout", None),
-                StmtOutcome::Crash(kind) => self.blame_stmt(&b, i, "crash", Some(kind.clone())),
+                StmtOutcome::Timeout => self.blame_stmt(&b, i, Blame::Timeout),
+                StmtOutcome::Crash(kind) => self.blame_stmt(&b, i, Blame::Crash(kind.clone())),
+                StmtOutcome::Exception { class, .. } if class.as_ref() == EXCESSIVE_OUTPUT => {
+                    self.blame_stmt(&b, i, Blame::Output)
+                }
                 StmtOutcome::Exception {
                     class,
                     public_class,
@@ -618,7 +638,7 @@ impl<'a> Generator<'a> {
                                 class: class.to_string(),
                             },
                         );
-                    } else if class.as_ref() != "jforge.MalformedSequence"
+                    } else if !class.starts_with("jforge.")
                         && self.seen_exceptions.insert((thrower, class.to_string()))
                     {
                         self.add_candidate(
@@ -654,26 +674,23 @@ impl<'a> Generator<'a> {
         }
     }
 
-    fn blame_stmt(&mut self, b: &Built, i: usize, what: &str, crash: Option<CrashKind>) {
+    fn blame_stmt(&mut self, b: &Built, i: usize, blame: Blame) {
         let op = match &b.comp.seq.stmts[i] {
             Stmt::Call { op, .. } => *op,
             _ => b.op,
         };
         let st = &mut self.stats[op as usize];
-        if crash.is_some() {
-            st.crashes += 1;
-        } else {
-            st.timeouts += 1;
+        match blame {
+            Blame::Timeout => st.timeouts += 1,
+            _ => st.crashes += 1,
         }
         self.blame[op as usize] += 1;
         if self.blame[op as usize] == self.cfg.blame_limit {
-            let why = match crash {
-                Some(k) => format!(
-                    "excluded after {} crashes (last: {})",
-                    self.cfg.blame_limit,
-                    crash_name(&k)
-                ),
-                None => format!("excluded after {} {what}s", self.cfg.blame_limit),
+            let n = self.cfg.blame_limit;
+            let why = match blame {
+                Blame::Crash(k) => format!("excluded after {n} crashes (last: {})", crash_name(&k)),
+                Blame::Timeout => format!("excluded after {n} timeouts"),
+                Blame::Output => format!("excluded after printing more than 1 MiB in {n} calls"),
             };
             self.exclude(op, &why);
         }

@@ -30,7 +30,7 @@ public final class Main {
             realErr.println("usage: jforge.worker.Main SOCKET PROGRESS_FILE CALL_TIMEOUT_MS");
             Runtime.getRuntime().halt(2);
         }
-        PrintStream sink = new PrintStream(OutputStream.nullOutputStream());
+        PrintStream sink = new PrintStream(new CountingSink());
         System.setOut(sink);
         System.setErr(sink);
         System.setIn(java.io.InputStream.nullInputStream());
@@ -87,5 +87,21 @@ public final class Main {
         }
         in.n = len;
         return true;
+    }
+
+    /** Discards what the code under test prints through System.out/err, counting the bytes so
+     *  that a call printing megabytes can be reported (its tests would flood the user's console). */
+    static final class CountingSink extends OutputStream {
+        static volatile long written;
+
+        @Override
+        public void write(int b) {
+            written++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            written += len;
+        }
     }
 }

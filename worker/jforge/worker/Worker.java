@@ -50,6 +50,9 @@ final class Worker {
     static final int MAX_PAIRS = 64;
 
     static final String MALFORMED = "jforge.MalformedSequence";
+    /** A call printing more than this is reported as jforge.ExcessiveOutput. */
+    static final long MAX_OUTPUT = 1 << 20;
+    static final String EXCESSIVE_OUTPUT = "jforge.ExcessiveOutput";
 
     final SocketChannel ch;
     final MappedByteBuffer pm;
@@ -684,6 +687,7 @@ final class Worker {
         }
         Object r = null;
         Object self = recv ? vals[s.args[0]] : null;
+        long printedBefore = Main.CountingSink.written;
         if (recv && self == null) {
             vals[i] = null;
             return exception(i, new NullPointerException());
@@ -708,6 +712,10 @@ final class Worker {
             return exception(i, c);
         } catch (IllegalAccessException | InstantiationException | IllegalArgumentException e) {
             return malformed(i, e.toString());
+        }
+        long printed = Main.CountingSink.written - printedBefore;
+        if (printed > MAX_OUTPUT) {
+            return flagged(i, EXCESSIVE_OUTPUT, "printed " + printed + " bytes to System.out/System.err");
         }
         vals[i] = r;
         isRef[i] = !op.primRet;
@@ -766,10 +774,15 @@ final class Worker {
     }
 
     boolean malformed(int i, String why) {
+        return flagged(i, MALFORMED, why);
+    }
+
+    /** A pseudo-exception outcome jforge itself raises (class names under `jforge.`). */
+    boolean flagged(int i, String cls, String why) {
         vals[i] = null;
         outc.u8(O_EXC);
-        putString(outc, MALFORMED);
-        putString(outc, MALFORMED);
+        putString(outc, cls);
+        putString(outc, cls);
         outc.u8(1);
         outc.str(truncate(why));
         return false;
