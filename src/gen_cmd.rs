@@ -170,10 +170,14 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
     let ops = build_ops(&model, &classes, include.as_ref(), exclude.as_ref());
     let explicit: HashSet<&String> = args.classes.iter().collect();
     for c in &classes {
-        let has = ops
-            .primary
-            .iter()
-            .any(|&o| ops.owner_class[o as usize].as_deref() == Some(c));
+        // Callable means: something can be called without first having an instance, or
+        // another operation produces one.
+        let ty = ops.instantiations.get(c);
+        let has = ops.primary.iter().any(|&o| {
+            let op = ops.table.get(o);
+            ops.owner_class[o as usize].as_deref() == Some(c) && !op.has_receiver()
+                || ty.is_some_and(|t| op.ret.as_ref().is_some_and(|r| model.is_subtype(r, t)))
+        });
         if !has && explicit.contains(c) {
             bail!(
                 "class {c} has no public constructor, method or field jforge can call{}",
@@ -247,7 +251,10 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
     };
     let mut files = write(&emit, &ops, &regression, &errors)?;
     let mut validation = ValidationSummary::default();
-    if args.no_validate {
+    if files.is_empty() {
+        validation.skipped = Some("no tests were generated".into());
+        validation.clean = true;
+    } else if args.no_validate {
         validation.skipped = Some("--no-validate".into());
     } else {
         match (

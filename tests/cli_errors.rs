@@ -150,3 +150,68 @@ fn class_not_public_or_without_members() {
 fn nothing_selected() {
     fails_with(&["gen"], &["--class"]);
 }
+
+#[test]
+fn class_without_callable_members() {
+    let classes = subjects();
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("o");
+    fails_with(
+        &[
+            "gen",
+            "--class",
+            "quirks.NoApi",
+            "--classpath",
+            classes.to_str().unwrap(),
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
+        &["quirks.NoApi has no public constructor, method or field"],
+    );
+}
+
+#[test]
+fn bad_method_filter_and_duration() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("o");
+    fails_with(
+        &[
+            "gen",
+            "--class",
+            "java.util.TreeMap",
+            "--include-methods",
+            "put(",
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
+        &["--include-methods"],
+    );
+    fails_with(
+        &[
+            "gen",
+            "--class",
+            "java.util.TreeMap",
+            "--time-limit",
+            "5x",
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
+        &["--time-limit", "unit"],
+    );
+}
+
+#[test]
+fn too_many_classes_is_refused_up_front() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("o");
+    fails_with(
+        &[
+            "gen",
+            "--package",
+            "java",
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
+        &["classes selected", "narrow --package"],
+    );
+}

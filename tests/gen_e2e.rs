@@ -303,3 +303,36 @@ fn commons_lang_strbuilder_and_junit5() {
     assert!(src.contains("org.junit.jupiter.api"));
     assert!(stats["passed"].is_null() || stats["validation"]["passed"].as_u64().unwrap() > 0);
 }
+
+#[test]
+fn jar_selection_tests_every_public_class() {
+    let classes = subjects();
+    let d = tempfile::tempdir().unwrap();
+    let jar = d.path().join("ds.jar");
+    let o = std::process::Command::new("jar")
+        .arg("cf")
+        .arg(&jar)
+        .args(["-C", classes.to_str().unwrap(), "ds"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    let mut args = gen_args(&out, &json);
+    args.extend(["--jar", jar.to_str().unwrap(), "--generated-limit", "1500"].map(String::from));
+    run_ok(jforge().args(&args));
+    let stats = read_json(&json);
+    let names: Vec<&str> = stats["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["class"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["ds.BinarySearchTree", "ds.IntStack", "ds.LruCache"]);
+    assert!(
+        stats["skipped_classes"]
+            .to_string()
+            .contains("ds.BinarySearchTree$Node")
+    );
+    assert_eq!(stats["validation"]["clean"], true);
+}

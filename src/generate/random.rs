@@ -536,7 +536,10 @@ impl<'a> Generator<'a> {
         let mut batches = 0usize;
         loop {
             let time_up = self.cfg.time_limit.is_some_and(|t| start.elapsed() >= t);
-            let remaining = self.cfg.generated_limit.map(|l| l.saturating_sub(self.progress.generated));
+            let remaining = self
+                .cfg
+                .generated_limit
+                .map(|l| l.saturating_sub(self.progress.generated));
             let next = if time_up || remaining == Some(0) {
                 Vec::new()
             } else {
@@ -557,7 +560,10 @@ impl<'a> Generator<'a> {
             self.progress.elapsed = start.elapsed();
             tick(&self.progress);
             // Sequences built before their operation was excluded are not run.
-            let next: Vec<Built> = next.into_iter().filter(|b| !self.stats[b.op as usize].excluded).collect();
+            let next: Vec<Built> = next
+                .into_iter()
+                .filter(|b| !self.stats[b.op as usize].excluded)
+                .collect();
             if next.is_empty() {
                 if had_pending && !time_up && remaining != Some(0) {
                     // The batch just applied may make new sequences possible.
