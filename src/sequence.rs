@@ -209,6 +209,7 @@ impl Sequence {
     /// Append `other`, shifting its references; returns the offset of its first statement.
     pub fn append(&mut self, other: &Sequence) -> u32 {
         let off = self.stmts.len() as u32;
+        self.stmts.reserve(other.stmts.len());
         for s in &other.stmts {
             self.stmts.push(match s {
                 Stmt::Call { op, args } => Stmt::Call {
@@ -250,13 +251,22 @@ impl Sequence {
         }
         Some(Sequence { stmts: out })
     }
-    /// A 128-bit structural hash, used to drop duplicate sequences before execution.
+    /// A 128-bit structural hash (one XXH3-128 pass), used to drop duplicate sequences
+    /// before execution.
     pub fn fingerprint(&self) -> u128 {
-        use std::hash::{Hash, Hasher};
-        let mut a = twox_hash::XxHash64::with_seed(0x6a66);
-        let mut b = twox_hash::XxHash64::with_seed(0x726f);
-        self.hash(&mut a);
-        self.hash(&mut b);
-        ((a.finish() as u128) << 64) | b.finish() as u128
+        use std::hash::Hash;
+        /// `std::hash::Hasher` over XXH3-128 (the crate's 128-bit hasher has no such impl).
+        struct H(twox_hash::XxHash3_128);
+        impl std::hash::Hasher for H {
+            fn write(&mut self, bytes: &[u8]) {
+                self.0.write(bytes)
+            }
+            fn finish(&self) -> u64 {
+                self.0.finish_128() as u64
+            }
+        }
+        let mut h = H(twox_hash::XxHash3_128::with_seed(0x6a66));
+        self.hash(&mut h);
+        h.0.finish_128()
     }
 }

@@ -131,7 +131,7 @@ pub fn regression_tests(
                 }
             }
             ExecRequest {
-                seq: Arc::new(seq.clone()),
+                seq: seq.clone(),
                 mode: ExecMode::Observe,
                 contract_values: Vec::new(),
                 observers,
@@ -179,7 +179,7 @@ pub fn regression_tests(
             CandEnding::Exception(cls) => Ending::ExpectedException { class: cls.clone() },
         };
         out.push(TestCase {
-            seq: Arc::new(seq.clone()),
+            seq: seq.clone(),
             asserts,
             observers,
             ending,

@@ -16,7 +16,7 @@ use super::literals::LiteralPool;
 use super::ops::{OpSet, is_literal_type};
 use crate::model::{JType, Model};
 use crate::runner::{CrashKind, ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
-use crate::sequence::{OpId, OpKind, Sequence, Stmt, Value};
+use crate::sequence::{OpId, OpKind, SeqRef, Sequence, Stmt, Value};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -63,17 +63,24 @@ impl Default for GenConfig {
             adaptive: false,
             batch_size: 256,
             max_len: 100,
-            max_per_type: 5000,
+            max_per_type: 1000,
             max_candidates: 4000,
             blame_limit: 3,
         }
     }
 }
 
+/// A sequence being assembled.
+struct Draft {
+    seq: Sequence,
+    tids: Vec<Option<TypeId>>,
+    has_null: bool,
+}
+
 /// A sequence with the static type of each statement's value.
 #[derive(Debug)]
 pub struct Component {
-    pub seq: Sequence,
+    pub seq: SeqRef,
     pub tids: Vec<Option<TypeId>>,
     /// Some statement takes a `null` literal (an NPE is then expected behaviour).
     pub has_null: bool,
@@ -186,7 +193,9 @@ pub struct Generator<'a> {
     by_type: Vec<Vec<(CompRef, u32)>>,
     seen_seqs: HashSet<u128>,
     seen_values: HashSet<u64>,
-    seen_results: HashSet<(OpId, Value)>,
+    /// (operation, 64-bit hash of a returned value): hashes, not values, because returned
+    /// Strings (toString of large collections) would otherwise fill memory.
+    seen_results: HashSet<(OpId, u64)>,
     seen_exceptions: HashSet<(OpId, String)>,
     cands_per_op: Vec<u32>,
     pub stats: Vec<OpStat>,
@@ -338,11 +347,12 @@ impl<'a> Generator<'a> {
     fn assemble(&mut self, op_id: OpId) -> Option<Built> {
         let op = self.ops.table.get(op_id);
         let inputs = self.op_inputs[op_id as usize].clone();
-        let mut b = Component {
-            seq: Sequence::default(),
-            tids: Vec::new(),
+        let mut b = Draft {
+            seq: Sequence {
+                stmts: Vec::with_capacity(self.cfg.max_len + 1),
+            },
+            tids: Vec::with_capacity(self.cfg.max_len + 1),
             has_null: false,
-            cand: None,
         };
         let mut parents = Vec::new();
         let mut args = Vec::with_capacity(inputs.len());
@@ -367,7 +377,12 @@ impl<'a> Generator<'a> {
             return None;
         }
         Some(Built {
-            comp: b,
+            comp: Component {
+                seq: Arc::new(b.seq),
+                tids: b.tids,
+                has_null: b.has_null,
+                cand: None,
+            },
             op: op_id,
             parents,
         })
@@ -376,7 +391,7 @@ impl<'a> Generator<'a> {
     /// Index of a statement in `b` whose value can be passed where `need` is expected.
     fn pick_value(
         &mut self,
-        b: &mut Component,
+        b: &mut Draft,
         parents: &mut Vec<u64>,
         need: TypeId,
         receiver: bool,
@@ -456,16 +471,23 @@ impl<'a> Generator<'a> {
             }
             return None;
         }
-        let mut k = self.rng.random_range(0..total);
-        let mut chosen = None;
-        for &t in &types {
-            let l = self.by_type[t as usize].len();
-            if k < l {
-                chosen = Some(self.by_type[t as usize][k].clone());
-                break;
-            }
-            k -= l;
-        }
+        // Tournament of two: of two random candidates the shorter sequence wins. This keeps
+        // sequences (and tests) short without losing depth, which repetition provides, and
+        // halves the copying that dominates the generator's time (bloat control).
+        let (k1, k2) = (
+            self.rng.random_range(0..total),
+            self.rng.random_range(0..total),
+        );
+        let first = self.nth_value(&types, k1);
+        let second = self.nth_value(&types, k2);
+        let chosen = match (first, second) {
+            (Some(a), Some(b2)) => Some(if b2.0.seq.len() < a.0.seq.len() {
+                b2
+            } else {
+                a
+            }),
+            (a, b2) => a.or(b2),
+        };
         let (comp, stmt) = chosen?;
         if b.seq.len() + comp.seq.len() > self.cfg.max_len {
             return None;
@@ -477,6 +499,18 @@ impl<'a> Generator<'a> {
             parents.push(c);
         }
         Some(off + stmt)
+    }
+
+    /// The `k`-th reusable value over the lists of `types`.
+    fn nth_value(&self, types: &[TypeId], mut k: usize) -> Option<(CompRef, u32)> {
+        for &t in types {
+            let l = self.by_type[t as usize].len();
+            if k < l {
+                return Some(self.by_type[t as usize][k].clone());
+            }
+            k -= l;
+        }
+        None
     }
 
     fn is_sub_cached(&mut self, s: TypeId, t: TypeId) -> bool {
@@ -520,7 +554,7 @@ impl<'a> Generator<'a> {
             cv.push(r);
         }
         ExecRequest {
-            seq: Arc::new(b.comp.seq.clone()),
+            seq: b.comp.seq.clone(),
             mode: ExecMode::Generate,
             contract_values: cv,
             observers: Vec::new(),
@@ -632,7 +666,9 @@ impl<'a> Generator<'a> {
                             None
                         };
                     let mut comp = b.comp;
-                    comp.seq.stmts.truncate(i + 1);
+                    let mut short = (*comp.seq).clone();
+                    short.stmts.truncate(i + 1);
+                    comp.seq = Arc::new(short);
                     comp.tids.truncate(i + 1);
                     if let Some(contract) = contract {
                         self.stats[thrower as usize].errors += 1;
@@ -723,7 +759,7 @@ impl<'a> Generator<'a> {
             }
             StmtOutcome::Normal(Observed::Value(v)) => {
                 self.literals.add_observed(v);
-                let new = self.seen_results.insert((op, v.clone()));
+                let new = self.seen_results.insert((op, value_hash(v)));
                 novel |= new;
                 // Boxed and String results are values too: reusable when new.
                 if new
@@ -841,6 +877,13 @@ impl<'a> Generator<'a> {
     pub fn static_type(&self, t: TypeId) -> &JType {
         &self.types[t as usize]
     }
+}
+
+fn value_hash(v: &Value) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = twox_hash::XxHash64::with_seed(0);
+    v.hash(&mut h);
+    h.finish()
 }
 
 /// Some call of `seq` received a value that was `null` when it ran (a null literal or a null
