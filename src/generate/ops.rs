@@ -76,7 +76,7 @@ struct Builder<'a> {
     exclude: Option<&'a Regex>,
 }
 
-/// Classes that parameters of the given classes' members mention, plus default
+/// Classes that parameters and results of the given classes' members mention, plus default
 /// implementations of interfaces among them: the caller loads these into the model before
 /// [`build_ops`] so that argument types can be produced.
 pub fn helper_classes(model: &Model, classes: &[String]) -> Vec<String> {
@@ -84,7 +84,7 @@ pub fn helper_classes(model: &Model, classes: &[String]) -> Vec<String> {
     for c in classes {
         let Some(ci) = model.get(c) else { continue };
         for m in ci.constructors.iter().chain(model.methods_of(c)) {
-            for p in &m.params {
+            for p in m.params.iter().chain(m.ret.iter()) {
                 collect_classes(p, &mut out);
             }
         }

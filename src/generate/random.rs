@@ -874,6 +874,11 @@ impl<'a> Generator<'a> {
         v
     }
 
+    /// Can generated tests name this class?
+    pub fn is_accessible(&self, class: &str) -> bool {
+        self.model.is_accessible(class)
+    }
+
     pub fn static_type(&self, t: TypeId) -> &JType {
         &self.types[t as usize]
     }
