@@ -568,6 +568,7 @@ impl<'a> Generator<'a> {
         let start = Instant::now();
         let mut pending: Option<Pending> = None;
         let mut batches = 0usize;
+        let mut idle_batches = 0u32;
         loop {
             let time_up = self.cfg.time_limit.is_some_and(|t| start.elapsed() >= t);
             let remaining = self
@@ -599,13 +600,18 @@ impl<'a> Generator<'a> {
                 .filter(|b| !self.stats[b.op as usize].excluded)
                 .collect();
             if next.is_empty() {
-                if had_pending && !time_up && remaining != Some(0) {
-                    // The batch just applied may make new sequences possible.
+                let limit = time_up || remaining == Some(0);
+                if !had_pending {
+                    idle_batches += 1;
+                }
+                // The batch just applied may make new sequences possible, and random choices
+                // may still find new ones: stop only at a limit or after repeated failure.
+                if !limit && (had_pending || idle_batches < 5) {
                     continue;
                 }
-                // A limit was reached, or nothing new can be built.
                 break;
             }
+            idle_batches = 0;
             let reqs: Vec<ExecRequest> = next.iter().map(|b| self.request(b)).collect();
             pool.submit(reqs)?;
             pending = Some(Pending { reqs: next });
@@ -799,8 +805,12 @@ impl<'a> Generator<'a> {
                 if list_len < self.cfg.max_per_type {
                     self.by_type[t as usize].push((comp.clone(), i));
                 } else {
-                    let k = self.rng.random_range(0..list_len);
-                    self.by_type[t as usize][k] = (comp.clone(), i);
+                    // Evict the longer of two random values, so that short sequences stay
+                    // available and new sequences still fit under max_len late in a run.
+                    let (k1, k2) = (self.rng.random_range(0..list_len), self.rng.random_range(0..list_len));
+                    let list = &mut self.by_type[t as usize];
+                    let k = if list[k2].0.seq.len() > list[k1].0.seq.len() { k2 } else { k1 };
+                    list[k] = (comp.clone(), i);
                 }
             }
         }
