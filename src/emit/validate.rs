@@ -454,9 +454,10 @@ pub fn compile_and_run(
     let mut results: HashMap<(String, String), Outcome> = HashMap::new();
     let run_cp = join_cp(&[std::slice::from_ref(&classes), user_cp, junit_cp])?;
     // `-Djava.security.manager=allow` lets the runner block System.exit on JDK 18+; JDKs
-    // before 12 would read it as a class name and fail to start, so it is passed only when the
-    // JDK is known to be new enough.
-    let allow_sm = jdk_feature_version(java).is_some_and(|v| v >= 12);
+    // before 12 would read it as a class name and fail to start, and JDK 24+ (JEP 486) refuse
+    // to start with it, so it is passed only on 12..=23. Without it a test that exits is still
+    // caught: its missing result is reported as <jvm-exit>.
+    let allow_sm = jdk_feature_version(java).is_some_and(|v| (12..24).contains(&v));
     let mut first = true;
     for round in 0.. {
         let todo: Vec<&(String, String)> =
