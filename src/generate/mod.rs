@@ -3,8 +3,10 @@
 //! - `ops`: which members may be called, with generic types instantiated.
 //! - `literals`: the pool of primitive and String values.
 //! - `random`: feedback-directed random generation (Randoop).
+//! - `bloom`: fixed-size "seen before?" sets.
 //! - `finish`: from candidates to test cases (observers, flakiness filter, minimization).
 
+pub mod bloom;
 pub mod finish;
 pub mod literals;
 pub mod ops;

@@ -12,6 +12,7 @@
 //! workers report (equal values give equal fingerprints in every JVM), not from a value set
 //! inside one worker, for the same reason.
 
+use super::bloom::Bloom;
 use super::literals::LiteralPool;
 use super::ops::{OpSet, is_literal_type};
 use crate::model::{JType, Model};
@@ -191,11 +192,11 @@ pub struct Generator<'a> {
     assignable: HashMap<TypeId, (Vec<TypeId>, usize)>,
     /// Reusable values by exact static type: (component, statement).
     by_type: Vec<Vec<(CompRef, u32)>>,
-    seen_seqs: HashSet<u128>,
-    seen_values: HashSet<u64>,
+    seen_seqs: Bloom,
+    seen_values: Bloom,
     /// (operation, 64-bit hash of a returned value): hashes, not values, because returned
     /// Strings (toString of large collections) would otherwise fill memory.
-    seen_results: HashSet<(OpId, u64)>,
+    seen_results: Bloom,
     seen_exceptions: HashSet<(OpId, String)>,
     cands_per_op: Vec<u32>,
     pub stats: Vec<OpStat>,
@@ -225,9 +226,11 @@ impl<'a> Generator<'a> {
             subtype: HashMap::new(),
             assignable: HashMap::new(),
             by_type: Vec::new(),
-            seen_seqs: HashSet::new(),
-            seen_values: HashSet::new(),
-            seen_results: HashSet::new(),
+            // 64 MiB for sequences (~1e-4 false positives at 20 million), 16 MiB each for
+            // values and results.
+            seen_seqs: Bloom::new(29),
+            seen_values: Bloom::new(27),
+            seen_results: Bloom::new(27),
             seen_exceptions: HashSet::new(),
             cands_per_op: vec![0; n],
             stats: vec![OpStat::default(); n],
@@ -532,7 +535,8 @@ impl<'a> Generator<'a> {
             let Some(built) = self.assemble(op) else {
                 continue;
             };
-            if !self.seen_seqs.insert(built.comp.seq.fingerprint()) {
+            let f = built.comp.seq.fingerprint();
+            if !self.seen_seqs.insert(f as u64, (f >> 64) as u64) {
                 continue;
             }
             out.push(built);
@@ -754,7 +758,7 @@ impl<'a> Generator<'a> {
         match &r.outcomes[last] {
             StmtOutcome::Normal(Observed::Object { fingerprint, class }) => {
                 let new = match fingerprint {
-                    Some(f) => self.seen_values.insert(*f),
+                    Some(f) => self.seen_values.insert64(*f),
                     None => true,
                 };
                 if new {
@@ -765,7 +769,9 @@ impl<'a> Generator<'a> {
             }
             StmtOutcome::Normal(Observed::Value(v)) => {
                 self.literals.add_observed(v);
-                let new = self.seen_results.insert((op, value_hash(v)));
+                let new = self
+                    .seen_results
+                    .insert64(value_hash(v) ^ (op as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
                 novel |= new;
                 // Boxed and String results are values too: reusable when new.
                 if new
@@ -807,9 +813,16 @@ impl<'a> Generator<'a> {
                 } else {
                     // Evict the longer of two random values, so that short sequences stay
                     // available and new sequences still fit under max_len late in a run.
-                    let (k1, k2) = (self.rng.random_range(0..list_len), self.rng.random_range(0..list_len));
+                    let (k1, k2) = (
+                        self.rng.random_range(0..list_len),
+                        self.rng.random_range(0..list_len),
+                    );
                     let list = &mut self.by_type[t as usize];
-                    let k = if list[k2].0.seq.len() > list[k1].0.seq.len() { k2 } else { k1 };
+                    let k = if list[k2].0.seq.len() > list[k1].0.seq.len() {
+                        k2
+                    } else {
+                        k1
+                    };
                     list[k] = (comp.clone(), i);
                 }
             }
