@@ -442,6 +442,7 @@ mod canon_props {
             root: p[g.root as usize] as i32,
         };
         let m = |x: i32| if x < 0 { -1 } else { p[x as usize] as i32 };
+        #[allow(clippy::needless_range_loop)]
         for i in 0..n {
             h.labels[p[i]] = g.labels[i];
             h.a[p[i]] = m(g.a[i]);

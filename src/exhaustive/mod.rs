@@ -820,10 +820,10 @@ fn build_tests(
             let n = req.seq.len();
             let mut asserts = vec![None; n];
             for (i, (s, o)) in req.seq.stmts.iter().zip(&r.outcomes).enumerate() {
-                if let (Stmt::Call { .. }, StmtOutcome::Normal(Observed::Value(v))) = (s, o) {
-                    if !matches!(v, Value::Str(x) if x.contains('@')) {
-                        asserts[i] = Some(v.clone());
-                    }
+                if let (Stmt::Call { .. }, StmtOutcome::Normal(Observed::Value(v))) = (s, o)
+                    && !matches!(v, Value::Str(x) if x.contains('@'))
+                {
+                    asserts[i] = Some(v.clone());
                 }
             }
             let observers = r
