@@ -121,6 +121,7 @@ pub struct Search<'a> {
     bytes: u64,
     round: u32,
     batch: Vec<(usize, Vec<Choice>)>,
+    inflight: Option<Vec<(SeqRef, OpId)>>,
     started: Instant,
 }
 
@@ -150,6 +151,7 @@ impl<'a> Search<'a> {
             bytes: 0,
             round: 0,
             batch: Vec::new(),
+            inflight: None,
             started: Instant::now(),
         }
     }
@@ -250,7 +252,7 @@ impl<'a> Search<'a> {
                     self.product(pool, ui, &lists, &mut Vec::new(), tick)?;
                 }
             }
-            self.flush(pool)?;
+            self.drain(pool)?;
             let new_structures = self.seen.len() as u64 - structures_before;
             self.rounds.push(RoundStats {
                 round: self.round,
@@ -376,6 +378,9 @@ impl<'a> Search<'a> {
         self.cfg.check_ops.get(&name).copied()
     }
 
+    /// Sends the pending batch to the workers. Pipelined: the batch before it (if any) is
+    /// collected first, the new one submitted, and only then are the earlier results applied,
+    /// so that Rust-side work overlaps the workers'. Results are applied in batch order.
     pub fn flush(&mut self, pool: &mut Pool) -> anyhow::Result<()> {
         if self.batch.is_empty() {
             return Ok(());
@@ -392,20 +397,42 @@ impl<'a> Search<'a> {
                     observers.push((s, c));
                 }
             }
-            metas.push(self.usable[*ui].op);
+            let seq = Arc::new(seq);
+            metas.push((seq.clone(), self.usable[*ui].op));
             reqs.push(ExecRequest {
-                seq: Arc::new(seq),
+                seq,
                 mode: ExecMode::Canon,
                 contract_values: Vec::new(),
                 observers,
             });
         }
-        let results = pool.execute(reqs.clone())?;
-        self.explored += results.len() as u64;
-        for ((req, r), op) in reqs.iter().zip(&results).zip(metas) {
-            self.apply(&req.seq, op, r);
+        let earlier = match self.inflight.take() {
+            Some(m) => Some((m, pool.collect()?)),
+            None => None,
+        };
+        pool.submit(reqs)?;
+        self.inflight = Some(metas);
+        if let Some((m, results)) = earlier {
+            self.apply_all(m, results);
         }
         Ok(())
+    }
+
+    /// Waits for the batch in flight and applies its results.
+    pub fn drain(&mut self, pool: &mut Pool) -> anyhow::Result<()> {
+        self.flush(pool)?;
+        if let Some(m) = self.inflight.take() {
+            let results = pool.collect()?;
+            self.apply_all(m, results);
+        }
+        Ok(())
+    }
+
+    fn apply_all(&mut self, metas: Vec<(SeqRef, OpId)>, results: Vec<SeqResult>) {
+        self.explored += results.len() as u64;
+        for ((seq, op), r) in metas.iter().zip(&results) {
+            self.apply(seq, *op, r);
+        }
     }
 
     fn apply(&mut self, seq: &SeqRef, op: OpId, r: &SeqResult) {
