@@ -356,6 +356,13 @@ fn usable_ops(
         let mut params = Vec::new();
         let mut ok = true;
         for t in op.input_types() {
+            // Object parameters (remove(Object), containsKey(Object)...) take the String
+            // domain: generic classes are instantiated with String first (generate::ops).
+            let t = if t.class_name() == Some("java.lang.Object") {
+                JType::string()
+            } else {
+                t
+            };
             if let Some(l) = s.literals(&t) {
                 if l.is_empty() {
                     ok = false;
