@@ -121,7 +121,7 @@ pub struct Search<'a> {
     bytes: u64,
     round: u32,
     batch: Vec<(usize, Vec<Choice>)>,
-    inflight: Option<Vec<(SeqRef, OpId)>>,
+    inflight: Option<Vec<(SeqRef, OpId, usize)>>,
     started: Instant,
 }
 
@@ -398,7 +398,7 @@ impl<'a> Search<'a> {
                 }
             }
             let seq = Arc::new(seq);
-            metas.push((seq.clone(), self.usable[*ui].op));
+            metas.push((seq.clone(), self.usable[*ui].op, observers.len()));
             reqs.push(ExecRequest {
                 seq,
                 mode: ExecMode::Canon,
@@ -428,14 +428,14 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    fn apply_all(&mut self, metas: Vec<(SeqRef, OpId)>, results: Vec<SeqResult>) {
+    fn apply_all(&mut self, metas: Vec<(SeqRef, OpId, usize)>, results: Vec<SeqResult>) {
         self.explored += results.len() as u64;
-        for ((seq, op), r) in metas.iter().zip(&results) {
-            self.apply(seq, *op, r);
+        for ((seq, op, requested), r) in metas.iter().zip(&results) {
+            self.apply(seq, *op, *requested, r);
         }
     }
 
-    fn apply(&mut self, seq: &SeqRef, op: OpId, r: &SeqResult) {
+    fn apply(&mut self, seq: &SeqRef, op: OpId, requested: usize, r: &SeqResult) {
         let n = seq.len();
         if let Some(i) = r.first_abnormal() {
             let (what, public, message) = match &r.outcomes[i] {
@@ -480,6 +480,13 @@ impl<'a> Search<'a> {
             return;
         }
         // canonical forms and check results, by statement
+        if r.observers.len() != requested {
+            // e.g. a worker that does not know ExecMode::Canon answers with no observer entries
+            *self
+                .canon_errors
+                .entry("the worker returned no canonical forms".into())
+                .or_default() += 1;
+        }
         let mut forms: Vec<(u32, Form)> = Vec::new();
         let mut checks: HashMap<u32, String> = HashMap::new();
         for o in &r.observers {
