@@ -50,10 +50,29 @@ fn lists(k: u64, n: u32) -> u64 {
 
 #[test]
 fn sll_add_scope3_has_40_structures() {
-    let j = exh("ds.SinglyLinkedList", &["--scope", "3"]);
+    let d = tempfile::tempdir().unwrap();
+    let csv = d.path().join("runs.csv");
+    let j = exh(
+        "ds.SinglyLinkedList",
+        &["--scope", "3", "--csv", csv.to_str().unwrap()],
+    );
     assert_eq!(structures(&j), lists(3, 3));
     assert_eq!(structures(&j), 40);
     assert_eq!(j["fixpoint"], true);
+    // --csv appends class,scope,seconds,structures,explored
+    exh(
+        "ds.SinglyLinkedList",
+        &["--scope", "2", "--csv", csv.to_str().unwrap()],
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0][0], "ds.SinglyLinkedList");
+    assert_eq!(rows[0][1], "3");
+    assert!(rows[0][2].parse::<f64>().is_ok());
+    assert_eq!(rows[0][3], "40");
+    assert_eq!(rows[0][4], j["explored"].to_string());
+    assert_eq!(rows[1][3], lists(2, 2).to_string());
 }
 
 #[test]
