@@ -18,6 +18,110 @@ pub struct Cli {
 pub enum Command {
     /// Feedback-directed random generation of regression and error-revealing JUnit tests.
     Gen(GenArgs),
+    /// Bounded-exhaustive generation from the API (BEAPI): every distinct structure within a
+    /// scope, each with the shortest call sequence that builds it.
+    Exhaustive(ExhaustiveArgs),
+}
+
+/// `jforge exhaustive`. Every setting but the class path, classes and outputs can also come
+/// from a properties file (`--config FILE`, keys as the flag names without `--`, e.g.
+/// `scope=4`, `ints=0:3`, `omit-fields=modCount`; BEAPI's `max.objects`, `int.range` and
+/// `omit.fields` are accepted too). Flags override the file.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ExhaustiveArgs {
+    /// Class whose structures are enumerated, binary name (repeatable).
+    #[arg(long = "class", value_name = "NAME")]
+    pub classes: Vec<String>,
+    /// Class path of the code under test (':'-separated folders and jars).
+    #[arg(long, value_name = "PATH", default_value = "")]
+    pub classpath: String,
+    /// Most objects of one class reachable from a structure's root (root excluded).
+    #[arg(long, value_name = "N")]
+    pub scope: Option<u32>,
+    /// int/Integer domain A:B inclusive (default 0:scope-1).
+    #[arg(long, value_name = "A:B")]
+    pub ints: Option<String>,
+    /// String domain (default a,b,...: scope letters).
+    #[arg(long, value_name = "a,b,c")]
+    pub strings: Option<String>,
+    /// long/Long domain A:B (default: the int domain).
+    #[arg(long, value_name = "A:B")]
+    pub longs: Option<String>,
+    /// short/Short and byte/Byte domain A:B (default: the int domain).
+    #[arg(long, value_name = "A:B")]
+    pub shorts: Option<String>,
+    /// double/Double and float/Float values, comma-separated (default: the int domain).
+    #[arg(long, value_name = "x,y")]
+    pub doubles: Option<String>,
+    /// char/Character values as a string, one char each (default: a, b, ... scope letters).
+    #[arg(long, value_name = "CHARS")]
+    pub chars: Option<String>,
+    /// boolean/Boolean values, comma-separated (default false,true).
+    #[arg(long, value_name = "false,true")]
+    pub booleans: Option<String>,
+    /// Longest array in a structure (longer ones are out of scope).
+    #[arg(long, value_name = "N")]
+    pub max_array: Option<u32>,
+    /// Fields left out of the canonical form (regex on the name or Class.name), e.g. modCount.
+    #[arg(long, value_name = "REGEX")]
+    pub omit_fields: Option<String>,
+    /// Properties file with the settings above.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Only methods whose signature matches (e.g. 'ds.Avl\.(Avl|add)\(.*').
+    #[arg(long, value_name = "REGEX")]
+    pub methods: Option<String>,
+    /// File of builder signatures (one regex per line, # comments): only those methods.
+    #[arg(long, value_name = "FILE")]
+    pub builders: Option<PathBuf>,
+    /// Write a JUnit suite (one test per structure) and a failure suite here.
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
+    /// Most structure tests written to --output-dir.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_tests: usize,
+    /// Write the canonical forms here, one per line, sorted.
+    #[arg(long, value_name = "FILE")]
+    pub dump: Option<PathBuf>,
+    /// Append `class,scope,seconds,structures,explored` to this CSV file.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write a JSON report here.
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
+    /// Worker JVMs (default: number of cores).
+    #[arg(long, value_name = "N")]
+    pub workers: Option<usize>,
+    /// Keep every sequence that runs normally within scope (ablation; bound it with --max-rounds).
+    #[arg(long)]
+    pub no_state_matching: bool,
+    /// Stop after this many rounds even without a fixpoint.
+    #[arg(long, value_name = "N")]
+    pub max_rounds: Option<u32>,
+    /// A boolean no-argument method (e.g. repOK) called on every structure; false = counterexample.
+    #[arg(long, value_name = "METHOD")]
+    pub check: Option<String>,
+    /// Exceptions meaning API misuse: sequences throwing them are dropped silently.
+    #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
+    pub misuse_exceptions: Vec<String>,
+    /// JUnit version of the written tests: 4 or 5.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(4..=5))]
+    pub junit: u8,
+    /// JDK to use (a JDK home or a java binary); default $JAVA_HOME, then java on PATH.
+    #[arg(long, value_name = "PATH")]
+    pub java: Option<PathBuf>,
+    /// Heap of each worker JVM in MiB.
+    #[arg(long, default_value_t = 1024)]
+    pub worker_heap: u32,
+    /// Memory the search may use for kept sequences, in MiB (default: half the machine's RAM).
+    #[arg(long, value_name = "MIB")]
+    pub max_memory: Option<u64>,
+    /// Sequences per batch sent to the workers.
+    #[arg(long, default_value_t = 2000)]
+    pub batch: usize,
+    /// Hide the progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug, Clone)]

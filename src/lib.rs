@@ -2,6 +2,7 @@
 
 pub mod cli;
 pub mod emit;
+pub mod exhaustive;
 pub mod gen_cmd;
 pub mod generate;
 pub mod instrument;

@@ -5,6 +5,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Gen(args) => jforge::gen_cmd::run(args),
+        Command::Exhaustive(args) => jforge::exhaustive::run(args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

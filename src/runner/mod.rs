@@ -26,7 +26,14 @@ pub enum ExecMode {
     Generate,
     /// Test building: as `Generate` plus the requested observer calls after the last statement.
     Observe,
+    /// `jforge exhaustive`: as `Observe`, except that an observer entry whose op is
+    /// [`CANON_OP`] asks for the canonical form of that statement's value instead of a call;
+    /// it comes back as `Ok(Value::Str(form))` (see worker/jforge/worker/Canon.java).
+    Canon,
 }
+
+/// Observer op id meaning "canonical form of this statement's value" in [`ExecMode::Canon`].
+pub const CANON_OP: OpId = u32::MAX;
 
 #[derive(Clone, Debug)]
 pub struct ExecRequest {

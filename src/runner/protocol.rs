@@ -328,6 +328,8 @@ pub fn encode_exec<'a>(
         body.u8(match r.mode {
             ExecMode::Generate => 0,
             ExecMode::Observe => 1,
+            // jforge exhaustive (worker: Worker.canon / Canon.java)
+            ExecMode::Canon => 2,
         });
         body.u32(r.seq.stmts.len() as u32);
         for s in &r.seq.stmts {
@@ -353,7 +355,7 @@ pub fn encode_exec<'a>(
         }
         body.u32(r.contract_values.len() as u32);
         r.contract_values.iter().for_each(|c| body.u32(*c));
-        let obs: &[(u32, OpId)] = if r.mode == ExecMode::Observe {
+        let obs: &[(u32, OpId)] = if r.mode != ExecMode::Generate {
             &r.observers
         } else {
             &[]

@@ -574,6 +574,16 @@ final class Worker {
                 for (int i = 0; i < nobs; i++) {
                     observe(obsStmt[i], obsOp[i], n);
                 }
+            } else if (ok && mode == 2) {
+                // ---- jforge exhaustive: canonical forms (op -1) and observers (see Canon)
+                tail.i32(nobs);
+                for (int i = 0; i < nobs; i++) {
+                    if (obsOp[i] == -1) {
+                        canon(obsStmt[i], n);
+                    } else {
+                        observe(obsStmt[i], obsOp[i], n);
+                    }
+                }
             } else {
                 tail.i32(0);
             }
@@ -1091,6 +1101,28 @@ final class Worker {
             }
         }
         return nviol;
+    }
+
+    /** jforge exhaustive: the canonical form of statement st's value, as a String value. */
+    void canon(int st, int n) {
+        tail.i32(st);
+        tail.i32(-1);
+        if (st < 0 || st >= n) {
+            tail.u8(0);
+            tail.str(MALFORMED);
+            return;
+        }
+        String form;
+        try {
+            form = Canon.of(vals[st]);
+        } catch (RuntimeException e) {
+            tail.u8(0);
+            tail.str("jforge.CanonFailed: " + e);
+            return;
+        }
+        tail.u8(1);
+        tail.u8(9);
+        tail.str(form);
     }
 
     void observe(int st, int opId, int n) {

@@ -1,0 +1,893 @@
+//! `jforge exhaustive`: bounded-exhaustive generation from the API (BEAPI, issue 4).
+//!
+//! Wiring: settings (flags over an optional properties file), class selection and model
+//! loading as in `jforge gen`, operations from `generate::ops::build_ops` restricted to the
+//! classes under test (and to --methods / --builders), input domains, the worker pool with the
+//! canonicalization settings as system properties, the search (`search.rs`), then outputs:
+//! summary, --csv, --dump, --stats-json and a JUnit suite (`--output-dir`).
+
+pub mod canon;
+pub mod search;
+
+use crate::cli::ExhaustiveArgs;
+use crate::emit::{EmitConfig, Ending, TestCase, junit::write_suites};
+use crate::generate::ops::{OpSet, build_ops, helper_classes, is_literal_type};
+use crate::model::classpath::{ClassPath, JmodClasses};
+use crate::model::{JType, Model, Prim};
+use crate::runner::java::find_java;
+use crate::runner::{ExecMode, ExecRequest, Observed, Pool, PoolConfig, StmtOutcome};
+use crate::select;
+use crate::sequence::{OpKind, Operation, Stmt, Value};
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use regex::Regex;
+use search::{ParamDom, Search, SearchConfig, Usable};
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Largest scope accepted: canonical forms and sequences grow with it and every realistic
+/// subject is out of memory long before.
+pub const MAX_SCOPE: u32 = 64;
+
+/// The settings after merging the properties file and the flags.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub scope: u32,
+    pub ints: Vec<i32>,
+    pub longs: Vec<i64>,
+    pub shorts: Vec<i32>,
+    pub doubles: Vec<f64>,
+    pub chars: Vec<char>,
+    pub booleans: Vec<bool>,
+    pub strings: Vec<String>,
+    pub max_array: Option<u32>,
+    pub omit_fields: Option<String>,
+    pub methods: Option<Regex>,
+    pub builders: Vec<Regex>,
+    pub misuse: Vec<String>,
+    pub check: Option<String>,
+}
+
+/// Parse `A:B` (inclusive).
+pub fn parse_range(flag: &str, s: &str) -> anyhow::Result<(i64, i64)> {
+    let bad = || {
+        anyhow::anyhow!("--{flag} '{s}' is not a range: write A:B with integers A <= B, e.g. 0:3")
+    };
+    let (a, b) = s.trim().split_once(':').ok_or_else(bad)?;
+    let a: i64 = a.trim().parse().map_err(|_| bad())?;
+    let b: i64 = b.trim().parse().map_err(|_| bad())?;
+    if a > b {
+        return Err(bad());
+    }
+    if b - a > 10_000 {
+        bail!(
+            "--{flag} '{s}' has {} values: at most 10001 are allowed",
+            b - a + 1
+        );
+    }
+    Ok((a, b))
+}
+
+fn read_properties(path: &std::path::Path) -> anyhow::Result<HashMap<String, String>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read --config file {}", path.display()))?;
+    let mut m = HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') || line.starts_with('!') {
+            continue;
+        }
+        let Some((k, v)) = line.split_once(['=', ':']) else {
+            bail!("{}:{}: expected key=value", path.display(), i + 1);
+        };
+        let k = match k.trim() {
+            "max.objects" => "scope",
+            "int.range" => "ints",
+            "omit.fields" => "omit-fields",
+            "strings" | "string.values" => "strings",
+            k => k,
+        };
+        m.insert(k.replace('_', "-"), v.trim().to_string());
+    }
+    Ok(m)
+}
+
+impl Settings {
+    pub fn from_args(a: &ExhaustiveArgs) -> anyhow::Result<Settings> {
+        let props = match &a.config {
+            Some(p) => read_properties(p)?,
+            None => HashMap::new(),
+        };
+        let get =
+            |flag: &Option<String>, key: &str| flag.clone().or_else(|| props.get(key).cloned());
+        let scope = match a.scope {
+            Some(s) => s,
+            None => match props.get("scope") {
+                Some(s) => s
+                    .parse()
+                    .with_context(|| format!("scope '{s}' in --config is not a number"))?,
+                None => bail!("--scope N is required (or scope=N in --config)"),
+            },
+        };
+        if scope > MAX_SCOPE {
+            bail!(
+                "scope {scope} is too large: at most {MAX_SCOPE} objects per class are supported, \
+                 and with {scope} int values a list alone has about {:.1e} structures \
+                 (~{:.1e} GiB of sequences)",
+                (scope as f64).powi(scope as i32),
+                (scope as f64).powi(scope as i32) * canon::kept_bytes(scope as usize) as f64
+                    / (1u64 << 30) as f64
+            );
+        }
+        let range = |flag: &str, v: Option<String>| -> anyhow::Result<Vec<i64>> {
+            match v {
+                Some(s) => {
+                    let (x, y) = parse_range(flag, &s)?;
+                    Ok((x..=y).collect())
+                }
+                None => Ok((0..scope.max(1) as i64).collect()),
+            }
+        };
+        let ints64 = range("ints", get(&a.ints, "ints"))?;
+        if ints64
+            .iter()
+            .any(|&v| v < i32::MIN as i64 || v > i32::MAX as i64)
+        {
+            bail!("--ints: values must fit in an int");
+        }
+        let ints: Vec<i32> = ints64.iter().map(|&v| v as i32).collect();
+        let longs = match get(&a.longs, "longs") {
+            Some(s) => range("longs", Some(s))?,
+            None => ints64.clone(),
+        };
+        let shorts = match get(&a.shorts, "shorts") {
+            Some(s) => range("shorts", Some(s))?
+                .into_iter()
+                .map(|v| v.clamp(i16::MIN as i64, i16::MAX as i64) as i32)
+                .collect(),
+            None => ints.clone(),
+        };
+        let doubles = match get(&a.doubles, "doubles") {
+            Some(s) => s
+                .split(',')
+                .map(|x| {
+                    x.trim()
+                        .parse::<f64>()
+                        .map_err(|_| anyhow::anyhow!("--doubles: '{x}' is not a number"))
+                })
+                .collect::<anyhow::Result<_>>()?,
+            None => ints.iter().map(|&v| v as f64).collect(),
+        };
+        let letters: Vec<char> = (0..scope.max(1))
+            .map(|i| (b'a' + (i % 26) as u8) as char)
+            .collect();
+        let chars = match get(&a.chars, "chars") {
+            Some(s) => s.chars().collect(),
+            None => letters.clone(),
+        };
+        let booleans = match get(&a.booleans, "booleans") {
+            Some(s) => s
+                .split(',')
+                .map(|x| match x.trim() {
+                    "true" => Ok(true),
+                    "false" => Ok(false),
+                    o => bail!("--booleans: '{o}' is not true or false"),
+                })
+                .collect::<anyhow::Result<_>>()?,
+            None => vec![false, true],
+        };
+        let strings = match get(&a.strings, "strings") {
+            Some(s) => s.split(',').map(|x| x.to_string()).collect(),
+            None => letters.iter().map(|c| c.to_string()).collect(),
+        };
+        let max_array = match a.max_array {
+            Some(m) => Some(m),
+            None => props
+                .get("max-array")
+                .map(|s| s.parse())
+                .transpose()
+                .context("max-array in --config")?,
+        };
+        let omit_fields = get(&a.omit_fields, "omit-fields");
+        if let Some(o) = &omit_fields {
+            Regex::new(o).context("--omit-fields is not a valid regular expression")?;
+        }
+        let methods = get(&a.methods, "methods")
+            .map(|m| Regex::new(&m))
+            .transpose()
+            .context("--methods is not a valid regular expression")?;
+        let builders_file = a
+            .builders
+            .clone()
+            .or_else(|| props.get("builders").map(PathBuf::from));
+        let mut builders = Vec::new();
+        if let Some(f) = builders_file {
+            let text = std::fs::read_to_string(&f)
+                .with_context(|| format!("cannot read --builders file {}", f.display()))?;
+            for (i, line) in text.lines().enumerate() {
+                let l = line.trim();
+                if l.is_empty() || l.starts_with('#') {
+                    continue;
+                }
+                builders.push(Regex::new(&format!("^(?:{l})$")).with_context(|| {
+                    format!("{}:{}: not a valid regular expression", f.display(), i + 1)
+                })?);
+            }
+            if builders.is_empty() {
+                bail!("--builders file {} lists no signatures", f.display());
+            }
+        }
+        let mut misuse: Vec<String> = a
+            .misuse_exceptions
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        if misuse.is_empty() {
+            misuse = match props.get("misuse-exceptions") {
+                Some(s) => s.split(',').map(|x| x.trim().to_string()).collect(),
+                None => vec![
+                    "java.lang.IllegalArgumentException".into(),
+                    "java.lang.IllegalStateException".into(),
+                ],
+            };
+        }
+        Ok(Settings {
+            scope,
+            ints,
+            longs,
+            shorts,
+            doubles,
+            chars,
+            booleans,
+            strings,
+            max_array,
+            omit_fields,
+            methods,
+            builders,
+            misuse,
+            check: get(&a.check, "check"),
+        })
+    }
+
+    /// Literal statements for an input of type `t`, or `None` if it is not a literal type.
+    pub fn literals(&self, t: &JType) -> Option<Vec<Stmt>> {
+        let prim = match t {
+            JType::Prim(p) => Some(*p),
+            JType::Class { name, .. } => Prim::unboxed(name),
+            _ => None,
+        };
+        let lit = |v: Value| Stmt::Lit {
+            ty: t.clone(),
+            value: v,
+        };
+        let vals: Vec<Value> = match prim {
+            Some(Prim::Int) => self.ints.iter().map(|&v| Value::Int(v)).collect(),
+            Some(Prim::Long) => self.longs.iter().map(|&v| Value::Long(v)).collect(),
+            Some(Prim::Short) => self
+                .shorts
+                .iter()
+                .map(|&v| Value::Short(v as i16))
+                .collect(),
+            Some(Prim::Byte) => self
+                .shorts
+                .iter()
+                .map(|&v| Value::Byte(v.clamp(-128, 127) as i8))
+                .collect(),
+            Some(Prim::Double) => self.doubles.iter().map(|&v| Value::double(v)).collect(),
+            Some(Prim::Float) => self
+                .doubles
+                .iter()
+                .map(|&v| Value::float(v as f32))
+                .collect(),
+            Some(Prim::Char) => self
+                .chars
+                .iter()
+                .filter(|c| (**c as u32) < 0x10000)
+                .map(|&c| Value::Char(c as u16))
+                .collect(),
+            Some(Prim::Boolean) => self.booleans.iter().map(|&b| Value::Bool(b)).collect(),
+            None if t.class_name() == Some("java.lang.String") => {
+                self.strings.iter().map(|s| Value::Str(s.clone())).collect()
+            }
+            _ => return None,
+        };
+        let mut vals = vals;
+        vals.dedup();
+        Some(vals.into_iter().map(lit).collect())
+    }
+}
+
+fn memory_budget(args: &ExhaustiveArgs) -> u64 {
+    if let Some(m) = args.max_memory {
+        return m << 20;
+    }
+    let total_kb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| {
+                    l.split_whitespace()
+                        .nth(1)
+                        .and_then(|v| v.parse::<u64>().ok())
+                })
+        })
+        .unwrap_or(8 << 20);
+    total_kb * 1024 / 2
+}
+
+/// Usable operations: constructors and methods of the classes under test, after --methods and
+/// --builders; members whose inputs cannot be supplied are listed as skipped.
+fn usable_ops(
+    ops: &OpSet,
+    classes: &[String],
+    s: &Settings,
+    skipped: &mut Vec<(String, String)>,
+) -> Vec<Usable> {
+    let mut out = Vec::new();
+    let ref_types: Vec<JType> = classes
+        .iter()
+        .filter_map(|c| ops.instantiations.get(c).cloned())
+        .collect();
+    for &id in &ops.primary {
+        let op = ops.table.get(id);
+        if !matches!(
+            op.kind,
+            OpKind::Constructor | OpKind::Method | OpKind::StaticMethod
+        ) {
+            continue;
+        }
+        if matches!(op.name.as_str(), "equals" | "hashCode" | "toString") {
+            continue;
+        }
+        if op.name == s.check.as_deref().unwrap_or("\u{0}") {
+            continue;
+        }
+        let sig = op.signature();
+        if s.methods.as_ref().is_some_and(|m| !m.is_match(&sig)) {
+            continue;
+        }
+        if !s.builders.is_empty() && !s.builders.iter().any(|b| b.is_match(&sig)) {
+            continue;
+        }
+        let mut params = Vec::new();
+        let mut ok = true;
+        for t in op.input_types() {
+            // Object parameters (remove(Object), containsKey(Object)...) take the String
+            // domain: generic classes are instantiated with String first (generate::ops).
+            let t = if t.class_name() == Some("java.lang.Object") {
+                JType::string()
+            } else {
+                t
+            };
+            if let Some(l) = s.literals(&t) {
+                if l.is_empty() {
+                    ok = false;
+                    break;
+                }
+                params.push(ParamDom::Lits(l));
+            } else if matches!(t, JType::Class { .. }) {
+                params.push(ParamDom::Refs(t));
+            } else {
+                ok = false;
+                break;
+            }
+        }
+        if !ok {
+            skipped.push((sig, "an input type has no values".into()));
+            continue;
+        }
+        let canon_result = op.ret.as_ref().is_some_and(|r| {
+            !is_literal_type(r)
+                && matches!(r, JType::Class { .. })
+                && ref_types.iter().any(|t| t.erasure() == r.erasure())
+        }) || op.kind == OpKind::Constructor;
+        out.push(Usable {
+            op: id,
+            params,
+            canon_result,
+        });
+    }
+    out
+}
+
+pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let settings = Settings::from_args(&args)?;
+    if args.classes.is_empty() {
+        bail!("name the class to enumerate with --class NAME");
+    }
+    if let Some(d) = &args.output_dir {
+        std::fs::create_dir_all(d)
+            .with_context(|| format!("cannot create --output-dir {}", d.display()))?;
+    }
+    let java = find_java(args.java.as_deref())?;
+    let entries: Vec<PathBuf> = ClassPath::parse(&args.classpath)?.entries().to_vec();
+    let cp = ClassPath::new(&entries)?;
+    let workers = args
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1);
+    let mut jvm = vec![
+        format!("-Djforge.canon.scope={}", settings.scope),
+        "--add-opens".into(),
+        "java.base/java.util.concurrent=ALL-UNNAMED".into(),
+        "--add-opens".into(),
+        "java.base/java.math=ALL-UNNAMED".into(),
+    ];
+    if let Some(m) = settings.max_array {
+        jvm.push(format!("-Djforge.canon.maxArray={m}"));
+    }
+    if let Some(o) = &settings.omit_fields {
+        jvm.push(format!("-Djforge.canon.omit={o}"));
+    }
+    if args.dump.is_some() {
+        jvm.push("-Djforge.canon.text=true".into());
+    }
+    let mut pool = Pool::start(PoolConfig {
+        java: java.java.clone(),
+        classpath: entries.clone(),
+        workers,
+        call_timeout: Duration::from_secs(5),
+        heap_mb: args.worker_heap,
+        extra_jvm_args: jvm,
+    })?;
+
+    // ---- model and operations (as in `jforge gen`)
+    let mut model = Model::new();
+    let jmods = JmodClasses::open(&java.home)?;
+    let classes = {
+        let mut jdk: Box<dyn crate::model::classpath::JdkClasses> = match jmods {
+            Some(j) => Box::new(j),
+            None => Box::new(PoolJdk(&mut pool)),
+        };
+        let mut classes = Vec::new();
+        for c in &args.classes {
+            let Some(ci) = model.load(&cp, &mut *jdk, c)? else {
+                return Err(select::unknown_class_error(c, &cp, &mut *jdk));
+            };
+            if !ci.is_public() || !model.is_accessible(c) {
+                bail!("class {c} is not public: its structures are built through its public API");
+            }
+            classes.push(c.clone());
+        }
+        for h in helper_classes(&model, &classes) {
+            let _ = model.load(&cp, &mut *jdk, &h);
+        }
+        classes
+    };
+    let ops = build_ops(&model, &classes, None, None);
+    let mut table = ops.table.clone();
+    let mut check_ops = HashMap::new();
+    if let Some(m) = &settings.check {
+        for c in &classes {
+            let Some(ty) = ops.instantiations.get(c) else {
+                continue;
+            };
+            let found = model
+                .methods_of(c)
+                .into_iter()
+                .find(|mi| mi.name == *m && mi.params.is_empty() && !mi.is_static());
+            let Some(mi) = found else {
+                bail!("--check {m}: class {c} has no method {m}() without parameters");
+            };
+            if mi.descriptor != "()Z" {
+                bail!("--check {m}: {c}.{m}() must return boolean");
+            }
+            let id = table.intern(Operation {
+                kind: OpKind::Method,
+                class: c.clone(),
+                name: m.clone(),
+                descriptor: "()Z".into(),
+                owner: ty.clone(),
+                params: vec![],
+                ret: Some(JType::Prim(Prim::Boolean)),
+                varargs: false,
+                overloaded: false,
+                method_type_args: vec![],
+                outer_instance: false,
+            });
+            check_ops.insert(c.clone(), id);
+        }
+    }
+    let mut skipped = ops.skipped.clone();
+    let usable = usable_ops(&ops, &classes, &settings, &mut skipped);
+    if usable.is_empty() {
+        bail!(
+            "no usable constructor or method in {}{}",
+            classes.join(", "),
+            if settings.methods.is_some() || !settings.builders.is_empty() {
+                " after --methods/--builders"
+            } else {
+                ""
+            }
+        );
+    }
+    let failed = pool.register(&table)?;
+    if let Some((_, why)) = failed
+        .iter()
+        .find(|(id, _)| check_ops.values().any(|c| c == id))
+    {
+        bail!("--check method cannot be called: {why}");
+    }
+    let failed_ids: Vec<u32> = failed.iter().map(|(i, _)| *i).collect();
+    let usable: Vec<Usable> = usable
+        .into_iter()
+        .filter(|u| !failed_ids.contains(&u.op))
+        .collect();
+    let ops = OpSet { table, ..ops };
+
+    let cfg = SearchConfig {
+        state_matching: !args.no_state_matching,
+        misuse: settings.misuse.clone(),
+        batch: args.batch.max(1),
+        max_rounds: args.max_rounds,
+        memory_budget: memory_budget(&args),
+        dump: args.dump.is_some(),
+        check_ops,
+    };
+    let n_usable = usable.len();
+    let mut search = Search::new(&model, &ops, usable, cfg);
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        let b = ProgressBar::new_spinner();
+        b.set_style(
+            ProgressStyle::with_template("{elapsed_precise} {spinner} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        b.enable_steady_tick(Duration::from_millis(250));
+        b
+    };
+    let quiet = args.quiet;
+    let mut tick = |p: &search::Progress| {
+        let rate = p.explored as f64 / p.elapsed.as_secs_f64().max(1e-6);
+        let msg = format!(
+            "round {} | frontier {} | {} structures | {} explored | {:.0} seq/s",
+            p.round, p.frontier, p.structures, p.explored, rate
+        );
+        if p.frontier > 0 && !quiet {
+            bar.println(&msg);
+        }
+        bar.set_message(msg);
+    };
+    let search_start = Instant::now();
+    search.run(&mut pool, &mut tick)?;
+    let seconds = search_start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let structures = search.structures_of(&classes);
+
+    // ---- outputs
+    if let Some(path) = &args.dump {
+        let mut text = String::new();
+        for f in &search.forms {
+            text.push_str(f);
+            text.push('\n');
+        }
+        std::fs::write(path, text)
+            .with_context(|| format!("cannot write --dump file {}", path.display()))?;
+    }
+    if let Some(path) = &args.csv {
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open --csv file {}", path.display()))?;
+        writeln!(
+            f,
+            "{},{},{:.3},{},{}",
+            classes.join("+"),
+            settings.scope,
+            seconds,
+            structures,
+            search.explored
+        )?;
+    }
+    let mut written = 0usize;
+    let mut failure_tests = 0usize;
+    if let Some(dir) = &args.output_dir {
+        let (reg, err) = build_tests(&search, &mut pool, &classes, args.max_tests)?;
+        written = reg.len();
+        failure_tests = err.len();
+        let emit = EmitConfig {
+            out_dir: dir.clone(),
+            junit: args.junit,
+            package: default_package(&classes),
+            tests_per_file: 500,
+        };
+        write_suites(&emit, &ops.table, &reg, &err)?;
+    }
+    let stats = pool.stats();
+    pool.shutdown();
+
+    let by_class: BTreeMap<String, u64> = search
+        .structures
+        .iter()
+        .map(|(c, n)| (c.to_string(), *n))
+        .collect();
+    let failures: Vec<serde_json::Value> = search
+        .failures
+        .iter()
+        .map(|f| {
+            serde_json::json!({
+                "exception": f.what,
+                "message": f.message,
+                "occurrences": f.occurrences,
+                "sequence": render_seq(&ops, &f.seq),
+            })
+        })
+        .collect();
+    let counterexamples: Vec<serde_json::Value> = search
+        .counterexamples
+        .iter()
+        .map(|c| {
+            let k = &search.kept[c.kept];
+            serde_json::json!({
+                "check": settings.check,
+                "result": c.result,
+                "class": search.classes[k.class as usize].as_ref(),
+                "sequence": render_seq(&ops, &k.seq),
+            })
+        })
+        .collect();
+    if let Some(path) = &args.stats_json {
+        let j = serde_json::json!({
+            "classes": classes,
+            "scope": settings.scope,
+            "ints": settings.ints,
+            "strings": settings.strings,
+            "omit_fields": settings.omit_fields,
+            "state_matching": !args.no_state_matching,
+            "usable_operations": n_usable,
+            "skipped_members": skipped,
+            "workers": workers,
+            "seconds": seconds,
+            "total_seconds": started.elapsed().as_secs_f64(),
+            "structures": structures,
+            "structures_by_class": by_class,
+            "kept_sequences": search.kept.len(),
+            "explored": search.explored,
+            "misuse_dropped": search.misuse_dropped,
+            "out_of_scope": search.out_of_scope,
+            "canon_errors": search.canon_errors,
+            "fixpoint": search.fixpoint,
+            "rounds": search.rounds,
+            "failures": failures,
+            "counterexamples": counterexamples,
+            "tests_written": written,
+            "failure_tests_written": failure_tests,
+            "restarts": stats.restarts,
+            "timeouts": stats.timeouts,
+        });
+        std::fs::write(path, serde_json::to_string_pretty(&j)?)
+            .with_context(|| format!("cannot write --stats-json file {}", path.display()))?;
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "jforge exhaustive: {} scope {}: {} structures, {} sequences explored in {:.2}s ({} rounds{})",
+        classes.join(", "),
+        settings.scope,
+        structures,
+        search.explored,
+        seconds,
+        search.rounds.len(),
+        if search.fixpoint {
+            ", fixpoint"
+        } else {
+            ", stopped before the fixpoint"
+        }
+    )?;
+    for (c, n) in &by_class {
+        writeln!(out, "  structures of {c}: {n}")?;
+    }
+    writeln!(
+        out,
+        "  dropped: {} API misuse, {} out of scope",
+        search.misuse_dropped, search.out_of_scope
+    )?;
+    for (e, n) in &search.canon_errors {
+        writeln!(out, "  canonicalization failed {n} times: {e}")?;
+    }
+    writeln!(out, "  failures: {}", search.failures.len())?;
+    for f in &search.failures {
+        writeln!(
+            out,
+            "    {} ({}x){}\n      {}",
+            f.what,
+            f.occurrences,
+            f.message
+                .as_ref()
+                .map(|m| format!(": {m}"))
+                .unwrap_or_default(),
+            render_seq(&ops, &f.seq).join("; ")
+        )?;
+    }
+    if settings.check.is_some() {
+        writeln!(
+            out,
+            "  --check counterexamples: {}",
+            search.counterexamples.len()
+        )?;
+        for c in search.counterexamples.iter().take(20) {
+            let k = &search.kept[c.kept];
+            writeln!(
+                out,
+                "    {} returned {}: {}",
+                settings.check.as_deref().unwrap_or(""),
+                c.result,
+                render_seq(&ops, &k.seq).join("; ")
+            )?;
+        }
+    }
+    if let Some(d) = &args.output_dir {
+        writeln!(
+            out,
+            "  wrote {written} structure tests and {failure_tests} failure tests to {}",
+            d.display()
+        )?;
+    }
+    Ok(())
+}
+
+struct PoolJdk<'p>(&'p mut Pool);
+
+impl crate::model::classpath::JdkClasses for PoolJdk<'_> {
+    fn class_bytes(&mut self, n: &str) -> anyhow::Result<Option<Vec<u8>>> {
+        self.0.class_bytes(n)
+    }
+    fn list_classes(&mut self, p: &str) -> anyhow::Result<Vec<String>> {
+        self.0.list_classes(p)
+    }
+}
+
+fn default_package(classes: &[String]) -> Option<String> {
+    let first = classes.first()?;
+    let pkg = first.rsplit_once('.').map(|(p, _)| p.to_string())?;
+    if ["java.", "javax.", "jdk.", "sun."]
+        .iter()
+        .any(|r| format!("{pkg}.").starts_with(r))
+    {
+        Some("jforge.tests".to_string())
+    } else {
+        Some(pkg)
+    }
+}
+
+/// A readable, replayable form of a sequence: `v0 = new ds.Sll(); v1 = 0; v0.add(v1)`.
+pub fn render_seq(ops: &OpSet, seq: &crate::sequence::Sequence) -> Vec<String> {
+    seq.stmts
+        .iter()
+        .enumerate()
+        .map(|(i, s)| match s {
+            Stmt::Lit { value, .. } => format!("v{i} = {value:?}"),
+            Stmt::Array { elems, .. } => format!("v{i} = array{elems:?}"),
+            Stmt::Call { op, args } => {
+                let o = ops.table.get(*op);
+                let a: Vec<String> = args.iter().map(|x| format!("v{x}")).collect();
+                match o.kind {
+                    OpKind::Constructor => format!("v{i} = new {}({})", o.class, a.join(", ")),
+                    OpKind::Method if !a.is_empty() => {
+                        format!("v{i} = {}.{}({})", a[0], o.name, a[1..].join(", "))
+                    }
+                    _ => format!("v{i} = {}.{}({})", o.class, o.name, a.join(", ")),
+                }
+            }
+        })
+        .collect()
+}
+
+/// One regression test per structure of the classes under test (sequence + observer
+/// assertions from one Observe run) and failure tests (exceptions, --check counterexamples).
+fn build_tests(
+    search: &Search,
+    pool: &mut Pool,
+    classes: &[String],
+    limit: usize,
+) -> anyhow::Result<(Vec<TestCase>, Vec<TestCase>)> {
+    let ops = search.ops;
+    let mut picked = Vec::new();
+    for k in &search.kept {
+        if picked.len() >= limit {
+            break;
+        }
+        let cls = &search.classes[k.class as usize];
+        if classes.iter().any(|c| c.as_str() == cls.as_ref()) {
+            picked.push(k);
+        }
+    }
+    let reqs: Vec<ExecRequest> = picked
+        .iter()
+        .map(|k| {
+            let observers = k
+                .seq
+                .out_type(&ops.table, k.value as usize)
+                .and_then(|t| ops.observers.get(&t))
+                .map(|v| v.iter().take(8).map(|&o| (k.value, o)).collect())
+                .unwrap_or_default();
+            ExecRequest {
+                seq: k.seq.clone(),
+                mode: ExecMode::Observe,
+                contract_values: vec![k.value],
+                observers,
+            }
+        })
+        .collect();
+    let mut reg = Vec::new();
+    let mut err = Vec::new();
+    for chunk in reqs.chunks(2000) {
+        let res = pool.execute(chunk.to_vec())?;
+        for (req, r) in chunk.iter().zip(res) {
+            if r.first_abnormal().is_some() {
+                continue;
+            }
+            let n = req.seq.len();
+            let mut asserts = vec![None; n];
+            for (i, (s, o)) in req.seq.stmts.iter().zip(&r.outcomes).enumerate() {
+                if let (Stmt::Call { .. }, StmtOutcome::Normal(Observed::Value(v))) = (s, o)
+                    && !matches!(v, Value::Str(x) if x.contains('@'))
+                {
+                    asserts[i] = Some(v.clone());
+                }
+            }
+            let observers = r
+                .observers
+                .iter()
+                .filter_map(|o| match &o.result {
+                    Ok(v) if !matches!(v, Value::Str(x) if x.contains('@') || x.len() > 200) => {
+                        Some((o.stmt, o.op, v.clone()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            if let Some(v) = r.violations.first() {
+                err.push(TestCase {
+                    seq: req.seq.clone(),
+                    asserts: vec![None; n],
+                    observers: Vec::new(),
+                    ending: Ending::ErrorContract {
+                        contract: v.contract,
+                        a: v.a,
+                        b: v.b,
+                    },
+                });
+                continue;
+            }
+            reg.push(TestCase {
+                seq: req.seq.clone(),
+                asserts,
+                observers,
+                ending: Ending::Normal,
+            });
+        }
+    }
+    for f in &search.failures {
+        if let Some(p) = &f.public_class {
+            err.push(TestCase {
+                seq: f.seq.clone(),
+                asserts: vec![None; f.seq.len()],
+                observers: Vec::new(),
+                ending: Ending::ErrorException {
+                    class: p.clone(),
+                    contract: "unexpected-exception".into(),
+                },
+            });
+        }
+    }
+    for c in &search.counterexamples {
+        let k = &search.kept[c.kept];
+        let cls = search.classes[k.class as usize].to_string();
+        if let Some(&op) = search.cfg.check_ops.get(&cls) {
+            err.push(TestCase {
+                seq: k.seq.clone(),
+                asserts: vec![None; k.seq.len()],
+                observers: vec![(k.value, op, Value::Bool(true))],
+                ending: Ending::Normal,
+            });
+        }
+    }
+    Ok((reg, err))
+}

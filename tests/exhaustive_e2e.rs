@@ -1,0 +1,602 @@
+//! End-to-end tests of `jforge exhaustive` (real JVMs, real worker): structure counts checked
+//! against counts computed independently here, worker-count independence, the written suite,
+//! seeded bugs, --check, CLI errors, and canonical-form properties.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+
+fn subjects_exh() -> PathBuf {
+    static ONCE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    ONCE.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("jforge-exh-subjects-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        javac(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/exhaustive"),
+            &dir,
+            "",
+        );
+        dir
+    })
+    .clone()
+}
+
+/// Runs `jforge exhaustive` and returns the --stats-json.
+fn exh(class: &str, extra: &[&str]) -> serde_json::Value {
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("s.json");
+    let mut c = jforge();
+    c.args(["exhaustive", "-q", "--classpath"])
+        .arg(subjects_exh())
+        .args(["--class", class, "--stats-json"])
+        .arg(&json)
+        .args(extra);
+    run_ok(&mut c);
+    read_json(&json)
+}
+
+fn structures(j: &serde_json::Value) -> u64 {
+    j["structures"].as_u64().unwrap()
+}
+
+fn binom(n: u64, k: u64) -> u64 {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Lists of at most `n` values from a domain of `k`: 1 + k + ... + k^n.
+fn lists(k: u64, n: u32) -> u64 {
+    (0..=n).map(|i| k.pow(i)).sum()
+}
+
+#[test]
+fn sll_add_scope3_has_40_structures() {
+    let d = tempfile::tempdir().unwrap();
+    let csv = d.path().join("runs.csv");
+    let j = exh(
+        "ds.SinglyLinkedList",
+        &["--scope", "3", "--csv", csv.to_str().unwrap()],
+    );
+    assert_eq!(structures(&j), lists(3, 3));
+    assert_eq!(structures(&j), 40);
+    assert_eq!(j["fixpoint"], true);
+    // --csv appends class,scope,seconds,structures,explored
+    exh(
+        "ds.SinglyLinkedList",
+        &["--scope", "2", "--csv", csv.to_str().unwrap()],
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0][0], "ds.SinglyLinkedList");
+    assert_eq!(rows[0][1], "3");
+    assert!(rows[0][2].parse::<f64>().is_ok());
+    assert_eq!(rows[0][3], "40");
+    assert_eq!(rows[0][4], j["explored"].to_string());
+    assert_eq!(rows[1][3], lists(2, 2).to_string());
+}
+
+#[test]
+fn bst_add_remove_scope4_has_51_structures() {
+    // BSTs over every subset of {0..3}: sum_k C(4,k) * Catalan(k)
+    let catalan = |k: u64| binom(2 * k, k) / (k + 1);
+    let expected: u64 = (0..=4).map(|k| binom(4, k) * catalan(k)).sum();
+    assert_eq!(expected, 51);
+    let j = exh(
+        "ds.BinarySearchTree",
+        &[
+            "--scope",
+            "4",
+            "--methods",
+            r"ds\.BinarySearchTree(\(\)|\.add\(.*|\.remove\(.*)",
+        ],
+    );
+    assert_eq!(structures(&j), expected);
+    assert_eq!(j["usable_operations"], 3);
+}
+
+#[test]
+fn dll_counts_its_header_and_matches_the_list_formula() {
+    // the header entry is an Entry too: scope 4 = at most 3 elements
+    let j = exh("ds.DoublyLinkedList", &["--scope", "4", "--ints", "0:2"]);
+    assert_eq!(structures(&j), lists(3, 3));
+    // removeFirst on an empty list is API misuse (IllegalStateException): dropped silently
+    assert!(j["misuse_dropped"].as_u64().unwrap() >= 1);
+    assert_eq!(j["failures"].as_array().unwrap().len(), 0);
+}
+
+/// An independent AVL tree in Rust: the distinct trees reachable by insertions from the empty
+/// tree, enumerated breadth-first.
+mod avl {
+    #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+    pub enum T {
+        E,
+        N(Box<T>, i32, Box<T>, i32),
+    }
+    fn h(t: &T) -> i32 {
+        match t {
+            T::E => 0,
+            T::N(_, _, _, h) => *h,
+        }
+    }
+    fn mk(l: T, k: i32, r: T) -> T {
+        let hh = h(&l).max(h(&r)) + 1;
+        T::N(Box::new(l), k, Box::new(r), hh)
+    }
+    fn rot_r(t: T) -> T {
+        let T::N(l, k, r, _) = t else { unreachable!() };
+        let T::N(ll, lk, lr, _) = *l else {
+            unreachable!()
+        };
+        mk(*ll, lk, mk(*lr, k, *r))
+    }
+    fn rot_l(t: T) -> T {
+        let T::N(l, k, r, _) = t else { unreachable!() };
+        let T::N(rl, rk, rr, _) = *r else {
+            unreachable!()
+        };
+        mk(mk(*l, k, *rl), rk, *rr)
+    }
+    pub fn insert(t: T, x: i32) -> T {
+        let T::N(l, k, r, hh) = t else {
+            return mk(T::E, x, T::E);
+        };
+        let n = if x < k {
+            mk(insert(*l, x), k, *r)
+        } else if x > k {
+            mk(*l, k, insert(*r, x))
+        } else {
+            return T::N(l, k, r, hh);
+        };
+        let T::N(l, k, r, _) = n.clone() else {
+            unreachable!()
+        };
+        let b = h(&l) - h(&r);
+        if b > 1 {
+            let T::N(_, lk, _, _) = &*l else {
+                unreachable!()
+            };
+            let l2 = if x > *lk { rot_l(*l) } else { *l };
+            return rot_r(mk(l2, k, *r));
+        }
+        if b < -1 {
+            let T::N(_, rk, _, _) = &*r else {
+                unreachable!()
+            };
+            let r2 = if x < *rk { rot_r(*r) } else { *r };
+            return rot_l(mk(*l, k, r2));
+        }
+        n
+    }
+    pub fn size(t: &T) -> u32 {
+        match t {
+            T::E => 0,
+            T::N(l, _, r, _) => 1 + size(l) + size(r),
+        }
+    }
+}
+
+fn avl_count(scope: u32) -> u64 {
+    use std::collections::HashSet;
+    let mut seen = HashSet::new();
+    seen.insert(avl::T::E);
+    let mut frontier = vec![avl::T::E];
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for t in &frontier {
+            for k in 0..scope as i32 {
+                let u = avl::insert(t.clone(), k);
+                if avl::size(&u) <= scope && seen.insert(u.clone()) {
+                    next.push(u);
+                }
+            }
+        }
+        frontier = next;
+    }
+    seen.len() as u64
+}
+
+#[test]
+fn avl_counts_match_an_independent_enumeration() {
+    for scope in [3, 4, 5] {
+        let j = exh("ds.AvlTree", &["--scope", &scope.to_string()]);
+        assert_eq!(structures(&j), avl_count(scope), "scope {scope}");
+    }
+}
+
+#[test]
+fn counts_and_forms_do_not_depend_on_the_number_of_workers() {
+    for (class, scope) in [
+        ("ds.BinarySearchTree", "4"),
+        ("ds.NodeCachingLinkedList", "3"),
+        ("ds.FibonacciHeap", "3"),
+        ("ds.RedBlackTree", "4"),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        let mut dumps = Vec::new();
+        let mut counts = Vec::new();
+        for w in ["1", "2"] {
+            let dump = d.path().join(format!("dump{w}.txt"));
+            let j = exh(
+                class,
+                &[
+                    "--scope",
+                    scope,
+                    "--workers",
+                    w,
+                    "--batch",
+                    "7",
+                    "--dump",
+                    dump.to_str().unwrap(),
+                ],
+            );
+            counts.push((structures(&j), j["explored"].as_u64().unwrap()));
+            dumps.push(std::fs::read_to_string(&dump).unwrap());
+        }
+        assert_eq!(counts[0], counts[1], "{class}");
+        assert_eq!(dumps[0], dumps[1], "{class}");
+        assert!(counts[0].0 > 0);
+        // one canonical form per line, sorted
+        let lines: Vec<&str> = dumps[0].lines().collect();
+        let mut sorted = lines.clone();
+        sorted.sort();
+        assert_eq!(lines, sorted);
+    }
+}
+
+#[test]
+fn written_suite_compiles_and_passes() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let mut c = jforge();
+    c.args(["exhaustive", "-q", "--classpath"])
+        .arg(subjects_exh())
+        .args([
+            "--class",
+            "ds.BinarySearchTree",
+            "--scope",
+            "3",
+            "--output-dir",
+        ])
+        .arg(&out);
+    run_ok(&mut c);
+    let cp = subjects_exh().display().to_string();
+    let run = compile_and_run_junit4(&out, &cp);
+    // the BST structures at scope 3 with keys 0..2: 1 + 3 + 3*2 + 5 = 15 tests
+    assert_eq!(run.tests_run, 15, "{}", run.output);
+    assert!(run.failures.is_empty(), "{}", run.output);
+}
+
+#[test]
+fn seeded_bug_is_reported_with_a_replayable_sequence() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("s.json");
+    let mut c = jforge();
+    c.args(["exhaustive", "-q", "--classpath"])
+        .arg(subjects_exh())
+        .args(["--class", "ds.BuggyList", "--scope", "3", "--output-dir"])
+        .arg(&out)
+        .arg("--stats-json")
+        .arg(&json);
+    let o = run_ok(&mut c);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("java.lang.NullPointerException"), "{text}");
+    let j = read_json(&json);
+    let f = &j["failures"][0];
+    assert_eq!(f["exception"], "java.lang.NullPointerException");
+    // shortest: two adds, then add(2)
+    assert_eq!(f["sequence"].as_array().unwrap().len(), 7);
+    // the failure test replays it: it fails with the NPE
+    let run = compile_and_run_junit4(&out, &subjects_exh().display().to_string());
+    let errs: Vec<_> = run
+        .failures
+        .iter()
+        .filter(|(t, _)| t.contains("ErrorTest"))
+        .collect();
+    assert_eq!(errs.len(), 1, "{}", run.output);
+    assert!(errs[0].1.contains("NullPointerException"), "{}", run.output);
+    assert!(
+        run.failures.iter().all(|(t, _)| t.contains("ErrorTest")),
+        "{}",
+        run.output
+    );
+}
+
+#[test]
+fn too_strong_rep_ok_is_flagged_by_check() {
+    let j = exh("ds.StrongRepOkList", &["--scope", "3", "--check", "repOK"]);
+    assert_eq!(structures(&j), 40);
+    // lists of length <= 3 over {0,1,2} with two equal adjacent values: 3 + (27 - 3*2*2)
+    assert_eq!(j["counterexamples"].as_array().unwrap().len(), 3 + 15);
+    // a correct repOK yields none
+    let j = exh("ds.BinarySearchTree", &["--scope", "4", "--check", "repOK"]);
+    assert_eq!(j["counterexamples"].as_array().unwrap().len(), 0);
+    assert_eq!(structures(&j), 51);
+}
+
+fn exh_err(args: &[&str]) -> String {
+    let o = jforge()
+        .args(["exhaustive", "-q", "--classpath"])
+        .arg(subjects_exh())
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+#[test]
+fn cli_errors_are_clear() {
+    let e = exh_err(&["--class", "ds.NoSuchList", "--scope", "3"]);
+    assert!(e.contains("ds.NoSuchList"), "{e}");
+    let e = exh_err(&["--class", "ds.SinglyLinkedList", "--scope", "1000"]);
+    assert!(e.contains("too large"), "{e}");
+    let e = exh_err(&[
+        "--class",
+        "ds.SinglyLinkedList",
+        "--scope",
+        "3",
+        "--ints",
+        "5",
+    ]);
+    assert!(e.contains("--ints"), "{e}");
+    let e = exh_err(&[
+        "--class",
+        "ds.SinglyLinkedList",
+        "--scope",
+        "3",
+        "--ints",
+        "3:1",
+    ]);
+    assert!(e.contains("--ints"), "{e}");
+    let e = exh_err(&[
+        "--class",
+        "ds.SinglyLinkedList",
+        "--scope",
+        "4",
+        "--max-memory",
+        "0",
+    ]);
+    assert!(e.contains("scope too large for memory"), "{e}");
+}
+
+#[test]
+fn config_file_holds_the_same_settings() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("exh.properties");
+    std::fs::write(&p, "# BEAPI names\nmax.objects=4\nint.range=0:2\n").unwrap();
+    let j = exh("ds.DoublyLinkedList", &["--config", p.to_str().unwrap()]);
+    assert_eq!(structures(&j), 40);
+    // flags override the file
+    let j = exh(
+        "ds.DoublyLinkedList",
+        &["--config", p.to_str().unwrap(), "--ints", "0:0"],
+    );
+    assert_eq!(structures(&j), 4);
+}
+
+#[test]
+fn omitted_fields_are_left_out_of_the_form() {
+    // without `size`, a BST's form is its shape and keys only: same count (size is derived)
+    let j = exh(
+        "ds.BinarySearchTree",
+        &["--scope", "3", "--omit-fields", "size"],
+    );
+    assert_eq!(structures(&j), 15);
+    // without `value`, lists differ only by length
+    let j = exh(
+        "ds.SinglyLinkedList",
+        &["--scope", "3", "--omit-fields", "value"],
+    );
+    assert_eq!(structures(&j), 4);
+}
+
+#[test]
+fn java_util_treemap_scope_2() {
+    // TreeMap<String,Integer> with keys {a,b}, values {0,1}, at most 2 entries: the empty map,
+    // 2*2 one-entry maps, and two-entry maps: 2 values each * 2 shapes (either key at the
+    // root, the other its child) = 1 + 4 + 8 (modCount omitted)
+    let j = exh(
+        "java.util.TreeMap",
+        &[
+            "--scope",
+            "2",
+            "--builders",
+            &{
+                let d = std::env::temp_dir().join(format!("jf-b-{}", std::process::id()));
+                std::fs::write(
+                    &d,
+                    "java\\.util\\.TreeMap\\(\\)\njava\\.util\\.TreeMap\\.put\\(.*\n",
+                )
+                .unwrap();
+                d.display().to_string()
+            },
+            "--omit-fields",
+            "modCount",
+        ],
+    );
+    assert_eq!(structures(&j), 1 + 4 + 2 * 2 * 2);
+}
+
+/// Canonical forms: isomorphic heaps give equal forms, non-isomorphic ones different forms.
+mod canon_props {
+    use super::*;
+    use jforge::model::{JType, Prim};
+    use jforge::runner::java::find_java;
+    use jforge::runner::{CANON_OP, ExecMode, ExecRequest, Pool, PoolConfig};
+    use jforge::sequence::{OpKind, OpTable, Operation, Sequence, Stmt, Value};
+    use proptest::prelude::*;
+    use std::sync::Arc;
+
+    #[derive(Clone, Debug)]
+    struct G {
+        labels: Vec<i32>,
+        a: Vec<i32>,
+        b: Vec<i32>,
+        root: i32,
+    }
+
+    fn graph() -> impl Strategy<Value = (G, Vec<usize>, (usize, u8, i32))> {
+        (1usize..6).prop_flat_map(|n| {
+            let e = -1..n as i32;
+            (
+                proptest::collection::vec(0..2i32, n),
+                proptest::collection::vec(e.clone(), n),
+                proptest::collection::vec(e, n),
+                0..n as i32,
+                Just((0..n).collect::<Vec<usize>>()).prop_shuffle(),
+                (0..n, 0u8..3, -1..n as i32),
+            )
+                .prop_map(|(labels, a, b, root, perm, m)| (G { labels, a, b, root }, perm, m))
+        })
+    }
+
+    /// The same graph with node i renamed perm[i].
+    fn permute(g: &G, p: &[usize]) -> G {
+        let n = g.labels.len();
+        let mut h = G {
+            labels: vec![0; n],
+            a: vec![-1; n],
+            b: vec![-1; n],
+            root: p[g.root as usize] as i32,
+        };
+        let m = |x: i32| if x < 0 { -1 } else { p[x as usize] as i32 };
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..n {
+            h.labels[p[i]] = g.labels[i];
+            h.a[p[i]] = m(g.a[i]);
+            h.b[p[i]] = m(g.b[i]);
+        }
+        h
+    }
+
+    /// Independent reference: DFS linearization of the part reachable from the root.
+    fn reference(g: &G) -> Vec<i64> {
+        let mut ids = std::collections::HashMap::new();
+        let mut out = Vec::new();
+        fn walk(g: &G, x: i32, ids: &mut std::collections::HashMap<i32, i64>, out: &mut Vec<i64>) {
+            if x < 0 {
+                out.push(-1);
+                return;
+            }
+            if let Some(id) = ids.get(&x) {
+                out.push(1000 + id);
+                return;
+            }
+            ids.insert(x, ids.len() as i64);
+            out.push(-2);
+            out.push(g.labels[x as usize] as i64);
+            walk(g, g.a[x as usize], ids, out);
+            walk(g, g.b[x as usize], ids, out);
+        }
+        walk(g, g.root, &mut ids, &mut out);
+        out
+    }
+
+    fn request(g: &G) -> ExecRequest {
+        let mut s = Sequence::default();
+        let arr = |v: &[i32], s: &mut Sequence| {
+            let mut elems = Vec::new();
+            for &x in v {
+                s.stmts.push(Stmt::Lit {
+                    ty: JType::Prim(Prim::Int),
+                    value: Value::Int(x),
+                });
+                elems.push(s.stmts.len() as u32 - 1);
+            }
+            s.stmts.push(Stmt::Array {
+                elem: JType::Prim(Prim::Int),
+                elems,
+            });
+            s.stmts.len() as u32 - 1
+        };
+        let l = arr(&g.labels, &mut s);
+        let a = arr(&g.a, &mut s);
+        let b = arr(&g.b, &mut s);
+        s.stmts.push(Stmt::Lit {
+            ty: JType::Prim(Prim::Int),
+            value: Value::Int(g.root),
+        });
+        let r = s.stmts.len() as u32 - 1;
+        s.stmts.push(Stmt::Call {
+            op: 0,
+            args: vec![l, a, b, r],
+        });
+        let last = s.stmts.len() as u32 - 1;
+        ExecRequest {
+            seq: Arc::new(s),
+            mode: ExecMode::Canon,
+            contract_values: vec![],
+            observers: vec![(last, CANON_OP)],
+        }
+    }
+
+    fn form(r: &jforge::runner::SeqResult) -> String {
+        assert!(r.first_abnormal().is_none(), "{r:?}");
+        match &r.observers[0].result {
+            Ok(Value::Str(s)) => s.clone(),
+            o => panic!("{o:?}"),
+        }
+    }
+
+    #[test]
+    fn isomorphic_heaps_equal_non_isomorphic_differ() {
+        let java = find_java(None).unwrap();
+        let mut pool = Pool::start(PoolConfig {
+            java: java.java.clone(),
+            classpath: vec![subjects_exh()],
+            workers: 1,
+            call_timeout: std::time::Duration::from_secs(5),
+            heap_mb: 256,
+            extra_jvm_args: vec!["-Djforge.canon.text=true".into()],
+        })
+        .unwrap();
+        let ia = JType::Array(Box::new(JType::Prim(Prim::Int)));
+        let mut t = OpTable::default();
+        t.intern(Operation {
+            kind: OpKind::Constructor,
+            class: "ds.Graph".into(),
+            name: "<init>".into(),
+            descriptor: "([I[I[II)V".into(),
+            owner: JType::class("ds.Graph"),
+            params: vec![ia.clone(), ia.clone(), ia, JType::Prim(Prim::Int)],
+            ret: Some(JType::class("ds.Graph")),
+            varargs: false,
+            overloaded: false,
+            method_type_args: vec![],
+            outer_instance: false,
+        });
+        assert!(pool.register(&t).unwrap().is_empty());
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(64));
+        let pool = std::cell::RefCell::new(pool);
+        let compared = std::cell::Cell::new((0, 0));
+        runner
+            .run(&graph(), |(g, perm, (node, field, to))| {
+                let h = permute(&g, &perm);
+                let mut m = g.clone();
+                match field {
+                    0 => m.labels[node] ^= 1,
+                    1 => m.a[node] = to,
+                    _ => m.b[node] = to,
+                }
+                let res = pool
+                    .borrow_mut()
+                    .execute(vec![request(&g), request(&h), request(&m)])
+                    .unwrap();
+                let (fg, fh, fm) = (form(&res[0]), form(&res[1]), form(&res[2]));
+                prop_assert_eq!(&fg, &fh);
+                let iso = reference(&g) == reference(&m);
+                prop_assert_eq!(iso, fg == fm, "{:?} vs {:?}", g, m);
+                let (x, y) = compared.get();
+                compared.set(if iso { (x + 1, y) } else { (x, y + 1) });
+                Ok(())
+            })
+            .unwrap();
+        pool.into_inner().shutdown();
+        let compared = compared.get();
+        assert!(
+            compared.1 > 10,
+            "too few non-isomorphic pairs: {compared:?}"
+        );
+    }
+}
