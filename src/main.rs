@@ -5,6 +5,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Gen(args) => jforge::gen_cmd::run(args),
+        Command::Coverage(args) => jforge::coverage_cmd::run(args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

@@ -146,6 +146,9 @@ pub struct SeqResult {
     pub observers: Vec<ObserverValue>,
     /// Index of the worker that ran it.
     pub worker: usize,
+    /// Coverage probes hit by the sequence (increasing ids), when the worker runs instrumented
+    /// classes; `None` without coverage or when the worker died.
+    pub coverage: Option<Arc<[u32]>>,
 }
 
 impl SeqResult {

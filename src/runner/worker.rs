@@ -528,6 +528,7 @@ impl Worker {
                 violations: Vec::new(),
                 observers: Vec::new(),
                 worker: self.index,
+                coverage: None,
             },
             kind,
         )

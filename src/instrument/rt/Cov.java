@@ -67,4 +67,31 @@ public final class Cov {
         hits = new boolean[h.length];
         return h;
     }
+
+    /**
+     * Returns the ids of the probes below {@code n} hit since the last call, in increasing
+     * order, and clears them. Cost: one scan of {@code n} flags.
+     */
+    public static synchronized int[] drain(int n) {
+        boolean[] h = hits;
+        if (h == null) {
+            return new int[0];
+        }
+        int m = Math.min(n, h.length);
+        int c = 0;
+        for (int i = 0; i < m; i++) {
+            if (h[i]) {
+                c++;
+            }
+        }
+        int[] ids = new int[c];
+        int k = 0;
+        for (int i = 0; i < m && k < c; i++) {
+            if (h[i]) {
+                h[i] = false;
+                ids[k++] = i;
+            }
+        }
+        return ids;
+    }
 }
