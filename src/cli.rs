@@ -141,6 +141,19 @@ pub struct GenArgs {
     /// Hide the progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Measure branch and line coverage of the classes under test on every sequence and use
+    /// it to guide generation (instrumented classes in the workers).
+    #[arg(long, overrides_with = "no_coverage")]
+    pub coverage: bool,
+    /// Turn coverage measurement and guidance off.
+    #[arg(long)]
+    pub no_coverage: bool,
+    /// Measure coverage but do not let it guide generation (for comparisons).
+    #[arg(long)]
+    pub no_guidance: bool,
+    /// With coverage: stop when no new branch was covered for this long (e.g. 10s).
+    #[arg(long, value_name = "DURATION")]
+    pub stop_on_plateau: Option<String>,
 }
 
 /// Parse `30s`, `2m`, `1h`, `500ms`, or plain seconds.

@@ -608,6 +608,8 @@ final class Worker {
     /** Number of probes when the classes under test are instrumented (jforge.cov.probes), else -1. */
     static final int COV_PROBES = Integer.getInteger("jforge.cov.probes", -1);
     static java.lang.invoke.MethodHandle covDrain;
+    static boolean covBroken;
+    static final int[] NO_IDS = new int[0];
 
     /**
      * With coverage on, appends the probes hit since the previous sequence: the marker, a
@@ -618,16 +620,25 @@ final class Worker {
         if (COV_PROBES < 0) {
             return;
         }
-        int[] ids;
-        try {
-            if (covDrain == null) {
+        int[] ids = NO_IDS;
+        if (covDrain == null && !covBroken) {
+            try {
+                // A full-power lookup: with JDK classes patched, jforge.rt lives in java.base and
+                // is exported to the unnamed module only.
                 Class<?> c = Class.forName("jforge.rt.Cov", true, loader);
-                covDrain = java.lang.invoke.MethodHandles.publicLookup().findStatic(c, "drain",
+                covDrain = java.lang.invoke.MethodHandles.lookup().findStatic(c, "drain",
                         java.lang.invoke.MethodType.methodType(int[].class, int.class));
+            } catch (Throwable t) {
+                covBroken = true;
+                realErr.println("jforge worker: coverage runtime unavailable: " + t);
             }
-            ids = (int[]) covDrain.invokeExact(COV_PROBES);
-        } catch (Throwable t) {
-            ids = new int[0];
+        }
+        if (covDrain != null) {
+            try {
+                ids = (int[]) covDrain.invokeExact(COV_PROBES);
+            } catch (Throwable t) {
+                ids = NO_IDS;
+            }
         }
         out.u8(COVERAGE_SECTION);
         varint(ids.length);
