@@ -15,6 +15,7 @@ pub struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
+#[allow(clippy::large_enum_variant)] // parsed once
 pub enum Command {
     /// Feedback-directed random generation of regression and error-revealing JUnit tests.
     Gen(GenArgs),
