@@ -11,7 +11,11 @@ use std::process::Command;
 const LANG3: &str = "/usr/share/java/commons-lang3.jar";
 const JACOCO: &str = "/usr/share/java/org.jacoco.agent.jar";
 
-fn jacoco_totals(exec: &Path, work: &Path) -> Vec<(String, [u64; 4])> {
+/// JaCoCo rows per class, and the lines of classes listed in `detail` as (class, line, status)
+/// with JaCoCo's ICounter status (1 not covered, 2 fully, 3 partly covered).
+type Lines = Vec<(String, u32, u32)>;
+
+fn jacoco_totals(exec: &Path, work: &Path) -> (Vec<(String, [u64; 4])>, Lines) {
     let tool = work.join("jacoco-tool");
     let core = "/usr/share/java/org.jacoco.core.jar";
     javac(
@@ -23,21 +27,39 @@ fn jacoco_totals(exec: &Path, work: &Path) -> Vec<(String, [u64; 4])> {
         "{}:{core}:/usr/share/java/asm.jar:/usr/share/java/asm-commons.jar:/usr/share/java/asm-tree.jar",
         tool.display()
     );
-    let o = run_ok(
-        Command::new("java")
-            .args(["-cp", &cp, "JacocoTotals"])
-            .arg(exec)
-            .args([LANG3, "org.apache.commons.lang3."]),
-    );
-    String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(|l| {
+    let mut rows = Vec::new();
+    let mut lines = Vec::new();
+    for class in CLASSES {
+        let o = run_ok(
+            Command::new("java")
+                .args(["-cp", &cp, "JacocoTotals"])
+                .arg(exec)
+                .args([LANG3, class, class]),
+        );
+        for l in String::from_utf8_lossy(&o.stdout).lines() {
             let f: Vec<&str> = l.split_whitespace().collect();
+            if f[0] == "line" {
+                lines.push((
+                    class.to_string(),
+                    f[1].parse().unwrap(),
+                    f[2].parse().unwrap(),
+                ));
+                continue;
+            }
             let n = |i: usize| f[i].parse::<u64>().unwrap();
-            (f[0].to_string(), [n(1), n(2), n(3), n(4)])
-        })
-        .collect()
+            if !rows.iter().any(|(c, _)| c == f[0]) {
+                rows.push((f[0].to_string(), [n(1), n(2), n(3), n(4)]));
+            }
+        }
+    }
+    (rows, lines)
 }
+
+const CLASSES: [&str; 3] = [
+    "org.apache.commons.lang3.BooleanUtils",
+    "org.apache.commons.lang3.text.StrBuilder",
+    "org.apache.commons.lang3.CharUtils",
+];
 
 #[test]
 fn line_and_branch_coverage_agree_with_jacoco() {
@@ -46,11 +68,7 @@ fn line_and_branch_coverage_agree_with_jacoco() {
     }
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("suite");
-    let classes = [
-        "org.apache.commons.lang3.BooleanUtils",
-        "org.apache.commons.lang3.text.StrBuilder",
-        "org.apache.commons.lang3.CharUtils",
-    ];
+    let classes = CLASSES;
     let mut args: Vec<String> = [
         "gen",
         "--quiet",
@@ -123,7 +141,7 @@ fn line_and_branch_coverage_agree_with_jacoco() {
         .output()
         .unwrap();
     assert!(exec.exists(), "{}", String::from_utf8_lossy(&o.stderr));
-    let theirs = jacoco_totals(&exec, d.path());
+    let (theirs, their_lines) = jacoco_totals(&exec, d.path());
 
     let mut checked = 0;
     let mut report = String::new();
@@ -162,8 +180,35 @@ fn line_and_branch_coverage_agree_with_jacoco() {
             j[2],
             j[3]
         );
-        assert!((ol - jl).abs() <= 1.0, "line coverage differs:\n{report}");
+        // Same lines and branches exist in both.
+        assert_eq!(c["lines"]["total"].as_u64().unwrap(), j[1], "{report}");
+        assert_eq!(c["branches"]["total"].as_u64().unwrap(), j[3], "{report}");
         assert!((ob - jb).abs() <= 1.0, "branch coverage differs:\n{report}");
+        if (ol - jl).abs() > 1.0 {
+            // The one documented difference (README, "jforge coverage"): a line whose code
+            // started but ended in an exception before JaCoCo's next probe is covered for
+            // jforge (probe at the line's start) and missed for JaCoCo (probes after blocks).
+            // So jforge may only be ahead, and only on lines that JaCoCo calls not covered.
+            let status = c["line_status"].as_object().unwrap();
+            let differing: Vec<u32> = their_lines
+                .iter()
+                .filter(|(cl, _, st)| cl == name && *st == 1)
+                .filter(|(_, l, _)| status.get(&l.to_string()).is_some_and(|v| v[0] == true))
+                .map(|(_, l, _)| *l)
+                .collect();
+            let ahead = c["lines"]["covered"]
+                .as_u64()
+                .unwrap()
+                .checked_sub(j[0])
+                .unwrap_or_else(|| panic!("jforge behind JaCoCo:\n{report}"));
+            report += &format!("  lines jforge covers and JaCoCo misses: {differing:?}\n");
+            assert_eq!(
+                differing.len() as u64,
+                ahead,
+                "line coverage differs:\n{report}"
+            );
+            assert!(ahead <= 3, "line coverage differs too much:\n{report}");
+        }
         checked += 1;
     }
     eprintln!("{report}");

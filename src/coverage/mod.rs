@@ -309,7 +309,7 @@ pub struct ClassSummary {
     pub methods_detail: Vec<MethodSummary>,
     /// line -> (covered, branches total, branches covered); a line is covered when any of its
     /// probes ran.
-    #[serde(skip)]
+    #[serde(rename = "line_status")]
     pub line_detail: std::collections::BTreeMap<u32, (bool, u32, u32)>,
 }
 
