@@ -23,6 +23,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=int, default=60)
     ap.add_argument("--workers", type=int, default=0)
+    ap.add_argument("--throughput-seconds", type=int, default=20,
+                    help="length of the --no-coverage runs (they only measure throughput)")
     ap.add_argument("--subject", action="append")
     ap.add_argument("--mode", action="append", help="guided, unguided, 'no coverage'")
     a = ap.parse_args()
@@ -39,7 +41,7 @@ def main():
             with tempfile.TemporaryDirectory() as d:
                 js = os.path.join(d, "s.json")
                 cmd = [exe, "gen", "--quiet", "--no-validate", "--class", cls,
-                       "--time-limit", f"{a.seconds}s", "--output-dir", os.path.join(d, "o"),
+                       "--time-limit", f"{a.throughput_seconds if mode == 'no coverage' else a.seconds}s", "--output-dir", os.path.join(d, "o"),
                        "--stats-json", js] + flags
                 if cp:
                     cmd += ["--classpath", cp]

@@ -768,6 +768,12 @@ impl<'a> Generator<'a> {
         let op = b.op;
         self.stats[op as usize].calls += 1;
         let new_cov = self.take_coverage(&r);
+        if self.cfg.guidance {
+            // Comparison logging: values the code compared against become literals.
+            for s in &r.compared {
+                self.literals.add_string(s);
+            }
+        }
         match r.first_abnormal() {
             Some(i) => match &r.outcomes[i] {
                 StmtOutcome::Timeout => self.blame_stmt(&b, i, Blame::Timeout),

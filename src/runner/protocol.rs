@@ -659,6 +659,7 @@ pub fn decode_result(
         observers.push(ObserverValue { stmt, op, result });
     }
     let coverage = decode_coverage(&mut d)?;
+    let compared = decode_compared(&mut d)?;
     if !d.at_end() {
         bail!("protocol error: trailing bytes in RESULT frame");
     }
@@ -670,6 +671,7 @@ pub fn decode_result(
             observers,
             worker,
             coverage,
+            compared,
         },
     ))
 }
@@ -706,6 +708,13 @@ pub fn encode_result(tag: u32, r: &SeqResult, classes: &mut ClassEncTable) -> Ve
     }
     if let Some(c) = &r.coverage {
         encode_coverage(&mut e, c);
+        if !r.compared.is_empty() {
+            e.u8(COMPARED_SECTION);
+            put_varint(&mut e, r.compared.len() as u32);
+            for s in &r.compared {
+                e.str(s);
+            }
+        }
     }
     e.finish()
 }
@@ -752,6 +761,21 @@ fn decode_coverage(d: &mut Dec) -> Result<Option<Arc<[u32]>>> {
         ids.push(prev);
     }
     Ok(Some(ids.into()))
+}
+
+/// Marker of the optional list of String operands compared by the classes under test (after
+/// the coverage section).
+pub const COMPARED_SECTION: u8 = 0xC1;
+
+fn decode_compared(d: &mut Dec) -> Result<Vec<String>> {
+    if d.at_end() {
+        return Ok(Vec::new());
+    }
+    if d.u8()? != COMPARED_SECTION {
+        bail!("protocol error: trailing bytes in RESULT frame");
+    }
+    let n = varint(d)? as usize;
+    (0..n.min(1 << 16)).map(|_| d.str()).collect()
 }
 
 fn encode_coverage(e: &mut Enc, ids: &[u32]) {
@@ -937,6 +961,7 @@ mod tests {
             ],
             worker: 1,
             coverage: None,
+            compared: Vec::new(),
         }
     }
 
@@ -946,6 +971,7 @@ mod tests {
         let mut enc = ClassEncTable::default();
         let plain = encode_result(3, &r, &mut enc);
         r.coverage = Some(vec![0, 1, 127, 128, 70_000, 1 << 28].into());
+        r.compared = vec!["GET".into(), "é".into()];
         let mut enc = ClassEncTable::default();
         let f = encode_result(3, &r, &mut enc);
         // the section is appended: the frame without coverage is a prefix (apart from length)

@@ -529,6 +529,7 @@ impl Worker {
                 observers: Vec::new(),
                 worker: self.index,
                 coverage: None,
+                compared: Vec::new(),
             },
             kind,
         )

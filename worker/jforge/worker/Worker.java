@@ -647,7 +647,36 @@ final class Worker {
             varint(id - prev);
             prev = id;
         }
+        // Comparison logging: String operands compared by the classes under test.
+        String[] cmp = NO_STRINGS;
+        if (covCompared == null && !covBroken && covDrain != null) {
+            try {
+                Class<?> c = Class.forName("jforge.rt.Cov", true, loader);
+                covCompared = java.lang.invoke.MethodHandles.lookup().findStatic(c, "drainCompared",
+                        java.lang.invoke.MethodType.methodType(String[].class));
+            } catch (Throwable t) {
+                covBroken = true;
+            }
+        }
+        if (covCompared != null) {
+            try {
+                cmp = (String[]) covCompared.invokeExact();
+            } catch (Throwable t) {
+                cmp = NO_STRINGS;
+            }
+        }
+        if (cmp.length > 0) {
+            out.u8(COMPARED_SECTION);
+            varint(cmp.length);
+            for (String x : cmp) {
+                out.str(x);
+            }
+        }
     }
+
+    static final int COMPARED_SECTION = 0xC1;
+    static java.lang.invoke.MethodHandle covCompared;
+    static final String[] NO_STRINGS = new String[0];
 
     void varint(int v) {
         while ((v & ~0x7F) != 0) {
