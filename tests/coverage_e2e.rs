@@ -23,6 +23,10 @@ fn subject() -> PathBuf {
 
 /// (covered branches, total branches, regression tests) of one `gen` run.
 fn gen_branches(seed: u64, extra: &[&str]) -> (u64, u64, u64) {
+    gen_class_branches("cmd.CommandParser", seed, extra)
+}
+
+fn gen_class_branches(class: &str, seed: u64, extra: &[&str]) -> (u64, u64, u64) {
     let d = tempfile::tempdir().unwrap();
     let json = d.path().join("s.json");
     let cp = subject();
@@ -32,7 +36,7 @@ fn gen_branches(seed: u64, extra: &[&str]) -> (u64, u64, u64) {
         "--quiet",
         "--no-validate",
         "--class",
-        "cmd.CommandParser",
+        class,
         "--classpath",
         cp.to_str().unwrap(),
         "--generated-limit",
@@ -75,6 +79,16 @@ fn guided_gen_beats_unguided_on_command_parser() {
         guided > unguided,
         "guided {guided} branches should beat unguided {unguided}"
     );
+}
+
+#[test]
+fn comparison_logging_finds_a_word_that_is_no_class_constant() {
+    // Lock.open(w) is true only for "sesame", built at run time: no constant of the class
+    // file holds it, so only the logged String.equals operand can supply it.
+    let (g, total, _) = gen_class_branches("cmd.Lock", 1, &[]);
+    let (u, _, _) = gen_class_branches("cmd.Lock", 1, &["--no-guidance"]);
+    assert_eq!(g, total, "guided run with comparison logging covers both edges");
+    assert!(u < total, "unguided run cannot know the word ({u}/{total})");
 }
 
 #[test]
