@@ -87,7 +87,10 @@ fn comparison_logging_finds_a_word_that_is_no_class_constant() {
     // file holds it, so only the logged String.equals operand can supply it.
     let (g, total, _) = gen_class_branches("cmd.Lock", 1, &[]);
     let (u, _, _) = gen_class_branches("cmd.Lock", 1, &["--no-guidance"]);
-    assert_eq!(g, total, "guided run with comparison logging covers both edges");
+    assert_eq!(
+        g, total,
+        "guided run with comparison logging covers both edges"
+    );
     assert!(u < total, "unguided run cannot know the word ({u}/{total})");
 }
 
