@@ -15,12 +15,15 @@ pub struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
+#[allow(clippy::large_enum_variant)] // parsed once
 pub enum Command {
     /// Feedback-directed random generation of regression and error-revealing JUnit tests.
     Gen(GenArgs),
     /// Bounded-exhaustive generation from the API (BEAPI): every distinct structure within a
     /// scope, each with the shortest call sequence that builds it.
     Exhaustive(ExhaustiveArgs),
+    /// Run a JUnit 4/5 suite against instrumented classes; report line and branch coverage.
+    Coverage(CoverageArgs),
 }
 
 /// `jforge exhaustive`. Every setting but the class path, classes and outputs can also come
@@ -125,6 +128,47 @@ pub struct ExhaustiveArgs {
 }
 
 #[derive(Args, Debug, Clone)]
+pub struct CoverageArgs {
+    /// Class path of the code under test (':'-separated folders and jars).
+    #[arg(long, value_name = "PATH", default_value = "")]
+    pub classpath: String,
+    /// The tests: a folder of .java sources (compiled first) or of .class files, or a jar.
+    #[arg(long, value_name = "DIR|JAR")]
+    pub tests: PathBuf,
+    /// Class to measure, binary name (repeatable); its nested classes are measured too.
+    #[arg(long = "class", value_name = "NAME")]
+    pub classes: Vec<String>,
+    /// Measure every class of this package prefix on the class path (repeatable).
+    #[arg(long = "package", value_name = "PREFIX")]
+    pub packages: Vec<String>,
+    /// Write a JaCoCo-compatible XML report here.
+    #[arg(long, value_name = "FILE")]
+    pub xml: Option<PathBuf>,
+    /// Write a browsable HTML report into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<PathBuf>,
+    /// Write a JSON report here.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Source folder (package layout) of the measured classes, for the HTML report (repeatable).
+    #[arg(long = "sources", value_name = "DIR")]
+    pub sources: Vec<PathBuf>,
+    /// Also list every method in the terminal table.
+    #[arg(long)]
+    pub methods: bool,
+    /// JDK to use (a JDK home or a java binary); default $JAVA_HOME, then java on PATH.
+    #[arg(long, value_name = "PATH")]
+    pub java: Option<PathBuf>,
+    /// Class path of the JUnit Platform console launcher (+ JUnit 4 for Vintage); default:
+    /// Debian's /usr/share/java.
+    #[arg(long, value_name = "PATH")]
+    pub junit_classpath: Option<String>,
+    /// Only the table, no test-run summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug, Clone)]
 pub struct GenArgs {
     /// Class under test, binary name (repeatable): java.util.TreeMap, com.acme.Outer$Inner.
     #[arg(long = "class", value_name = "NAME")]
@@ -202,6 +246,19 @@ pub struct GenArgs {
     /// Hide the progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Measure branch and line coverage of the classes under test on every sequence and use
+    /// it to guide generation (instrumented classes in the workers).
+    #[arg(long, overrides_with = "no_coverage")]
+    pub coverage: bool,
+    /// Turn coverage measurement and guidance off.
+    #[arg(long)]
+    pub no_coverage: bool,
+    /// Measure coverage but do not let it guide generation (for comparisons).
+    #[arg(long)]
+    pub no_guidance: bool,
+    /// With coverage: stop when no new branch was covered for this long (e.g. 10s).
+    #[arg(long, value_name = "DURATION")]
+    pub stop_on_plateau: Option<String>,
 }
 
 /// Parse `30s`, `2m`, `1h`, `500ms`, or plain seconds.

@@ -72,6 +72,10 @@ fn default_package(classes: &[String]) -> Option<String> {
     }
 }
 
+/// Whether `gen` measures coverage without `--coverage` (see ARCHITECTURE.md, "Coverage
+/// guidance": decided by measured throughput cost).
+const COVERAGE_BY_DEFAULT: bool = true;
+
 pub fn run(args: GenArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let time_limit = match (&args.time_limit, args.generated_limit) {
@@ -201,6 +205,43 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
         }
     }
 
+    // ---- coverage: restart the workers on instrumented copies of the classes under test
+    let use_coverage = !args.no_coverage && (args.coverage || COVERAGE_BY_DEFAULT);
+    let stop_on_plateau = args
+        .stop_on_plateau
+        .as_deref()
+        .map(parse_duration)
+        .transpose()
+        .context("--stop-on-plateau")?;
+    if stop_on_plateau.is_some() && !use_coverage {
+        bail!("--stop-on-plateau needs coverage (drop --no-coverage)");
+    }
+    let mut cov_setup = None;
+    if use_coverage {
+        let javac = java
+            .javac
+            .clone()
+            .context("--coverage needs a JDK with javac (point --java at a JDK)")?;
+        let mut jdk: Box<dyn JdkClasses> = match JmodClasses::open(&java.home)? {
+            Some(j) => Box::new(j),
+            None => Box::new(Jdk::Pool(&mut pool)),
+        };
+        let setup = crate::coverage::Setup::prepare(&javac, &cp, jdk.as_mut(), &classes)?;
+        drop(jdk);
+        pool.shutdown();
+        let mut cp2 = vec![setup.class_dir.clone()];
+        cp2.extend(entries.iter().cloned());
+        pool = Pool::start(PoolConfig {
+            java: java.java.clone(),
+            classpath: cp2,
+            workers,
+            call_timeout,
+            heap_mb: args.worker_heap,
+            extra_jvm_args: setup.jvm_args.clone(),
+        })?;
+        cov_setup = Some(setup);
+    }
+
     // ---- generation
     let failed = pool.register(&ops.table)?;
     let cfg = GenConfig {
@@ -214,9 +255,15 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
             .collect(),
         adaptive: args.adaptive_weights,
         max_candidates: (args.output_limit * 4).max(100),
+        stop_on_plateau,
+        guidance: !args.no_guidance,
         ..GenConfig::default()
     };
     let mut generator = Generator::new(&model, &ops, literals, cfg);
+    if let Some(setup) = &cov_setup {
+        let tracker = crate::coverage::Tracker::new(&setup.maps, setup.total_probes);
+        generator.enable_coverage(tracker, setup.maps.clone());
+    }
     for (op, why) in failed {
         generator.exclude(op, &format!("cannot be loaded: {why}"));
     }
@@ -433,8 +480,15 @@ fn update_bar(bar: &ProgressBar, p: &Progress, count_limit: Option<u64>) {
     } else {
         p.elapsed.as_secs()
     });
+    let cov = match p.branches {
+        Some((c, t)) => format!(
+            " | branches {c}/{t} ({:.1}%)",
+            100.0 * crate::coverage::ratio(c, t)
+        ),
+        None => String::new(),
+    };
     bar.set_message(format!(
-        "| {:.0} seq/s | {} executed | {} regression | {} error kinds",
+        "| {:.0} seq/s | {} executed | {} regression | {} error kinds{cov}",
         p.executed as f64 / secs,
         p.executed,
         p.regression,

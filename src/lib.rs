@@ -1,6 +1,8 @@
 //! jforge: automatic unit-test generation for Java. See ARCHITECTURE.md for the map.
 
 pub mod cli;
+pub mod coverage;
+pub mod coverage_cmd;
 pub mod emit;
 pub mod exhaustive;
 pub mod gen_cmd;

@@ -6,6 +6,7 @@ fn main() {
     let result = match cli.command {
         Command::Gen(args) => jforge::gen_cmd::run(args),
         Command::Exhaustive(args) => jforge::exhaustive::run(args),
+        Command::Coverage(args) => jforge::coverage_cmd::run(args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

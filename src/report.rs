@@ -72,6 +72,25 @@ pub struct Report {
     pub worker_crashes: BTreeMap<String, u64>,
     pub worker_peak_rss_kb: Vec<u64>,
     pub rust_peak_rss_kb: Option<u64>,
+    /// With `--coverage`: branch and line totals of the classes under test, the
+    /// coverage-over-time series and per-class figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<CoverageRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CoverageRow {
+    pub branches_covered: u32,
+    pub branches_total: u32,
+    pub lines_covered: u32,
+    pub lines_total: u32,
+    pub branch_percent: f64,
+    pub line_percent: f64,
+    /// Sequences that reached a probe no earlier sequence had.
+    pub sequences_with_new_coverage: u64,
+    /// (seconds since generation started, covered branches, covered lines) at each change.
+    pub series: Vec<(f64, u32, u32)>,
+    pub classes: Vec<crate::coverage::ClassSummary>,
 }
 
 /// Peak resident memory of this process (Linux), in KiB.
@@ -173,6 +192,20 @@ impl Report {
                 .collect(),
             worker_peak_rss_kb: pool.worker_peak_rss_kb.clone(),
             rust_peak_rss_kb: own_peak_rss_kb(),
+            coverage: generator.cov.as_ref().map(|g| {
+                let t = &g.tracker;
+                CoverageRow {
+                    branches_covered: t.covered_branches,
+                    branches_total: t.branches,
+                    lines_covered: t.covered_lines,
+                    lines_total: t.lines,
+                    branch_percent: 100.0 * t.branch_ratio(),
+                    line_percent: 100.0 * t.line_ratio(),
+                    sequences_with_new_coverage: g.new_coverage_seqs,
+                    series: g.series.clone(),
+                    classes: g.summaries(),
+                }
+            }),
         }
     }
 
@@ -237,6 +270,18 @@ impl Report {
             self.workers,
             self.total_seconds
         )?;
+        if let Some(c) = &self.coverage {
+            writeln!(
+                out,
+                "coverage of the classes under test: branches {}/{} ({:.1}%), lines {}/{} ({:.1}%)",
+                c.branches_covered,
+                c.branches_total,
+                c.branch_percent,
+                c.lines_covered,
+                c.lines_total,
+                c.line_percent
+            )?;
+        }
         writeln!(
             out,
             "{} regression tests and {} error-revealing tests written to {}",

@@ -52,6 +52,10 @@ pub struct GenConfig {
     pub max_candidates: usize,
     /// An operation blamed this many times for a timeout or crash is excluded.
     pub blame_limit: u32,
+    /// With coverage: stop when no new branch was covered for this long.
+    pub stop_on_plateau: Option<Duration>,
+    /// With coverage: use it to guide generation (false: only measure it).
+    pub guidance: bool,
 }
 
 impl Default for GenConfig {
@@ -67,6 +71,8 @@ impl Default for GenConfig {
             max_per_type: 1000,
             max_candidates: 4000,
             blame_limit: 3,
+            stop_on_plateau: None,
+            guidance: true,
         }
     }
 }
@@ -160,6 +166,31 @@ pub struct Progress {
     pub regression: usize,
     pub errors: usize,
     pub elapsed: Duration,
+    /// With coverage: (covered, total) branch and line probes.
+    pub branches: Option<(u32, u32)>,
+    pub lines: Option<(u32, u32)>,
+}
+
+impl CovGuide {
+    /// Line / branch / method coverage per class so far.
+    pub fn summaries(&self) -> Vec<crate::coverage::ClassSummary> {
+        crate::coverage::summarize(&self.maps, &self.tracker.hit)
+    }
+}
+
+/// Coverage feedback for generation (see [`Generator::enable_coverage`]).
+pub struct CovGuide {
+    pub tracker: crate::coverage::Tracker,
+    /// Probe maps of the instrumented classes (for the per-class summary).
+    pub maps: Vec<crate::instrument::ProbeMap>,
+    /// Op id -> index of the tracker method whose code the op runs.
+    op_method: Vec<Option<u32>>,
+    /// (seconds since start, covered branches, covered lines), one point per change.
+    pub series: Vec<(f64, u32, u32)>,
+    /// Sequences whose coverage was new.
+    pub new_coverage_seqs: u64,
+    last_new_branch: Option<Instant>,
+    start: Option<Instant>,
 }
 
 /// A warning for the summary (e.g. an operation excluded after repeated crashes).
@@ -210,6 +241,8 @@ pub struct Generator<'a> {
     pub progress: Progress,
     op_ret: Vec<Option<TypeId>>,
     op_inputs: Vec<Vec<TypeId>>,
+    /// Coverage feedback, when the workers run instrumented classes.
+    pub cov: Option<Box<CovGuide>>,
 }
 
 impl<'a> Generator<'a> {
@@ -244,6 +277,7 @@ impl<'a> Generator<'a> {
             progress: Progress::default(),
             op_ret: Vec::with_capacity(n),
             op_inputs: Vec::with_capacity(n),
+            cov: None,
         };
         for (_, op) in ops.table.iter() {
             let r = op.ret.clone().map(|t| g.tid(&t));
@@ -252,6 +286,60 @@ impl<'a> Generator<'a> {
             g.op_inputs.push(ins);
         }
         g
+    }
+
+    /// Turns on coverage guidance: the workers must run the classes instrumented with the
+    /// probes of `tracker` (results then carry coverage). Operations are mapped to the
+    /// instrumented method they run (their own class, else a method of the same name and
+    /// descriptor in another instrumented class, e.g. an inherited one).
+    pub fn enable_coverage(
+        &mut self,
+        tracker: crate::coverage::Tracker,
+        maps: Vec<crate::instrument::ProbeMap>,
+    ) {
+        let mut by_key: HashMap<(&str, &str, &str), u32> = HashMap::new();
+        let mut by_sig: HashMap<(&str, &str), u32> = HashMap::new();
+        for (i, m) in tracker.methods.iter().enumerate() {
+            by_key.insert((&m.class, &m.name, &m.descriptor), i as u32);
+            by_sig.entry((&m.name, &m.descriptor)).or_insert(i as u32);
+        }
+        let op_method = self
+            .ops
+            .table
+            .iter()
+            .map(|(_, op)| {
+                by_key
+                    .get(&(op.class.as_str(), op.name.as_str(), op.descriptor.as_str()))
+                    .or_else(|| by_sig.get(&(op.name.as_str(), op.descriptor.as_str())))
+                    .copied()
+            })
+            .collect();
+        self.progress.branches = Some((0, tracker.branches));
+        self.progress.lines = Some((0, tracker.lines));
+        self.cov = Some(Box::new(CovGuide {
+            tracker,
+            maps,
+            op_method,
+            series: vec![(0.0, 0, 0)],
+            new_coverage_seqs: 0,
+            last_new_branch: None,
+            start: None,
+        }));
+    }
+
+    /// Adds a sequence's coverage; true when it covered a probe no earlier sequence did.
+    fn take_coverage(&mut self, r: &SeqResult) -> bool {
+        let (Some(g), Some(ids)) = (self.cov.as_mut(), r.coverage.as_ref()) else {
+            return false;
+        };
+        let (nb, nl) = g.tracker.add(ids);
+        if nb > 0 {
+            g.last_new_branch = Some(Instant::now());
+        }
+        if nb + nl > 0 {
+            g.new_coverage_seqs += 1;
+        }
+        nb + nl > 0 && self.cfg.guidance
     }
 
     /// Exclude operations the workers could not resolve.
@@ -326,6 +414,33 @@ impl<'a> Generator<'a> {
             .collect();
         if live.is_empty() {
             return None;
+        }
+        if let Some(g) = &self.cov
+            && self.cfg.guidance
+            && !use_secondary
+            && self.rng.random_bool(0.5)
+        {
+            // Coverage guidance: weight 1 + uncovered branches of the op's own method (capped),
+            // so methods whose code still has unexplored branches are called more.
+            let w: Vec<f64> = live
+                .iter()
+                .map(|&o| {
+                    let unc = g.op_method[o as usize].map_or(0, |m| {
+                        let m = &g.tracker.methods[m as usize];
+                        m.branches - m.covered_branches
+                    });
+                    1.0 + unc.min(64) as f64
+                })
+                .collect();
+            let total: f64 = w.iter().sum();
+            let mut x = self.rng.random::<f64>() * total;
+            for (i, wi) in w.iter().enumerate() {
+                x -= wi;
+                if x <= 0.0 {
+                    return Some(live[i]);
+                }
+            }
+            return live.last().copied();
         }
         if self.cfg.adaptive && !use_secondary {
             // Weight 1 / (1 + successes): methods with few successful sequences are favoured.
@@ -574,7 +689,14 @@ impl<'a> Generator<'a> {
         let mut batches = 0usize;
         let mut idle_batches = 0u32;
         loop {
-            let time_up = self.cfg.time_limit.is_some_and(|t| start.elapsed() >= t);
+            let plateau = match (&mut self.cov, self.cfg.stop_on_plateau) {
+                (Some(g), Some(p)) => {
+                    let since = *g.last_new_branch.get_or_insert(start);
+                    since.elapsed() >= p
+                }
+                _ => false,
+            };
+            let time_up = self.cfg.time_limit.is_some_and(|t| start.elapsed() >= t) || plateau;
             let remaining = self
                 .cfg
                 .generated_limit
@@ -597,6 +719,20 @@ impl<'a> Generator<'a> {
                 self.apply(p.reqs, results);
             }
             self.progress.elapsed = start.elapsed();
+            if let Some(g) = self.cov.as_mut() {
+                g.start.get_or_insert(start);
+                let t = &g.tracker;
+                self.progress.branches = Some((t.covered_branches, t.branches));
+                self.progress.lines = Some((t.covered_lines, t.lines));
+                let last = g.series.last().copied().unwrap_or_default();
+                if (last.1, last.2) != (t.covered_branches, t.covered_lines) {
+                    g.series.push((
+                        self.progress.elapsed.as_secs_f64(),
+                        t.covered_branches,
+                        t.covered_lines,
+                    ));
+                }
+            }
             tick(&self.progress);
             // Sequences built before their operation was excluded are not run.
             let next: Vec<Built> = next
@@ -641,6 +777,13 @@ impl<'a> Generator<'a> {
             .count() as u64;
         let op = b.op;
         self.stats[op as usize].calls += 1;
+        let new_cov = self.take_coverage(&r);
+        if self.cfg.guidance {
+            // Comparison logging: values the code compared against become literals.
+            for s in &r.compared {
+                self.literals.add_string(s);
+            }
+        }
         match r.first_abnormal() {
             Some(i) => match &r.outcomes[i] {
                 StmtOutcome::Timeout => self.blame_stmt(&b, i, Blame::Timeout),
@@ -691,7 +834,7 @@ impl<'a> Generator<'a> {
                             },
                         );
                     } else if !class.starts_with("jforge.")
-                        && self.seen_exceptions.insert((thrower, class.to_string()))
+                        && (self.seen_exceptions.insert((thrower, class.to_string())) || new_cov)
                     {
                         self.add_candidate(
                             comp,
@@ -721,7 +864,7 @@ impl<'a> Generator<'a> {
                     );
                     return;
                 }
-                self.learn(b, &r);
+                self.learn(b, &r, new_cov);
             }
         }
     }
@@ -749,18 +892,20 @@ impl<'a> Generator<'a> {
     }
 
     /// Index pruning and component/candidate bookkeeping for a sequence that ran normally.
-    fn learn(&mut self, b: Built, r: &SeqResult) {
+    fn learn(&mut self, b: Built, r: &SeqResult, new_cov: bool) {
         let n = b.comp.seq.len();
         let last = n - 1;
         let op = b.op;
         let mut reusable: Vec<u32> = Vec::new();
-        let mut novel = self.stats[op as usize].successes == 1;
+        // A sequence that reached new coverage is kept (as a candidate and, below, as a source
+        // of reusable values) even when its values are not new.
+        let mut novel = self.stats[op as usize].successes == 1 || new_cov;
         match &r.outcomes[last] {
             StmtOutcome::Normal(Observed::Object { fingerprint, class }) => {
                 let new = match fingerprint {
                     Some(f) => self.seen_values.insert64(*f),
                     None => true,
-                };
+                } || new_cov;
                 if new {
                     reusable.push(last as u32);
                     novel |= fingerprint.is_some() || self.cands_per_op[op as usize] < 20;
@@ -771,7 +916,8 @@ impl<'a> Generator<'a> {
                 self.literals.add_observed(v);
                 let new = self
                     .seen_results
-                    .insert64(value_hash(v) ^ (op as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                    .insert64(value_hash(v) ^ (op as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+                    || new_cov;
                 novel |= new;
                 // Boxed and String results are values too: reusable when new.
                 if new

@@ -250,6 +250,35 @@ impl ConstPool {
         Ok(i)
     }
 
+    /// (class, name, descriptor) of the Methodref at `idx`, if it is one.
+    pub(crate) fn methodref_at(&self, idx: u16) -> Option<(&str, &str, &str)> {
+        let e = self.entries.get(idx as usize)?;
+        if e.tag != TAG_METHODREF {
+            return None;
+        }
+        let b = &e.body;
+        let class = self.class_name_at(u16::from_be_bytes([b[0], b[1]])).ok()?;
+        let nt = self
+            .entries
+            .get(u16::from_be_bytes([b[2], b[3]]) as usize)
+            .filter(|e| e.tag == TAG_NAME_AND_TYPE)?;
+        let name = self
+            .utf8_at(u16::from_be_bytes([nt.body[0], nt.body[1]]))
+            .ok()?;
+        let desc = self
+            .utf8_at(u16::from_be_bytes([nt.body[2], nt.body[3]]))
+            .ok()?;
+        Some((class, name, desc))
+    }
+
+    /// Indices of all Methodref entries.
+    pub(crate) fn methodref_indices(&self) -> Vec<u16> {
+        (1..self.entries.len())
+            .filter(|&i| self.entries[i].tag == TAG_METHODREF)
+            .map(|i| i as u16)
+            .collect()
+    }
+
     pub(crate) fn write(&self, out: &mut Vec<u8>) {
         put_u2(out, self.entries.len() as u16);
         for e in &self.entries[1..] {

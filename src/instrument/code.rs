@@ -175,6 +175,34 @@ struct Tramp {
 }
 
 /// Everything the rewriter needs to know about the method and class.
+/// Rewrites, in a Code attribute body, every `invokevirtual #from` into `invokestatic #to`
+/// (same length, so no offset moves) for the pairs of `map`. Used for comparison logging:
+/// `String.equals(Object)` becomes `Cov.strEq(String, Object)`, same stack effect. Returns
+/// `None` when nothing matched.
+pub(crate) fn retarget_calls(body: &[u8], map: &HashMap<u16, u16>) -> Result<Option<Vec<u8>>> {
+    if body.len() < 8 {
+        bail!("truncated Code attribute");
+    }
+    let code_len = u32::from_be_bytes([body[4], body[5], body[6], body[7]]) as usize;
+    let code = body
+        .get(8..8 + code_len)
+        .context("truncated Code attribute")?;
+    let mut out: Option<Vec<u8>> = None;
+    for ins in decode(code)? {
+        if ins.op != 0xb6 {
+            continue;
+        }
+        let at = 8 + ins.off as usize;
+        let idx = u16::from_be_bytes([body[at + 1], body[at + 2]]);
+        if let Some(&to) = map.get(&idx) {
+            let o = out.get_or_insert_with(|| body.to_vec());
+            o[at] = 0xb8;
+            o[at + 1..at + 3].copy_from_slice(&to.to_be_bytes());
+        }
+    }
+    Ok(out)
+}
+
 pub(crate) struct MethodCtx<'a> {
     pub(crate) major: u16,
     pub(crate) initial_frame: &'a dyn Fn() -> Result<Frame>,

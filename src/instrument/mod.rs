@@ -155,6 +155,29 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
     }
     let this_is_object = class_name == "java/lang/Object";
     let cov_ref = cp.methodref(RUNTIME_CLASS, "hit", "(I)V")?;
+    // Comparison logging: String.equals calls (and so string switches) go through Cov.strEq,
+    // which records the operands for the generator's literal pool. Not inside java.lang,
+    // which the runtime itself uses.
+    let mut retarget = std::collections::HashMap::new();
+    if !class_name.starts_with("java/lang/") {
+        let eqs: Vec<u16> = cp
+            .methodref_indices()
+            .into_iter()
+            .filter(|&i| {
+                cp.methodref_at(i) == Some(("java/lang/String", "equals", "(Ljava/lang/Object;)Z"))
+            })
+            .collect();
+        if !eqs.is_empty() {
+            let to = cp.methodref(
+                RUNTIME_CLASS,
+                "strEq",
+                "(Ljava/lang/String;Ljava/lang/Object;)Z",
+            )?;
+            for i in eqs {
+                retarget.insert(i, to);
+            }
+        }
+    }
 
     let mut methods_out: Vec<u8> = Vec::new();
     classfile::put_u2(&mut methods_out, cf.methods.len() as u16);
@@ -205,7 +228,13 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
                 initial_frame: &init,
                 cov_ref,
             };
-            let rewritten = code::rewrite(a.body, &mut cp, &ctx, next)
+            let patched = if retarget.is_empty() {
+                None
+            } else {
+                code::retarget_calls(a.body, &retarget)?
+            };
+            let body = patched.as_deref().unwrap_or(a.body);
+            let rewritten = code::rewrite(body, &mut cp, &ctx, next)
                 .with_context(|| format!("instrumenting method {class_name}.{name}{desc}"))?;
             match rewritten {
                 Ok(rw) => {
@@ -223,7 +252,8 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
                     next += entry.probe_count;
                 }
                 Err(reason) => {
-                    classfile::write_attr(&mut methods_out, a.name, a.body)?;
+                    // Uninstrumented, but still logging comparisons (same length, same frames).
+                    classfile::write_attr(&mut methods_out, a.name, body)?;
                     entry.skipped = Some(reason);
                 }
             }

@@ -153,6 +153,12 @@ pub struct SeqResult {
     pub observers: Vec<ObserverValue>,
     /// Index of the worker that ran it.
     pub worker: usize,
+    /// Coverage probes hit by the sequence (increasing ids), when the worker runs instrumented
+    /// classes; `None` without coverage or when the worker died.
+    pub coverage: Option<Arc<[u32]>>,
+    /// With coverage: String operands the classes under test compared with `equals` (or a
+    /// string `switch`) and found unequal (comparison logging).
+    pub compared: Vec<String>,
 }
 
 impl SeqResult {

@@ -660,6 +660,8 @@ pub fn decode_result(
         };
         observers.push(ObserverValue { stmt, op, result });
     }
+    let coverage = decode_coverage(&mut d)?;
+    let compared = decode_compared(&mut d)?;
     if !d.at_end() {
         bail!("protocol error: trailing bytes in RESULT frame");
     }
@@ -670,6 +672,8 @@ pub fn decode_result(
             violations,
             observers,
             worker,
+            coverage,
+            compared,
         },
     ))
 }
@@ -704,7 +708,86 @@ pub fn encode_result(tag: u32, r: &SeqResult, classes: &mut ClassEncTable) -> Ve
             }
         }
     }
+    if let Some(c) = &r.coverage {
+        encode_coverage(&mut e, c);
+        if !r.compared.is_empty() {
+            e.u8(COMPARED_SECTION);
+            put_varint(&mut e, r.compared.len() as u32);
+            for s in &r.compared {
+                e.str(s);
+            }
+        }
+    }
     e.finish()
+}
+
+/// Marker byte of the optional coverage section that ends a RESULT frame when the worker runs
+/// instrumented classes (`-Djforge.cov.probes=N`); absent otherwise.
+pub const COVERAGE_SECTION: u8 = 0xC0;
+
+fn varint(d: &mut Dec) -> Result<u32> {
+    let mut v: u32 = 0;
+    for shift in (0..35).step_by(7) {
+        let b = d.u8()?;
+        v |= ((b & 0x7F) as u32) << shift;
+        if b & 0x80 == 0 {
+            return Ok(v);
+        }
+    }
+    bail!("protocol error: varint too long")
+}
+
+fn put_varint(e: &mut Enc, mut v: u32) {
+    while v & !0x7F != 0 {
+        e.u8((v as u8 & 0x7F) | 0x80);
+        v >>= 7;
+    }
+    e.u8(v as u8);
+}
+
+/// The optional coverage section: marker, varint count, varint deltas of increasing ids.
+fn decode_coverage(d: &mut Dec) -> Result<Option<Arc<[u32]>>> {
+    if d.at_end() {
+        return Ok(None);
+    }
+    if d.u8()? != COVERAGE_SECTION {
+        bail!("protocol error: trailing bytes in RESULT frame");
+    }
+    let n = varint(d)? as usize;
+    let mut ids = Vec::with_capacity(n.min(1 << 20));
+    let mut prev = 0u32;
+    for _ in 0..n {
+        prev = prev
+            .checked_add(varint(d)?)
+            .ok_or_else(|| anyhow::anyhow!("protocol error: probe id overflow"))?;
+        ids.push(prev);
+    }
+    Ok(Some(ids.into()))
+}
+
+/// Marker of the optional list of String operands compared by the classes under test (after
+/// the coverage section).
+pub const COMPARED_SECTION: u8 = 0xC1;
+
+fn decode_compared(d: &mut Dec) -> Result<Vec<String>> {
+    if d.at_end() {
+        return Ok(Vec::new());
+    }
+    if d.u8()? != COMPARED_SECTION {
+        bail!("protocol error: trailing bytes in RESULT frame");
+    }
+    let n = varint(d)? as usize;
+    (0..n.min(1 << 16)).map(|_| d.str()).collect()
+}
+
+fn encode_coverage(e: &mut Enc, ids: &[u32]) {
+    e.u8(COVERAGE_SECTION);
+    put_varint(e, ids.len() as u32);
+    let mut prev = 0;
+    for &id in ids {
+        put_varint(e, id - prev);
+        prev = id;
+    }
 }
 
 pub fn encode_str_request(tag: u8, s: &str) -> Vec<u8> {
@@ -879,7 +962,29 @@ mod tests {
                 },
             ],
             worker: 1,
+            coverage: None,
+            compared: Vec::new(),
         }
+    }
+
+    #[test]
+    fn coverage_section_round_trip_and_absent_without_coverage() {
+        let mut r = sample_result();
+        let mut enc = ClassEncTable::default();
+        let plain = encode_result(3, &r, &mut enc);
+        r.coverage = Some(vec![0, 1, 127, 128, 70_000, 1 << 28].into());
+        r.compared = vec!["GET".into(), "é".into()];
+        let mut enc = ClassEncTable::default();
+        let f = encode_result(3, &r, &mut enc);
+        // the section is appended: the frame without coverage is a prefix (apart from length)
+        assert_eq!(&f[4..plain.len()], &plain[4..]);
+        assert_eq!(f[plain.len()], COVERAGE_SECTION);
+        let mut classes = ClassTable::default();
+        let (_, back) = decode_result(&f[4..], &mut classes, 1).unwrap();
+        assert_eq!(back, r);
+        let mut bad = f.clone();
+        bad[plain.len()] = 0x7;
+        assert!(decode_result(&bad[4..], &mut ClassTable::default(), 1).is_err());
     }
 
     #[test]

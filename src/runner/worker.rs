@@ -528,6 +528,8 @@ impl Worker {
                 violations: Vec::new(),
                 observers: Vec::new(),
                 worker: self.index,
+                coverage: None,
+                compared: Vec::new(),
             },
             kind,
         )

@@ -67,4 +67,74 @@ public final class Cov {
         hits = new boolean[h.length];
         return h;
     }
+
+    /**
+     * Returns the ids of the probes below {@code n} hit since the last call, in increasing
+     * order, and clears them. Cost: one scan of {@code n} flags.
+     */
+    public static synchronized int[] drain(int n) {
+        boolean[] h = hits;
+        if (h == null) {
+            return new int[0];
+        }
+        int m = Math.min(n, h.length);
+        int c = 0;
+        for (int i = 0; i < m; i++) {
+            if (h[i]) {
+                c++;
+            }
+        }
+        int[] ids = new int[c];
+        int k = 0;
+        for (int i = 0; i < m && k < c; i++) {
+            if (h[i]) {
+                h[i] = false;
+                ids[k++] = i;
+            }
+        }
+        return ids;
+    }
+
+    // ---------------------------------------------------------------- comparison logging
+
+    private static final int MAX_COMPARED = 64;
+    private static final int MAX_COMPARED_LENGTH = 100;
+    private static String[] compared = new String[MAX_COMPARED];
+    private static int ncompared;
+
+    /**
+     * Replaces {@code a.equals(b)} (a String receiver) in instrumented code, string
+     * {@code switch} included: records the operands, then compares. Same stack effect and the
+     * same NullPointerException for a null receiver.
+     */
+    public static boolean strEq(String a, Object b) {
+        boolean r = a.equals(b);
+        if (!r && b instanceof String) {
+            logCompared(a, (String) b);
+        }
+        return r;
+    }
+
+    private static synchronized void logCompared(String a, String b) {
+        if (ncompared + 2 > MAX_COMPARED) {
+            return;
+        }
+        if (a.length() <= MAX_COMPARED_LENGTH) {
+            compared[ncompared++] = a;
+        }
+        if (b.length() <= MAX_COMPARED_LENGTH) {
+            compared[ncompared++] = b;
+        }
+    }
+
+    /** The String operands compared (and found unequal) since the last call. */
+    public static synchronized String[] drainCompared() {
+        String[] out = new String[ncompared];
+        System.arraycopy(compared, 0, out, 0, ncompared);
+        for (int i = 0; i < ncompared; i++) {
+            compared[i] = null;
+        }
+        ncompared = 0;
+        return out;
+    }
 }

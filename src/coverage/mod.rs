@@ -1,0 +1,383 @@
+//! Coverage measurement on top of the instrumenter (`crate::instrument`): preparing
+//! instrumented copies of the classes under test for a JVM ([`Setup`]), accumulating probe hits
+//! ([`Tracker`]) and summarising them as line / branch / method coverage per class and method
+//! ([`summarize`]). `report` renders summaries (table, JSON, JaCoCo XML, HTML).
+//!
+//! Counting rules (close to JaCoCo's so that the numbers agree, see ARCHITECTURE.md):
+//! a line is covered when any of its line-table entries ran; every conditional jump has two
+//! branches; a switch has one branch per case key plus its default; synthetic methods other
+//! than lambda bodies are left out (bridges, accessors, `$values`).
+
+pub mod report;
+
+use crate::instrument::{ProbeKind, ProbeMap, compile_runtime, instrument_class};
+use crate::model::classpath::{ClassPath, JdkClasses};
+use anyhow::{Context, Result, bail};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+const ACC_SYNTHETIC: u16 = 0x1000;
+
+/// Instrumented copies of some classes, ready to be put in front of a JVM's class path.
+pub struct Setup {
+    _dir: tempfile::TempDir,
+    /// Class folder with the instrumented application classes and the runtime (put it first
+    /// on the class path).
+    pub class_dir: PathBuf,
+    /// Where `jforge/rt/Cov.class` is (the class folder, or the java.base patch folder).
+    pub runtime_dir: PathBuf,
+    /// JVM options: `--patch-module java.base=...` and `--add-exports` when JDK classes are
+    /// instrumented, and `-Djforge.cov.probes=N` (which turns on per-sequence coverage in the
+    /// jforge worker).
+    pub jvm_args: Vec<String>,
+    pub maps: Vec<ProbeMap>,
+    pub total_probes: u32,
+    /// Seconds spent instrumenting.
+    pub instrument_secs: f64,
+}
+
+/// Binary names of `class` and its nested classes found on `cp` or in the JDK.
+fn with_nested(class: &str, cp: &ClassPath, jdk: &mut dyn JdkClasses) -> (Vec<String>, bool) {
+    let pkg = class.rsplit_once('.').map(|(p, _)| p).unwrap_or("");
+    let prefix = format!("{class}$");
+    let in_cp = cp.find(class).ok().flatten().is_some();
+    let listed = if in_cp {
+        cp.list_classes(if pkg.is_empty() { None } else { Some(pkg) })
+    } else {
+        jdk.list_classes(pkg).unwrap_or_default()
+    };
+    let mut v = vec![class.to_string()];
+    v.extend(listed.into_iter().filter(|n| n.starts_with(&prefix)));
+    (v, in_cp)
+}
+
+impl Setup {
+    /// Instruments `classes` (binary names) and their nested classes. Application classes come
+    /// from `cp`; JDK classes (those not on `cp`) from `jdk` and must live in `java.base`.
+    pub fn prepare(
+        javac: &Path,
+        cp: &ClassPath,
+        jdk: &mut dyn JdkClasses,
+        classes: &[String],
+    ) -> Result<Setup> {
+        let t0 = std::time::Instant::now();
+        let dir = tempfile::Builder::new()
+            .prefix("jforge-cov")
+            .tempdir()
+            .context("creating a temporary folder for instrumented classes")?;
+        let class_dir = dir.path().join("classes");
+        let patch_dir = dir.path().join("java.base");
+        let mut seen = BTreeSet::new();
+        let mut maps = Vec::new();
+        let mut next = 0u32;
+        let mut patched = false;
+        for c in classes {
+            let (names, in_cp) = with_nested(c, cp, jdk);
+            for n in names {
+                if !seen.insert(n.clone()) {
+                    continue;
+                }
+                let bytes = if in_cp {
+                    cp.find(&n)?
+                } else {
+                    jdk.class_bytes(&n)?
+                };
+                let Some(bytes) = bytes else {
+                    if n == *c {
+                        bail!("class {c} not found for instrumentation");
+                    }
+                    continue;
+                };
+                let ins = instrument_class(&bytes, maps.len() as u32, next)
+                    .with_context(|| format!("instrumenting {n}"))?;
+                next = ins.probes.end();
+                let root = if in_cp { &class_dir } else { &patch_dir };
+                patched |= !in_cp;
+                let out = root.join(format!("{}.class", ins.probes.class_name));
+                std::fs::create_dir_all(out.parent().unwrap_or(root))?;
+                std::fs::write(&out, &ins.bytes)
+                    .with_context(|| format!("writing {}", out.display()))?;
+                maps.push(ins.probes);
+            }
+        }
+        std::fs::create_dir_all(&class_dir)?;
+        let mut jvm_args = Vec::new();
+        if patched {
+            // The runtime must live where java.base can see it; application classes reach it
+            // through the export.
+            compile_runtime(javac, &patch_dir)?;
+            jvm_args.push("--patch-module".to_string());
+            jvm_args.push(format!("java.base={}", patch_dir.display()));
+            jvm_args.push("--add-exports".to_string());
+            jvm_args.push("java.base/jforge.rt=ALL-UNNAMED".to_string());
+        } else {
+            compile_runtime(javac, &class_dir)?;
+        }
+        jvm_args.push(format!("-Djforge.cov.probes={next}"));
+        Ok(Setup {
+            _dir: dir,
+            runtime_dir: if patched {
+                patch_dir
+            } else {
+                class_dir.clone()
+            },
+            class_dir,
+            jvm_args,
+            maps,
+            total_probes: next,
+            instrument_secs: t0.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+/// Per-probe facts the generator needs quickly.
+#[derive(Clone, Debug)]
+pub struct ProbeInfo {
+    pub is_branch: bool,
+    pub is_line: bool,
+    /// Index into [`Tracker::methods`].
+    pub method: u32,
+}
+
+/// Coverage accumulated over a run.
+pub struct Tracker {
+    pub hit: Vec<bool>,
+    pub info: Vec<ProbeInfo>,
+    /// (class binary name, method name, descriptor, branch probes, covered branch probes)
+    pub methods: Vec<MethodCov>,
+    pub branches: u32,
+    pub covered_branches: u32,
+    pub lines: u32,
+    pub covered_lines: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct MethodCov {
+    pub class: String,
+    pub name: String,
+    pub descriptor: String,
+    pub branches: u32,
+    pub covered_branches: u32,
+}
+
+fn is_branch(k: &ProbeKind) -> bool {
+    matches!(
+        k,
+        ProbeKind::BranchTaken
+            | ProbeKind::BranchNotTaken
+            | ProbeKind::SwitchCase { .. }
+            | ProbeKind::SwitchDefault
+    )
+}
+
+fn counted(name: &str, access: u16) -> bool {
+    access & ACC_SYNTHETIC == 0 || name.starts_with("lambda$")
+}
+
+impl Tracker {
+    pub fn new(maps: &[ProbeMap], total: u32) -> Tracker {
+        let mut info = vec![
+            ProbeInfo {
+                is_branch: false,
+                is_line: false,
+                method: u32::MAX,
+            };
+            total as usize
+        ];
+        let mut methods = Vec::new();
+        let (mut branches, mut lines) = (0, 0);
+        for m in maps {
+            let base = methods.len() as u32;
+            for mp in &m.methods {
+                methods.push(MethodCov {
+                    class: m.class_name.replace('/', "."),
+                    name: mp.name.clone(),
+                    descriptor: mp.descriptor.clone(),
+                    branches: 0,
+                    covered_branches: 0,
+                });
+            }
+            for p in &m.probes {
+                let mp = &m.methods[p.method as usize];
+                let keep = counted(&mp.name, mp.access);
+                let b = keep && is_branch(&p.kind);
+                let l = keep && p.kind == ProbeKind::Line;
+                if b {
+                    branches += 1;
+                    methods[(base + p.method) as usize].branches += 1;
+                }
+                if l {
+                    lines += 1;
+                }
+                info[p.id as usize] = ProbeInfo {
+                    is_branch: b,
+                    is_line: l,
+                    method: base + p.method,
+                };
+            }
+        }
+        Tracker {
+            hit: vec![false; total as usize],
+            info,
+            methods,
+            branches,
+            covered_branches: 0,
+            lines,
+            covered_lines: 0,
+        }
+    }
+
+    /// Adds the hits of one sequence; returns how many branch and line probes were new.
+    pub fn add(&mut self, ids: &[u32]) -> (u32, u32) {
+        let (mut nb, mut nl) = (0, 0);
+        for &id in ids {
+            let i = id as usize;
+            if i >= self.hit.len() || self.hit[i] {
+                continue;
+            }
+            self.hit[i] = true;
+            let inf = &self.info[i];
+            if inf.is_branch {
+                nb += 1;
+                self.methods[inf.method as usize].covered_branches += 1;
+            }
+            if inf.is_line {
+                nl += 1;
+            }
+        }
+        self.covered_branches += nb;
+        self.covered_lines += nl;
+        (nb, nl)
+    }
+
+    pub fn branch_ratio(&self) -> f64 {
+        ratio(self.covered_branches, self.branches)
+    }
+
+    pub fn line_ratio(&self) -> f64 {
+        ratio(self.covered_lines, self.lines)
+    }
+}
+
+pub fn ratio(a: u32, b: u32) -> f64 {
+    if b == 0 { 1.0 } else { a as f64 / b as f64 }
+}
+
+/// Covered / total.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Counter {
+    pub covered: u32,
+    pub total: u32,
+}
+
+impl Counter {
+    fn add(&mut self, c: bool) {
+        self.total += 1;
+        self.covered += c as u32;
+    }
+    fn merge(&mut self, o: Counter) {
+        self.total += o.total;
+        self.covered += o.covered;
+    }
+    pub fn missed(&self) -> u32 {
+        self.total - self.covered
+    }
+    pub fn percent(&self) -> f64 {
+        100.0 * ratio(self.covered, self.total)
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MethodSummary {
+    pub name: String,
+    pub descriptor: String,
+    /// First line of the method (smallest line number), when known.
+    pub line: Option<u32>,
+    pub lines: Counter,
+    pub branches: Counter,
+    pub covered: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ClassSummary {
+    /// Binary name, e.g. `java.util.TreeMap$Entry`.
+    pub name: String,
+    pub lines: Counter,
+    pub branches: Counter,
+    pub methods: Counter,
+    pub methods_detail: Vec<MethodSummary>,
+    /// line -> (covered, branches total, branches covered); a line is covered when any of its
+    /// probes ran.
+    #[serde(rename = "line_status")]
+    pub line_detail: std::collections::BTreeMap<u32, (bool, u32, u32)>,
+}
+
+/// Line, branch and method coverage per class and method for the probes in `hit`.
+pub fn summarize(maps: &[ProbeMap], hit: &[bool]) -> Vec<ClassSummary> {
+    let h = |id: u32| hit.get(id as usize).copied().unwrap_or(false);
+    let mut out = Vec::new();
+    for m in maps {
+        let mut cs = ClassSummary {
+            name: m.class_name.replace('/', "."),
+            lines: Counter::default(),
+            branches: Counter::default(),
+            methods: Counter::default(),
+            methods_detail: Vec::new(),
+            line_detail: Default::default(),
+        };
+        for (mi, mp) in m.methods.iter().enumerate() {
+            if !counted(&mp.name, mp.access) || mp.skipped.is_some() {
+                continue;
+            }
+            let mut ms = MethodSummary {
+                name: mp.name.clone(),
+                descriptor: mp.descriptor.clone(),
+                line: None,
+                lines: Counter::default(),
+                branches: Counter::default(),
+                covered: false,
+            };
+            for p in m.probes.iter().filter(|p| p.method == mi as u32) {
+                match p.kind {
+                    ProbeKind::MethodEntry => ms.covered = h(p.id),
+                    ProbeKind::Line => {
+                        ms.lines.add(h(p.id));
+                        if let Some(l) = p.line {
+                            ms.line = Some(ms.line.map_or(l, |x: u32| x.min(l)));
+                            cs.line_detail.entry(l).or_default().0 |= h(p.id);
+                        }
+                    }
+                    _ => {
+                        ms.branches.add(h(p.id));
+                        if let Some(l) = p.line {
+                            let e = cs.line_detail.entry(l).or_default();
+                            e.1 += 1;
+                            e.2 += h(p.id) as u32;
+                        }
+                    }
+                }
+            }
+            cs.branches.merge(ms.branches);
+            cs.methods.add(ms.covered);
+            cs.methods_detail.push(ms);
+        }
+        // Distinct lines: a field initialiser copied into every constructor is one line.
+        for &(covered, _, _) in cs.line_detail.values() {
+            cs.lines.add(covered);
+        }
+        out.push(cs);
+    }
+    out
+}
+
+/// Sum of the counters of `classes`: (lines, branches, methods).
+pub fn totals(classes: &[ClassSummary]) -> (Counter, Counter, Counter) {
+    let (mut l, mut b, mut m) = (Counter::default(), Counter::default(), Counter::default());
+    for c in classes {
+        l.merge(c.lines);
+        b.merge(c.branches);
+        m.merge(c.methods);
+    }
+    (l, b, m)
+}
