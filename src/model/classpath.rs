@@ -107,7 +107,7 @@ impl Zip {
             .archive
             .lock()
             .map_err(|_| anyhow!("archive lock poisoned"))?;
-        let mut f = archive
+        let f = archive
             .by_index(i)
             .with_context(|| format!("cannot read {binary_name} from {}", self.path.display()))?;
         if f.size() > MAX_CLASS_BYTES {
