@@ -460,7 +460,7 @@ fn malformed_class_on_class_path_names_class_and_entry() {
     let mut m = Model::new();
     let e = format!(
         "{:#}",
-        m.load(&cp, &mut jdk, "q.Bad").err().expect("must fail")
+        m.load(&cp, &mut jdk, "q.Bad").expect_err("must fail")
     );
     assert!(
         e.contains("q.Bad")
@@ -470,7 +470,7 @@ fn malformed_class_on_class_path_names_class_and_entry() {
     );
     let e = format!(
         "{:#}",
-        m.load(&cp, &mut jdk, "q.Moved").err().expect("must fail")
+        m.load(&cp, &mut jdk, "q.Moved").expect_err("must fail")
     );
     assert!(e.contains("q.Moved") && e.contains("p.Hier"), "{e}");
 }
