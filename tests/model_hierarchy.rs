@@ -416,3 +416,61 @@ fn commons_lang3_strbuilder() {
         Some(g("org.apache.commons.lang3.builder.Builder", vec![s()]))
     );
 }
+
+#[test]
+fn bridged_interface_methods_are_not_listed_twice() {
+    let mut jdk = common::jdk();
+    let cp = ClassPath::new(&[]).unwrap();
+    let mut m = Model::new();
+    m.load(&cp, &mut jdk, "java.lang.String").unwrap().unwrap();
+    assert!(m.get("java.lang.Comparable").is_some());
+    let cmp: Vec<_> = m
+        .methods_of("java.lang.String")
+        .into_iter()
+        .filter(|x| x.name == "compareTo")
+        .collect();
+    assert_eq!(cmp.len(), 1, "{cmp:?}");
+    assert_eq!(cmp[0].params, vec![s()]);
+    // From CharSequence (default method), not overridden by String in JDK 17.
+    assert!(
+        m.methods_of("java.lang.String")
+            .iter()
+            .any(|x| x.name == "chars")
+    );
+}
+
+#[test]
+fn malformed_class_on_class_path_names_class_and_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("q")).unwrap();
+    std::fs::write(
+        dir.path().join("q/Bad.class"),
+        [0xCA, 0xFE, 0xBA, 0xBE, 0, 0],
+    )
+    .unwrap();
+    // A valid class file stored under the wrong name.
+    let out = common::compile_subjects();
+    std::fs::copy(
+        out.path().join("p/Hier.class"),
+        dir.path().join("q/Moved.class"),
+    )
+    .unwrap();
+    let cp = ClassPath::new(&[dir.path().to_path_buf()]).unwrap();
+    let mut jdk = common::jdk();
+    let mut m = Model::new();
+    let e = format!(
+        "{:#}",
+        m.load(&cp, &mut jdk, "q.Bad").expect_err("must fail")
+    );
+    assert!(
+        e.contains("q.Bad")
+            && e.contains(&dir.path().display().to_string())
+            && e.contains("truncated"),
+        "{e}"
+    );
+    let e = format!(
+        "{:#}",
+        m.load(&cp, &mut jdk, "q.Moved").expect_err("must fail")
+    );
+    assert!(e.contains("q.Moved") && e.contains("p.Hier"), "{e}");
+}

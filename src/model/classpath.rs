@@ -56,6 +56,9 @@ impl<R: Seek> Seek for Offset<R> {
     }
 }
 
+/// Class files are far smaller; anything bigger is a corrupt or hostile archive.
+const MAX_CLASS_BYTES: u64 = 64 << 20;
+
 type Archive = ZipArchive<Offset<BufReader<File>>>;
 
 /// An opened zip (jar or jmod) with a class-name index.
@@ -104,16 +107,25 @@ impl Zip {
             .archive
             .lock()
             .map_err(|_| anyhow!("archive lock poisoned"))?;
-        let mut f = archive
+        let f = archive
             .by_index(i)
             .with_context(|| format!("cannot read {binary_name} from {}", self.path.display()))?;
-        let mut out = Vec::with_capacity(f.size().min(1 << 24) as usize);
-        f.read_to_end(&mut out).with_context(|| {
-            format!(
-                "cannot read {binary_name} from {} (corrupt archive?)",
-                self.path.display()
-            )
-        })?;
+        if f.size() > MAX_CLASS_BYTES {
+            bail!(
+                "{binary_name} in {} is {} bytes, too large for a class file (corrupt archive?)",
+                self.path.display(),
+                f.size()
+            );
+        }
+        let mut out = Vec::with_capacity(f.size() as usize);
+        f.take(MAX_CLASS_BYTES + 1)
+            .read_to_end(&mut out)
+            .with_context(|| {
+                format!(
+                    "cannot read {binary_name} from {} (corrupt archive?)",
+                    self.path.display()
+                )
+            })?;
         Ok(Some(out))
     }
 }

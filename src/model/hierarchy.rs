@@ -183,9 +183,19 @@ impl Model {
                 cur = k.super_class.clone();
             }
         }
+        // Keys of bridge methods: a class implementing `Comparable<String>` overrides the erased
+        // `compareTo(Object)` through a bridge, so the interface method is not separately callable.
+        let mut bridged: BTreeSet<(String, String)> = BTreeSet::new();
         for k in &chain {
             for m in k.methods.iter().filter(usable) {
                 chosen.entry(key(m)).or_insert(m);
+            }
+            for m in k
+                .methods
+                .iter()
+                .filter(|m| m.access & super::access::BRIDGE != 0)
+            {
+                bridged.insert(key(m));
             }
         }
 
@@ -207,7 +217,7 @@ impl Model {
                     continue;
                 }
                 let kk = key(m);
-                if !chosen.contains_key(&kk) {
+                if !chosen.contains_key(&kk) && !bridged.contains(&kk) {
                     candidates.entry(kk).or_default().push(m);
                 }
             }
