@@ -42,6 +42,12 @@ impl JdkClasses for Jdk<'_> {
     }
 }
 
+fn method_filter(re: Option<&str>, flag: &str) -> anyhow::Result<Option<Regex>> {
+    re.map(Regex::new)
+        .transpose()
+        .with_context(|| format!("{flag} is not a valid regular expression"))
+}
+
 /// Make sure the output folder can be written before any work is done.
 fn check_output_dir(dir: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| {
@@ -87,18 +93,8 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
         Some(t) => parse_duration(t).context("--call-timeout")?,
         None => Duration::from_secs(5),
     };
-    let include = args
-        .include_methods
-        .as_deref()
-        .map(Regex::new)
-        .transpose()
-        .context("--include-methods is not a valid regular expression")?;
-    let exclude = args
-        .exclude_methods
-        .as_deref()
-        .map(Regex::new)
-        .transpose()
-        .context("--exclude-methods is not a valid regular expression")?;
+    let include = method_filter(args.include_methods.as_deref(), "--include-methods")?;
+    let exclude = method_filter(args.exclude_methods.as_deref(), "--exclude-methods")?;
     check_output_dir(&args.output_dir)?;
     let java = find_java(args.java.as_deref())?;
 

@@ -330,7 +330,7 @@ impl<'a> Builder<'a> {
             if self.excluded(&sig) {
                 continue;
             }
-            if !cut && !m.params.iter().all(|p| is_easy(p, ty)) {
+            if !cut && !m.params.iter().all(is_easy) {
                 continue;
             }
             let Some(params) = self.concrete_params(ty, m, &sig) else {
@@ -373,7 +373,7 @@ impl<'a> Builder<'a> {
             if !cut {
                 let mutator = ["add", "put", "offer", "push", "append", "addAll", "putAll"]
                     .contains(&m.name.as_str());
-                if !mutator || m.is_static() || !m.params.iter().all(|p| is_easy(p, ty)) {
+                if !mutator || m.is_static() || !m.params.iter().all(is_easy) {
                     continue;
                 }
             }
@@ -617,15 +617,12 @@ fn class_binding(model: &Model, ty: &JType, v: &str) -> Option<JType> {
 
 /// Parameters a helper class's member may take: literal types, or the helper's own type
 /// arguments (so `ArrayList<String>.add(String)` qualifies).
-fn is_easy(p: &JType, _owner: &JType) -> bool {
+fn is_easy(p: &JType) -> bool {
     is_literal_type(p) || matches!(p, JType::Var(_)) || *p == JType::object()
 }
 
 fn is_observer_name(n: &str) -> bool {
-    matches!(
-        n,
-        "size" | "count" | "length" | "toString" | "isEmpty" | "hashCode"
-    ) && n != "hashCode"
+    matches!(n, "size" | "count" | "length" | "toString" | "isEmpty")
         || (n.starts_with("get") && n.len() > 3)
         || (n.starts_with("is") && n.len() > 2)
 }

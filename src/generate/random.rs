@@ -520,7 +520,7 @@ impl<'a> Generator<'a> {
         if self.rng.random_bool(0.4) {
             let fits: Vec<u32> = (0..b.seq.len())
                 .filter(|&i| {
-                    b.tids[i].is_some_and(|t| self.is_sub_cached(t, need))
+                    b.tids[i].is_some_and(|t| self.is_sub(t, need))
                         && !(receiver
                             && matches!(
                                 b.seq.stmts[i],
@@ -629,10 +629,6 @@ impl<'a> Generator<'a> {
             k -= l;
         }
         None
-    }
-
-    fn is_sub_cached(&mut self, s: TypeId, t: TypeId) -> bool {
-        self.is_sub(s, t)
     }
 
     fn build_batch(&mut self, n: usize) -> Vec<Built> {
@@ -901,7 +897,7 @@ impl<'a> Generator<'a> {
         // of reusable values) even when its values are not new.
         let mut novel = self.stats[op as usize].successes == 1 || new_cov;
         match &r.outcomes[last] {
-            StmtOutcome::Normal(Observed::Object { fingerprint, class }) => {
+            StmtOutcome::Normal(Observed::Object { fingerprint, .. }) => {
                 let new = match fingerprint {
                     Some(f) => self.seen_values.insert64(*f),
                     None => true,
@@ -910,7 +906,6 @@ impl<'a> Generator<'a> {
                     reusable.push(last as u32);
                     novel |= fingerprint.is_some() || self.cands_per_op[op as usize] < 20;
                 }
-                let _ = class;
             }
             StmtOutcome::Normal(Observed::Value(v)) => {
                 self.literals.add_observed(v);
