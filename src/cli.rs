@@ -113,9 +113,14 @@ pub struct ExhaustiveArgs {
     /// JDK to use (a JDK home or a java binary); default $JAVA_HOME, then java on PATH.
     #[arg(long, value_name = "PATH")]
     pub java: Option<PathBuf>,
-    /// Heap of each worker JVM in MiB.
-    #[arg(long, default_value_t = 1024)]
-    pub worker_heap: u32,
+    /// Heap of each worker JVM in MiB (default: a third of the RAM shared by the workers,
+    /// 1-8 GiB each; the structures kept live for prototype reuse are held there).
+    #[arg(long, value_name = "MIB")]
+    pub worker_heap: Option<u32>,
+    /// Re-execute every sequence from scratch instead of extending live copies of the kept
+    /// structures (same results, slower; for comparison).
+    #[arg(long)]
+    pub no_reuse: bool,
     /// Memory the search may use for kept sequences, in MiB (default: half the machine's RAM).
     #[arg(long, value_name = "MIB")]
     pub max_memory: Option<u64>,

@@ -204,36 +204,67 @@ fn avl_counts_match_an_independent_enumeration() {
 }
 
 #[test]
-fn counts_and_forms_do_not_depend_on_the_number_of_workers() {
+fn counts_and_forms_do_not_depend_on_workers_or_prototype_reuse() {
     for (class, scope) in [
         ("ds.BinarySearchTree", "4"),
         ("ds.NodeCachingLinkedList", "3"),
         ("ds.FibonacciHeap", "3"),
         ("ds.RedBlackTree", "4"),
+        ("java.util.TreeMap", "3"),
+        // the whole public API: putAll(Map), TreeMap(SortedMap)... take two structures
+        ("java.util.TreeMap", "2"),
     ] {
         let d = tempfile::tempdir().unwrap();
         let mut dumps = Vec::new();
         let mut counts = Vec::new();
-        for w in ["1", "2"] {
-            let dump = d.path().join(format!("dump{w}.txt"));
-            let j = exh(
-                class,
-                &[
-                    "--scope",
-                    scope,
-                    "--workers",
-                    w,
-                    "--batch",
-                    "7",
-                    "--dump",
-                    dump.to_str().unwrap(),
-                ],
-            );
+        // (workers, prototype reuse)
+        for (w, reuse) in [("1", true), ("2", true), ("1", false), ("2", false)] {
+            let dump = d.path().join(format!("dump{w}{reuse}.txt"));
+            let mut args = vec![
+                "--scope",
+                scope,
+                "--workers",
+                w,
+                "--batch",
+                "7",
+                "--dump",
+                dump.to_str().unwrap(),
+            ];
+            let builders_only = scope != "2";
+            if class.starts_with("java.") {
+                args.extend(["--omit-fields", "modCount"]);
+                if builders_only {
+                    args.extend([
+                        "--methods",
+                        r"java\.util\.TreeMap(\(\)|\.put\(.*|\.remove\(.*)",
+                    ]);
+                }
+            }
+            if !reuse {
+                args.push("--no-reuse");
+            }
+            let j = exh(class, &args);
+            let r = &j["prototype_reuse"];
+            let from_proto = r["from_prototype"].as_u64().unwrap();
+            if reuse && !builders_only {
+                // combinations of two structures run from scratch, the others from copies
+                assert!(from_proto > 0, "{class} w{w}: {r}");
+            } else if reuse {
+                // nearly every sequence extends a live copy (the first has nothing to copy)
+                assert!(
+                    from_proto * 10 >= j["explored"].as_u64().unwrap() * 9,
+                    "{class} w{w}: {r}"
+                );
+            } else {
+                assert_eq!(from_proto, 0, "{class}: {r}");
+            }
             counts.push((structures(&j), j["explored"].as_u64().unwrap()));
             dumps.push(std::fs::read_to_string(&dump).unwrap());
         }
-        assert_eq!(counts[0], counts[1], "{class}");
-        assert_eq!(dumps[0], dumps[1], "{class}");
+        for i in 1..counts.len() {
+            assert_eq!(counts[0], counts[i], "{class} run {i}");
+            assert_eq!(dumps[0], dumps[i], "{class} run {i}");
+        }
         assert!(counts[0].0 > 0);
         // one canonical form per line, sorted
         let lines: Vec<&str> = dumps[0].lines().collect();
@@ -528,6 +559,7 @@ mod canon_props {
             mode: ExecMode::Canon,
             contract_values: vec![],
             observers: vec![(last, CANON_OP)],
+            reuse: None,
         }
     }
 

@@ -276,6 +276,7 @@ fn observers_and_contracts() {
         mode: ExecMode::Observe,
         contract_values: vec![0],
         observers: vec![(0, o.list_size), (0, o.to_string), (0, o.list_iter)],
+        reuse: None,
     };
     let broken = ExecRequest {
         seq: Arc::new(Sequence {
@@ -284,6 +285,7 @@ fn observers_and_contracts() {
         mode: ExecMode::Generate,
         contract_values: vec![0],
         observers: vec![],
+        reuse: None,
     };
     let badhash = ExecRequest {
         seq: Arc::new(Sequence {
@@ -296,6 +298,7 @@ fn observers_and_contracts() {
         mode: ExecMode::Generate,
         contract_values: vec![1],
         observers: vec![],
+        reuse: None,
     };
     let res = pool.execute(vec![observe, broken, badhash]).unwrap();
     let r = &res[0];

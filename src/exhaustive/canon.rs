@@ -30,7 +30,8 @@ pub fn key(form: &str) -> u128 {
     twox_hash::XxHash3_128::oneshot_with_seed(0x6578_6873, form.as_bytes())
 }
 
-/// Memory a kept sequence costs on the Rust side (statements, Arc, key, indices), bytes.
-pub fn kept_bytes(stmts: usize) -> u64 {
-    160 + 56 * stmts as u64
+/// Memory a kept structure costs on the Rust side (its entry with `inputs` choices, its key
+/// in the seen set, table overhead), bytes. Sequences are materialized on demand, not kept.
+pub fn kept_bytes(inputs: usize) -> u64 {
+    120 + 8 * inputs as u64
 }

@@ -300,11 +300,15 @@ impl Settings {
     }
 }
 
-fn memory_budget(args: &ExhaustiveArgs) -> u64 {
-    if let Some(m) = args.max_memory {
-        return m << 20;
-    }
-    let total_kb = std::fs::read_to_string("/proc/meminfo")
+/// Heap of each worker JVM when --worker-heap is not given: the prototypes of a large search
+/// live there, so a third of the machine's memory shared by the workers, between 1 and 8 GiB.
+fn default_worker_heap(workers: usize) -> u32 {
+    let total_mb = mem_total_kb() / 1024;
+    (total_mb / 3 / workers.max(1) as u64).clamp(1024, 8192) as u32
+}
+
+fn mem_total_kb() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|t| {
             t.lines()
@@ -315,8 +319,14 @@ fn memory_budget(args: &ExhaustiveArgs) -> u64 {
                         .and_then(|v| v.parse::<u64>().ok())
                 })
         })
-        .unwrap_or(8 << 20);
-    total_kb * 1024 / 2
+        .unwrap_or(8 << 20)
+}
+
+fn memory_budget(args: &ExhaustiveArgs) -> u64 {
+    if let Some(m) = args.max_memory {
+        return m << 20;
+    }
+    mem_total_kb() * 1024 / 2
 }
 
 /// Usable operations: constructors and methods of the classes under test, after --methods and
@@ -432,7 +442,9 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
         classpath: entries.clone(),
         workers,
         call_timeout: Duration::from_secs(5),
-        heap_mb: args.worker_heap,
+        heap_mb: args
+            .worker_heap
+            .unwrap_or_else(|| default_worker_heap(workers)),
         extra_jvm_args: jvm,
     })?;
 
@@ -522,6 +534,7 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
 
     let cfg = SearchConfig {
         state_matching: !args.no_state_matching,
+        reuse: !args.no_reuse,
         misuse: settings.misuse.clone(),
         batch: args.batch.max(1),
         max_rounds: args.max_rounds,
@@ -625,11 +638,12 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
         .iter()
         .map(|c| {
             let k = &search.kept[c.kept];
+            let (seq, _) = search.materialize(c.kept);
             serde_json::json!({
                 "check": settings.check,
                 "result": c.result,
                 "class": search.classes[k.class as usize].as_ref(),
-                "sequence": render_seq(&ops, &k.seq),
+                "sequence": render_seq(&ops, &seq),
             })
         })
         .collect();
@@ -649,6 +663,13 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
             "structures": structures,
             "structures_by_class": by_class,
             "kept_sequences": search.kept.len(),
+            "prototype_reuse": {
+                "enabled": !args.no_reuse,
+                "from_prototype": search.from_prototype,
+                "from_scratch": search.from_scratch,
+                "rebuilt": search.rebuilt,
+                "disabled": search.reuse_disabled,
+            },
             "explored": search.explored,
             "misuse_dropped": search.misuse_dropped,
             "out_of_scope": search.out_of_scope,
@@ -713,13 +734,13 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
             search.counterexamples.len()
         )?;
         for c in search.counterexamples.iter().take(20) {
-            let k = &search.kept[c.kept];
+            let (seq, _) = search.materialize(c.kept);
             writeln!(
                 out,
                 "    {} returned {}: {}",
                 settings.check.as_deref().unwrap_or(""),
                 c.result,
-                render_seq(&ops, &k.seq).join("; ")
+                render_seq(&ops, &seq).join("; ")
             )?;
         }
     }
@@ -790,29 +811,29 @@ fn build_tests(
 ) -> anyhow::Result<(Vec<TestCase>, Vec<TestCase>)> {
     let ops = search.ops;
     let mut picked = Vec::new();
-    for k in &search.kept {
+    for (i, k) in search.kept.iter().enumerate() {
         if picked.len() >= limit {
             break;
         }
         let cls = &search.classes[k.class as usize];
         if classes.iter().any(|c| c.as_str() == cls.as_ref()) {
-            picked.push(k);
+            picked.push(search.materialize(i));
         }
     }
     let reqs: Vec<ExecRequest> = picked
         .iter()
-        .map(|k| {
-            let observers = k
-                .seq
-                .out_type(&ops.table, k.value as usize)
+        .map(|(seq, value)| {
+            let observers = seq
+                .out_type(&ops.table, *value as usize)
                 .and_then(|t| ops.observers.get(&t))
-                .map(|v| v.iter().take(8).map(|&o| (k.value, o)).collect())
+                .map(|v| v.iter().take(8).map(|&o| (*value, o)).collect())
                 .unwrap_or_default();
             ExecRequest {
-                seq: k.seq.clone(),
+                seq: seq.clone(),
                 mode: ExecMode::Observe,
-                contract_values: vec![k.value],
+                contract_values: vec![*value],
                 observers,
+                reuse: None,
             }
         })
         .collect();
@@ -881,10 +902,11 @@ fn build_tests(
         let k = &search.kept[c.kept];
         let cls = search.classes[k.class as usize].to_string();
         if let Some(&op) = search.cfg.check_ops.get(&cls) {
+            let (seq, value) = search.materialize(c.kept);
             err.push(TestCase {
-                seq: k.seq.clone(),
-                asserts: vec![None; k.seq.len()],
-                observers: vec![(k.value, op, Value::Bool(true))],
+                asserts: vec![None; seq.len()],
+                seq,
+                observers: vec![(value, op, Value::Bool(true))],
                 ending: Ending::Normal,
             });
         }

@@ -8,13 +8,28 @@
 //! canonical form never seen before; kept sequences become usable in the next round only.
 //! Batches are built and results applied in a fixed order, so counts do not depend on the
 //! number of workers.
+//!
+//! Prototype reuse (default; `--no-reuse` turns it off): every structure the search keeps
+//! stays live, as a prototype, in the worker JVM that built it (worker/jforge/worker/
+//! Protos.java). A combination with one structure input is sent to that worker as
+//! "deep copy of prototype k, the literal arguments, the call" instead of the whole sequence
+//! that built k, so a sequence costs one call whatever its length. Combinations with several
+//! structure inputs, and structures a worker lost (restart, full heap), run their full
+//! sequence as before. Kept entries record how they were built (operation + inputs), and full
+//! sequences are materialized only when needed (tests, failures, re-execution). At the start
+//! of each round the frontier is rebalanced across workers by rebuilding a few prototypes in
+//! the less loaded ones.
 
 use super::canon::{Form, OUT_OF_SCOPE, kept_bytes, key};
 use crate::generate::ops::OpSet;
 use crate::model::{JType, Model};
-use crate::runner::{CANON_OP, ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
+use crate::runner::{
+    Bulk, BulkForm, BulkTask, CANON_OP, ExecMode, ExecRequest, FormValue, Observed, Pool, Reuse,
+    SeqResult, StmtOutcome,
+};
 use crate::sequence::{OpId, SeqRef, Sequence, Stmt, Value};
 use anyhow::bail;
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -37,13 +52,18 @@ pub struct Usable {
     pub canon_result: bool,
 }
 
-/// A kept sequence: `seq` builds, at statement `value`, a structure of class `class`.
+/// A kept structure: usable operation `ui` applied to the inputs `choice` builds it as the
+/// `which`-th canonicalized value of that sequence (inputs in order, then the result); the
+/// full sequence is [`Search::materialize`]d on demand.
 #[derive(Clone, Debug)]
 pub struct Kept {
-    pub seq: SeqRef,
-    pub value: u32,
+    pub ui: u32,
+    pub choice: Box<[Choice]>,
+    pub which: u8,
     pub class: u32,
     pub round: u32,
+    /// The worker holding it as a prototype (prototype id = its index in `kept`).
+    pub home: Option<u16>,
 }
 
 #[derive(Clone, Debug)]
@@ -73,6 +93,8 @@ pub struct RoundStats {
 
 pub struct SearchConfig {
     pub state_matching: bool,
+    /// Prototype reuse (see the module documentation).
+    pub reuse: bool,
     pub misuse: Vec<String>,
     pub batch: usize,
     pub max_rounds: Option<u32>,
@@ -90,8 +112,9 @@ pub struct Progress {
     pub elapsed: Duration,
 }
 
+/// One input of a combination: a literal of the domain or a kept structure.
 #[derive(Clone, Copy, Debug)]
-enum Choice {
+pub enum Choice {
     Lit(u32),
     Ref(u32),
 }
@@ -121,13 +144,73 @@ pub struct Search<'a> {
     bytes: u64,
     round: u32,
     batch: Vec<(usize, Vec<Choice>)>,
-    inflight: Option<Vec<(SeqRef, OpId, usize)>>,
+    inflight: Option<Vec<Meta>>,
     started: Instant,
+    /// Combinations to run again (their prototype was gone), in the current round.
+    requeue: Vec<(usize, Vec<Choice>)>,
+    /// Promotions waiting for the next request to each worker: (retain, statement, kept).
+    promotions: Vec<Vec<(u32, u32, u32)>>,
+    /// Highest retain id whose results were applied (candidates up to it can be forgotten).
+    applied_retain: u32,
+    next_retain: u32,
+    round_robin: usize,
+    restarts_seen: Vec<u64>,
+    cache: RefCell<HashMap<u32, (SeqRef, u32)>>,
+    /// Sequences that ran from a prototype copy / from scratch / rebuilt a prototype.
+    pub from_prototype: u64,
+    pub from_scratch: u64,
+    pub rebuilt: u64,
+    /// Why prototype reuse was switched off during the run, if it was.
+    pub reuse_disabled: Option<String>,
+    /// Every literal of every domain, and where each (usable, parameter) domain starts in it
+    /// (bulk requests refer to literals by index).
+    lit_table: Vec<Stmt>,
+    lit_base: Vec<Vec<u32>>,
+}
+
+/// What was sent for one request, to interpret its result.
+struct Meta {
+    ui: usize,
+    choice: Box<[Choice]>,
+    /// Statement of each canonicalized value, in `Kept::which` order.
+    canon: Vec<u32>,
+    requested: usize,
+    len: usize,
+    /// Statements that were prototype copies.
+    protos: Vec<u32>,
+    worker: usize,
+    retain: u32,
+    /// A rebuild of this kept entry's prototype (not a combination of the search).
+    rebuild: Option<u32>,
+    seq: SeqRef,
+    /// Index of its request in the batch, and its task there for a bulk request.
+    req: usize,
+    task: Option<u32>,
+    /// Position of the combination in its batch (results are applied in this order).
+    order: u32,
 }
 
 impl<'a> Search<'a> {
     pub fn new(model: &'a Model, ops: &'a OpSet, usable: Vec<Usable>, cfg: SearchConfig) -> Self {
+        let mut lit_table = Vec::new();
+        let lit_base = usable
+            .iter()
+            .map(|u| {
+                u.params
+                    .iter()
+                    .map(|p| {
+                        let base = lit_table.len() as u32;
+                        if let ParamDom::Lits(l) = p {
+                            lit_table.extend(l.iter().cloned());
+                        }
+                        base
+                    })
+                    .collect()
+            })
+            .collect();
         Search {
+            lit_table,
+            lit_base,
             model,
             ops,
             usable,
@@ -153,7 +236,35 @@ impl<'a> Search<'a> {
             batch: Vec::new(),
             inflight: None,
             started: Instant::now(),
+            requeue: Vec::new(),
+            promotions: Vec::new(),
+            applied_retain: 0,
+            next_retain: 0,
+            round_robin: 0,
+            restarts_seen: Vec::new(),
+            cache: RefCell::new(HashMap::new()),
+            from_prototype: 0,
+            from_scratch: 0,
+            rebuilt: 0,
+            reuse_disabled: None,
         }
+    }
+
+    /// The full sequence that builds kept entry `k`, and the statement of the structure.
+    pub fn materialize(&self, k: usize) -> (SeqRef, u32) {
+        if let Some(x) = self.cache.borrow().get(&(k as u32)) {
+            return x.clone();
+        }
+        let kp = &self.kept[k];
+        let (seq, canon) = self.build(kp.ui as usize, &kp.choice);
+        let v = canon[kp.which as usize];
+        let out = (SeqRef::new(seq), v);
+        let mut c = self.cache.borrow_mut();
+        if c.len() > 200_000 {
+            c.clear();
+        }
+        c.insert(k as u32, out.clone());
+        out
     }
 
     /// Distinct structures of the given classes (runtime class names).
@@ -191,6 +302,8 @@ impl<'a> Search<'a> {
     /// Runs rounds until a fixpoint (or --max-rounds).
     pub fn run(&mut self, pool: &mut Pool, tick: &mut dyn FnMut(&Progress)) -> anyhow::Result<()> {
         self.started = Instant::now();
+        self.promotions = vec![Vec::new(); pool.workers()];
+        self.restarts_seen = pool.slot_restarts().to_vec();
         let mut old_end = 0usize;
         let mut new_end = 0usize;
         loop {
@@ -199,6 +312,8 @@ impl<'a> Search<'a> {
             let explored_before = self.explored;
             let structures_before = self.seen.len() as u64;
             self.check_memory(old_end, new_end)?;
+            self.cache.borrow_mut().clear();
+            self.rebalance(pool, old_end, new_end)?;
             for ui in 0..self.usable.len() {
                 let params = self.usable[ui].params.clone();
                 // per input: (old choices, new choices)
@@ -220,6 +335,12 @@ impl<'a> Search<'a> {
                                     }
                                 }
                             }
+                            // A fixed pseudo-random order (not the kept order): consecutive
+                            // kept structures come from the same parent and live in the same
+                            // worker, so batches in kept order would keep one worker busy at a
+                            // time. The order does not depend on the number of workers.
+                            old.sort_by_key(scatter);
+                            new.sort_by_key(scatter);
                             doms.push((old, new))
                         }
                     }
@@ -353,10 +474,10 @@ impl<'a> Search<'a> {
                     args.push(seq.stmts.len() as u32 - 1);
                 }
                 (_, Choice::Ref(k)) => {
-                    let kp = &self.kept[*k as usize];
-                    let off = seq.append(&kp.seq);
-                    args.push(off + kp.value);
-                    canon.push(off + kp.value);
+                    let (ks, kv) = self.materialize(*k as usize);
+                    let off = seq.append(&ks);
+                    args.push(off + kv);
+                    canon.push(off + kv);
                 }
                 _ => unreachable!("choice does not match its domain"),
             }
@@ -366,6 +487,154 @@ impl<'a> Search<'a> {
             canon.push(seq.stmts.len() as u32 - 1);
         }
         (seq, canon)
+    }
+
+    /// The short form of a combination whose one structure input is prototype `k`: a
+    /// placeholder statement (sent as "copy of prototype k"), the literals, the call.
+    /// Returns the sequence, the canonicalized statements and the placeholder statements.
+    fn build_short(&self, ui: usize, choice: &[Choice]) -> (Sequence, Vec<u32>, Vec<(u32, u32)>) {
+        let u = &self.usable[ui];
+        let mut seq = Sequence::default();
+        let mut args = Vec::with_capacity(choice.len());
+        let mut canon = Vec::new();
+        let mut protos = Vec::new();
+        for (p, c) in u.params.iter().zip(choice) {
+            match (p, c) {
+                (ParamDom::Lits(l), Choice::Lit(i)) => seq.stmts.push(l[*i as usize].clone()),
+                (ParamDom::Refs(ty), Choice::Ref(k)) => {
+                    let at = seq.stmts.len() as u32;
+                    seq.stmts.push(Stmt::Lit {
+                        ty: ty.clone(),
+                        value: Value::Null,
+                    });
+                    canon.push(at);
+                    protos.push((at, *k));
+                }
+                _ => unreachable!("choice does not match its domain"),
+            }
+            args.push(seq.stmts.len() as u32 - 1);
+        }
+        seq.stmts.push(Stmt::Call { op: u.op, args });
+        if u.canon_result {
+            canon.push(seq.stmts.len() as u32 - 1);
+        }
+        (seq, canon, protos)
+    }
+
+    /// At the start of a round: gives prototypes back to the frontier entries whose worker
+    /// lost them, and moves some from the most loaded workers to the least loaded ones so
+    /// that each worker extends about the same number of structures. A move re-executes the
+    /// structure's sequence in the new worker and keeps the value there.
+    fn rebalance(&mut self, pool: &mut Pool, old_end: usize, new_end: usize) -> anyhow::Result<()> {
+        let w = pool.workers();
+        if !self.cfg.reuse || new_end == old_end {
+            return Ok(());
+        }
+        let mut load = vec![0usize; w];
+        let mut lost = Vec::new();
+        for k in old_end..new_end {
+            match self.kept[k].home {
+                Some(h) => load[h as usize % w] += 1,
+                None => lost.push(k),
+            }
+        }
+        let target = (new_end - old_end).div_ceil(w);
+        let slack = target / 10 + 1;
+        let mut moves: Vec<(usize, usize)> = Vec::new();
+        let least = |load: &mut Vec<usize>| {
+            let v = (0..w).min_by_key(|&i| load[i]).unwrap_or(0);
+            load[v] += 1;
+            v
+        };
+        for k in lost {
+            let v = least(&mut load);
+            moves.push((k, v));
+        }
+        if w > 1 {
+            for k in (old_end..new_end).rev() {
+                let Some(h) = self.kept[k].home.map(|h| h as usize % w) else {
+                    continue;
+                };
+                if load[h] > target + slack {
+                    load[h] -= 1;
+                    let v = least(&mut load);
+                    moves.push((k, v));
+                }
+            }
+        }
+        if moves.is_empty() {
+            return Ok(());
+        }
+        moves.sort_unstable();
+        let mut reqs = Vec::with_capacity(moves.len());
+        let mut metas = Vec::with_capacity(moves.len());
+        for (k, v) in moves {
+            let (seq, value) = self.materialize(k);
+            self.next_retain += 1;
+            let retain = self.next_retain;
+            let meta = Meta {
+                ui: self.kept[k].ui as usize,
+                choice: self.kept[k].choice.clone(),
+                canon: vec![value],
+                requested: 1,
+                len: seq.len(),
+                protos: Vec::new(),
+                worker: v,
+                retain,
+                rebuild: Some(k as u32),
+                seq: seq.clone(),
+                req: reqs.len(),
+                task: None,
+                order: 0,
+            };
+            let mut req = ExecRequest {
+                seq,
+                mode: ExecMode::Canon,
+                contract_values: Vec::new(),
+                observers: vec![(value, CANON_OP)],
+                reuse: Some(Box::new(Reuse {
+                    retain,
+                    ..Reuse::default()
+                })),
+            };
+            self.attach_promotions(&mut req, v);
+            reqs.push((req, v));
+            metas.push(meta);
+        }
+        pool.submit_routed(reqs)?;
+        let results = pool.collect()?;
+        self.note_restarts(pool);
+        self.apply_all(metas, results);
+        Ok(())
+    }
+
+    /// Promotions waiting for worker `w` go with its next request.
+    fn attach_promotions(&mut self, req: &mut ExecRequest, w: usize) {
+        let Some(x) = req.reuse.as_mut() else { return };
+        if let Some(p) = self.promotions.get_mut(w)
+            && (!p.is_empty() || self.applied_retain > 0)
+        {
+            x.promote = std::mem::take(p);
+            x.forget_upto = self.applied_retain;
+        }
+    }
+
+    /// A restarted worker lost its prototypes and candidates.
+    fn note_restarts(&mut self, pool: &Pool) {
+        let now = pool.slot_restarts();
+        for (w, (&a, b)) in now.iter().zip(self.restarts_seen.iter_mut()).enumerate() {
+            if a != *b {
+                *b = a;
+                if let Some(p) = self.promotions.get_mut(w) {
+                    p.clear();
+                }
+                for k in self.kept.iter_mut() {
+                    if k.home == Some(w as u16) {
+                        k.home = None;
+                    }
+                }
+            }
+        }
     }
 
     /// Static type of the value at `stmt` (for the check op).
@@ -386,10 +655,84 @@ impl<'a> Search<'a> {
             return Ok(());
         }
         let batch = std::mem::take(&mut self.batch);
+        let workers = pool.workers();
         let mut reqs = Vec::with_capacity(batch.len());
         let mut metas = Vec::with_capacity(batch.len());
-        for (ui, choice) in &batch {
-            let (seq, canon) = self.build(*ui, choice);
+        let mut first_for = vec![usize::MAX; workers];
+        // Bulk requests, one per worker: (tasks, metas of its tasks).
+        let mut bulks: Vec<(Vec<BulkTask>, Vec<Meta>)> =
+            (0..workers).map(|_| (Vec::new(), Vec::new())).collect();
+        let bulk_ok = self.cfg.reuse && self.cfg.check_ops.is_empty();
+        for (order, (ui, choice)) in batch.into_iter().enumerate() {
+            let order = order as u32;
+            let mut refs = choice.iter().filter_map(|c| match c {
+                Choice::Ref(k) => Some(*k),
+                Choice::Lit(_) => None,
+            });
+            let first = refs.next();
+            let single = first.is_some() && refs.next().is_none();
+            let home = first.and_then(|k| self.kept[k as usize].home);
+            if let (true, true, Some(h), Some(k)) = (bulk_ok, single, home, first) {
+                let w = h as usize % workers;
+                let u = &self.usable[ui];
+                let mut pos = 0u8;
+                let mut lits = Vec::with_capacity(choice.len());
+                for (j, c) in choice.iter().enumerate() {
+                    match c {
+                        Choice::Ref(_) => pos = j as u8,
+                        Choice::Lit(i) => lits.push(self.lit_base[ui][j] + i),
+                    }
+                }
+                let n = choice.len();
+                bulks[w].0.push(BulkTask {
+                    proto: k,
+                    op: u.op,
+                    pos,
+                    lits,
+                    canon_result: u.canon_result,
+                });
+                let mut canon = vec![pos as u32];
+                if u.canon_result {
+                    canon.push(n as u32);
+                }
+                let task = Some(bulks[w].0.len() as u32 - 1);
+                bulks[w].1.push(Meta {
+                    ui,
+                    choice: choice.into_boxed_slice(),
+                    canon,
+                    requested: 0,
+                    len: n + 1,
+                    protos: vec![pos as u32],
+                    worker: w,
+                    retain: 0,
+                    rebuild: None,
+                    seq: Arc::new(Sequence::default()),
+                    req: 0,
+                    task,
+                    order,
+                });
+                self.from_prototype += 1;
+                continue;
+            }
+            let (seq, canon, protos, worker) = match home {
+                Some(h) if self.cfg.reuse && single => {
+                    let (seq, canon, protos) = self.build_short(ui, &choice);
+                    self.from_prototype += 1;
+                    (seq, canon, protos, h as usize % workers)
+                }
+                _ => {
+                    let (seq, canon) = self.build(ui, &choice);
+                    self.from_scratch += 1;
+                    let w = match home {
+                        Some(h) => h as usize % workers,
+                        None => {
+                            self.round_robin += 1;
+                            self.round_robin % workers
+                        }
+                    };
+                    (seq, canon, Vec::new(), w)
+                }
+            };
             let mut observers = Vec::with_capacity(canon.len() * 2);
             for &s in &canon {
                 observers.push((s, CANON_OP));
@@ -397,20 +740,118 @@ impl<'a> Search<'a> {
                     observers.push((s, c));
                 }
             }
+            let retain = if self.cfg.reuse {
+                self.next_retain += 1;
+                self.next_retain
+            } else {
+                0
+            };
             let seq = Arc::new(seq);
-            metas.push((seq.clone(), self.usable[*ui].op, observers.len()));
-            reqs.push(ExecRequest {
-                seq,
-                mode: ExecMode::Canon,
-                contract_values: Vec::new(),
-                observers,
+            metas.push(Meta {
+                ui,
+                choice: choice.into_boxed_slice(),
+                canon,
+                requested: observers.len(),
+                len: seq.len(),
+                protos: protos.iter().map(|p| p.0).collect(),
+                worker,
+                retain,
+                rebuild: None,
+                seq: seq.clone(),
+                req: reqs.len(),
+                task: None,
+                order,
             });
+            if first_for[worker] == usize::MAX {
+                first_for[worker] = reqs.len();
+            }
+            reqs.push((
+                ExecRequest {
+                    seq,
+                    mode: ExecMode::Canon,
+                    contract_values: Vec::new(),
+                    observers,
+                    reuse: self.cfg.reuse.then(|| {
+                        Box::new(Reuse {
+                            protos,
+                            retain,
+                            ..Reuse::default()
+                        })
+                    }),
+                },
+                worker,
+            ));
+        }
+        // The bulk requests go last: the first request to each worker carries its promotions.
+        let mut bulk_metas = Vec::new();
+        for (w, (tasks, mut ms)) in bulks.into_iter().enumerate() {
+            if tasks.is_empty() {
+                continue;
+            }
+            let base = self.next_retain + 1;
+            self.next_retain += tasks.len() as u32;
+            let req = reqs.len();
+            for (t, m) in ms.iter_mut().enumerate() {
+                m.retain = base + t as u32;
+                m.req = req;
+            }
+            bulk_metas.extend(ms);
+            if first_for[w] == usize::MAX {
+                first_for[w] = req;
+            }
+            let placeholder = Stmt::Lit {
+                ty: JType::Prim(crate::model::Prim::Int),
+                value: Value::Null,
+            };
+            reqs.push((
+                ExecRequest {
+                    seq: Arc::new(Sequence {
+                        stmts: vec![placeholder; tasks.len()],
+                    }),
+                    mode: ExecMode::Canon,
+                    contract_values: Vec::new(),
+                    observers: Vec::new(),
+                    reuse: Some(Box::new(Reuse {
+                        bulk: Some(Bulk {
+                            lits: self.lit_table.clone(),
+                            retain_base: base,
+                            tasks,
+                        }),
+                        ..Reuse::default()
+                    })),
+                },
+                w,
+            ));
+        }
+        // Apply in the order the combinations were made (bulk tasks were set aside).
+        if !bulk_metas.is_empty() {
+            metas.extend(bulk_metas);
+            metas.sort_unstable_by_key(|m| m.order);
         }
         let earlier = match self.inflight.take() {
             Some(m) => Some((m, pool.collect()?)),
             None => None,
         };
-        pool.submit(reqs)?;
+        if earlier.is_some() {
+            self.note_restarts(pool);
+        }
+        // Promotions decided by the batch applied last go with the first request to each
+        // worker; the batch collected just now is applied after this one is submitted, so
+        // its promotions wait for the next batch (no request of this one can need them:
+        // structures kept in a round are used from the next round on).
+        for (w, &i) in first_for.iter().enumerate() {
+            if i != usize::MAX {
+                let mut r = reqs[i].0.reuse.take();
+                if let Some(x) = r.as_mut() {
+                    if let Some(p) = self.promotions.get_mut(w) {
+                        x.promote = std::mem::take(p);
+                    }
+                    x.forget_upto = self.applied_retain;
+                }
+                reqs[i].0.reuse = r;
+            }
+        }
+        pool.submit_routed(reqs)?;
         self.inflight = Some(metas);
         if let Some((m, results)) = earlier {
             self.apply_all(m, results);
@@ -418,25 +859,174 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
-    /// Waits for the batch in flight and applies its results.
+    /// Waits for the batch in flight and applies its results; runs again what had to be
+    /// re-queued, until nothing is left.
     pub fn drain(&mut self, pool: &mut Pool) -> anyhow::Result<()> {
-        self.flush(pool)?;
-        if let Some(m) = self.inflight.take() {
-            let results = pool.collect()?;
-            self.apply_all(m, results);
+        loop {
+            self.flush(pool)?;
+            if let Some(m) = self.inflight.take() {
+                let results = pool.collect()?;
+                self.note_restarts(pool);
+                self.apply_all(m, results);
+            }
+            if self.requeue.is_empty() {
+                return Ok(());
+            }
+            self.batch = std::mem::take(&mut self.requeue);
         }
-        Ok(())
     }
 
-    fn apply_all(&mut self, metas: Vec<(SeqRef, OpId, usize)>, results: Vec<SeqResult>) {
-        self.explored += results.len() as u64;
-        for ((seq, op, requested), r) in metas.iter().zip(&results) {
-            self.apply(seq, *op, *requested, r);
+    fn apply_all(&mut self, metas: Vec<Meta>, results: Vec<SeqResult>) {
+        // Forms of bulk results, by task: forms[starts[t]..starts[t + 1]].
+        let starts: Vec<Vec<u32>> = results
+            .iter()
+            .map(|r| {
+                if r.forms.is_empty() {
+                    return Vec::new();
+                }
+                let mut st = vec![0u32; r.outcomes.len() + 1];
+                for f in &r.forms {
+                    if let Some(x) = st.get_mut(f.task as usize + 1) {
+                        *x += 1;
+                    }
+                }
+                for t in 1..st.len() {
+                    st[t] += st[t - 1];
+                }
+                st
+            })
+            .collect();
+        for m in &metas {
+            self.applied_retain = self.applied_retain.max(m.retain);
+            let Some(r) = results.get(m.req) else {
+                continue;
+            };
+            match m.task {
+                None => self.apply(m, r),
+                Some(t) => {
+                    let st = &starts[m.req];
+                    let forms = match (st.get(t as usize), st.get(t as usize + 1)) {
+                        (Some(&a), Some(&b)) => &r.forms[a as usize..b as usize],
+                        _ => &[],
+                    };
+                    let Some(out) = r.outcomes.get(t as usize) else {
+                        continue;
+                    };
+                    self.apply_task(m, out, forms);
+                }
+            }
         }
     }
 
-    fn apply(&mut self, seq: &SeqRef, op: OpId, requested: usize, r: &SeqResult) {
-        let n = seq.len();
+    /// A task of a bulk request: its call's outcome and its forms.
+    fn apply_task(&mut self, m: &Meta, out: &StmtOutcome, forms: &[BulkForm]) {
+        match out {
+            StmtOutcome::Normal(_) if !forms.is_empty() => {}
+            StmtOutcome::Normal(_) | StmtOutcome::NotRun => {
+                // lost with a worker that died later in the same request
+                self.requeue_task(m, None);
+                return;
+            }
+            _ => {
+                if let StmtOutcome::Exception { class, message, .. } = out
+                    && (class.as_ref() == "jforge.ProtoMissing"
+                        || class.as_ref() == "jforge.CopyFailed")
+                {
+                    self.requeue_task(m, Some((class.as_ref(), message.as_deref())));
+                    return;
+                }
+                // An exception, timeout or crash of the call: as for a whole sequence.
+                let mut outcomes = vec![StmtOutcome::Normal(Observed::Void); m.len];
+                outcomes[m.len - 1] = out.clone();
+                let r = SeqResult {
+                    outcomes,
+                    violations: Vec::new(),
+                    observers: Vec::new(),
+                    worker: m.worker,
+                    coverage: None,
+                    compared: Vec::new(),
+                    forms: Vec::new(),
+                };
+                self.apply(m, &r);
+                return;
+            }
+        }
+        self.explored += 1;
+        for f in forms {
+            let Some(&stmt) = m.canon.get(f.which as usize) else {
+                continue;
+            };
+            let key = match &f.form {
+                FormValue::Hash(h) => *h,
+                FormValue::Text(t) => {
+                    let k = key(t);
+                    if self.cfg.dump && !self.seen.contains(&k) {
+                        self.forms.insert(t.clone());
+                    }
+                    k
+                }
+                FormValue::OutOfScope => {
+                    self.out_of_scope += 1;
+                    return;
+                }
+                FormValue::Null => continue,
+                FormValue::Error(e) => {
+                    *self.canon_errors.entry(e.clone()).or_default() += 1;
+                    continue;
+                }
+            };
+            let Some(class) = &f.class else { continue };
+            self.record_form(m, stmt, key, class);
+        }
+    }
+
+    /// The prototype was gone or could not be copied: run the whole sequence later.
+    fn requeue_task(&mut self, m: &Meta, why: Option<(&str, Option<&str>)>) {
+        if let Some(Choice::Ref(k)) = m.choice.iter().find(|c| matches!(c, Choice::Ref(_))) {
+            self.kept[*k as usize].home = None;
+        }
+        if let Some(("jforge.CopyFailed", msg)) = why
+            && self.reuse_disabled.is_none()
+        {
+            self.cfg.reuse = false;
+            self.reuse_disabled = Some(format!(
+                "a structure could not be copied ({}); every sequence is re-executed",
+                msg.unwrap_or("no detail")
+            ));
+        }
+        self.requeue.push((m.ui, m.choice.to_vec()));
+    }
+
+    fn apply(&mut self, m: &Meta, r: &SeqResult) {
+        let n = m.len;
+        let requested = m.requested;
+        let op = self.usable[m.ui].op;
+        if let Some(k) = m.rebuild {
+            // A prototype moved to (or rebuilt in) another worker.
+            let ok = r.first_abnormal().is_none()
+                && r.observers.iter().any(|o| {
+                    o.op == CANON_OP && matches!(&o.result, Ok(Value::Str(s)) if s != OUT_OF_SCOPE)
+                });
+            self.rebuilt += 1;
+            if ok {
+                self.kept[k as usize].home = Some(m.worker as u16);
+                self.promotions[m.worker].push((m.retain, m.canon[0], k));
+            } else {
+                self.kept[k as usize].home = None;
+            }
+            return;
+        }
+        if let Some(i) = r.first_abnormal()
+            && m.task.is_none()
+            && let StmtOutcome::Exception { class, message, .. } = &r.outcomes[i]
+            && m.protos.contains(&(i as u32))
+        {
+            // The worker no longer holds the prototype (restart, full heap) or could not
+            // copy it: run the whole sequence instead.
+            self.requeue_task(m, Some((class.as_ref(), message.as_deref())));
+            return;
+        }
+        self.explored += 1;
         if let Some(i) = r.first_abnormal() {
             let (what, public, message) = match &r.outcomes[i] {
                 StmtOutcome::Exception {
@@ -469,8 +1059,13 @@ impl<'a> Search<'a> {
                 self.failures[i].occurrences += 1;
             } else {
                 self.failure_index.insert(k, self.failures.len());
+                let seq = if m.protos.is_empty() {
+                    m.seq.clone()
+                } else {
+                    Arc::new(self.build(m.ui, &m.choice).0)
+                };
                 self.failures.push(Failure {
-                    seq: seq.clone(),
+                    seq,
                     what,
                     public_class: public,
                     message,
@@ -517,7 +1112,14 @@ impl<'a> Search<'a> {
             else {
                 continue;
             };
-            let new = self.seen.insert(key(&text));
+            // The same key as a bulk request's raw hash (worker hex -> u128); texts (--dump)
+            // are hashed here on both paths.
+            let k = if self.cfg.dump {
+                key(&text)
+            } else {
+                u128::from_str_radix(&text, 16).unwrap_or_else(|_| key(&text))
+            };
+            let new = self.seen.insert(k);
             if new {
                 *self.structures.entry(class.clone()).or_default() += 1;
                 if self.cfg.dump {
@@ -525,21 +1127,61 @@ impl<'a> Search<'a> {
                 }
             }
             if new || !self.cfg.state_matching {
-                let cid = self.class_id(class);
-                self.bytes += kept_bytes(n);
-                self.kept.push(Kept {
-                    seq: seq.clone(),
-                    value: stmt,
-                    class: cid,
-                    round: self.round,
-                });
-                if new && let Some(res) = checks.get(&stmt) {
-                    self.counterexamples.push(Counterexample {
-                        kept: self.kept.len() - 1,
-                        result: res.clone(),
-                    });
-                }
+                self.keep(m, stmt, class, new.then(|| checks.get(&stmt)).flatten());
             }
         }
     }
+
+    /// State matching for one value of a bulk task (its key, class).
+    fn record_form(&mut self, m: &Meta, stmt: u32, key: u128, class: &Arc<str>) {
+        let new = self.seen.insert(key);
+        if new {
+            *self.structures.entry(class.clone()).or_default() += 1;
+        }
+        if new || !self.cfg.state_matching {
+            self.keep(m, stmt, class, None);
+        }
+    }
+
+    /// Keeps the combination of `m` as the builder of its value at `stmt`; the worker that
+    /// ran it will hold that value as a prototype.
+    fn keep(&mut self, m: &Meta, stmt: u32, class: &Arc<str>, check: Option<&String>) {
+        let cid = self.class_id(class);
+        self.bytes += kept_bytes(m.choice.len());
+        let Some(which) = m.canon.iter().position(|&c| c == stmt) else {
+            return;
+        };
+        let kid = self.kept.len() as u32;
+        let home = if m.retain != 0 {
+            // bulk candidates are held under the value index, others under the statement
+            let at = if m.task.is_some() { which as u32 } else { stmt };
+            self.promotions[m.worker].push((m.retain, at, kid));
+            Some(m.worker as u16)
+        } else {
+            None
+        };
+        self.kept.push(Kept {
+            ui: m.ui as u32,
+            choice: m.choice.clone(),
+            which: which as u8,
+            class: cid,
+            round: self.round,
+            home,
+        });
+        if let Some(res) = check {
+            self.counterexamples.push(Counterexample {
+                kept: self.kept.len() - 1,
+                result: res.clone(),
+            });
+        }
+    }
+}
+
+/// Sort key scattering kept indices (a bijective 32-bit mix, so the order is a permutation).
+fn scatter(c: &Choice) -> u32 {
+    let Choice::Ref(k) = *c else { return 0 };
+    let mut x = k.wrapping_mul(0x9E37_79B1);
+    x ^= x >> 16;
+    x = x.wrapping_mul(0x85EB_CA6B);
+    x ^ (x >> 13)
 }

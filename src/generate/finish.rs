@@ -139,6 +139,7 @@ pub fn regression_tests(
                 mode: ExecMode::Observe,
                 contract_values: Vec::new(),
                 observers,
+                reuse: None,
             }
         })
         .collect();
@@ -233,6 +234,7 @@ fn request(seq: &Sequence, v: &Violation) -> ExecRequest {
         mode: ExecMode::Generate,
         contract_values: contract_values(v),
         observers: Vec::new(),
+        reuse: None,
     }
 }
 

@@ -673,6 +673,7 @@ impl<'a> Generator<'a> {
             mode: ExecMode::Generate,
             contract_values: cv,
             observers: Vec::new(),
+            reuse: None,
         }
     }
 

@@ -48,6 +48,70 @@ pub struct ExecRequest {
     /// `Observe` mode: (statement, observer op) calls made after the last statement, in order.
     /// The observer op is a no-argument instance method whose receiver is that statement's value.
     pub observers: Vec<(u32, OpId)>,
+    /// `jforge exhaustive` prototype reuse ([`ExecMode::Canon`] only; see
+    /// worker/jforge/worker/Protos.java). `None` everywhere else.
+    pub reuse: Option<Box<Reuse>>,
+}
+
+/// Prototype reuse: structures kept by the exhaustive search stay live in the worker that
+/// built them; a request can start from a deep copy of one instead of re-running its sequence.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reuse {
+    /// (statement, prototype id): that statement is a fresh deep copy of the prototype (the
+    /// statement itself is a placeholder literal of the right type; it is not sent).
+    pub protos: Vec<(u32, u32)>,
+    /// Non-zero: the worker holds every value it canonicalizes in this run (in scope) as a
+    /// candidate under (retain, statement).
+    pub retain: u32,
+    /// Done before the run: candidate (retain, statement) becomes prototype id.
+    pub promote: Vec<(u32, u32, u32)>,
+    /// Done after the promotions: candidates with a retain id up to this one are dropped.
+    pub forget_upto: u32,
+    /// A bulk request: many one-call tasks on prototype copies in one request (the request's
+    /// `seq` is then only a placeholder with one statement per task; each task's outcome is
+    /// that of its call, and its canonical forms come back in [`SeqResult::forms`]).
+    pub bulk: Option<Bulk>,
+}
+
+/// Tasks of a bulk request; task `i` holds its candidates under retain id `retain_base + i`
+/// and value index 0 (the copy) and 1 (the result).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Bulk {
+    /// Literal table the tasks refer to.
+    pub lits: Vec<crate::sequence::Stmt>,
+    pub retain_base: u32,
+    pub tasks: Vec<BulkTask>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BulkTask {
+    pub proto: u32,
+    pub op: OpId,
+    /// Input position of the prototype copy (0 for a receiver).
+    pub pos: u8,
+    /// Literal-table index of every other input, in order.
+    pub lits: Vec<u32>,
+    pub canon_result: bool,
+}
+
+/// A canonical form returned by a bulk request.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BulkForm {
+    pub task: u32,
+    /// 0: the prototype copy after the call; 1: the call's result.
+    pub which: u8,
+    pub form: FormValue,
+    /// Runtime class of the value (for forms and texts).
+    pub class: Option<Arc<str>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum FormValue {
+    Hash(u128),
+    Text(String),
+    OutOfScope,
+    Null,
+    Error(String),
 }
 
 /// What happened to one statement.
@@ -159,6 +223,8 @@ pub struct SeqResult {
     /// With coverage: String operands the classes under test compared with `equals` (or a
     /// string `switch`) and found unequal (comparison logging).
     pub compared: Vec<String>,
+    /// Canonical forms of a bulk request ([`Reuse::bulk`]), in task order.
+    pub forms: Vec<BulkForm>,
 }
 
 impl SeqResult {

@@ -57,6 +57,7 @@ pub struct Pool {
     pending: Vec<JoinHandle<ChunkOut>>,
     pending_len: usize,
     stats: PoolStats,
+    slot_restarts: Vec<u64>,
 }
 
 fn start_registered(spec: &WorkerSpec, ops: &[Operation], slot: usize) -> Result<Worker> {
@@ -164,6 +165,7 @@ impl Pool {
             slots,
             pending: Vec::new(),
             pending_len: 0,
+            slot_restarts: vec![0; cfg.workers],
             stats: PoolStats {
                 worker_peak_rss_kb: vec![0; cfg.workers],
                 ..PoolStats::default()
@@ -188,6 +190,7 @@ impl Pool {
             if self.slots[i].is_none() {
                 self.slots[i] = Some(start_registered(&self.spec, &self.ops, i)?);
                 self.stats.restarts += 1;
+                self.slot_restarts[i] += 1;
             }
         }
         Ok(())
@@ -231,6 +234,7 @@ impl Pool {
                     self.slots[i] = None;
                     self.slots[i] = Some(start_registered(&self.spec, &self.ops, i)?);
                     self.stats.restarts += 1;
+                    self.slot_restarts[i] += 1;
                 }
             }
         }
@@ -273,6 +277,25 @@ impl Pool {
         self.spawn_assignments(assign, n)
     }
 
+    /// Like [`Pool::submit`], but each request runs on the worker given with it (modulo the
+    /// number of workers), in input order among that worker's requests. Used by the
+    /// exhaustive search, whose prototypes live in the worker that built them.
+    pub fn submit_routed(&mut self, batch: Vec<(ExecRequest, usize)>) -> Result<()> {
+        let n = batch.len();
+        let k = self.slots.len();
+        let mut assign: Vec<Vec<(usize, ExecRequest)>> = (0..k).map(|_| Vec::new()).collect();
+        for (i, (r, w)) in batch.into_iter().enumerate() {
+            assign[w % k].push((i, r));
+        }
+        self.spawn_assignments(assign, n)
+    }
+
+    /// Restarts so far of each worker slot (a restarted worker has lost its state, e.g. the
+    /// prototypes of the exhaustive search).
+    pub fn slot_restarts(&self) -> &[u64] {
+        &self.slot_restarts
+    }
+
     /// Waits for the submitted batch; results in input order.
     pub fn collect(&mut self) -> Result<Vec<SeqResult>> {
         let mut slots: Vec<Option<SeqResult>> = (0..self.pending_len).map(|_| None).collect();
@@ -287,6 +310,7 @@ impl Pool {
             };
             self.slots[out.slot] = out.worker;
             self.stats.restarts += out.restarts;
+            self.slot_restarts[out.slot] += out.restarts;
             self.stats.timeouts += out.timeouts;
             for c in out.crashes {
                 *self.stats.crashes.entry(c).or_default() += 1;
@@ -337,6 +361,7 @@ impl Pool {
             }
             self.slots[0] = Some(start_registered(&self.spec, &self.ops, 0)?);
             self.stats.restarts += 1;
+            self.slot_restarts[0] += 1;
         }
         let n = batch.len();
         let mut assign: Vec<Vec<(usize, ExecRequest)>> = (0..k).map(|_| Vec::new()).collect();

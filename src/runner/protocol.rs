@@ -11,8 +11,8 @@
 //! defines the next entry and is followed by the string (`u32` byte length + UTF-8).
 
 use crate::runner::{
-    Contract, ContractViolation, CrashKind, ExecMode, ExecRequest, Observed, ObserverValue,
-    SeqResult, StmtOutcome,
+    Bulk, BulkForm, Contract, ContractViolation, CrashKind, ExecMode, ExecRequest, FormValue,
+    Observed, ObserverValue, Reuse, SeqResult, StmtOutcome,
 };
 use crate::sequence::{OpId, OpKind, Operation, Stmt, Value};
 use anyhow::{Result, bail};
@@ -325,6 +325,10 @@ pub fn encode_exec<'a>(
     for (tag, r) in reqs {
         n += 1;
         body.u32(tag);
+        if let Some(b) = r.reuse.as_ref().and_then(|x| x.bulk.as_ref()) {
+            encode_bulk(&mut body, types, &mut new, r.reuse.as_deref(), b);
+            continue;
+        }
         body.u8(match r.mode {
             ExecMode::Generate => 0,
             ExecMode::Observe => 1,
@@ -332,7 +336,13 @@ pub fn encode_exec<'a>(
             ExecMode::Canon => 2,
         });
         body.u32(r.seq.stmts.len() as u32);
-        for s in &r.seq.stmts {
+        let protos: &[(u32, u32)] = r.reuse.as_ref().map_or(&[], |x| &x.protos);
+        for (i, s) in r.seq.stmts.iter().enumerate() {
+            if let Some(&(_, id)) = protos.iter().find(|p| p.0 as usize == i) {
+                body.u8(3);
+                body.u32(id);
+                continue;
+            }
             match s {
                 Stmt::Call { op, args } => {
                     body.u8(0);
@@ -365,6 +375,18 @@ pub fn encode_exec<'a>(
             body.u32(*s);
             body.u32(*o);
         }
+        if r.mode == ExecMode::Canon {
+            let none = Reuse::default();
+            let x = r.reuse.as_deref().unwrap_or(&none);
+            body.u32(x.retain);
+            body.u32(x.promote.len() as u32);
+            for (c, s, id) in &x.promote {
+                body.u32(*c);
+                body.u32(*s);
+                body.u32(*id);
+            }
+            body.u32(x.forget_upto);
+        }
     }
     let mut e = Enc::frame(EXEC);
     e.u32(new.len() as u32);
@@ -374,12 +396,69 @@ pub fn encode_exec<'a>(
     e.finish()
 }
 
+/// A bulk request (mode 3; worker: Worker.runBulk).
+fn encode_bulk(
+    body: &mut Enc,
+    types: &mut TypeTable,
+    new: &mut Vec<String>,
+    reuse: Option<&Reuse>,
+    b: &Bulk,
+) {
+    body.u8(3);
+    body.u32(b.lits.len() as u32);
+    for l in &b.lits {
+        match l {
+            Stmt::Lit { ty, value } => {
+                body.u32(types.id(ty.descriptor(), new));
+                encode_value(body, value);
+            }
+            _ => {
+                // only literals belong in the table; anything else travels as null
+                body.u32(types.id("Ljava/lang/Object;".to_string(), new));
+                encode_value(body, &Value::Null);
+            }
+        }
+    }
+    body.u32(b.retain_base);
+    let none = Reuse::default();
+    let x = reuse.unwrap_or(&none);
+    body.u32(x.promote.len() as u32);
+    for (c, s, id) in &x.promote {
+        body.u32(*c);
+        body.u32(*s);
+        body.u32(*id);
+    }
+    body.u32(x.forget_upto);
+    body.u32(b.tasks.len() as u32);
+    for t in &b.tasks {
+        body.u32(t.proto);
+        body.u32(t.op);
+        body.u8(t.pos);
+        body.u8(t.lits.len() as u8 + 1);
+        t.lits.iter().for_each(|l| body.u32(*l));
+        body.u8(t.canon_result as u8);
+    }
+}
+
 /// A statement as it travels (types as descriptors); used to check the encoder.
 #[derive(Clone, Debug, PartialEq)]
 pub enum WireStmt {
-    Call { op: u32, args: Vec<u32> },
-    Lit { ty: String, value: Value },
-    Array { elem: String, elems: Vec<u32> },
+    Call {
+        op: u32,
+        args: Vec<u32>,
+    },
+    /// A deep copy of a prototype (exhaustive prototype reuse).
+    Proto {
+        id: u32,
+    },
+    Lit {
+        ty: String,
+        value: Value,
+    },
+    Array {
+        elem: String,
+        elems: Vec<u32>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -389,6 +468,8 @@ pub struct WireSeq {
     pub stmts: Vec<WireStmt>,
     pub contract_values: Vec<u32>,
     pub observers: Vec<(u32, u32)>,
+    /// Canon mode only: retain id, promotions, forget bound.
+    pub reuse: Option<Reuse>,
 }
 
 /// Decodes an EXEC payload against the receiver's string table `strings` (what the worker does).
@@ -408,7 +489,11 @@ pub fn decode_exec(payload: &[u8], strings: &mut Vec<String>) -> Result<Vec<Wire
     let mut out = Vec::new();
     for _ in 0..n {
         let tag = d.u32()?;
-        let observe = d.u8()? == 1;
+        let mode = d.u8()?;
+        if mode == 3 {
+            bail!("bulk requests (mode 3) are not decoded here");
+        }
+        let observe = mode == 1;
         let ns = d.u32()?;
         let mut stmts = Vec::new();
         for _ in 0..ns {
@@ -432,6 +517,7 @@ pub fn decode_exec(payload: &[u8], strings: &mut Vec<String>) -> Result<Vec<Wire
                     let elems = (0..na).map(|_| d.u32()).collect::<Result<_>>()?;
                     WireStmt::Array { elem, elems }
                 }
+                3 => WireStmt::Proto { id: d.u32()? },
                 t => bail!("bad statement kind {t}"),
             });
         }
@@ -441,12 +527,37 @@ pub fn decode_exec(payload: &[u8], strings: &mut Vec<String>) -> Result<Vec<Wire
         let observers = (0..nobs)
             .map(|_| Ok((d.u32()?, d.u32()?)))
             .collect::<Result<_>>()?;
+        let reuse = if mode == 2 {
+            let retain = d.u32()?;
+            let np = d.u32()?;
+            let promote = (0..np)
+                .map(|_| Ok((d.u32()?, d.u32()?, d.u32()?)))
+                .collect::<Result<_>>()?;
+            let protos = stmts
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| match s {
+                    WireStmt::Proto { id } => Some((i as u32, *id)),
+                    _ => None,
+                })
+                .collect();
+            Some(Reuse {
+                protos,
+                retain,
+                promote,
+                forget_upto: d.u32()?,
+                bulk: None,
+            })
+        } else {
+            None
+        };
         out.push(WireSeq {
             tag,
             observe,
             stmts,
             contract_values,
             observers,
+            reuse,
         });
     }
     if !d.at_end() {
@@ -660,6 +771,12 @@ pub fn decode_result(
         };
         observers.push(ObserverValue { stmt, op, result });
     }
+    let forms = if d.pos < d.b.len() && d.b[d.pos] == FORMS_SECTION {
+        d.u8()?;
+        decode_forms(&mut d, classes)?
+    } else {
+        Vec::new()
+    };
     let coverage = decode_coverage(&mut d)?;
     let compared = decode_compared(&mut d)?;
     if !d.at_end() {
@@ -674,6 +791,7 @@ pub fn decode_result(
             worker,
             coverage,
             compared,
+            forms,
         },
     ))
 }
@@ -705,6 +823,35 @@ pub fn encode_result(tag: u32, r: &SeqResult, classes: &mut ClassEncTable) -> Ve
             Err(s) => {
                 e.u8(0);
                 e.str(s)
+            }
+        }
+    }
+    if !r.forms.is_empty() {
+        e.u8(FORMS_SECTION);
+        e.u32(r.forms.len() as u32);
+        for f in &r.forms {
+            e.u32(f.task);
+            e.u8(f.which);
+            match &f.form {
+                FormValue::Hash(h) => {
+                    e.u8(0);
+                    e.u64((h >> 64) as u64);
+                    e.u64(*h as u64);
+                }
+                FormValue::Text(t) => {
+                    e.u8(1);
+                    e.str(t);
+                }
+                FormValue::OutOfScope => e.u8(2),
+                FormValue::Null => e.u8(3),
+                FormValue::Error(m) => {
+                    e.u8(4);
+                    e.str(m);
+                }
+            }
+            if matches!(f.form, FormValue::Hash(_) | FormValue::Text(_)) {
+                let c: Arc<str> = f.class.clone().unwrap_or_else(|| "?".into());
+                classes.write(&mut e, &c);
             }
         }
     }
@@ -743,6 +890,42 @@ fn put_varint(e: &mut Enc, mut v: u32) {
         v >>= 7;
     }
     e.u8(v as u8);
+}
+
+/// Marker of the canonical-forms section of a bulk RESULT (exhaustive prototype reuse).
+const FORMS_SECTION: u8 = 0xC2;
+
+fn decode_forms(d: &mut Dec, classes: &mut ClassTable) -> Result<Vec<BulkForm>> {
+    let n = d.u32()? as usize;
+    let mut out = Vec::with_capacity(n.min(1 << 20));
+    for _ in 0..n {
+        let task = d.u32()?;
+        let which = d.u8()?;
+        let (form, has_class) = match d.u8()? {
+            0 => {
+                let hi = d.u64()? as u128;
+                let lo = d.u64()? as u128;
+                (FormValue::Hash(hi << 64 | lo), true)
+            }
+            1 => (FormValue::Text(d.str()?), true),
+            2 => (FormValue::OutOfScope, false),
+            3 => (FormValue::Null, false),
+            4 => (FormValue::Error(d.str()?), false),
+            k => bail!("protocol error: bad form kind {k}"),
+        };
+        let class = if has_class {
+            Some(classes.read(d)?)
+        } else {
+            None
+        };
+        out.push(BulkForm {
+            task,
+            which,
+            form,
+            class,
+        });
+    }
+    Ok(out)
 }
 
 /// The optional coverage section: marker, varint count, varint deltas of increasing ids.
@@ -858,12 +1041,14 @@ mod tests {
                 mode: ExecMode::Observe,
                 contract_values: vec![0, 5],
                 observers: vec![(0, 9)],
+                reuse: None,
             },
             ExecRequest {
                 seq: Arc::new(seq),
                 mode: ExecMode::Generate,
                 contract_values: vec![],
                 observers: vec![(1, 2)],
+                reuse: None,
             },
         ]
     }
@@ -964,7 +1149,58 @@ mod tests {
             worker: 1,
             coverage: None,
             compared: Vec::new(),
+            forms: Vec::new(),
         }
+    }
+
+    #[test]
+    fn forms_section_round_trip() {
+        let mut r = sample_result();
+        let c: Arc<str> = "ds.AvlTree".into();
+        r.forms = vec![
+            BulkForm {
+                task: 0,
+                which: 0,
+                form: FormValue::Hash(u128::MAX - 5),
+                class: Some(c.clone()),
+            },
+            BulkForm {
+                task: 0,
+                which: 1,
+                form: FormValue::Text("ds.AvlTree{root=null}".into()),
+                class: Some(c),
+            },
+            BulkForm {
+                task: 1,
+                which: 0,
+                form: FormValue::OutOfScope,
+                class: None,
+            },
+            BulkForm {
+                task: 2,
+                which: 1,
+                form: FormValue::Null,
+                class: None,
+            },
+            BulkForm {
+                task: 3,
+                which: 0,
+                form: FormValue::Error("java.lang.StackOverflowError".into()),
+                class: None,
+            },
+        ];
+        let plain = encode_result(5, &sample_result(), &mut ClassEncTable::default());
+        let f = encode_result(5, &r, &mut ClassEncTable::default());
+        assert_eq!(f[plain.len()], FORMS_SECTION);
+        // a frame cut inside the section is an error
+        for cut in plain.len() + 1..f.len() {
+            assert!(decode_result(&f[4..cut], &mut ClassTable::default(), 1).is_err());
+        }
+        // the coverage section follows it
+        r.coverage = Some(vec![3, 9].into());
+        let f = encode_result(5, &r, &mut ClassEncTable::default());
+        let (_, back) = decode_result(&f[4..], &mut ClassTable::default(), 1).unwrap();
+        assert_eq!(back, r);
     }
 
     #[test]

@@ -98,6 +98,11 @@ pub struct Worker {
     child: Child,
     stream: UnixStream,
     rbuf: Vec<u8>,
+    /// Read buffer of the socket, allocated once.
+    chunk: Vec<u8>,
+    /// Start of the unread bytes in `rbuf` (frames are consumed by moving this, not by
+    /// shifting the buffer: a 64 KiB read holds hundreds of small RESULT frames).
+    rpos: usize,
     _dir: tempfile::TempDir,
     progress: std::fs::File,
     stderr: Arc<Mutex<Tail>>,
@@ -217,6 +222,8 @@ impl Worker {
             child,
             stream,
             rbuf: Vec::with_capacity(1 << 16),
+            chunk: Vec::new(),
+            rpos: 0,
             _dir: dir,
             progress,
             stderr,
@@ -283,26 +290,59 @@ impl Worker {
         watch_epoch: bool,
     ) -> Result<Vec<u8>, ReadErr> {
         let t0 = Instant::now();
-        let mut last_epoch = self.epoch();
+        // The progress epoch is read only once the socket has nothing (a pread per frame
+        // would cost more than decoding it).
+        let mut last_epoch = None;
         let mut last_change = Instant::now();
-        let mut chunk = [0u8; 64 * 1024];
+        let mut chunk = std::mem::take(&mut self.chunk);
+        chunk.resize(64 * 1024, 0);
+        let r = self.read_frame_into(
+            total,
+            watch_epoch,
+            t0,
+            &mut last_epoch,
+            &mut last_change,
+            &mut chunk,
+        );
+        self.chunk = chunk;
+        r
+    }
+
+    fn read_frame_into(
+        &mut self,
+        total: Option<Duration>,
+        watch_epoch: bool,
+        t0: Instant,
+        last_epoch: &mut Option<u32>,
+        last_change: &mut Instant,
+        chunk: &mut [u8],
+    ) -> Result<Vec<u8>, ReadErr> {
         loop {
-            if self.rbuf.len() >= 4 {
-                let len = u32::from_be_bytes(self.rbuf[..4].try_into().unwrap_or([0; 4])) as usize;
+            let avail = &self.rbuf[self.rpos..];
+            if avail.len() >= 4 {
+                let len = u32::from_be_bytes(avail[..4].try_into().unwrap_or([0; 4])) as usize;
                 if len == 0 || len > protocol::MAX_FRAME {
                     return Err(ReadErr::Other(anyhow::anyhow!(
                         "protocol error: bad frame length {len}"
                     )));
                 }
-                if self.rbuf.len() >= 4 + len {
-                    let frame = self.rbuf[4..4 + len].to_vec();
-                    self.rbuf.drain(..4 + len);
+                if avail.len() >= 4 + len {
+                    let frame = avail[4..4 + len].to_vec();
+                    self.rpos += 4 + len;
+                    if self.rpos == self.rbuf.len() {
+                        self.rbuf.clear();
+                        self.rpos = 0;
+                    }
                     return Ok(frame);
                 }
             }
-            match self.stream.read(&mut chunk) {
+            match self.stream.read(chunk) {
                 Ok(0) => return Err(ReadErr::Dead),
                 Ok(n) => {
+                    if self.rpos > 0 {
+                        self.rbuf.drain(..self.rpos);
+                        self.rpos = 0;
+                    }
                     self.rbuf.extend_from_slice(&chunk[..n]);
                 }
                 Err(e)
@@ -313,9 +353,9 @@ impl Worker {
                 {
                     if watch_epoch {
                         let ep = self.epoch();
-                        if ep != last_epoch {
-                            last_epoch = ep;
-                            last_change = Instant::now();
+                        if *last_epoch != Some(ep) {
+                            *last_epoch = Some(ep);
+                            *last_change = Instant::now();
                         } else if last_change.elapsed() > self.hard_limit {
                             self.kill();
                             return Err(ReadErr::Dead);
@@ -530,6 +570,7 @@ impl Worker {
                 worker: self.index,
                 coverage: None,
                 compared: Vec::new(),
+                forms: Vec::new(),
             },
             kind,
         )

@@ -161,6 +161,7 @@ pub fn req(stmts: Vec<Stmt>) -> ExecRequest {
         mode: ExecMode::Generate,
         contract_values: vec![],
         observers: vec![],
+        reuse: None,
     }
 }
 

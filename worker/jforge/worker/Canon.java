@@ -88,6 +88,21 @@ final class Canon {
         return TEXT ? c.sb.toString() : hash(c.sb);
     }
 
+    /**
+     * The 128-bit hash of the canonical form of a non-null root into h (the same hash
+     * {@link #of} writes in hex): returns 0, or 2 when the root is out of scope.
+     */
+    static int hashOf(Object root, long[] h) {
+        Canon c = new Canon();
+        try {
+            c.walk(root, true);
+        } catch (ScopeExceeded e) {
+            return 2;
+        }
+        hash(c.sb, h);
+        return 0;
+    }
+
     static boolean isValue(Object v) {
         return v instanceof String || v instanceof Number && v.getClass().getName().startsWith("java.lang.")
                 || v instanceof Boolean || v instanceof Character || v instanceof Enum<?>;
@@ -183,6 +198,12 @@ final class Canon {
 
     /** Two independent 64-bit hashes (multiply-xorshift with different constants). */
     static String hash(CharSequence s) {
+        long[] h = new long[2];
+        hash(s, h);
+        return String.format("%016x%016x", h[0], h[1]);
+    }
+
+    static void hash(CharSequence s, long[] out) {
         long h1 = 0x9E3779B97F4A7C15L ^ s.length(), h2 = 0xC2B2AE3D27D4EB4FL + s.length();
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -191,7 +212,8 @@ final class Canon {
             h2 = (h2 + c) * 0xFF51AFD7ED558CCDL;
             h2 ^= h2 >>> 31;
         }
-        return String.format("%016x%016x", mix(h1), mix(h2 ^ 0x5851F42D4C957F2DL));
+        out[0] = mix(h1);
+        out[1] = mix(h2 ^ 0x5851F42D4C957F2DL);
     }
 
     private static long mix(long z) {

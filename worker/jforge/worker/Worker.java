@@ -91,6 +91,8 @@ final class Worker {
     Stmt[] stmts = new Stmt[64];
     int[] cv = new int[16];
     int[] obsStmt = new int[16];
+    /** Exhaustive prototype reuse: candidates of this run are held under this id (0: none). */
+    int retain;
     int[] obsOp = new int[16];
 
     static final class Op {
@@ -104,7 +106,7 @@ final class Worker {
     }
 
     static final class Stmt {
-        int kind; // 0 call, 1 lit, 2 array
+        int kind; // 0 call, 1 lit, 2 array, 3 copy of a prototype (op = its id; exhaustive)
         int op;
         int[] args = new int[8];
         int nargs;
@@ -476,6 +478,10 @@ final class Worker {
     void runSequence() throws Exception {
         int tag = in.ri32();
         int mode = in.ru8();
+        if (mode == 3) {
+            runBulk(tag);
+            return;
+        }
         int n = in.ri32();
         if (n < 0 || n > 1_000_000) {
             throw new IllegalStateException("bad statement count " + n);
@@ -509,6 +515,9 @@ final class Worker {
             } else if (s.kind == 1) {
                 s.ty = in.ri32();
                 s.lit = readValue(in, s);
+            } else if (s.kind == 3) {
+                s.op = in.ri32();
+                s.nargs = 0;
             } else {
                 throw new IllegalStateException("bad statement kind " + s.kind);
             }
@@ -528,6 +537,16 @@ final class Worker {
         for (int i = 0; i < nobs; i++) {
             obsStmt[i] = in.ri32();
             obsOp[i] = in.ri32();
+        }
+        retain = 0;
+        if (mode == 2) {
+            // jforge exhaustive, prototype reuse (see Protos): retain id, promotions, forget
+            retain = in.ri32();
+            int np = in.ri32();
+            for (int i = 0; i < np; i++) {
+                Protos.promote(in.ri32(), in.ri32(), in.ri32());
+            }
+            Protos.forget(in.ri32());
         }
 
         // reset progress
@@ -609,6 +628,189 @@ final class Worker {
         out.bytes(tail.b, 0, tail.n);
         appendCoverage();
         Main.writeFully(ch, out);
+    }
+
+    // ---------------------------------------------------------------- exhaustive, bulk
+
+    /** Marker of the canonical-forms section of a bulk RESULT frame. */
+    static final int FORMS_SECTION = 0xC2;
+
+    /**
+     * jforge exhaustive with prototype reuse: many one-call tasks in one request (mode 3).
+     * Each task is "deep copy of prototype P as input POS, literals from the request's table
+     * as the other inputs, call OP"; then the canonical forms of the copy and (optionally) of
+     * the result, each held as a candidate under (retain base + task, value index). The
+     * RESULT frame has one outcome per task (the call's) and a forms section. The progress
+     * file sees one "statement" per task, so a crash or timeout blames the task that ran.
+     *
+     * <p>Layout: literal table (u32 n; per literal: u32 type string, value), u32 retain base,
+     * promotions (u32 n; retain, value index, prototype id), u32 forget bound, u32 tasks; per
+     * task: u32 prototype, u32 op, u8 position, u8 inputs, u32 literal per other input, u8
+     * canon-result.
+     */
+    void runBulk(int tag) throws Exception {
+        int nlit = in.ri32();
+        if (nlit < 0 || nlit > 1_000_000) {
+            throw new IllegalStateException("bad literal count " + nlit);
+        }
+        Object[] lits = new Object[nlit];
+        Stmt tmp = new Stmt();
+        for (int i = 0; i < nlit; i++) {
+            tmp.enumClass = null;
+            int ty = in.ri32();
+            Object v = readValue(in, tmp);
+            if (tmp.enumClass != null) {
+                @SuppressWarnings({"unchecked", "rawtypes"})
+                Object e = Enum.valueOf((Class) Class.forName(tmp.enumClass, true, loader), tmp.enumName);
+                v = e;
+            } else {
+                v = convert(v, classOfString(ty));
+            }
+            lits[i] = v;
+        }
+        int base = in.ri32();
+        int np = in.ri32();
+        for (int i = 0; i < np; i++) {
+            Protos.promote(in.ri32(), in.ri32(), in.ri32());
+        }
+        Protos.forget(in.ri32());
+        int n = in.ri32();
+        if (n < 0 || n > 10_000_000) {
+            throw new IllegalStateException("bad task count " + n);
+        }
+        pm.putInt(P_MARKER, 0);
+        pm.putInt(P_COUNT, 0);
+        pm.putInt(P_BYTES, 0);
+        pm.putInt(P_NSTMT, n);
+        pm.putInt(P_STMT, 0);
+        pm.putInt(P_TAG, tag);
+        recording = true;
+        outc.reset();
+        tail.reset();
+        int nforms = 0;
+        long[] h = new long[2];
+        try {
+            for (int t = 0; t < n; t++) {
+                int proto = in.ri32();
+                int op = in.ri32();
+                int pos = in.ru8();
+                int k = in.ru8();
+                if (vals.length < k + 1) {
+                    vals = new Object[Math.max(k + 1, vals.length * 2)];
+                    isRef = new boolean[vals.length];
+                }
+                for (int j = 0; j < k; j++) {
+                    if (j == pos) {
+                        continue;
+                    }
+                    int li = in.ri32();
+                    vals[j] = li >= 0 && li < nlit ? lits[li] : null;
+                    isRef[j] = vals[j] != null;
+                }
+                boolean canonResult = in.ru8() != 0;
+                int before = outc.n;
+                begin(t);
+                Object copy;
+                try {
+                    copy = Protos.copyOf(proto);
+                } catch (RuntimeException e) {
+                    end();
+                    flagged(0, Protos.COPY_FAILED, e.toString());
+                    record(before, t + 1);
+                    continue;
+                }
+                if (copy == null || pos >= k) {
+                    end();
+                    flagged(0, Protos.MISSING, "prototype " + proto + " is not held by this worker");
+                    record(before, t + 1);
+                    continue;
+                }
+                vals[pos] = copy;
+                isRef[pos] = true;
+                Stmt s = stmt(k);
+                s.kind = 0;
+                s.op = op;
+                if (s.args.length < k) {
+                    s.args = new int[Math.max(k, s.args.length * 2)];
+                }
+                for (int j = 0; j < k; j++) {
+                    s.args[j] = j;
+                }
+                s.nargs = k;
+                boolean ok = call(k, s);
+                end();
+                record(before, t + 1);
+                if (ok) {
+                    nforms += bulkForm(t, 0, copy, base + t, h);
+                    if (canonResult) {
+                        nforms += bulkForm(t, 1, vals[k], base + t, h);
+                    }
+                }
+                for (int j = 0; j <= k; j++) {
+                    vals[j] = null;
+                }
+            }
+            checkThreads(Math.max(0, n - 1));
+        } catch (Fatal f) {
+            crash(f.marker, pm.getInt(P_STMT));
+        } catch (OutOfMemoryError e) {
+            crash(M_OOM, pm.getInt(P_STMT));
+        } catch (StackOverflowError e) {
+            crash(M_SOE, pm.getInt(P_STMT));
+        }
+        out.reset();
+        out.i32(0);
+        out.u8(RESULT);
+        out.i32(tag);
+        out.i32(n);
+        out.bytes(outc.b, 0, outc.n);
+        out.i32(0);
+        out.i32(0);
+        out.u8(FORMS_SECTION);
+        out.i32(nforms);
+        out.bytes(tail.b, 0, tail.n);
+        Main.writeFully(ch, out);
+    }
+
+    /**
+     * One entry of the forms section: u32 task, u8 value index, u8 kind (0: 128-bit hash, 1:
+     * text, 2: out of scope, 3: null, 4: error text), then the hash or text, then (kinds 0/1)
+     * the runtime class. Returns 1.
+     */
+    int bulkForm(int task, int which, Object v, int retain, long[] h) {
+        tail.i32(task);
+        tail.u8(which);
+        if (v == null) {
+            tail.u8(3);
+            return 1;
+        }
+        int r;
+        try {
+            r = Canon.TEXT ? 1 : Canon.hashOf(v, h);
+        } catch (RuntimeException e) {
+            tail.u8(4);
+            tail.str("jforge.CanonFailed: " + e);
+            return 1;
+        }
+        if (r == 1) {
+            String form = Canon.of(v);
+            if (form.equals(Canon.OUT_OF_SCOPE)) {
+                tail.u8(2);
+                return 1;
+            }
+            tail.u8(1);
+            tail.str(form);
+        } else if (r == 2) {
+            tail.u8(2);
+            return 1;
+        } else {
+            tail.u8(0);
+            tail.i64(h[0]);
+            tail.i64(h[1]);
+        }
+        putString(tail, v.getClass().getName());
+        Protos.retain(retain, which, v);
+        return 1;
     }
 
     // ---------------------------------------------------------------- coverage
@@ -730,6 +932,21 @@ final class Worker {
         }
         try {
             switch (s.kind) {
+                case 3 -> {
+                    Object v;
+                    try {
+                        v = Protos.copyOf(s.op);
+                    } catch (RuntimeException e) {
+                        return flagged(i, Protos.COPY_FAILED, e.toString());
+                    }
+                    if (v == null) {
+                        return flagged(i, Protos.MISSING, "prototype " + s.op + " is not held by this worker");
+                    }
+                    vals[i] = v;
+                    isRef[i] = true;
+                    observeResult(v, false);
+                    return true;
+                }
                 case 1 -> {
                     Class<?> ty = classOfString(s.ty);
                     Object v;
@@ -1205,6 +1422,9 @@ final class Worker {
             tail.u8(0);
             tail.str("jforge.CanonFailed: " + e);
             return;
+        }
+        if (retain != 0 && !form.equals(Canon.OUT_OF_SCOPE) && !form.equals("null")) {
+            Protos.retain(retain, st, vals[st]);
         }
         tail.u8(1);
         tail.u8(9);
