@@ -574,15 +574,24 @@ mod canon_props {
     #[test]
     fn isomorphic_heaps_equal_non_isomorphic_differ() {
         let java = find_java(None).unwrap();
-        let mut pool = Pool::start(PoolConfig {
-            java: java.java.clone(),
-            classpath: vec![subjects_exh()],
-            workers: 1,
-            call_timeout: std::time::Duration::from_secs(5),
-            heap_mb: 256,
-            extra_jvm_args: vec!["-Djforge.canon.text=true".into()],
-        })
-        .unwrap();
+        // text forms, and the hash mode the search uses (tokens hashed, no text built)
+        let start = |text: bool| {
+            Pool::start(PoolConfig {
+                java: java.java.clone(),
+                classpath: vec![subjects_exh()],
+                workers: 1,
+                call_timeout: std::time::Duration::from_secs(5),
+                heap_mb: 256,
+                extra_jvm_args: if text {
+                    vec!["-Djforge.canon.text=true".into()]
+                } else {
+                    vec![]
+                },
+            })
+            .unwrap()
+        };
+        let mut pool = start(true);
+        let mut hpool = start(false);
         let ia = JType::Array(Box::new(JType::Prim(Prim::Int)));
         let mut t = OpTable::default();
         t.intern(Operation {
@@ -599,8 +608,10 @@ mod canon_props {
             outer_instance: false,
         });
         assert!(pool.register(&t).unwrap().is_empty());
+        assert!(hpool.register(&t).unwrap().is_empty());
         let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(64));
         let pool = std::cell::RefCell::new(pool);
+        let hpool = std::cell::RefCell::new(hpool);
         let compared = std::cell::Cell::new((0, 0));
         runner
             .run(&graph(), |(g, perm, (node, field, to))| {
@@ -619,12 +630,21 @@ mod canon_props {
                 prop_assert_eq!(&fg, &fh);
                 let iso = reference(&g) == reference(&m);
                 prop_assert_eq!(iso, fg == fm, "{:?} vs {:?}", g, m);
+                let res = hpool
+                    .borrow_mut()
+                    .execute(vec![request(&g), request(&h), request(&m)])
+                    .unwrap();
+                let (hg, hh, hm) = (form(&res[0]), form(&res[1]), form(&res[2]));
+                prop_assert_eq!(hg.len(), 32, "a 128-bit hash in hex: {}", hg);
+                prop_assert_eq!(&hg, &hh);
+                prop_assert_eq!(iso, hg == hm, "hash mode: {:?} vs {:?}", g, m);
                 let (x, y) = compared.get();
                 compared.set(if iso { (x + 1, y) } else { (x, y + 1) });
                 Ok(())
             })
             .unwrap();
         pool.into_inner().shutdown();
+        hpool.into_inner().shutdown();
         let compared = compared.get();
         assert!(
             compared.1 > 10,

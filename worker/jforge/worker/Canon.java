@@ -5,7 +5,6 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.regex.Pattern;
 
@@ -42,9 +41,24 @@ final class Canon {
     }
 
     private static final ScopeExceeded EXCEEDED = new ScopeExceeded();
-    private static final ClassValue<Field[]> FIELDS = new ClassValue<>() {
+
+    /**
+     * The fields of a class in form order, and how to read them: with sun.misc.Unsafe at a
+     * fixed offset (no boxing of primitives, no access checks per read) where the JVM gives
+     * offsets, else through the Field (hidden classes, records).
+     */
+    private static final class Layout {
+        Field[] fields;
+        long[] offsets;
+        /** Z B C S I J F D for primitives, L for references. */
+        char[] kinds;
+        boolean unsafe;
+        long nameHash;
+    }
+
+    private static final ClassValue<Layout> LAYOUT = new ClassValue<>() {
         @Override
-        protected Field[] computeValue(Class<?> c) {
+        protected Layout computeValue(Class<?> c) {
             ArrayList<Field> all = new ArrayList<>();
             for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
                 Field[] fs = k.getDeclaredFields();
@@ -66,13 +80,36 @@ final class Canon {
                     all.add(f);
                 }
             }
-            return all.toArray(new Field[0]);
+            Layout l = new Layout();
+            l.nameHash = nameHash(c.getName());
+            l.fields = all.toArray(new Field[0]);
+            l.offsets = new long[l.fields.length];
+            l.kinds = new char[l.fields.length];
+            l.unsafe = Protos.U != null && !c.isHidden() && !c.isRecord();
+            for (int i = 0; i < l.fields.length; i++) {
+                Class<?> t = l.fields[i].getType();
+                l.kinds[i] = t == boolean.class ? 'Z' : t.isPrimitive() ? Worker.primOf(t) : 'L';
+                if (l.unsafe) {
+                    try {
+                        l.offsets[i] = Protos.U.objectFieldOffset(l.fields[i]);
+                    } catch (RuntimeException e) {
+                        l.unsafe = false;
+                    }
+                }
+            }
+            return l;
         }
     };
 
     private final StringBuilder sb = new StringBuilder(256);
-    private final IdentityHashMap<Object, Integer> ids = new IdentityHashMap<>();
-    private final HashMap<Class<?>, int[]> counts = new HashMap<>();
+    /** Objects numbered so far: linear for small heaps, a map beyond. */
+    private Object[] seen = new Object[16];
+    private int nseen;
+    private IdentityHashMap<Object, Integer> ids;
+    /** Objects per class so far (root excluded). */
+    private Class<?>[] cls = new Class<?>[8];
+    private int[] cnt = new int[8];
+    private int ncls;
 
     /** The canonical form of `root` (text or hash), or OUT_OF_SCOPE. */
     static String of(Object root) {
@@ -85,7 +122,12 @@ final class Canon {
         } catch (ScopeExceeded e) {
             return OUT_OF_SCOPE;
         }
-        return TEXT ? c.sb.toString() : hash(c.sb);
+        if (TEXT) {
+            return c.sb.toString();
+        }
+        long[] h = new long[2];
+        c.finish(h);
+        return String.format("%016x%016x", h[0], h[1]);
     }
 
     /**
@@ -99,7 +141,7 @@ final class Canon {
         } catch (ScopeExceeded e) {
             return 2;
         }
-        hash(c.sb, h);
+        c.finish(h);
         return 0;
     }
 
@@ -108,66 +150,171 @@ final class Canon {
                 || v instanceof Boolean || v instanceof Character || v instanceof Enum<?>;
     }
 
+    /** The number of an object already visited, or -1. */
+    private int idOf(Object o) {
+        if (ids != null) {
+            Integer id = ids.get(o);
+            return id == null ? -1 : id;
+        }
+        for (int i = 0; i < nseen; i++) {
+            if (seen[i] == o) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void number(Object o) {
+        if (ids != null) {
+            ids.put(o, ids.size());
+            return;
+        }
+        if (nseen == seen.length) {
+            ids = new IdentityHashMap<>(nseen * 4);
+            for (int i = 0; i < nseen; i++) {
+                ids.put(seen[i], i);
+            }
+            ids.put(o, nseen);
+            return;
+        }
+        seen[nseen++] = o;
+    }
+
+    private void count(Class<?> c) {
+        for (int i = 0; i < ncls; i++) {
+            if (cls[i] == c) {
+                if (++cnt[i] > SCOPE) {
+                    throw EXCEEDED;
+                }
+                return;
+            }
+        }
+        if (ncls == cls.length) {
+            cls = Arrays.copyOf(cls, ncls * 2);
+            cnt = Arrays.copyOf(cnt, ncls * 2);
+        }
+        cls[ncls] = c;
+        cnt[ncls++] = 1;
+        if (1 > SCOPE) {
+            throw EXCEEDED;
+        }
+    }
+
     private void walk(Object o, boolean root) {
         if (o == null) {
-            sb.append('N');
+            sym('N');
             return;
         }
         if (isValue(o)) {
             value(o);
             return;
         }
-        Integer id = ids.get(o);
-        if (id != null) {
-            sb.append('#').append(id.intValue());
+        int id = idOf(o);
+        if (id >= 0) {
+            sym('#');
+            num(id);
             return;
         }
         Class<?> c = o.getClass();
         if (!root) {
-            int[] n = counts.computeIfAbsent(c, k -> new int[1]);
-            if (++n[0] > SCOPE) {
-                throw EXCEEDED;
-            }
+            count(c);
         }
-        ids.put(o, ids.size());
-        sb.append(c.getName());
+        number(o);
+        Layout l = LAYOUT.get(c);
+        if (TEXT) {
+            sb.append(c.getName());
+        } else {
+            put(l.nameHash);
+        }
         if (c.isArray()) {
-            int len = Array.getLength(o);
-            if (len > MAX_ARRAY) {
-                throw EXCEEDED;
-            }
-            sb.append('[').append(len).append(':');
-            Class<?> e = c.getComponentType();
-            for (int i = 0; i < len; i++) {
-                if (e.isPrimitive()) {
-                    value(Array.get(o, i));
-                } else {
-                    walk(Array.get(o, i), false);
-                }
-                sb.append(',');
-            }
-            sb.append(']');
+            array(o, c);
             return;
         }
-        sb.append('{');
-        for (Field f : FIELDS.get(c)) {
-            Object v;
-            try {
-                v = f.get(o);
-            } catch (IllegalAccessException e) {
-                continue;
-            }
-            if (f.getType().isPrimitive()) {
-                value(v);
+        sym('{');
+        Field[] fs = l.fields;
+        for (int i = 0; i < fs.length; i++) {
+            if (l.unsafe) {
+                field(o, l.offsets[i], l.kinds[i]);
             } else {
-                walk(v, false);
+                Object v;
+                try {
+                    v = fs[i].get(o);
+                } catch (IllegalAccessException e) {
+                    continue;
+                }
+                if (l.kinds[i] != 'L') {
+                    value(v);
+                } else {
+                    walk(v, false);
+                }
             }
-            sb.append(',');
+            sym(',');
         }
-        sb.append('}');
+        sym('}');
+    }
+
+    /** A field read through Unsafe, written exactly as {@link #value} writes its boxed value. */
+    private void field(Object o, long off, char kind) {
+        sun.misc.Unsafe u = Protos.U;
+        if (TEXT) {
+            switch (kind) {
+                case 'I' -> sb.append('I').append(u.getInt(o, off));
+                case 'J' -> sb.append('L').append(u.getLong(o, off));
+                case 'S' -> sb.append('S').append(u.getShort(o, off));
+                case 'B' -> sb.append('B').append(u.getByte(o, off));
+                case 'Z' -> sb.append('B').append(u.getBoolean(o, off));
+                case 'C' -> sb.append('C').append((int) u.getChar(o, off));
+                case 'F' -> sb.append('F').append(Integer.toHexString(Float.floatToRawIntBits(u.getFloat(o, off))));
+                case 'D' -> sb.append('D').append(Long.toHexString(Double.doubleToRawLongBits(u.getDouble(o, off))));
+                default -> walk(u.getObject(o, off), false);
+            }
+            return;
+        }
+        // the same tags as value() uses for the boxed values
+        switch (kind) {
+            case 'I' -> tagged('I', u.getInt(o, off));
+            case 'J' -> tagged('L', u.getLong(o, off));
+            case 'S' -> tagged('S', u.getShort(o, off));
+            case 'B' -> tagged('B', u.getByte(o, off));
+            case 'Z' -> tagged('Z', u.getBoolean(o, off) ? 1 : 0);
+            case 'C' -> tagged('C', u.getChar(o, off));
+            case 'F' -> tagged('F', Float.floatToRawIntBits(u.getFloat(o, off)));
+            case 'D' -> tagged('D', Double.doubleToRawLongBits(u.getDouble(o, off)));
+            default -> walk(u.getObject(o, off), false);
+        }
+    }
+
+    private void array(Object o, Class<?> c) {
+        int len = Array.getLength(o);
+        if (len > MAX_ARRAY) {
+            throw EXCEEDED;
+        }
+        sym('[');
+        num(len);
+        sym(':');
+        if (o instanceof Object[] a) {
+            for (Object v : a) {
+                walk(v, false);
+                sym(',');
+            }
+        } else if (o instanceof int[] a && !TEXT) {
+            for (int v : a) {
+                tagged('I', v);
+            }
+        } else {
+            for (int i = 0; i < len; i++) {
+                value(Array.get(o, i));
+                sym(',');
+            }
+        }
+        sym(']');
     }
 
     private void value(Object v) {
+        if (!TEXT) {
+            valueHash(v);
+            return;
+        }
         if (v instanceof String s) {
             sb.append('"');
             for (int i = 0; i < s.length(); i++) {
@@ -196,24 +343,102 @@ final class Canon {
         }
     }
 
-    /** Two independent 64-bit hashes (multiply-xorshift with different constants). */
-    static String hash(CharSequence s) {
-        long[] h = new long[2];
-        hash(s, h);
-        return String.format("%016x%016x", h[0], h[1]);
+    // ------------------------------------------------------------------ hash mode
+    //
+    // Without jforge.canon.text the form is never written out: the same tokens go straight
+    // into a 128-bit hash (two 64-bit lanes), a class as the 64-bit hash of its name, a number
+    // as its bits. Symbols are offset so they cannot be mistaken for small numbers. Two
+    // structures get equal hashes when their token streams are equal, i.e. when their texts
+    // are equal; every worker computes the same hash for the same form.
+
+    private long h1 = 0x9E3779B97F4A7C15L, h2 = 0xC2B2AE3D27D4EB4FL, ntok;
+
+    private void put(long x) {
+        ntok++;
+        h1 = Long.rotateLeft((h1 ^ x) * 0x9FB21C651E98DF25L, 29);
+        h2 = (h2 + Long.rotateLeft(x, 17)) * 0xFF51AFD7ED558CCDL;
+        h2 ^= h2 >>> 31;
     }
 
-    static void hash(CharSequence s, long[] out) {
-        long h1 = 0x9E3779B97F4A7C15L ^ s.length(), h2 = 0xC2B2AE3D27D4EB4FL + s.length();
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            h1 = (h1 ^ c) * 0x100000001B3L;
-            h1 ^= h1 >>> 29;
-            h2 = (h2 + c) * 0xFF51AFD7ED558CCDL;
-            h2 ^= h2 >>> 31;
+    private static final long SYM = 0x5EED_0000_0000_0000L;
+
+    private void sym(char c) {
+        if (TEXT) {
+            sb.append(c);
+        } else {
+            put(SYM + c);
         }
-        out[0] = mix(h1);
+    }
+
+    private void num(long v) {
+        if (TEXT) {
+            sb.append(v);
+        } else {
+            put(v);
+        }
+    }
+
+    private void tagged(char tag, long v) {
+        put(SYM + tag);
+        put(v);
+    }
+
+    private void valueHash(Object v) {
+        if (v instanceof String s) {
+            put(SYM + '"');
+            put(s.length());
+            long w = 0;
+            int i = 0;
+            for (; i < s.length(); i++) {
+                w = (w << 16) | s.charAt(i);
+                if ((i & 3) == 3) {
+                    put(w);
+                    w = 0;
+                }
+            }
+            if ((i & 3) != 0) {
+                put(w);
+            }
+        } else if (v instanceof Enum<?> e) {
+            put(SYM + 'E');
+            put(LAYOUT.get(e.getDeclaringClass()).nameHash);
+            put(e.ordinal());
+        } else if (v instanceof Integer x) {
+            tagged('I', x);
+        } else if (v instanceof Long x) {
+            tagged('L', x);
+        } else if (v instanceof Short x) {
+            tagged('S', x);
+        } else if (v instanceof Byte x) {
+            tagged('B', x);
+        } else if (v instanceof Boolean x) {
+            tagged('Z', x ? 1 : 0);
+        } else if (v instanceof Character x) {
+            tagged('C', x);
+        } else if (v instanceof Float x) {
+            tagged('F', Float.floatToRawIntBits(x));
+        } else if (v instanceof Double x) {
+            tagged('D', Double.doubleToRawLongBits(x));
+        } else {
+            // other java.lang numbers (none today): by class and text
+            put(SYM + 'O');
+            put(LAYOUT.get(v.getClass()).nameHash);
+            valueHash(v.toString());
+        }
+    }
+
+    private void finish(long[] out) {
+        out[0] = mix(h1 ^ ntok);
         out[1] = mix(h2 ^ 0x5851F42D4C957F2DL);
+    }
+
+    /** A 64-bit hash of a class name (stable across JVMs). */
+    static long nameHash(String name) {
+        long h = 0xCBF29CE484222325L;
+        for (int i = 0; i < name.length(); i++) {
+            h = (h ^ name.charAt(i)) * 0x100000001B3L;
+        }
+        return mix(h);
     }
 
     private static long mix(long z) {

@@ -6,9 +6,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.Set;
 
 /**
@@ -41,7 +39,16 @@ final class Protos {
     static final String COPY_FAILED = "jforge.CopyFailed";
 
     private static Object[] protos = new Object[1024];
-    private static final HashMap<Long, Object> candidates = new HashMap<>();
+    /**
+     * Candidates in the order they were retained, keyed (retain << 32 | stmt). The Rust side
+     * hands out retain ids in increasing order and forgets a prefix, so this is a sorted
+     * queue: appended at the end, dropped from the front, looked up by binary search (sorted
+     * again first in the rare case a key arrived out of order). No boxing on the hot path.
+     */
+    private static long[] candKeys = new long[4096];
+    private static Object[] candVals = new Object[4096];
+    private static int candHead, candTail;
+    private static boolean candSorted = true;
     private static int promoteCalls;
     private static boolean full;
 
@@ -57,18 +64,74 @@ final class Protos {
         }
     }
 
-    private static long maxRetain;
-
     static void retain(int retain, int stmt, Object v) {
-        if (retain != 0 && v != null && !full) {
-            maxRetain = Math.max(maxRetain, retain & 0xffffffffL);
-            candidates.put(((long) retain << 32) | (stmt & 0xffffffffL), v);
+        if (retain == 0 || v == null || full) {
+            return;
         }
+        long key = ((retain & 0xffffffffL) << 32) | (stmt & 0xffffffffL);
+        if (candTail == candKeys.length) {
+            int live = candTail - candHead;
+            if (live * 2 > candKeys.length) {
+                candKeys = Arrays.copyOf(candKeys, candKeys.length * 2);
+                candVals = Arrays.copyOf(candVals, candVals.length * 2);
+            }
+            System.arraycopy(candKeys, candHead, candKeys, 0, live);
+            System.arraycopy(candVals, candHead, candVals, 0, live);
+            Arrays.fill(candVals, live, candTail, null);
+            candHead = 0;
+            candTail = live;
+        }
+        if (candTail > candHead && Long.compareUnsigned(candKeys[candTail - 1], key) >= 0) {
+            candSorted = false;
+        }
+        candKeys[candTail] = key;
+        candVals[candTail++] = v;
+    }
+
+    private static void sortCandidates() {
+        int n = candTail - candHead;
+        Integer[] idx = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            idx[i] = candHead + i;
+        }
+        Arrays.sort(idx, (a, b) -> Long.compareUnsigned(candKeys[a], candKeys[b]));
+        long[] k = new long[candKeys.length];
+        Object[] v = new Object[candVals.length];
+        for (int i = 0; i < n; i++) {
+            k[i] = candKeys[idx[i]];
+            v[i] = candVals[idx[i]];
+        }
+        candKeys = k;
+        candVals = v;
+        candHead = 0;
+        candTail = n;
+        candSorted = true;
+    }
+
+    /** Index of candidate `key`, or -1. */
+    private static int findCandidate(long key) {
+        if (!candSorted) {
+            sortCandidates();
+        }
+        int lo = candHead, hi = candTail - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int c = Long.compareUnsigned(candKeys[mid], key);
+            if (c == 0) {
+                return mid;
+            } else if (c < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return -1;
     }
 
     /** Makes candidate (retain, stmt) prototype `id`; a candidate that is gone is skipped. */
     static void promote(int retain, int stmt, int id) {
-        Object v = candidates.get(((long) retain << 32) | (stmt & 0xffffffffL));
+        int at = findCandidate(((retain & 0xffffffffL) << 32) | (stmt & 0xffffffffL));
+        Object v = at < 0 ? null : candVals[at];
         if (v == null || id < 0 || full) {
             return;
         }
@@ -89,19 +152,20 @@ final class Protos {
 
     /** Forgets every candidate whose retain id is at most `upto` (unsigned). */
     static void forget(int upto) {
-        if (upto == 0 || candidates.isEmpty()) {
+        if (upto == 0 || candTail == candHead) {
             return;
+        }
+        if (!candSorted) {
+            sortCandidates();
         }
         long limit = upto & 0xffffffffL;
-        if (limit >= maxRetain) {
-            candidates.clear();
-            return;
+        int i = candHead;
+        while (i < candTail && (candKeys[i] >>> 32) <= limit) {
+            candVals[i++] = null;
         }
-        Iterator<Long> it = candidates.keySet().iterator();
-        while (it.hasNext()) {
-            if ((it.next() >>> 32) <= limit) {
-                it.remove();
-            }
+        candHead = i;
+        if (candHead == candTail) {
+            candHead = candTail = 0;
         }
     }
 
@@ -204,13 +268,44 @@ final class Protos {
         }
     }
 
-    private final IdentityHashMap<Object, Object> map = new IdentityHashMap<>();
+    /** Originals and their copies: linear for small structures, a map beyond. */
+    private Object[] from = new Object[32];
+    private Object[] to = new Object[32];
+    private int n;
+    private IdentityHashMap<Object, Object> map;
+
+    private Object copied(Object o) {
+        if (map != null) {
+            return map.get(o);
+        }
+        for (int i = 0; i < n; i++) {
+            if (from[i] == o) {
+                return to[i];
+            }
+        }
+        return null;
+    }
+
+    private void remember(Object o, Object c) {
+        if (map == null && n == from.length) {
+            map = new IdentityHashMap<>(n * 4);
+            for (int i = 0; i < n; i++) {
+                map.put(from[i], to[i]);
+            }
+        }
+        if (map != null) {
+            remember(o, c);
+        } else {
+            from[n] = o;
+            to[n++] = c;
+        }
+    }
 
     Object copy(Object o) {
         if (o == null || Canon.isValue(o) || o instanceof Class<?>) {
             return o;
         }
-        Object c = map.get(o);
+        Object c = copied(o);
         if (c != null) {
             return c;
         }
@@ -223,7 +318,7 @@ final class Protos {
             int n = Array.getLength(o);
             Class<?> e = k.getComponentType();
             Object a = Array.newInstance(e, n);
-            map.put(o, a);
+            remember(o, a);
             if (e.isPrimitive()) {
                 System.arraycopy(o, 0, a, 0, n);
             } else {
@@ -244,7 +339,7 @@ final class Protos {
         } catch (InstantiationException e) {
             throw new IllegalStateException("cannot allocate " + k.getName(), e);
         }
-        map.put(o, c);
+        remember(o, c);
         long[] offs = l.offsets;
         char[] kinds = l.kinds;
         for (int i = 0; i < offs.length; i++) {
