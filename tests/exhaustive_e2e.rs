@@ -334,6 +334,60 @@ fn seeded_bug_is_reported_with_a_replayable_sequence() {
 }
 
 #[test]
+fn worker_death_loses_prototypes_but_not_structures() {
+    // add(2) on a one-element list halts the JVM: the worker that held the prototypes is
+    // restarted empty, its structures are rebuilt from their sequences, and the counts are
+    // those of re-execution from scratch. Lists of values 0..3 without [x, 2]-prefixed
+    // growth: every list of length <= 3 whose second-added value is not 2.
+    let mut runs = Vec::new();
+    for extra in [
+        &["--workers", "2"][..],
+        &["--workers", "1", "--no-reuse"][..],
+    ] {
+        let mut args = vec!["--scope", "3", "--ints", "0:3"];
+        args.extend_from_slice(extra);
+        let j = exh("ds.HaltingList", &args);
+        runs.push(j);
+    }
+    let expected = 1 + 4 + 4 * 3 + 4 * 3 * 4;
+    for j in &runs {
+        assert_eq!(structures(j), expected, "{j}");
+        let f = j["failures"].as_array().unwrap();
+        assert_eq!(f.len(), 1, "{j}");
+        assert_eq!(f[0]["exception"], "crash: JVM exited with code 3", "{j}");
+    }
+    assert!(
+        runs[0]["prototype_reuse"]["rebuilt"].as_u64().unwrap() > 0,
+        "{}",
+        runs[0]
+    );
+}
+
+#[test]
+fn red_black_tree_removal_keeps_the_invariants() {
+    // our RBT's remove (TreeMap's algorithm) checked by its own repOK on every structure the
+    // API builds; add+remove reaches shapes add alone cannot
+    let b = |re: &str| {
+        let f = std::env::temp_dir().join(format!("jf-rbt-{}-{}", std::process::id(), re.len()));
+        std::fs::write(&f, re).unwrap();
+        f.display().to_string()
+    };
+    let both = b(r"ds\.RedBlackTree(\(\)|\.add\(.*|\.remove\(.*)");
+    let add = b(r"ds\.RedBlackTree(\(\)|\.add\(.*)");
+    let j = exh(
+        "ds.RedBlackTree",
+        &["--scope", "6", "--builders", &both, "--check", "repOK"],
+    );
+    assert_eq!(
+        j["counterexamples"].as_array().map(|a| a.len()),
+        Some(0),
+        "{j}"
+    );
+    let j_add = exh("ds.RedBlackTree", &["--scope", "6", "--builders", &add]);
+    assert!(structures(&j) > structures(&j_add), "{j} vs {j_add}");
+}
+
+#[test]
 fn too_strong_rep_ok_is_flagged_by_check() {
     let j = exh("ds.StrongRepOkList", &["--scope", "3", "--check", "repOK"]);
     assert_eq!(structures(&j), 40);

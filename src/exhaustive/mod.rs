@@ -784,13 +784,21 @@ pub fn render_seq(ops: &OpSet, seq: &crate::sequence::Sequence) -> Vec<String> {
         .iter()
         .enumerate()
         .map(|(i, s)| match s {
-            Stmt::Lit { value, .. } => format!("v{i} = {value:?}"),
-            Stmt::Array { elems, .. } => format!("v{i} = array{elems:?}"),
+            Stmt::Lit { value, ty } => {
+                format!("v{i} = {}", crate::emit::literal::java_literal(value, ty))
+            }
+            Stmt::Array { elem, elems } => {
+                let e: Vec<String> = elems.iter().map(|x| format!("v{x}")).collect();
+                format!("v{i} = new {}[] {{{}}}", elem.source(), e.join(", "))
+            }
             Stmt::Call { op, args } => {
                 let o = ops.table.get(*op);
                 let a: Vec<String> = args.iter().map(|x| format!("v{x}")).collect();
                 match o.kind {
                     OpKind::Constructor => format!("v{i} = new {}({})", o.class, a.join(", ")),
+                    OpKind::Method if o.ret.is_none() && !a.is_empty() => {
+                        format!("{}.{}({})", a[0], o.name, a[1..].join(", "))
+                    }
                     OpKind::Method if !a.is_empty() => {
                         format!("v{i} = {}.{}({})", a[0], o.name, a[1..].join(", "))
                     }

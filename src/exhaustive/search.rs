@@ -1051,7 +1051,7 @@ impl<'a> Search<'a> {
                     )
                 }
                 StmtOutcome::Timeout => ("timeout".to_string(), None, None),
-                StmtOutcome::Crash(k) => (format!("crash: {k:?}"), None, None),
+                StmtOutcome::Crash(k) => (format!("crash: {k}"), None, None),
                 _ => ("not run".to_string(), None, None),
             };
             let k = (op, what.clone());

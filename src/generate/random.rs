@@ -1077,12 +1077,5 @@ pub fn null_input(seq: &Sequence, r: &SeqResult) -> bool {
 }
 
 pub fn crash_name(k: &CrashKind) -> String {
-    match k {
-        CrashKind::Exited(Some(c)) => format!("JVM exited with code {c}"),
-        CrashKind::Exited(None) => "JVM exited".into(),
-        CrashKind::OutOfMemory => "OutOfMemoryError".into(),
-        CrashKind::StackOverflow => "StackOverflowError".into(),
-        CrashKind::LeakedThreads => "left threads running".into(),
-        CrashKind::Unresponsive => "worker unresponsive".into(),
-    }
+    k.to_string()
 }

@@ -145,6 +145,19 @@ pub enum CrashKind {
     Unresponsive,
 }
 
+impl std::fmt::Display for CrashKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CrashKind::Exited(Some(c)) => write!(f, "JVM exited with code {c}"),
+            CrashKind::Exited(None) => f.write_str("JVM exited"),
+            CrashKind::OutOfMemory => f.write_str("OutOfMemoryError"),
+            CrashKind::StackOverflow => f.write_str("StackOverflowError"),
+            CrashKind::LeakedThreads => f.write_str("left threads running"),
+            CrashKind::Unresponsive => f.write_str("worker unresponsive"),
+        }
+    }
+}
+
 /// The value a statement produced.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Observed {

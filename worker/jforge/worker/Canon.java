@@ -101,7 +101,8 @@ final class Canon {
         }
     };
 
-    private final StringBuilder sb = new StringBuilder(256);
+    /** The linearization (text mode only). */
+    private final StringBuilder sb = TEXT ? new StringBuilder(256) : null;
     /** Objects numbered so far: linear for small heaps, a map beyond. */
     private Object[] seen = new Object[16];
     private int nseen;
@@ -135,7 +136,8 @@ final class Canon {
      * {@link #of} writes in hex): returns 0, or 2 when the root is out of scope.
      */
     static int hashOf(Object root, long[] h) {
-        Canon c = new Canon();
+        Canon c = REUSED;
+        c.reset();
         try {
             c.walk(root, true);
         } catch (ScopeExceeded e) {
@@ -143,6 +145,20 @@ final class Canon {
         }
         c.finish(h);
         return 0;
+    }
+
+    /** The walker hashOf reuses (the worker is single-threaded), reset before each walk. */
+    private static final Canon REUSED = new Canon();
+
+    private void reset() {
+        Arrays.fill(seen, 0, nseen, null);
+        nseen = 0;
+        ids = null;
+        Arrays.fill(cls, 0, ncls, null);
+        ncls = 0;
+        h1 = 0x9E3779B97F4A7C15L;
+        h2 = 0xC2B2AE3D27D4EB4FL;
+        ntok = 0;
     }
 
     static boolean isValue(Object v) {
@@ -352,6 +368,7 @@ final class Canon {
     // are equal; every worker computes the same hash for the same form.
 
     private long h1 = 0x9E3779B97F4A7C15L, h2 = 0xC2B2AE3D27D4EB4FL, ntok;
+    // (reset() restores these start values)
 
     private void put(long x) {
         ntok++;

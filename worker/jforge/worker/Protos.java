@@ -175,7 +175,18 @@ final class Protos {
         if (p == null) {
             return null;
         }
-        return new Protos().copy(p);
+        COPIER.reset();
+        return COPIER.copy(p);
+    }
+
+    /** The one copier of this (single-threaded) worker, reset before each copy. */
+    private static final Protos COPIER = new Protos();
+
+    private void reset() {
+        Arrays.fill(from, 0, Math.min(n, from.length), null);
+        Arrays.fill(to, 0, Math.min(n, to.length), null);
+        n = 0;
+        map = null;
     }
 
     // ------------------------------------------------------------------------- deep copy
@@ -184,8 +195,12 @@ final class Protos {
     private static final class Layout {
         long[] offsets;
         char[] kinds;
-        /** Null when the class cannot be copied (its instances are shared). */
+        /** False when the class cannot be copied (its instances are shared). */
         boolean copyable;
+        /** The statics of the class's hierarchy and enclosing classes were scanned. */
+        boolean scanned;
+        /** Some static field seen so far holds an instance of this class. */
+        volatile boolean staticHeld;
     }
 
     private static final ClassValue<Layout> LAYOUT = new ClassValue<>() {
@@ -223,18 +238,14 @@ final class Protos {
 
     /** Objects held by static fields of classes met so far (shared, never copied). */
     private static final Set<Object> STATIC_HELD = Collections.newSetFromMap(new IdentityHashMap<>());
-    private static final ClassValue<Boolean> SCANNED = new ClassValue<>() {
-        @Override
-        protected Boolean computeValue(Class<?> c) {
-            for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
-                scanStatics(k);
-                for (Class<?> e = k.getEnclosingClass(); e != null; e = e.getEnclosingClass()) {
-                    scanStatics(e);
-                }
+    private static void scanHierarchy(Class<?> c) {
+        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+            scanStatics(k);
+            for (Class<?> e = k.getEnclosingClass(); e != null; e = e.getEnclosingClass()) {
+                scanStatics(e);
             }
-            return Boolean.TRUE;
         }
-    };
+    }
 
     private static void scanStatics(Class<?> k) {
         Field[] fs;
@@ -262,8 +273,8 @@ final class Protos {
             } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
                 continue;
             }
-            if (v != null) {
-                STATIC_HELD.add(v);
+            if (v != null && STATIC_HELD.add(v)) {
+                LAYOUT.get(v.getClass()).staticHeld = true;
             }
         }
     }
@@ -294,7 +305,7 @@ final class Protos {
             }
         }
         if (map != null) {
-            remember(o, c);
+            map.put(o, c);
         } else {
             from[n] = o;
             to[n++] = c;
@@ -310,8 +321,12 @@ final class Protos {
             return c;
         }
         Class<?> k = o.getClass();
-        SCANNED.get(k);
-        if (STATIC_HELD.contains(o)) {
+        Layout l = LAYOUT.get(k);
+        if (!l.scanned) {
+            l.scanned = true;
+            scanHierarchy(k);
+        }
+        if (l.staticHeld && STATIC_HELD.contains(o)) {
             return o;
         }
         if (k.isArray()) {
@@ -330,7 +345,6 @@ final class Protos {
             }
             return a;
         }
-        Layout l = LAYOUT.get(k);
         if (!l.copyable) {
             return o;
         }
