@@ -121,6 +121,9 @@ pub struct ExhaustiveArgs {
     /// structures (same results, slower; for comparison).
     #[arg(long)]
     pub no_reuse: bool,
+    /// Do not check the equals/hashCode/toString/compareTo contracts on every structure.
+    #[arg(long)]
+    pub no_contracts: bool,
     /// Memory the search may use for kept sequences, in MiB (default: half the machine's RAM).
     #[arg(long, value_name = "MIB")]
     pub max_memory: Option<u64>,

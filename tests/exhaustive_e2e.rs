@@ -364,6 +364,71 @@ fn worker_death_loses_prototypes_but_not_structures() {
 }
 
 #[test]
+fn contracts_are_checked_on_every_structure() {
+    // equals is not reflexive from three elements on; hashCode (and so Object.toString)
+    // throws when the last value added is 3. Both are found, with the shortest sequence, whether structures are checked
+    // on prototype copies or by re-running their sequences, and the written failure tests
+    // reproduce them.
+    let mut whats = Vec::new();
+    for extra in [&[][..], &["--no-reuse", "--workers", "1"][..]] {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("tests");
+        let mut args = vec!["--scope", "4", "--output-dir", out.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let j = exh("ds.BadEqualsList", &args);
+        let mut f: Vec<(String, usize)> = j["failures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["exception"].as_str().unwrap().to_string(),
+                    f["sequence"].as_array().unwrap().len(),
+                )
+            })
+            .collect();
+        f.sort();
+        assert_eq!(
+            f,
+            vec![
+                (
+                    "contract equals-reflexive: x.equals(x) is false".to_string(),
+                    // new, three (literal, add) pairs
+                    7
+                ),
+                (
+                    "contract hashcode-throws: java.lang.IllegalStateException".to_string(),
+                    3
+                ),
+                // Object.toString calls hashCode
+                (
+                    "contract tostring-throws: java.lang.IllegalStateException".to_string(),
+                    3
+                ),
+            ],
+            "{j}"
+        );
+        let run = compile_and_run_junit4(&out, &subjects_exh().display().to_string());
+        let errs: Vec<_> = run
+            .failures
+            .iter()
+            .filter(|(t, _)| t.contains("ErrorTest"))
+            .collect();
+        assert_eq!(errs.len(), 3, "{}", run.output);
+        assert!(
+            run.failures.iter().all(|(t, _)| t.contains("ErrorTest")),
+            "{}",
+            run.output
+        );
+        whats.push((f, structures(&j)));
+    }
+    assert_eq!(whats[0], whats[1]);
+    // --no-contracts: nothing checked
+    let j = exh("ds.BadEqualsList", &["--scope", "4", "--no-contracts"]);
+    assert_eq!(j["failures"].as_array().unwrap().len(), 0, "{j}");
+}
+
+#[test]
 fn red_black_tree_removal_keeps_the_invariants() {
     // our RBT's remove (TreeMap's algorithm) checked by its own repOK on every structure the
     // API builds; add+remove reaches shapes add alone cannot

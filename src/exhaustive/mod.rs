@@ -541,6 +541,7 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
         memory_budget: memory_budget(&args),
         dump: args.dump.is_some(),
         check_ops,
+        contracts: !args.no_contracts,
     };
     let n_usable = usable.len();
     let mut search = Search::new(&model, &ops, usable, cfg);
@@ -872,17 +873,9 @@ fn build_tests(
                     _ => None,
                 })
                 .collect();
-            if let Some(v) = r.violations.first() {
-                err.push(TestCase {
-                    seq: req.seq.clone(),
-                    asserts: vec![None; n],
-                    observers: Vec::new(),
-                    ending: Ending::ErrorContract {
-                        contract: v.contract,
-                        a: v.a,
-                        b: v.b,
-                    },
-                });
+            if !r.violations.is_empty() {
+                // a structure breaking a contract is not a regression test: the search
+                // reported it (one failure test per contract, see check_contracts)
                 continue;
             }
             reg.push(TestCase {
@@ -894,7 +887,18 @@ fn build_tests(
         }
     }
     for f in &search.failures {
-        if let Some(p) = &f.public_class {
+        if let Some((contract, a)) = f.contract {
+            err.push(TestCase {
+                seq: f.seq.clone(),
+                asserts: vec![None; f.seq.len()],
+                observers: Vec::new(),
+                ending: Ending::ErrorContract {
+                    contract,
+                    a,
+                    b: None,
+                },
+            });
+        } else if let Some(p) = &f.public_class {
             err.push(TestCase {
                 seq: f.seq.clone(),
                 asserts: vec![None; f.seq.len()],

@@ -24,8 +24,8 @@ use super::canon::{Form, OUT_OF_SCOPE, kept_bytes, key};
 use crate::generate::ops::OpSet;
 use crate::model::{JType, Model};
 use crate::runner::{
-    Bulk, BulkForm, BulkTask, CANON_OP, ExecMode, ExecRequest, FormValue, Observed, Pool, Reuse,
-    SeqResult, StmtOutcome,
+    Bulk, BulkForm, BulkTask, CANON_OP, Contract, ExecMode, ExecRequest, FormValue, Observed, Pool,
+    Reuse, SeqResult, StmtOutcome,
 };
 use crate::sequence::{OpId, SeqRef, Sequence, Stmt, Value};
 use anyhow::bail;
@@ -74,6 +74,8 @@ pub struct Failure {
     pub public_class: Option<String>,
     pub message: Option<String>,
     pub occurrences: u64,
+    /// A broken contract: which, and the statement of the structure that breaks it.
+    pub contract: Option<(Contract, u32)>,
 }
 
 #[derive(Clone, Debug)]
@@ -102,6 +104,8 @@ pub struct SearchConfig {
     pub dump: bool,
     /// Check op by the erased class name of the static type it applies to.
     pub check_ops: HashMap<String, OpId>,
+    /// Check the single-object contracts of `gen` on every structure kept.
+    pub contracts: bool,
 }
 
 pub struct Progress {
@@ -148,6 +152,8 @@ pub struct Search<'a> {
     started: Instant,
     /// Combinations to run again (their prototype was gone), in the current round.
     requeue: Vec<(usize, Vec<Choice>)>,
+    /// Kept structures whose contracts were checked: `kept[..contracts_done]`.
+    contracts_done: usize,
     /// Promotions waiting for the next request to each worker: (retain, statement, kept).
     promotions: Vec<Vec<(u32, u32, u32)>>,
     /// Highest retain id whose results were applied (candidates up to it can be forgotten).
@@ -268,6 +274,7 @@ impl<'a> Search<'a> {
             inflight: None,
             started: Instant::now(),
             requeue: Vec::new(),
+            contracts_done: 0,
             promotions: Vec::new(),
             applied_retain: 0,
             next_retain: 0,
@@ -345,6 +352,7 @@ impl<'a> Search<'a> {
             self.check_memory(old_end, new_end)?;
             self.cache.borrow_mut().clear();
             self.rebalance(pool, old_end, new_end)?;
+            self.check_contracts(pool, new_end)?;
             for ui in 0..self.usable.len() {
                 let params = self.usable[ui].params.clone();
                 // per input: (old choices, new choices)
@@ -426,6 +434,8 @@ impl<'a> Search<'a> {
                 return Ok(());
             }
             if self.cfg.max_rounds.is_some_and(|m| self.round >= m) {
+                // the last round's structures were not checked yet
+                self.check_contracts(pool, new_end)?;
                 return Ok(());
             }
         }
@@ -637,6 +647,159 @@ impl<'a> Search<'a> {
         self.note_restarts(pool);
         self.apply_all(metas, results);
         Ok(())
+    }
+
+    /// The single-object contracts of `gen` (equals reflexive and false for null, hashCode
+    /// and toString do not throw, compareTo reflexive) on every kept structure not checked
+    /// yet, up to `to`: on a copy of its prototype in the worker that holds it, else by
+    /// re-running its sequence. A contract depends on the structure only, so checking each
+    /// distinct structure once checks every sequence explored. Violations become failures,
+    /// the first structure (in kept order) per contract and detail.
+    fn check_contracts(&mut self, pool: &mut Pool, to: usize) -> anyhow::Result<()> {
+        let from = self.contracts_done;
+        if !self.cfg.contracts || from >= to {
+            self.contracts_done = self.contracts_done.max(to);
+            return Ok(());
+        }
+        let workers = pool.workers();
+        let step = self.cfg.batch.max(1) * 4;
+        let mut start = from;
+        while start < to {
+            let end = (start + step).min(to);
+            // (kept, violation) found in this chunk; sequences to run for the rest
+            let mut found: Vec<(usize, Option<Contract>, String)> = Vec::new();
+            let mut rerun: Vec<usize> = Vec::new();
+            let mut bulks: Vec<Vec<usize>> = vec![Vec::new(); workers];
+            for k in start..end {
+                match self.kept[k].home {
+                    Some(h) if self.cfg.reuse => bulks[h as usize % workers].push(k),
+                    _ => rerun.push(k),
+                }
+            }
+            let mut reqs = Vec::new();
+            let mut owners = Vec::new();
+            for (w, ks) in bulks.into_iter().enumerate() {
+                if ks.is_empty() {
+                    continue;
+                }
+                let tasks = ks
+                    .iter()
+                    .map(|&k| BulkTask {
+                        proto: k as u32,
+                        op: CANON_OP,
+                        pos: 0,
+                        lits: Vec::new(),
+                        canon_result: false,
+                    })
+                    .collect::<Vec<_>>();
+                let mut req = ExecRequest {
+                    seq: Arc::new(Sequence {
+                        stmts: vec![
+                            Stmt::Lit {
+                                ty: JType::Prim(crate::model::Prim::Int),
+                                value: Value::Null,
+                            };
+                            tasks.len()
+                        ],
+                    }),
+                    mode: ExecMode::Canon,
+                    contract_values: Vec::new(),
+                    observers: Vec::new(),
+                    reuse: Some(Box::new(Reuse {
+                        bulk: Some(Bulk {
+                            lits: Vec::new(),
+                            retain_base: 0,
+                            tasks,
+                        }),
+                        ..Reuse::default()
+                    })),
+                };
+                self.attach_promotions(&mut req, w);
+                reqs.push((req, w));
+                owners.push(ks);
+            }
+            if !reqs.is_empty() {
+                pool.submit_routed(reqs)?;
+                let results = pool.collect()?;
+                self.note_restarts(pool);
+                for (ks, r) in owners.iter().zip(&results) {
+                    for (t, &k) in ks.iter().enumerate() {
+                        match r.outcomes.get(t) {
+                            Some(StmtOutcome::Normal(_)) => {}
+                            // prototype gone (restart), or the check itself crashed: re-run
+                            _ => rerun.push(k),
+                        }
+                    }
+                    for f in &r.forms {
+                        if let (FormValue::Violation(c, d), Some(&k)) =
+                            (&f.form, ks.get(f.task as usize))
+                        {
+                            found.push((k, Some(*c), d.clone()));
+                        }
+                    }
+                }
+            }
+            if !rerun.is_empty() {
+                rerun.sort_unstable();
+                let reqs: Vec<ExecRequest> = rerun
+                    .iter()
+                    .map(|&k| {
+                        let (seq, v) = self.materialize(k);
+                        ExecRequest {
+                            seq,
+                            mode: ExecMode::Generate,
+                            contract_values: vec![v],
+                            observers: Vec::new(),
+                            reuse: None,
+                        }
+                    })
+                    .collect();
+                let results = pool.execute(reqs)?;
+                self.note_restarts(pool);
+                for (&k, r) in rerun.iter().zip(&results) {
+                    let v = self.materialize(k).1;
+                    if let Some(i) = r.first_abnormal() {
+                        if let StmtOutcome::Crash(c) = &r.outcomes[i] {
+                            found.push((k, None, format!("crash: {c}")));
+                        }
+                        continue;
+                    }
+                    for x in r.violations.iter().filter(|x| x.a == v && x.b.is_none()) {
+                        found.push((k, Some(x.contract), x.detail.clone()));
+                    }
+                }
+            }
+            found.sort_by_key(|f| f.0);
+            for (k, c, detail) in found {
+                self.record_violation(k, c, detail);
+            }
+            start = end;
+        }
+        self.contracts_done = to;
+        Ok(())
+    }
+
+    /// A broken contract (`None`: the check itself crashed the worker) of kept structure `k`.
+    fn record_violation(&mut self, k: usize, c: Option<Contract>, detail: String) {
+        let what = match c {
+            Some(c) => format!("contract {}: {detail}", c.name()),
+            None => format!("contract check: {detail}"),
+        };
+        let key = (CANON_OP, what.clone());
+        if let Some(&i) = self.failure_index.get(&key) {
+            self.failures[i].occurrences += 1;
+            return;
+        }
+        self.failure_index.insert(key, self.failures.len());
+        let (seq, v) = self.materialize(k);
+        self.failures.push(Failure {
+            seq,
+            what,
+            public_class: None,
+            message: None,
+            occurrences: 1,
+            contract: c.map(|c| (c, v)),
+        });
     }
 
     /// Promotions waiting for worker `w` go with its next request.
@@ -1007,6 +1170,8 @@ impl<'a> Search<'a> {
                     *self.canon_errors.entry(e.clone()).or_default() += 1;
                     continue;
                 }
+                // only contracts tasks (check_contracts) report violations
+                FormValue::Violation(..) => continue,
             };
             let Some(class) = &f.class else { continue };
             self.record_form(m, stmt, key, class);
@@ -1103,6 +1268,7 @@ impl<'a> Search<'a> {
                     public_class: public,
                     message,
                     occurrences: 1,
+                    contract: None,
                 });
             }
             return;

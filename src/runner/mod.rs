@@ -112,6 +112,8 @@ pub enum FormValue {
     OutOfScope,
     Null,
     Error(String),
+    /// A contracts task found this contract broken (detail from the worker).
+    Violation(Contract, String),
 }
 
 /// What happened to one statement.

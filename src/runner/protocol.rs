@@ -848,6 +848,11 @@ pub fn encode_result(tag: u32, r: &SeqResult, classes: &mut ClassEncTable) -> Ve
                     e.u8(4);
                     e.str(m);
                 }
+                FormValue::Violation(c, m) => {
+                    e.u8(5);
+                    e.u8(contract_code(*c));
+                    e.str(m);
+                }
             }
             if matches!(f.form, FormValue::Hash(_) | FormValue::Text(_)) {
                 let c: Arc<str> = f.class.clone().unwrap_or_else(|| "?".into());
@@ -911,6 +916,10 @@ fn decode_forms(d: &mut Dec, classes: &mut ClassTable) -> Result<Vec<BulkForm>> 
             2 => (FormValue::OutOfScope, false),
             3 => (FormValue::Null, false),
             4 => (FormValue::Error(d.str()?), false),
+            5 => {
+                let c = contract_from(d.u8()?)?;
+                (FormValue::Violation(c, d.str()?), false)
+            }
             k => bail!("protocol error: bad form kind {k}"),
         };
         let class = if has_class {
@@ -1186,6 +1195,15 @@ mod tests {
                 task: 3,
                 which: 0,
                 form: FormValue::Error("java.lang.StackOverflowError".into()),
+                class: None,
+            },
+            BulkForm {
+                task: 4,
+                which: 0,
+                form: FormValue::Violation(
+                    Contract::EqualsReflexive,
+                    "x.equals(x) is false".into(),
+                ),
                 class: None,
             },
         ];

@@ -725,6 +725,25 @@ final class Worker {
                     record(before, t + 1);
                     continue;
                 }
+                if (op == -1) {
+                    // a contracts task: the single-object contracts on a copy of the prototype
+                    // (a copy: equals/hashCode/toString may have side effects)
+                    final int task = t;
+                    int[] nv = new int[1];
+                    single(copy, (c, d) -> {
+                        tail.i32(task);
+                        tail.u8(0);
+                        tail.u8(5);
+                        tail.u8(c);
+                        tail.str(d);
+                        nv[0]++;
+                    });
+                    end();
+                    outc.u8(O_VOID);
+                    record(before, t + 1);
+                    nforms += nv[0];
+                    continue;
+                }
                 vals[pos] = copy;
                 isRef[pos] = true;
                 Stmt s = stmt(k);
@@ -774,8 +793,9 @@ final class Worker {
 
     /**
      * One entry of the forms section: u32 task, u8 value index, u8 kind (0: 128-bit hash, 1:
-     * text, 2: out of scope, 3: null, 4: error text), then the hash or text, then (kinds 0/1)
-     * the runtime class. Returns 1.
+     * text, 2: out of scope, 3: null, 4: error text; 5, written by contracts tasks: u8
+     * contract code and detail text), then the hash or text, then (kinds 0/1) the runtime
+     * class. Returns 1.
      */
     int bulkForm(int task, int which, Object v, int retain, long[] h) {
         tail.i32(task);
@@ -1312,48 +1332,8 @@ final class Worker {
             }
             Object o = vals[a];
             begin(a);
-            try {
-                if (!o.equals(o)) {
-                    violation(C_REFLEXIVE, a, -1, "x.equals(x) is false");
-                    nviol++;
-                }
-            } catch (Throwable t) {
-                checkFatal(t);
-            }
-            try {
-                if (o.equals(null)) {
-                    violation(C_NULL, a, -1, "x.equals(null) is true");
-                    nviol++;
-                }
-            } catch (Throwable t) {
-                checkFatal(t);
-            }
-            try {
-                o.hashCode();
-            } catch (Throwable t) {
-                checkFatal(t);
-                violation(C_HASH_THROWS, a, -1, t.getClass().getName());
-                nviol++;
-            }
-            try {
-                o.toString();
-            } catch (Throwable t) {
-                checkFatal(t);
-                violation(C_TOSTRING_THROWS, a, -1, t.getClass().getName());
-                nviol++;
-            }
-            if (o instanceof Comparable<?>) {
-                try {
-                    @SuppressWarnings({"unchecked", "rawtypes"})
-                    int r = ((Comparable) o).compareTo(o);
-                    if (r != 0) {
-                        violation(C_CMP_REFLEXIVE, a, -1, "x.compareTo(x) is " + r);
-                        nviol++;
-                    }
-                } catch (Throwable t) {
-                    checkFatal(t);
-                }
-            }
+            final int at = a;
+            nviol += single(o, (c, d) -> violation(c, at, -1, d));
             end();
             for (int b = 0; b < n && pairs < MAX_PAIRS; b++) {
                 Object p = vals[b];
@@ -1364,6 +1344,62 @@ final class Worker {
                 begin(a);
                 nviol += pair(a, o, b, p);
                 end();
+            }
+        }
+        return nviol;
+    }
+
+    /** Receives the violations of {@link #single}: contract code, detail. */
+    interface Violations {
+        void add(int contract, String detail);
+    }
+
+    /**
+     * The contracts on one object: equals reflexive and false for null, hashCode and toString
+     * do not throw, compareTo reflexive. Returns the number of violations.
+     */
+    int single(Object o, Violations out) {
+        int nviol = 0;
+        try {
+            if (!o.equals(o)) {
+                out.add(C_REFLEXIVE, "x.equals(x) is false");
+                nviol++;
+            }
+        } catch (Throwable t) {
+            checkFatal(t);
+        }
+        try {
+            if (o.equals(null)) {
+                out.add(C_NULL, "x.equals(null) is true");
+                nviol++;
+            }
+        } catch (Throwable t) {
+            checkFatal(t);
+        }
+        try {
+            o.hashCode();
+        } catch (Throwable t) {
+            checkFatal(t);
+            out.add(C_HASH_THROWS, t.getClass().getName());
+            nviol++;
+        }
+        try {
+            o.toString();
+        } catch (Throwable t) {
+            checkFatal(t);
+            out.add(C_TOSTRING_THROWS, t.getClass().getName());
+            nviol++;
+        }
+        if (o instanceof Comparable<?>) {
+            try {
+                @SuppressWarnings({"unchecked", "rawtypes"})
+                int r = ((Comparable) o).compareTo(o);
+                if (r != 0) {
+                    out.add(C_CMP_REFLEXIVE, "x.compareTo(x) is " + r);
+                    nviol++;
+                }
+            } catch (Throwable t) {
+                checkFatal(t);
             }
         }
         return nviol;
