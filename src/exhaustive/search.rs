@@ -945,6 +945,7 @@ impl<'a> Search<'a> {
                     worker: m.worker,
                     coverage: None,
                     compared: Vec::new(),
+                    compared_nums: Vec::new(),
                     forms: Vec::new(),
                 };
                 self.apply(m, &r);

@@ -227,6 +227,7 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
                 major: cf.major,
                 initial_frame: &init,
                 cov_ref,
+                log_compares: true,
             };
             let patched = if retarget.is_empty() {
                 None

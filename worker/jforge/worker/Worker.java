@@ -884,9 +884,43 @@ final class Worker {
                 out.str(x);
             }
         }
+        // ... and int/long operands of if_icmp* and lcmp, in pairs.
+        long[] nums = NO_LONGS;
+        if (covNums == null && !covNumsBroken && covDrain != null) {
+            try {
+                Class<?> c = Class.forName("jforge.rt.Cov", true, loader);
+                covNums = java.lang.invoke.MethodHandles.lookup().findStatic(c, "drainNums",
+                        java.lang.invoke.MethodType.methodType(long[].class));
+            } catch (Throwable t) {
+                covNumsBroken = true; // an older runtime: no number logging
+            }
+        }
+        if (covNums != null) {
+            try {
+                nums = (long[]) covNums.invokeExact();
+            } catch (Throwable t) {
+                nums = NO_LONGS;
+            }
+        }
+        if (nums.length > 0) {
+            out.u8(COMPARED_NUMS_SECTION);
+            varint(nums.length);
+            for (long x : nums) {
+                long z = (x << 1) ^ (x >> 63); // zigzag
+                while ((z & ~0x7FL) != 0) {
+                    out.u8((int) ((z & 0x7F) | 0x80));
+                    z >>>= 7;
+                }
+                out.u8((int) z);
+            }
+        }
     }
 
     static final int COMPARED_SECTION = 0xC1;
+    static final int COMPARED_NUMS_SECTION = 0xC3;
+    static java.lang.invoke.MethodHandle covNums;
+    static boolean covNumsBroken;
+    static final long[] NO_LONGS = new long[0];
     static java.lang.invoke.MethodHandle covCompared;
     static final String[] NO_STRINGS = new String[0];
 
