@@ -392,8 +392,10 @@ impl<'a> Generator<'a> {
     /// Comparison logging: values the classes under test compared against in this sequence
     /// become literals, globally and (with value ± 1 for numbers, to flip `<` versus `<=`)
     /// for the sequence's final operation, which reached the comparison; so do the case keys
-    /// of the switches it reached (known statically from their probes).
-    fn learn_compared(&mut self, op: OpId, r: &SeqResult) {
+    /// of the switches it reached (known statically from their probes). An operand equal to
+    /// a literal of the sequence is most likely that literal, the input, not the value it was
+    /// compared against: it is skipped, so the pool is not flooded with inputs ± 1.
+    fn learn_compared(&mut self, op: OpId, seq: &Sequence, r: &SeqResult) {
         if r.compared.is_empty() && r.compared_nums.is_empty() && r.coverage.is_none() {
             return;
         }
@@ -419,10 +421,36 @@ impl<'a> Generator<'a> {
         if r.compared.is_empty() && r.compared_nums.is_empty() && switches.is_empty() {
             return;
         }
-        for s in &r.compared {
+        let mut input_nums: Vec<i64> = Vec::new();
+        let mut input_strs: Vec<&str> = Vec::new();
+        for st in &seq.stmts {
+            if let Stmt::Lit { value, .. } = st {
+                match value {
+                    Value::Byte(v) => input_nums.push(*v as i64),
+                    Value::Short(v) => input_nums.push(*v as i64),
+                    Value::Char(v) => input_nums.push(*v as i64),
+                    Value::Int(v) => input_nums.push(*v as i64),
+                    Value::Long(v) => input_nums.push(*v),
+                    Value::Str(s) => input_strs.push(s),
+                    _ => {}
+                }
+            }
+        }
+        let strs: Vec<&String> = r
+            .compared
+            .iter()
+            .filter(|s| !input_strs.contains(&s.as_str()))
+            .collect();
+        let nums: Vec<i64> = r
+            .compared_nums
+            .iter()
+            .copied()
+            .filter(|v| !input_nums.contains(v))
+            .collect();
+        for s in &strs {
             self.literals.add_string(s);
         }
-        for &v in &r.compared_nums {
+        for &v in &nums {
             self.literals.add_compared(v, false);
         }
         let i = op as usize;
@@ -439,12 +467,12 @@ impl<'a> Generator<'a> {
                 }
             }
         }
-        for s in &r.compared {
+        for s in strs {
             if pool.len() < MAX_OP_LITERALS {
                 pool.add_string(s);
             }
         }
-        for &v in &r.compared_nums {
+        for v in nums {
             for w in [Some(v), v.checked_sub(1), v.checked_add(1)]
                 .into_iter()
                 .flatten()
@@ -906,7 +934,7 @@ impl<'a> Generator<'a> {
         self.stats[op as usize].calls += 1;
         let new_cov = self.take_coverage(&r);
         if self.cfg.guidance {
-            self.learn_compared(op, &r);
+            self.learn_compared(op, &b.comp.seq, &r);
         }
         match r.first_abnormal() {
             Some(i) => match &r.outcomes[i] {

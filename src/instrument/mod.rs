@@ -20,6 +20,11 @@
 //! inlines the two-instruction `hit` method once it is hot. Fall-through probes sit right
 //! after the jump; taken edges go through a trampoline (see `code.rs` for the layout).
 //!
+//! Comparison logging (for the generator's literal pool): `String.equals` calls become
+//! `Cov.strEq` (same length and stack effect), each `if_icmp*` is preceded by `dup2; sipush
+//! site; invokestatic Cov.cmpI` and each `lcmp` becomes `sipush site; invokestatic Cov.lcmp`
+//! (laid out with the probes, see `code.rs`).
+//!
 //! The runtime class (`src/instrument/rt/Cov.java`, [`RUNTIME_SOURCE`]) keeps one global
 //! `boolean[]` that starts at 64 Ki probes and is grown under a lock when a
 //! larger id shows up; [`compile_runtime`] builds it. The class-file layer is our own
