@@ -184,6 +184,12 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
         }
     }
 
+    // Numbers are logged in user classes only, and not in static initialisers: JDK classes
+    // also run for the JDK itself and for the worker (bootstraps, reflection, class loading),
+    // and static initialisers run once per worker JVM, so the values they would log depend on
+    // the worker's history and gen would differ between 1 and 2 workers.
+    let log_numbers = !is_jdk_class(&class_name);
+
     let mut methods_out: Vec<u8> = Vec::new();
     classfile::put_u2(&mut methods_out, cf.methods.len() as u16);
     let mut map_methods = Vec::new();
@@ -232,7 +238,7 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
                 major: cf.major,
                 initial_frame: &init,
                 cov_ref,
-                log_compares: true,
+                log_compares: log_numbers && name != "<clinit>",
             };
             let patched = if retarget.is_empty() {
                 None
@@ -289,6 +295,13 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
             probes,
         },
     })
+}
+
+/// Classes of the JDK (by internal name).
+fn is_jdk_class(name: &str) -> bool {
+    ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
+        .iter()
+        .any(|p| name.starts_with(p))
 }
 
 /// Compiles [`RUNTIME_SOURCE`] with `javac --release 8` into `out_dir` (which then holds
