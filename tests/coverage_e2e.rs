@@ -95,6 +95,22 @@ fn comparison_logging_finds_a_word_that_is_no_class_constant() {
 }
 
 #[test]
+fn comparison_logging_finds_numbers_that_are_no_class_constants() {
+    // Codes needs 31337, 'q', 90001..90009, switch keys 777/4096 and a long computed at run
+    // time: the logged int/long operands (and the switch keys of the reached switch) become
+    // literals of the method that compared them. Without guidance none of them is known.
+    let (g, total, _) = gen_class_branches("cmd.Codes", 1, &[]);
+    let (u, total2, _) = gen_class_branches("cmd.Codes", 1, &["--no-guidance"]);
+    assert_eq!(total, total2);
+    assert_eq!(total, 13, "branch probes of Codes");
+    assert_eq!(g, total, "guided run covers every edge ({g}/{total})");
+    assert!(
+        u <= total - 5,
+        "unguided run cannot know the numbers ({u}/{total})"
+    );
+}
+
+#[test]
 fn guided_gen_is_deterministic() {
     let a = gen_branches(7, &[]);
     let b = gen_branches(7, &[]);

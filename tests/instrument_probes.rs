@@ -91,8 +91,9 @@ fn probe_counts_match_hand_counts_for_release_8_11_17() {
         // Abstract and native methods have no probes and no method entry.
         let shape = &maps["subj/Lambdas$Shape"];
         assert!(shape.methods.iter().all(|m| m.name == "<init>"));
-        // Every method of every subject class is covered by EXPECTED.
-        for (class, map) in &maps {
+        // Every method of every subject class is covered by EXPECTED (but subj/Compares, the
+        // comparison-logging corpus, whose operands instrument_verify checks).
+        for (class, map) in maps.iter().filter(|(c, _)| *c != "subj/Compares") {
             for m in &map.methods {
                 assert!(
                     EXPECTED

@@ -68,21 +68,28 @@ fn big_expected(x: i32) -> i32 {
     a
 }
 
-/// Runs calls; returns (result, hit ids) per call and fails on any VerifyError.
-fn calls(run: &Run, lines: &[&str]) -> Vec<(String, BTreeSet<u32>)> {
+/// Runs calls; returns (result, hit ids, logged comparison operands) per call and fails on
+/// any VerifyError.
+fn calls(run: &Run, lines: &[&str]) -> Vec<(String, BTreeSet<u32>, Vec<i64>)> {
     let out = run_driver(&run.cp, &[], &lines.join("\n"));
     assert_eq!(out.len(), lines.len(), "driver output: {out:#?}");
     out.iter()
         .zip(lines)
         .map(|(l, call)| {
-            let (res, hits) = l.split_once("\tHITS ").expect("driver line format");
+            let (res, rest) = l.split_once("\tHITS ").expect("driver line format");
+            let (hits, nums) = rest.split_once("\tNUMS ").expect("driver line format");
             assert!(!res.starts_with("ERR"), "{call}: {res}");
             let ids = hits
                 .split(',')
                 .filter(|s| !s.is_empty())
                 .map(|s| s.parse().unwrap())
                 .collect();
-            (res.to_string(), ids)
+            let nums = nums
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse().unwrap())
+                .collect();
+            (res.to_string(), ids, nums)
         })
         .collect()
 }
@@ -165,9 +172,71 @@ fn check_release(release: u32) {
             "call subj.Lambdas test i:4",
             "call subj.Big big i:5",
             "call subj.Big big i:-5",
+            "call subj.Compares f i:7",
+            "call subj.Compares f i:4242",
+            "call subj.Compares lng j:7",
+            "call subj.Compares lng j:123456789012",
+            "call subj.Compares chr c:a",
+            "call subj.Compares range i:5",
+            "call subj.Compares range i:90005",
+            "call subj.Compares loop i:100",
+            "call subj.Compares sw i:5",
+            "call subj.Compares sw i:777",
+            "call subj.Compares deep i:1 i:2 i:2 i:3",
+            "call subj.Compares deepLong j:1 j:2 i:4",
+            "call subj.Compares guarded i:3",
+            "call subj.Compares guarded i:-3",
+            "call subj.Compares cmpInCtor i:3",
+            "call subj.Compares cmpInCtor i:-3",
         ],
     );
     let ctx = format!("release {release}");
+
+    // Comparison logging: the exact operands of if_icmp* / lcmp (unequal ones), in pairs.
+    let nums = |k: usize| res[17 + k].2.clone();
+    let outs = |k: usize| res[17 + k].0.clone();
+    assert_eq!(
+        (outs(0), nums(0)),
+        ("OK 0".into(), vec![7, 4242]),
+        "{ctx} f(7)"
+    );
+    assert_eq!((outs(1), nums(1)), ("OK 1".into(), vec![]), "{ctx} f(4242)");
+    assert_eq!(
+        (outs(2), nums(2)),
+        ("OK 0".into(), vec![7, 123_456_789_012, 7, -5]),
+        "{ctx} lng(7)"
+    );
+    assert_eq!((outs(3), nums(3)), ("OK 1".into(), vec![]), "{ctx} lng(id)");
+    assert_eq!(
+        (outs(4), nums(4)),
+        ("OK 0".into(), vec![97, 113, 97, 122]),
+        "{ctx} chr('a')"
+    );
+    assert_eq!((outs(5), nums(5)), ("OK 0".into(), vec![5, 90000]), "{ctx}");
+    assert_eq!(
+        (outs(6), nums(6)),
+        ("OK 1".into(), vec![90005, 90000, 90005, 90010]),
+        "{ctx} range(90005)"
+    );
+    // the loop test `i < n` is logged at most twice per call; then s == 777
+    assert_eq!(
+        (outs(7), nums(7)),
+        ("OK 4950".into(), vec![0, 100, 1, 100, 4950, 777]),
+        "{ctx} loop(100)"
+    );
+    // switch keys come from the probes, not from the log
+    assert_eq!((outs(8), nums(8)), ("OK other".into(), vec![]), "{ctx}");
+    assert_eq!((outs(9), nums(9)), ("OK a".into(), vec![]), "{ctx}");
+    assert_eq!(outs(10), "OK 6", "{ctx} deep");
+    assert_eq!(nums(10), vec![3, 1], "{ctx} deep");
+    assert_eq!(outs(11), "OK 7", "{ctx} deepLong");
+    assert_eq!(nums(11), vec![1, 2], "{ctx} deepLong");
+    assert_eq!(outs(12), "OK 3", "{ctx} guarded");
+    assert_eq!(outs(13), "OK -1", "{ctx} guarded");
+    assert_eq!(outs(14), "OK pos", "{ctx} cmpInCtor");
+    assert_eq!(nums(14), vec![3, -3], "{ctx} cmpInCtor");
+    assert_eq!(outs(15), "OK neg", "{ctx} cmpInCtor");
+    assert!(nums(15).is_empty(), "{ctx} cmpInCtor");
 
     // sign: `if (x > 0)` compiles to `ifle` to the `return -1` line.
     let ps = method(&run, "subj/Branches", "sign");

@@ -1141,6 +1141,7 @@ impl<'a> Search<'a> {
                     worker: m.worker,
                     coverage: None,
                     compared: Vec::new(),
+                    compared_nums: Vec::new(),
                     forms: Vec::new(),
                 };
                 self.apply(m, &r);

@@ -56,6 +56,24 @@ impl LiteralPool {
         }
     }
 
+    /// A value the code under test compared against (comparison logging): every integral
+    /// type it fits, and, with `as_char`, char when it is a UTF-16 unit.
+    pub fn add_compared(&mut self, v: i64, as_char: bool) {
+        self.add_integral(v);
+        if as_char && let Ok(c) = u16::try_from(v) {
+            self.add_value(Prim::Char, Value::Char(c));
+        }
+    }
+
+    /// How many distinct values the pool holds.
+    pub fn len(&self) -> usize {
+        self.seen.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.seen.is_empty()
+    }
+
     pub fn add_string(&mut self, s: &str) {
         if s.chars().count() <= MAX_STRING && self.seen.insert(Value::Str(s.to_string())) {
             self.strings.push(s.to_string());

@@ -15,6 +15,7 @@
 use super::bloom::Bloom;
 use super::literals::LiteralPool;
 use super::ops::{OpSet, is_literal_type};
+use crate::instrument::ProbeKind;
 use crate::model::{JType, Model};
 use crate::runner::{CrashKind, ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, OpKind, SeqRef, Sequence, Stmt, Value};
@@ -191,6 +192,10 @@ pub struct CovGuide {
     pub new_coverage_seqs: u64,
     last_new_branch: Option<Instant>,
     start: Option<Instant>,
+    /// Probe ids of switch cases and defaults (increasing) -> index into `switch_keys`.
+    switch_probes: Vec<(u32, u32)>,
+    /// The case keys of each instrumented switch.
+    switch_keys: Vec<Vec<i32>>,
 }
 
 /// A warning for the summary (e.g. an operation excluded after repeated crashes).
@@ -243,7 +248,20 @@ pub struct Generator<'a> {
     op_inputs: Vec<Vec<TypeId>>,
     /// Coverage feedback, when the workers run instrumented classes.
     pub cov: Option<Box<CovGuide>>,
+    /// Comparison logging: per operation, values the code compared against in sequences
+    /// ending in that operation (and switch case keys it reached); used with priority for
+    /// that operation's literal arguments.
+    op_literals: Vec<Option<Box<LiteralPool>>>,
+    /// (operation, switch) pairs whose keys are already in `op_literals`.
+    op_switches: HashSet<(OpId, u32)>,
+    /// The operation whose arguments are being picked.
+    building: Option<OpId>,
 }
+
+/// Values kept per operation in its comparison pool; more are ignored.
+const MAX_OP_LITERALS: usize = 256;
+/// Chance that a literal argument of an operation with a comparison pool comes from it.
+const OP_LITERAL_P: f64 = 0.5;
 
 impl<'a> Generator<'a> {
     pub fn new(model: &'a Model, ops: &'a OpSet, literals: LiteralPool, cfg: GenConfig) -> Self {
@@ -278,6 +296,9 @@ impl<'a> Generator<'a> {
             op_ret: Vec::with_capacity(n),
             op_inputs: Vec::with_capacity(n),
             cov: None,
+            op_literals: Vec::new(),
+            op_switches: HashSet::new(),
+            building: None,
         };
         for (_, op) in ops.table.iter() {
             let r = op.ret.clone().map(|t| g.tid(&t));
@@ -316,6 +337,30 @@ impl<'a> Generator<'a> {
             .collect();
         self.progress.branches = Some((0, tracker.branches));
         self.progress.lines = Some((0, tracker.lines));
+        // Switches: their probes (cases and default share the switch's method and offset).
+        let mut switch_at: BTreeMap<(usize, u32, u32), u32> = BTreeMap::new();
+        let mut switch_keys: Vec<Vec<i32>> = Vec::new();
+        let mut switch_probes = Vec::new();
+        for (mi, m) in maps.iter().enumerate() {
+            for p in &m.probes {
+                let key = match p.kind {
+                    ProbeKind::SwitchCase { key } => Some(key),
+                    ProbeKind::SwitchDefault => None,
+                    _ => continue,
+                };
+                let k = *switch_at
+                    .entry((mi, p.method, p.offset))
+                    .or_insert_with(|| {
+                        switch_keys.push(Vec::new());
+                        switch_keys.len() as u32 - 1
+                    });
+                if let Some(key) = key {
+                    switch_keys[k as usize].push(key);
+                }
+                switch_probes.push((p.id, k));
+            }
+        }
+        switch_probes.sort_unstable();
         self.cov = Some(Box::new(CovGuide {
             tracker,
             maps,
@@ -324,6 +369,8 @@ impl<'a> Generator<'a> {
             new_coverage_seqs: 0,
             last_new_branch: None,
             start: None,
+            switch_probes,
+            switch_keys,
         }));
     }
 
@@ -340,6 +387,101 @@ impl<'a> Generator<'a> {
             g.new_coverage_seqs += 1;
         }
         nb + nl > 0 && self.cfg.guidance
+    }
+
+    /// Comparison logging: values the classes under test compared against in this sequence
+    /// become literals, globally and (with value ± 1 for numbers, to flip `<` versus `<=`)
+    /// for the sequence's final operation, which reached the comparison; so do the case keys
+    /// of the switches it reached (known statically from their probes). An operand equal to
+    /// a literal of the sequence is most likely that literal, the input, not the value it was
+    /// compared against: it is skipped, so the pool is not flooded with inputs ± 1.
+    fn learn_compared(&mut self, op: OpId, seq: &Sequence, r: &SeqResult) {
+        if r.compared.is_empty() && r.compared_nums.is_empty() && r.coverage.is_none() {
+            return;
+        }
+        let mut switches: Vec<u32> = Vec::new();
+        if let (Some(g), Some(ids)) = (self.cov.as_ref(), r.coverage.as_ref())
+            && !g.switch_probes.is_empty()
+        {
+            // Both lists are increasing: a merge walk.
+            let sp = &g.switch_probes;
+            let mut k = 0;
+            for &id in ids.iter() {
+                while k < sp.len() && sp[k].0 < id {
+                    k += 1;
+                }
+                if k == sp.len() {
+                    break;
+                }
+                if sp[k].0 == id && self.op_switches.insert((op, sp[k].1)) {
+                    switches.push(sp[k].1);
+                }
+            }
+        }
+        if r.compared.is_empty() && r.compared_nums.is_empty() && switches.is_empty() {
+            return;
+        }
+        let mut input_nums: Vec<i64> = Vec::new();
+        let mut input_strs: Vec<&str> = Vec::new();
+        for st in &seq.stmts {
+            if let Stmt::Lit { value, .. } = st {
+                match value {
+                    Value::Byte(v) => input_nums.push(*v as i64),
+                    Value::Short(v) => input_nums.push(*v as i64),
+                    Value::Char(v) => input_nums.push(*v as i64),
+                    Value::Int(v) => input_nums.push(*v as i64),
+                    Value::Long(v) => input_nums.push(*v),
+                    Value::Str(s) => input_strs.push(s),
+                    _ => {}
+                }
+            }
+        }
+        let strs: Vec<&String> = r
+            .compared
+            .iter()
+            .filter(|s| !input_strs.contains(&s.as_str()))
+            .collect();
+        let nums: Vec<i64> = r
+            .compared_nums
+            .iter()
+            .copied()
+            .filter(|v| !input_nums.contains(v))
+            .collect();
+        for s in &strs {
+            self.literals.add_string(s);
+        }
+        for &v in &nums {
+            self.literals.add_compared(v, false);
+        }
+        let i = op as usize;
+        if self.op_literals.len() <= i {
+            self.op_literals.resize_with(i + 1, || None);
+        }
+        let pool = self.op_literals[i].get_or_insert_with(Default::default);
+        if let Some(g) = self.cov.as_ref() {
+            for k in switches {
+                for &key in &g.switch_keys[k as usize] {
+                    if pool.len() < MAX_OP_LITERALS {
+                        pool.add_compared(key as i64, true);
+                    }
+                }
+            }
+        }
+        for s in strs {
+            if pool.len() < MAX_OP_LITERALS {
+                pool.add_string(s);
+            }
+        }
+        for v in nums {
+            for w in [Some(v), v.checked_sub(1), v.checked_add(1)]
+                .into_iter()
+                .flatten()
+            {
+                if pool.len() < MAX_OP_LITERALS {
+                    pool.add_compared(w, true);
+                }
+            }
+        }
     }
 
     /// Exclude operations the workers could not resolve.
@@ -475,10 +617,16 @@ impl<'a> Generator<'a> {
         let mut parents = Vec::new();
         let mut args = Vec::with_capacity(inputs.len());
         let receiver_slots = usize::from(op.has_receiver() || op.outer_instance);
+        self.building = Some(op_id);
         for (i, &need) in inputs.iter().enumerate() {
-            let idx = self.pick_value(&mut b, &mut parents, need, i < receiver_slots, 0)?;
+            let idx = self.pick_value(&mut b, &mut parents, need, i < receiver_slots, 0);
+            let Some(idx) = idx else {
+                self.building = None;
+                return None;
+            };
             args.push(idx);
         }
+        self.building = None;
         let call = Stmt::Call { op: op_id, args };
         let ret = self.op_ret[op_id as usize];
         b.seq.stmts.push(call.clone());
@@ -546,7 +694,17 @@ impl<'a> Generator<'a> {
             return Some(b.seq.len() as u32 - 1);
         }
         if is_literal_type(&need_ty) {
-            let v = {
+            let own = self
+                .building
+                .and_then(|op| self.op_literals.get(op as usize))
+                .and_then(|p| p.as_deref())
+                .and_then(|p| p.choices(&need_ty))
+                .filter(|c| !c.is_empty());
+            let v = if let Some(ch) = own
+                && self.rng.random_bool(OP_LITERAL_P)
+            {
+                ch.get(self.rng.random_range(0..ch.len()))
+            } else {
                 let ch = self.literals.choices(&need_ty)?;
                 if ch.is_empty() {
                     return None;
@@ -776,10 +934,7 @@ impl<'a> Generator<'a> {
         self.stats[op as usize].calls += 1;
         let new_cov = self.take_coverage(&r);
         if self.cfg.guidance {
-            // Comparison logging: values the code compared against become literals.
-            for s in &r.compared {
-                self.literals.add_string(s);
-            }
+            self.learn_compared(op, &b.comp.seq, &r);
         }
         match r.first_abnormal() {
             Some(i) => match &r.outcomes[i] {

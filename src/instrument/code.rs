@@ -8,8 +8,15 @@
 //! pre[i]:  [entry probe, only i == 0] [fall-through probes of the conditional before i]
 //!          [island: trampolines, only when instruction i-1 never falls through]
 //! lbl[i]:  [line probes of i]            <- jumps, handlers, frames and line entries for i
-//! ins[i]:  instruction i (jump offsets recomputed, switch padding recomputed)
+//!          [comparison log, only before if_icmp*: dup2; push site; invokestatic Cov.cmpI]
+//! ins[i]:  instruction i (jump offsets recomputed, switch padding recomputed; an `lcmp`
+//!          becomes push site; invokestatic Cov.lcmp, which returns the same result)
 //! ```
+//!
+//! The comparison log sits after `lbl[i]`, so every path to the jump runs it, and it leaves
+//! the stack as it found it, so no frame changes; it only needs two more stack slots (plus
+//! one for the site id). The site id is the probe id of the taken edge of the jump (for
+//! `lcmp`, of the jump that follows it), which lets the runtime limit logging per site.
 //!
 //! A trampoline is `probe; goto(_w) lbl[target]`; conditional jumps and switch entries are
 //! redirected to their own trampoline, so the taken edge records its probe. Trampolines only
@@ -207,7 +214,31 @@ pub(crate) struct MethodCtx<'a> {
     pub(crate) major: u16,
     pub(crate) initial_frame: &'a dyn Fn() -> Result<Frame>,
     pub(crate) cov_ref: u16,
+    /// Log the operands of `if_icmp*` and `lcmp` (comparison logging).
+    pub(crate) log_compares: bool,
 }
+
+/// Pushes an int constant: `sipush v`, or `ldc_w` of a pool Integer beyond 32767. 3 bytes.
+fn push_int(out: &mut Vec<u8>, cp: &mut ConstPool, v: u32) -> Result<()> {
+    if v <= i16::MAX as u32 {
+        out.push(0x11);
+        put_u2(out, v as u16);
+    } else {
+        out.push(0x13);
+        put_u2(out, cp.integer(v as i32)?);
+    }
+    Ok(())
+}
+
+/// `if_icmpeq` .. `if_icmple`.
+fn is_if_icmp(op: u8) -> bool {
+    (0x9f..=0xa4).contains(&op)
+}
+const LCMP: u8 = 0x94;
+/// Bytes of the log before an `if_icmp*`: dup2, push site, invokestatic.
+const CMP_LOG_LEN: u32 = 7;
+/// Bytes that replace an `lcmp`: push site, invokestatic.
+const LCMP_LEN: u32 = 6;
 
 pub(crate) struct Rewritten {
     pub(crate) body: Vec<u8>,
@@ -403,6 +434,44 @@ pub(crate) fn rewrite(
         }
     }
 
+    // ---- comparison logging: site ids (probe id of the taken edge of the jump) ----
+    let taken = |i: usize| -> Option<u32> {
+        match insns.get(i).map(|x| &x.kind) {
+            Some(Kind::Cond(_)) => insn_tramps[i].first().map(|&t| tramps[t].probe),
+            _ => None,
+        }
+    };
+    let mut cmp_site: Vec<Option<u32>> = vec![None; n];
+    let mut cmp_refs = (0u16, 0u16);
+    if ctx.log_compares {
+        for (i, ins) in insns.iter().enumerate() {
+            if is_if_icmp(ins.op) {
+                cmp_site[i] = taken(i);
+            } else if ins.op == LCMP {
+                cmp_site[i] = Some(taken(i + 1).unwrap_or(entry_id));
+            }
+        }
+        let has = |f: &dyn Fn(u8) -> bool| {
+            insns
+                .iter()
+                .zip(&cmp_site)
+                .any(|(x, s)| s.is_some() && f(x.op))
+        };
+        if has(&is_if_icmp) {
+            cmp_refs.0 = cp.methodref(super::RUNTIME_CLASS, "cmpI", "(III)V")?;
+        }
+        if has(&|op| op == LCMP) {
+            cmp_refs.1 = cp.methodref(super::RUNTIME_CLASS, "lcmp", "(JJI)I")?;
+        }
+    }
+    let cmp_log_len = |i: usize| -> u32 {
+        if cmp_site[i].is_some() && is_if_icmp(insns[i].op) {
+            CMP_LOG_LEN
+        } else {
+            0
+        }
+    };
+
     // ---- layout ----
     let eligible: Vec<usize> = (1..=n)
         .filter(|&j| never_falls_through(insns[j - 1].op))
@@ -439,9 +508,11 @@ pub(crate) fn rewrite(
                 break;
             }
             pos += PROBE_LEN as u64 * line_probes[i].len() as u64;
+            pos += cmp_log_len(i) as u64;
             at[i] = pos as u32;
             let ins = &insns[i];
             pos += match &ins.kind {
+                Kind::Plain if ins.op == LCMP && cmp_site[i].is_some() => LCMP_LEN as u64,
                 Kind::Plain | Kind::Cond(_) | Kind::Jump32(_) => ins.len as u64,
                 Kind::Jump16(_) => {
                     if goto_wide[i] {
@@ -521,28 +592,22 @@ pub(crate) fn rewrite(
 
     // ---- emit ----
     let mut out: Vec<u8> = Vec::with_capacity(total as usize);
-    let mut emit_probe = |out: &mut Vec<u8>, id: u32| -> Result<()> {
-        if id <= i16::MAX as u32 {
-            out.push(0x11);
-            put_u2(out, id as u16);
-        } else {
-            out.push(0x13);
-            put_u2(out, cp.integer(id as i32)?);
-        }
+    let emit_probe = |out: &mut Vec<u8>, cp: &mut ConstPool, id: u32| -> Result<()> {
+        push_int(out, cp, id)?;
         out.push(0xb8);
         put_u2(out, ctx.cov_ref);
         Ok(())
     };
     for i in 0..=n {
         if i == 0 {
-            emit_probe(&mut out, entry_id)?;
+            emit_probe(&mut out, cp, entry_id)?;
         }
         for &p in &ft[i] {
-            emit_probe(&mut out, p)?;
+            emit_probe(&mut out, cp, p)?;
         }
         for &t in &islands[i] {
             let tr = &tramps[t];
-            emit_probe(&mut out, tr.probe)?;
+            emit_probe(&mut out, cp, tr.probe)?;
             let d = lbl[tr.target] as i64 - out.len() as i64;
             if tr.wide {
                 out.push(0xc8);
@@ -556,15 +621,28 @@ pub(crate) fn rewrite(
             break;
         }
         for &p in &line_probes[i] {
-            emit_probe(&mut out, p)?;
+            emit_probe(&mut out, cp, p)?;
         }
         let ins = &insns[i];
+        if let Some(site) = cmp_site[i]
+            && is_if_icmp(ins.op)
+        {
+            out.push(0x5c); // dup2
+            push_int(&mut out, cp, site)?;
+            out.push(0xb8);
+            put_u2(&mut out, cmp_refs.0);
+        }
         let here = out.len() as i64;
         if here != at[i] as i64 {
             bail!("internal layout error at offset {}", ins.off);
         }
         let rel_t = |t: usize| (tpos[t] as i64 - here) as i32 as u32;
         match &ins.kind {
+            Kind::Plain if ins.op == LCMP && cmp_site[i].is_some() => {
+                push_int(&mut out, cp, cmp_site[i].unwrap_or(entry_id))?;
+                out.push(0xb8);
+                put_u2(&mut out, cmp_refs.1);
+            }
             Kind::Plain => {
                 out.extend_from_slice(&code[ins.off as usize..(ins.off + ins.len) as usize])
             }
@@ -726,9 +804,15 @@ pub(crate) fn rewrite(
 
     // ---- Code attribute ----
     let mut b = Vec::with_capacity(out.len() + 64);
+    // A probe needs one slot; a comparison log two copies of the operands and a site id.
+    let extra = if (0..n).any(|i| cmp_log_len(i) > 0) {
+        3
+    } else {
+        1
+    };
     let ms = max_stack
-        .checked_add(1)
-        .context("max_stack overflows after adding a probe slot")?;
+        .checked_add(extra)
+        .context("max_stack overflows after adding probe and comparison-log slots")?;
     put_u2(&mut b, ms);
     put_u2(&mut b, max_locals);
     put_u4(&mut b, out.len() as u32);

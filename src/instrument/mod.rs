@@ -20,6 +20,11 @@
 //! inlines the two-instruction `hit` method once it is hot. Fall-through probes sit right
 //! after the jump; taken edges go through a trampoline (see `code.rs` for the layout).
 //!
+//! Comparison logging (for the generator's literal pool): `String.equals` calls become
+//! `Cov.strEq` (same length and stack effect), each `if_icmp*` is preceded by `dup2; sipush
+//! site; invokestatic Cov.cmpI` and each `lcmp` becomes `sipush site; invokestatic Cov.lcmp`
+//! (laid out with the probes, see `code.rs`).
+//!
 //! The runtime class (`src/instrument/rt/Cov.java`, [`RUNTIME_SOURCE`]) keeps one global
 //! `boolean[]` that starts at 64 Ki probes and is grown under a lock when a
 //! larger id shows up; [`compile_runtime`] builds it. The class-file layer is our own
@@ -179,6 +184,12 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
         }
     }
 
+    // Numbers are logged in user classes only, and not in static initialisers: JDK classes
+    // also run for the JDK itself and for the worker (bootstraps, reflection, class loading),
+    // and static initialisers run once per worker JVM, so the values they would log depend on
+    // the worker's history and gen would differ between 1 and 2 workers.
+    let log_numbers = !is_jdk_class(&class_name);
+
     let mut methods_out: Vec<u8> = Vec::new();
     classfile::put_u2(&mut methods_out, cf.methods.len() as u16);
     let mut map_methods = Vec::new();
@@ -227,6 +238,7 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
                 major: cf.major,
                 initial_frame: &init,
                 cov_ref,
+                log_compares: log_numbers && name != "<clinit>",
             };
             let patched = if retarget.is_empty() {
                 None
@@ -283,6 +295,13 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
             probes,
         },
     })
+}
+
+/// Classes of the JDK (by internal name).
+fn is_jdk_class(name: &str) -> bool {
+    ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
+        .iter()
+        .any(|p| name.starts_with(p))
 }
 
 /// Compiles [`RUNTIME_SOURCE`] with `javac --release 8` into `out_dir` (which then holds

@@ -238,6 +238,10 @@ pub struct SeqResult {
     /// With coverage: String operands the classes under test compared with `equals` (or a
     /// string `switch`) and found unequal (comparison logging).
     pub compared: Vec<String>,
+    /// With coverage: int and long operands of the `if_icmp*` and `lcmp` comparisons the
+    /// classes under test evaluated with unequal operands, in pairs (at most 2 per comparison
+    /// site and 64 values per sequence).
+    pub compared_nums: Vec<i64>,
     /// Canonical forms of a bulk request ([`Reuse::bulk`]), in task order.
     pub forms: Vec<BulkForm>,
 }

@@ -778,7 +778,7 @@ pub fn decode_result(
         Vec::new()
     };
     let coverage = decode_coverage(&mut d)?;
-    let compared = decode_compared(&mut d)?;
+    let (compared, compared_nums) = decode_compared(&mut d)?;
     if !d.at_end() {
         bail!("protocol error: trailing bytes in RESULT frame");
     }
@@ -791,6 +791,7 @@ pub fn decode_result(
             worker,
             coverage,
             compared,
+            compared_nums,
             forms,
         },
     ))
@@ -867,6 +868,18 @@ pub fn encode_result(tag: u32, r: &SeqResult, classes: &mut ClassEncTable) -> Ve
             put_varint(&mut e, r.compared.len() as u32);
             for s in &r.compared {
                 e.str(s);
+            }
+        }
+        if !r.compared_nums.is_empty() {
+            e.u8(COMPARED_NUMS_SECTION);
+            put_varint(&mut e, r.compared_nums.len() as u32);
+            for &v in &r.compared_nums {
+                let mut z = ((v << 1) ^ (v >> 63)) as u64;
+                while z & !0x7F != 0 {
+                    e.u8((z as u8 & 0x7F) | 0x80);
+                    z >>= 7;
+                }
+                e.u8(z as u8);
             }
         }
     }
@@ -961,15 +974,51 @@ fn decode_coverage(d: &mut Dec) -> Result<Option<Arc<[u32]>>> {
 /// the coverage section).
 pub const COMPARED_SECTION: u8 = 0xC1;
 
-fn decode_compared(d: &mut Dec) -> Result<Vec<String>> {
+/// Marker of the optional list of int/long operands compared by the classes under test (after
+/// the String list, when there is one): varint count, zigzag varint64 values, in pairs.
+pub const COMPARED_NUMS_SECTION: u8 = 0xC3;
+
+/// The optional comparison-logging sections that follow the coverage section: Strings
+/// (0xC1), then numbers (0xC3); either may be absent (older workers send neither).
+fn decode_compared(d: &mut Dec) -> Result<(Vec<String>, Vec<i64>)> {
+    let mut strings = Vec::new();
+    let mut nums = Vec::new();
     if d.at_end() {
-        return Ok(Vec::new());
+        return Ok((strings, nums));
     }
-    if d.u8()? != COMPARED_SECTION {
+    let mut marker = d.u8()?;
+    if marker == COMPARED_SECTION {
+        let n = varint(d)? as usize;
+        strings = (0..n.min(1 << 16))
+            .map(|_| d.str())
+            .collect::<Result<_>>()?;
+        if d.at_end() {
+            return Ok((strings, nums));
+        }
+        marker = d.u8()?;
+    }
+    if marker != COMPARED_NUMS_SECTION {
         bail!("protocol error: trailing bytes in RESULT frame");
     }
     let n = varint(d)? as usize;
-    (0..n.min(1 << 16)).map(|_| d.str()).collect()
+    nums.reserve(n.min(1 << 16));
+    for _ in 0..n {
+        let z = varint64(d)?;
+        nums.push((z >> 1) as i64 ^ -((z & 1) as i64));
+    }
+    Ok((strings, nums))
+}
+
+fn varint64(d: &mut Dec) -> Result<u64> {
+    let mut v: u64 = 0;
+    for shift in (0..70).step_by(7) {
+        let b = d.u8()?;
+        v |= ((b & 0x7F) as u64) << shift;
+        if b & 0x80 == 0 {
+            return Ok(v);
+        }
+    }
+    bail!("protocol error: varint too long")
 }
 
 fn encode_coverage(e: &mut Enc, ids: &[u32]) {
@@ -1158,6 +1207,7 @@ mod tests {
             worker: 1,
             coverage: None,
             compared: Vec::new(),
+            compared_nums: Vec::new(),
             forms: Vec::new(),
         }
     }
@@ -1239,6 +1289,49 @@ mod tests {
         let mut bad = f.clone();
         bad[plain.len()] = 0x7;
         assert!(decode_result(&bad[4..], &mut ClassTable::default(), 1).is_err());
+    }
+
+    #[test]
+    fn compared_numbers_round_trip_with_and_without_strings() {
+        let mut r = sample_result();
+        r.coverage = Some(vec![2, 5].into());
+        let old = encode_result(3, &r, &mut ClassEncTable::default());
+        let nums = vec![
+            4242,
+            7,
+            -1,
+            0,
+            i64::MIN,
+            i64::MAX,
+            123_456_789_012,
+            i32::MIN as i64,
+        ];
+        for strings in [vec![], vec!["GET".to_string()]] {
+            r.compared = strings;
+            r.compared_nums = nums.clone();
+            let f = encode_result(3, &r, &mut ClassEncTable::default());
+            let (_, back) = decode_result(&f[4..], &mut ClassTable::default(), 1).unwrap();
+            assert_eq!(back, r);
+            assert!(f.contains(&COMPARED_NUMS_SECTION));
+            // a frame cut inside the section is an error, never a panic
+            for cut in old.len() + 1..f.len() {
+                let _ = decode_result(&f[4..cut], &mut ClassTable::default(), 1);
+            }
+            let cut = f.len() - 1;
+            assert!(decode_result(&f[4..cut], &mut ClassTable::default(), 1).is_err());
+        }
+        // an old frame (coverage only, or coverage + strings) still decodes
+        let (_, back) = decode_result(&old[4..], &mut ClassTable::default(), 1).unwrap();
+        assert!(back.compared_nums.is_empty() && back.coverage.is_some());
+        // numbers before strings are out of order
+        r.compared = vec!["x".into()];
+        r.compared_nums = vec![1];
+        let f = encode_result(3, &r, &mut ClassEncTable::default());
+        let i = f.iter().rposition(|&b| b == COMPARED_NUMS_SECTION).unwrap();
+        let mut swapped = f[..old.len()].to_vec();
+        swapped.extend_from_slice(&f[i..]);
+        swapped.extend_from_slice(&f[old.len()..i]);
+        assert!(decode_result(&swapped[4..], &mut ClassTable::default(), 1).is_err());
     }
 
     #[test]

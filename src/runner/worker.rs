@@ -570,6 +570,7 @@ impl Worker {
                 worker: self.index,
                 coverage: None,
                 compared: Vec::new(),
+                compared_nums: Vec::new(),
                 forms: Vec::new(),
             },
             kind,

@@ -127,6 +127,97 @@ public final class Cov {
         }
     }
 
+    // Numbers: `if_icmp*` and `lcmp` in instrumented code call cmpI / lcmp with a site id (the
+    // probe id of the taken edge of the jump). Each site is logged at most SITE_LIMIT times per
+    // sequence, so a loop test like `i < n` does not fill the log before the interesting
+    // comparisons; no lock on the hot path (races may lose a value, never throw).
+
+    private static final int MAX_NUMS = 64;
+    private static final int SITE_LIMIT = 2;
+    private static long[] nums = new long[MAX_NUMS];
+    private static int nnums;
+    private static byte[] siteCount = new byte[1 << 16];
+    private static int[] sites = new int[MAX_NUMS];
+    private static int nsites;
+
+    /** Called before {@code if_icmp*}: records unequal operands (the jump itself follows). */
+    public static void cmpI(int a, int b, int site) {
+        if (a != b) {
+            logNums(a, b, site);
+        }
+    }
+
+    /** Replaces {@code lcmp}: records unequal operands and returns the same result. */
+    public static int lcmp(long a, long b, int site) {
+        if (a != b) {
+            logNums(a, b, site);
+            return a < b ? -1 : 1;
+        }
+        return 0;
+    }
+
+    private static void logNums(long a, long b, int site) {
+        int n = nnums;
+        long[] v = nums;
+        if (n + 2 > v.length) {
+            return;
+        }
+        byte[] sc = siteCount;
+        if (site >= 0 && site < sc.length) {
+            int c = sc[site];
+            if (c >= SITE_LIMIT) {
+                return;
+            }
+            if (c == 0) {
+                int k = nsites;
+                int[] s = sites;
+                if (k >= s.length) {
+                    return;
+                }
+                s[k] = site;
+                nsites = k + 1;
+            }
+            sc[site] = (byte) (c + 1);
+        } else if (site >= 0) {
+            growSites(site);
+        }
+        v[n] = a;
+        v[n + 1] = b;
+        nnums = n + 2;
+    }
+
+    private static synchronized void growSites(int site) {
+        byte[] sc = siteCount;
+        if (site < sc.length || site >= Integer.MAX_VALUE - 8) {
+            return;
+        }
+        int n = sc.length;
+        while (n <= site) {
+            n = n > (Integer.MAX_VALUE >> 1) ? Integer.MAX_VALUE - 8 : n * 2;
+        }
+        byte[] g = new byte[n];
+        System.arraycopy(sc, 0, g, 0, sc.length);
+        siteCount = g;
+    }
+
+    /** The int and long operands compared (and found unequal) since the last call, in pairs. */
+    public static synchronized long[] drainNums() {
+        int n = Math.min(nnums, nums.length);
+        long[] out = new long[n];
+        System.arraycopy(nums, 0, out, 0, n);
+        nnums = 0;
+        byte[] sc = siteCount;
+        int k = Math.min(nsites, sites.length);
+        for (int i = 0; i < k; i++) {
+            int s = sites[i];
+            if (s >= 0 && s < sc.length) {
+                sc[s] = 0;
+            }
+        }
+        nsites = 0;
+        return out;
+    }
+
     /** The String operands compared (and found unequal) since the last call. */
     public static synchronized String[] drainCompared() {
         String[] out = new String[ncompared];

@@ -560,6 +560,7 @@ final class Worker {
         outc.reset();
 
         int cur = 0;
+        cmpStart();
         try {
             boolean ok = true;
             for (int i = 0; i < n; i++) {
@@ -606,6 +607,7 @@ final class Worker {
             } else {
                 tail.i32(0);
             }
+            cmpStop();
             cur = Math.max(0, n - 1);
             checkThreads(cur);
         } catch (Fatal f) {
@@ -879,24 +881,11 @@ final class Worker {
             varint(id - prev);
             prev = id;
         }
-        // Comparison logging: String operands compared by the classes under test.
-        String[] cmp = NO_STRINGS;
-        if (covCompared == null && !covBroken && covDrain != null) {
-            try {
-                Class<?> c = Class.forName("jforge.rt.Cov", true, loader);
-                covCompared = java.lang.invoke.MethodHandles.lookup().findStatic(c, "drainCompared",
-                        java.lang.invoke.MethodType.methodType(String[].class));
-            } catch (Throwable t) {
-                covBroken = true;
-            }
-        }
-        if (covCompared != null) {
-            try {
-                cmp = (String[]) covCompared.invokeExact();
-            } catch (Throwable t) {
-                cmp = NO_STRINGS;
-            }
-        }
+        // Comparison logging: operands compared while the sequence ran (see cmpStart).
+        String[] cmp = pendingStrs;
+        long[] nums = pendingNums;
+        pendingStrs = NO_STRINGS;
+        pendingNums = NO_LONGS;
         if (cmp.length > 0) {
             out.u8(COMPARED_SECTION);
             varint(cmp.length);
@@ -904,9 +893,77 @@ final class Worker {
                 out.str(x);
             }
         }
+        // ... and int/long operands of if_icmp* and lcmp, in pairs.
+        if (nums.length > 0) {
+            out.u8(COMPARED_NUMS_SECTION);
+            varint(nums.length);
+            for (long x : nums) {
+                long z = (x << 1) ^ (x >> 63); // zigzag
+                while ((z & ~0x7FL) != 0) {
+                    out.u8((int) ((z & 0x7F) | 0x80));
+                    z >>>= 7;
+                }
+                out.u8((int) z);
+            }
+        }
+    }
+
+    String[] pendingStrs = NO_STRINGS;
+    long[] pendingNums = NO_LONGS;
+
+    /**
+     * Starts the comparison log of a sequence: discards what was logged since the last
+     * sequence (request decoding and the worker's own bookkeeping may run instrumented JDK
+     * classes, with values that depend on the worker's history, which would make results
+     * differ between 1 and 2 workers).
+     */
+    void cmpStart() {
+        if (COV_PROBES < 0) {
+            return;
+        }
+        pendingStrs = NO_STRINGS;
+        pendingNums = NO_LONGS;
+        drainCmp();
+    }
+
+    /** Ends the comparison log of a sequence: keeps what was logged for the RESULT frame. */
+    void cmpStop() {
+        if (COV_PROBES < 0) {
+            return;
+        }
+        drainCmp();
+    }
+
+    private void drainCmp() {
+        if (covCompared == null && covNums == null && !cmpBroken) {
+            try {
+                Class<?> c = Class.forName("jforge.rt.Cov", true, loader);
+                java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.lookup();
+                covCompared = l.findStatic(c, "drainCompared",
+                        java.lang.invoke.MethodType.methodType(String[].class));
+                covNums = l.findStatic(c, "drainNums",
+                        java.lang.invoke.MethodType.methodType(long[].class));
+            } catch (Throwable t) {
+                cmpBroken = true; // no runtime, or an older one: no comparison logging
+            }
+        }
+        if (covCompared == null || covNums == null) {
+            return;
+        }
+        try {
+            pendingStrs = (String[]) covCompared.invokeExact();
+            pendingNums = (long[]) covNums.invokeExact();
+        } catch (Throwable t) {
+            pendingStrs = NO_STRINGS;
+            pendingNums = NO_LONGS;
+        }
     }
 
     static final int COMPARED_SECTION = 0xC1;
+    static final int COMPARED_NUMS_SECTION = 0xC3;
+    static java.lang.invoke.MethodHandle covNums;
+    static boolean cmpBroken;
+    static final long[] NO_LONGS = new long[0];
     static java.lang.invoke.MethodHandle covCompared;
     static final String[] NO_STRINGS = new String[0];
 

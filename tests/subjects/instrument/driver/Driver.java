@@ -13,9 +13,10 @@ import java.util.List;
  * Test driver for instrumented classes. Run with -Xverify:all.
  *
  * <p>"calls" mode reads lines "call CLASS METHOD ARG..." or "new CLASS ARG..." from stdin
- * (ARG is i:INT, s:STRING or z:BOOL), runs each and prints "OK result", "EXC class" (the
- * call threw) or "ERR throwable" (could not run, e.g. VerifyError), a tab, and "HITS " with
- * the probe ids hit during the call.
+ * (ARG is i:INT, j:LONG, c:CHAR, s:STRING or z:BOOL), runs each and prints "OK result",
+ * "EXC class" (the call threw) or "ERR throwable" (could not run, e.g. VerifyError), a tab,
+ * "HITS " with the probe ids hit during the call, a tab, and "NUMS " with the int/long
+ * operands the comparison log recorded (comma-separated).
  *
  * <p>"load FILE" mode initialises every class named in FILE (one binary name per line) and
  * prints "VERIFY name: msg" for VerifyError/ClassFormatError, "OTHER name: msg" for any
@@ -36,6 +37,7 @@ public class Driver {
             }
             String[] p = line.split(" ", -1);
             jforge.rt.Cov.snapshotAndReset();
+            jforge.rt.Cov.drainNums();
             String res;
             try {
                 res = "OK " + invoke(p);
@@ -51,12 +53,19 @@ public class Driver {
                     sb.append(sb.length() == 0 ? "" : ",").append(i);
                 }
             }
-            System.out.println(res.replace('\n', ' ').replace('\t', ' ') + "\tHITS " + sb);
+            StringBuilder nums = new StringBuilder();
+            for (long v : jforge.rt.Cov.drainNums()) {
+                nums.append(nums.length() == 0 ? "" : ",").append(v);
+            }
+            System.out.println(res.replace('\n', ' ').replace('\t', ' ') + "\tHITS " + sb
+                    + "\tNUMS " + nums);
         }
     }
 
     static Object arg(String s) {
         if (s.startsWith("i:")) return Integer.parseInt(s.substring(2));
+        if (s.startsWith("j:")) return Long.parseLong(s.substring(2));
+        if (s.startsWith("c:")) return s.charAt(2);
         if (s.startsWith("z:")) return Boolean.parseBoolean(s.substring(2));
         if (s.startsWith("s:")) return s.substring(2);
         throw new IllegalArgumentException("bad argument " + s);
