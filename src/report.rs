@@ -58,6 +58,8 @@ pub struct Report {
     pub executed: u64,
     pub statements: u64,
     pub generation_seconds: f64,
+    /// Why generation ended: time-limit, generated-limit, plateau or exhausted.
+    pub stop_reason: String,
     pub total_seconds: f64,
     pub regression_tests: usize,
     pub error_tests: usize,
@@ -174,6 +176,7 @@ impl Report {
             executed: progress.executed,
             statements: progress.statements,
             generation_seconds: gen_time.as_secs_f64(),
+            stop_reason: generator.stop_reason.to_string(),
             total_seconds: total.as_secs_f64(),
             regression_tests: regression.len(),
             error_tests: errors.len(),
@@ -262,13 +265,19 @@ impl Report {
         let secs = self.generation_seconds.max(1e-9);
         writeln!(
             out,
-            "{} sequences executed in {:.1}s ({:.0}/s, {:.0} statements/s) on {} workers; total {:.1}s",
+            "{} sequences executed in {:.1}s ({:.0}/s, {:.0} statements/s) on {} workers; total {:.1}s; stopped: {}",
             self.executed,
             self.generation_seconds,
             self.executed as f64 / secs,
             self.statements as f64 / secs,
             self.workers,
-            self.total_seconds
+            self.total_seconds,
+            match self.stop_reason.as_str() {
+                "plateau" => "no new branch for the --stop-on-plateau duration",
+                "time-limit" => "time limit",
+                "generated-limit" => "--generated-limit reached",
+                _ => "no new sequences could be built",
+            }
         )?;
         if let Some(c) = &self.coverage {
             writeln!(

@@ -173,3 +173,134 @@ fn coverage_command_measures_a_junit4_suite() {
     );
     assert!(page.contains("class=\"fc\"") && page.contains("class=\"nc\""));
 }
+
+#[test]
+fn stop_on_plateau_ends_a_run_that_stops_finding_branches() {
+    // the parser's reachable branches are found within seconds; with a 2 s plateau the run
+    // ends long before its 300 s time limit, and the report says why
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("s.json");
+    let out = d.path().join("out");
+    let cp = subject();
+    run_ok(
+        jforge()
+            .args([
+                "gen",
+                "--quiet",
+                "--no-validate",
+                "--class",
+                "cmd.CommandParser",
+            ])
+            .arg("--classpath")
+            .arg(&cp)
+            .args([
+                "--time-limit",
+                "300s",
+                "--stop-on-plateau",
+                "2s",
+                "--workers",
+                "1",
+            ])
+            .arg("--output-dir")
+            .arg(&out)
+            .arg("--stats-json")
+            .arg(&json),
+    );
+    let s = read_json(&json);
+    assert_eq!(s["stop_reason"], "plateau", "{s:#}");
+    assert!(s["generation_seconds"].as_f64().unwrap() < 300.0);
+    // without it, the same run ends on the time limit
+    let j2 = d.path().join("t.json");
+    run_ok(
+        jforge()
+            .args([
+                "gen",
+                "--quiet",
+                "--no-validate",
+                "--class",
+                "cmd.CommandParser",
+            ])
+            .arg("--classpath")
+            .arg(&cp)
+            .args(["--time-limit", "3s", "--workers", "1"])
+            .arg("--output-dir")
+            .arg(d.path().join("out2"))
+            .arg("--stats-json")
+            .arg(&j2),
+    );
+    assert_eq!(read_json(&j2)["stop_reason"], "time-limit");
+}
+
+#[test]
+fn jdk_classes_are_measured() {
+    // java.util.TreeMap lives in java.base: gen measures it through --patch-module
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("s.json");
+    run_ok(
+        jforge()
+            .args([
+                "gen",
+                "--quiet",
+                "--no-validate",
+                "--class",
+                "java.util.TreeMap",
+            ])
+            .args(["--generated-limit", "2000", "--workers", "1", "--seed", "3"])
+            .arg("--output-dir")
+            .arg(d.path().join("out"))
+            .arg("--stats-json")
+            .arg(&json),
+    );
+    let s = read_json(&json);
+    let c = &s["coverage"];
+    let (bc, bt) = (
+        c["branches_covered"].as_u64().unwrap(),
+        c["branches_total"].as_u64().unwrap(),
+    );
+    let (lc, lt) = (
+        c["lines_covered"].as_u64().unwrap(),
+        c["lines_total"].as_u64().unwrap(),
+    );
+    // TreeMap and its nested classes have hundreds of branches; 2000 sequences of put/get/
+    // remove... reach a good share of them, but not all
+    assert!(bt > 500 && bc > 100 && bc < bt, "branches {bc}/{bt}");
+    assert!(lt > 800 && lc > 200 && lc < lt, "lines {lc}/{lt}");
+}
+
+#[test]
+fn coverage_command_measures_jdk_classes() {
+    // a JUnit suite on java.util.ArrayDeque: the JDK class is instrumented and patched into
+    // java.base; what the test calls is covered, what nothing calls is not
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("c.json");
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/cov/jdktest");
+    run_ok(
+        jforge()
+            .args(["coverage", "--quiet", "--tests"])
+            .arg(&tests)
+            .args(["--class", "java.util.ArrayDeque", "--json"])
+            .arg(&json),
+    );
+    let j = read_json(&json);
+    let classes = j["classes"].as_array().unwrap();
+    let find = |name: &str| classes.iter().find(|c| c["name"] == name).unwrap();
+    let deque = find("java.util.ArrayDeque");
+    let method = |name: &str| {
+        deque["methods_detail"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == name)
+            .unwrap()["lines"]["covered"]
+            .as_u64()
+            .unwrap()
+    };
+    assert!(
+        method("addFirst") > 0 && method("pollFirst") > 0,
+        "{deque:#}"
+    );
+    assert_eq!(method("descendingIterator"), 0, "{deque:#}");
+    let desc = find("java.util.ArrayDeque$DescendingIterator");
+    assert_eq!(desc["lines"]["covered"], 0, "{desc:#}");
+    assert!(desc["lines"]["total"].as_u64().unwrap() > 0);
+}

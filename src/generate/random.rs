@@ -244,6 +244,9 @@ pub struct Generator<'a> {
     pub errors: BTreeMap<(OpId, &'static str), ErrorCandidate>,
     pub incidents: Vec<Incident>,
     pub progress: Progress,
+    /// Why generation ended: "time-limit", "generated-limit", "plateau" (--stop-on-plateau)
+    /// or "exhausted" (repeated batches made no new sequence).
+    pub stop_reason: &'static str,
     op_ret: Vec<Option<TypeId>>,
     op_inputs: Vec<Vec<TypeId>>,
     /// Coverage feedback, when the workers run instrumented classes.
@@ -293,6 +296,7 @@ impl<'a> Generator<'a> {
             errors: BTreeMap::new(),
             incidents: Vec::new(),
             progress: Progress::default(),
+            stop_reason: "exhausted",
             op_ret: Vec::with_capacity(n),
             op_inputs: Vec::with_capacity(n),
             cov: None,
@@ -904,6 +908,15 @@ impl<'a> Generator<'a> {
                 if !limit && (had_pending || idle_batches < 5) {
                     continue;
                 }
+                self.stop_reason = if plateau {
+                    "plateau"
+                } else if time_up {
+                    "time-limit"
+                } else if remaining == Some(0) {
+                    "generated-limit"
+                } else {
+                    "exhausted"
+                };
                 break;
             }
             idle_batches = 0;
