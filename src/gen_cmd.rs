@@ -5,7 +5,7 @@ use crate::emit::validate::{compile_and_run, find_junit};
 use crate::emit::{EmitConfig, Ending, TestCase, WrittenFile, junit::write_suites};
 use crate::generate::finish::{ErrorTest, FinishStats, error_tests, regression_tests};
 use crate::generate::literals::LiteralPool;
-use crate::generate::ops::{OpSet, build_ops, helper_classes};
+use crate::generate::ops::{OpSet, add_view_ops, build_ops, helper_classes};
 use crate::generate::random::{GenConfig, Generator, Progress};
 use crate::model::Model;
 use crate::model::classpath::{ClassPath, JdkClasses, JmodClasses};
@@ -167,7 +167,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
     if classes.is_empty() {
         bail!("none of the selected classes is public: nothing to test");
     }
-    let ops = build_ops(&model, &classes, include.as_ref(), exclude.as_ref());
+    let mut ops = build_ops(&model, &classes, include.as_ref(), exclude.as_ref());
     let explicit: HashSet<&String> = args.classes.iter().collect();
     for c in &classes {
         // Callable means: something can be called without first having an instance, or
@@ -223,6 +223,28 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
             None => Box::new(Jdk::Pool(&mut pool)),
         };
         let setup = crate::coverage::Setup::prepare(&javac, &cp, jdk.as_mut(), &classes)?;
+        if !args.no_guidance {
+            // Guidance reaches the measured nested classes (views, iterators...) through
+            // the interfaces they implement (see ops::add_view_ops).
+            let nested: Vec<String> = setup
+                .maps
+                .iter()
+                .map(|m| m.class_name.replace('/', "."))
+                .filter(|n| !classes.contains(n))
+                .collect();
+            for n in &nested {
+                // a nested class that cannot be read simply gives no views
+                let _ = model.load(&cp, jdk.as_mut(), n);
+            }
+            add_view_ops(
+                &mut ops,
+                &model,
+                &nested,
+                include.as_ref(),
+                exclude.as_ref(),
+                2,
+            );
+        }
         drop(jdk);
         pool.shutdown();
         let mut cp2 = vec![setup.class_dir.clone()];

@@ -20,6 +20,10 @@ pub struct OpSet {
     pub primary: Vec<OpId>,
     /// Operations of helper classes that only supply arguments (picked rarely).
     pub secondary: Vec<OpId>,
+    /// Coverage guidance only ([`add_view_ops`]): instance methods of the interfaces and
+    /// abstract classes that operations return and nested classes under test implement
+    /// (`keySet()` -> `NavigableSet.pollFirst()`, `iterator()` -> `Iterator.remove()`...).
+    pub views: Vec<OpId>,
     /// Observer methods by receiver type (no arguments, primitive or String result).
     pub observers: HashMap<JType, Vec<OpId>>,
     /// For each op id: the class under test it belongs to (`None` for helpers).
@@ -221,6 +225,82 @@ pub fn build_ops(
     }
     b.set.owner_class.resize(b.set.table.len(), None);
     b.set
+}
+
+/// Adds [`OpSet::views`]: code of classes under test that no operation calls directly, such
+/// as TreeMap's key set, sub-maps, iterators and spliterators, runs only when methods are
+/// called on the objects operations return, typed as public interfaces (`NavigableSet`,
+/// `Iterator`, `Spliterator`). For every such return type (not itself under test) that one
+/// of `implementors` (the nested classes whose coverage is measured) implements, its
+/// instance methods become operations; views of views too, `depth` levels deep. Coverage
+/// guidance then weights them by the uncovered branches of the implementing methods.
+pub fn add_view_ops(
+    set: &mut OpSet,
+    model: &Model,
+    implementors: &[String],
+    include: Option<&Regex>,
+    exclude: Option<&Regex>,
+    depth: usize,
+) {
+    let impls: Vec<JType> = implementors
+        .iter()
+        .filter(|n| model.get(n).is_some())
+        .map(|n| JType::class(n))
+        .collect();
+    if impls.is_empty() {
+        return;
+    }
+    let mut b = Builder {
+        model,
+        set: std::mem::take(set),
+        include,
+        exclude,
+    };
+    let mut done: BTreeSet<String> = b.set.instantiations.keys().cloned().collect();
+    let mut frontier: Vec<OpId> = b.set.primary.clone();
+    for _ in 0..depth {
+        let mut types: BTreeMap<String, JType> = BTreeMap::new();
+        for &id in &frontier {
+            let Some(r) = b.set.table.get(id).ret.clone() else {
+                continue;
+            };
+            let Some(name) = r.class_name().map(str::to_string) else {
+                continue;
+            };
+            if done.contains(&name) || !r.is_concrete() || !model.is_accessible(&name) {
+                continue;
+            }
+            let Some(ci) = model.get(&name) else { continue };
+            if !(ci.is_interface() || ci.is_abstract()) {
+                continue;
+            }
+            let raw = JType::class(&name);
+            if impls.iter().any(|i| model.is_subtype(i, &raw)) {
+                types.entry(format!("{r}")).or_insert(r);
+            }
+        }
+        let mut next = Vec::new();
+        for ty in types.into_values() {
+            let Some(name) = ty.class_name().map(str::to_string) else {
+                continue;
+            };
+            done.insert(name.clone());
+            let Some(ci) = model.get(&name) else { continue };
+            for id in b.class_ops(ci, &ty, true) {
+                let op = b.set.table.get(id);
+                if op.has_receiver() && !b.set.primary.contains(&id) && !b.set.views.contains(&id) {
+                    b.set.views.push(id);
+                    next.push(id);
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
+    b.set.owner_class.resize(b.set.table.len(), None);
+    *set = b.set;
 }
 
 impl<'a> Builder<'a> {

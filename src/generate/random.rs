@@ -548,7 +548,16 @@ impl<'a> Generator<'a> {
 
     fn pick_op(&mut self) -> Option<OpId> {
         let use_secondary = !self.ops.secondary.is_empty() && self.rng.random_bool(0.1);
-        let pool = if use_secondary || self.ops.primary.is_empty() {
+        // Coverage guidance reaches nested classes under test through the objects
+        // operations return (OpSet::views): a quarter of the choices.
+        let use_views = !use_secondary
+            && self.cov.is_some()
+            && self.cfg.guidance
+            && !self.ops.views.is_empty()
+            && self.rng.random_bool(0.25);
+        let pool = if use_views {
+            &self.ops.views
+        } else if use_secondary || self.ops.primary.is_empty() {
             &self.ops.secondary
         } else {
             &self.ops.primary
