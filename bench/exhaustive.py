@@ -23,7 +23,7 @@ SUBJECTS = [
     ("ds.DoublyLinkedList", r"ds\.DoublyLinkedList(\(\)|\.add\(.*)", 3, []),
     ("ds.BinarySearchTree", r"ds\.BinarySearchTree(\(\)|\.add\(.*|\.remove\(.*)", 3, []),
     ("ds.AvlTree", r"ds\.AvlTree(\(\)|\.add\(.*)", 3, []),
-    ("ds.RedBlackTree", r"ds\.RedBlackTree(\(\)|\.add\(.*)", 3, []),
+    ("ds.RedBlackTree", r"ds\.RedBlackTree(\(\)|\.add\(.*|\.remove\(.*)", 3, []),
     ("ds.BinomialHeap", r"ds\.BinomialHeap(\(\)|\.insert\(.*|\.extractMin\(.*)", 3, []),
     ("ds.FibonacciHeap", r"ds\.FibonacciHeap(\(\)|\.insert\(.*|\.extractMin\(.*)", 3, []),
     ("ds.NodeCachingLinkedList", r"ds\.NodeCachingLinkedList(\(\)|\.add\(.*|\.remove\(.*)", 3, []),
