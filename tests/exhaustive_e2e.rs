@@ -508,6 +508,19 @@ fn cli_errors_are_clear() {
         "0",
     ]);
     assert!(e.contains("scope too large for memory"), "{e}");
+    // up front round 6 fits (1,555 structures kept + a frontier of 1,296); during it the
+    // 7,776 new lists of five pass 1 MiB and the search stops with what it reached
+    let e = exh_err(&[
+        "--class",
+        "ds.SinglyLinkedList",
+        "--scope",
+        "6",
+        "--max-memory",
+        "1",
+        "--batch",
+        "50",
+    ]);
+    assert!(e.contains("round 6 reached the budget of 1 MiB"), "{e}");
 }
 
 #[test]

@@ -441,8 +441,13 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Refuses a round whose kept sequences would not fit in the memory budget, predicted from
-    /// the growth of the previous rounds.
+    /// Before a round: refuses it when even a round that only repeats the frontier's size
+    /// would exceed the memory budget (an estimate, up front); warns when the growth of the
+    /// last rounds extrapolates past it. Growth is not a bound: rounds whose structures are
+    /// at the scope mostly go out of scope (a list at scope 8 keeps growing x8 per round
+    /// until the last one adds nothing), so a growth-based refusal would turn down runs that
+    /// fit. During the round, [`Search::check_budget`] stops the search as soon as the kept
+    /// structures really pass the budget: it never ends in an out-of-memory crash.
     fn check_memory(&self, old_end: usize, new_end: usize) -> anyhow::Result<()> {
         let frontier = (new_end - old_end) as u64;
         let prev = self
@@ -457,15 +462,40 @@ impl<'a> Search<'a> {
         } else {
             self.bytes / self.kept.len() as u64
         };
+        let at_least = self.bytes + frontier * avg;
+        if at_least > self.cfg.memory_budget {
+            bail!(
+                "scope too large for memory: round {} would hold at least {} kept structures \
+                 (~{} MiB, budget {} MiB); lower --scope or the domains, or raise --max-memory",
+                self.round,
+                self.kept.len() as u64 + frontier,
+                at_least >> 20,
+                self.cfg.memory_budget >> 20
+            );
+        }
         let predicted = self.bytes + (frontier as f64 * growth * avg as f64 * 1.2) as u64;
         if predicted > self.cfg.memory_budget {
-            bail!(
-                "scope too large for memory: round {} would hold about {} kept sequences \
-                 (~{} MiB, budget {} MiB); lower --scope or the domains, or raise --max-memory",
+            eprintln!(
+                "warning: round {} may hold up to {} kept structures (~{} MiB, budget {} MiB) \
+                 if it grows like the last one; the search stops if the budget is reached",
                 self.round,
                 self.kept.len() as u64 + (frontier as f64 * growth) as u64,
                 predicted >> 20,
                 self.cfg.memory_budget >> 20
+            );
+        }
+        Ok(())
+    }
+
+    /// Stops the search when the kept structures pass the memory budget.
+    fn check_budget(&self) -> anyhow::Result<()> {
+        if self.bytes > self.cfg.memory_budget {
+            bail!(
+                "scope too large for memory: round {} reached the budget of {} MiB with {} \
+                 structures kept; lower --scope or the domains, or raise --max-memory",
+                self.round,
+                self.cfg.memory_budget >> 20,
+                self.kept.len()
             );
         }
         Ok(())
@@ -483,6 +513,7 @@ impl<'a> Search<'a> {
             self.batch.push((ui, cur.clone()));
             if self.batch.len() >= self.cfg.batch {
                 self.flush(pool)?;
+                self.check_budget()?;
                 tick(&Progress {
                     round: self.round,
                     frontier: 0,

@@ -891,15 +891,7 @@ pub fn encode_result(tag: u32, r: &SeqResult, classes: &mut ClassEncTable) -> Ve
 pub const COVERAGE_SECTION: u8 = 0xC0;
 
 fn varint(d: &mut Dec) -> Result<u32> {
-    let mut v: u32 = 0;
-    for shift in (0..35).step_by(7) {
-        let b = d.u8()?;
-        v |= ((b & 0x7F) as u32) << shift;
-        if b & 0x80 == 0 {
-            return Ok(v);
-        }
-    }
-    bail!("protocol error: varint too long")
+    u32::try_from(varint64(d)?).map_err(|_| anyhow::anyhow!("protocol error: varint too large"))
 }
 
 fn put_varint(e: &mut Enc, mut v: u32) {

@@ -542,22 +542,9 @@ final class Worker {
         if (mode == 2) {
             // jforge exhaustive, prototype reuse (see Protos): retain id, promotions, forget
             retain = in.ri32();
-            int np = in.ri32();
-            for (int i = 0; i < np; i++) {
-                Protos.promote(in.ri32(), in.ri32(), in.ri32());
-            }
-            Protos.forget(in.ri32());
+            readPromotions();
         }
-
-        // reset progress
-        pm.putInt(P_MARKER, 0);
-        pm.putInt(P_COUNT, 0);
-        pm.putInt(P_BYTES, 0);
-        pm.putInt(P_NSTMT, n);
-        pm.putInt(P_STMT, 0);
-        pm.putInt(P_TAG, tag);
-        recording = true;
-        outc.reset();
+        resetProgress(n, tag);
 
         int cur = 0;
         cmpStart();
@@ -650,6 +637,27 @@ final class Worker {
      * task: u32 prototype, u32 op, u8 position, u8 inputs, u32 literal per other input, u8
      * canon-result.
      */
+    /** Prototype reuse (see Protos): the promotions and the forget bound of a request. */
+    void readPromotions() {
+        int np = in.ri32();
+        for (int i = 0; i < np; i++) {
+            Protos.promote(in.ri32(), in.ri32(), in.ri32());
+        }
+        Protos.forget(in.ri32());
+    }
+
+    /** Clears the progress file and the outcome buffer for a request of n statements/tasks. */
+    void resetProgress(int n, int tag) {
+        pm.putInt(P_MARKER, 0);
+        pm.putInt(P_COUNT, 0);
+        pm.putInt(P_BYTES, 0);
+        pm.putInt(P_NSTMT, n);
+        pm.putInt(P_STMT, 0);
+        pm.putInt(P_TAG, tag);
+        recording = true;
+        outc.reset();
+    }
+
     void runBulk(int tag) throws Exception {
         int nlit = in.ri32();
         if (nlit < 0 || nlit > 1_000_000) {
@@ -671,23 +679,12 @@ final class Worker {
             lits[i] = v;
         }
         int base = in.ri32();
-        int np = in.ri32();
-        for (int i = 0; i < np; i++) {
-            Protos.promote(in.ri32(), in.ri32(), in.ri32());
-        }
-        Protos.forget(in.ri32());
+        readPromotions();
         int n = in.ri32();
         if (n < 0 || n > 10_000_000) {
             throw new IllegalStateException("bad task count " + n);
         }
-        pm.putInt(P_MARKER, 0);
-        pm.putInt(P_COUNT, 0);
-        pm.putInt(P_BYTES, 0);
-        pm.putInt(P_NSTMT, n);
-        pm.putInt(P_STMT, 0);
-        pm.putInt(P_TAG, tag);
-        recording = true;
-        outc.reset();
+        resetProgress(n, tag);
         tail.reset();
         int nforms = 0;
         long[] h = new long[2];
