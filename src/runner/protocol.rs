@@ -379,13 +379,7 @@ pub fn encode_exec<'a>(
             let none = Reuse::default();
             let x = r.reuse.as_deref().unwrap_or(&none);
             body.u32(x.retain);
-            body.u32(x.promote.len() as u32);
-            for (c, s, id) in &x.promote {
-                body.u32(*c);
-                body.u32(*s);
-                body.u32(*id);
-            }
-            body.u32(x.forget_upto);
+            encode_promotions(&mut body, x);
         }
     }
     let mut e = Enc::frame(EXEC);
@@ -394,6 +388,18 @@ pub fn encode_exec<'a>(
     e.u32(n);
     e.bytes(&body.buf);
     e.finish()
+}
+
+/// Promotions (candidate -> prototype) and the forget bound of a request (worker:
+/// Worker.readPromotions).
+fn encode_promotions(body: &mut Enc, x: &Reuse) {
+    body.u32(x.promote.len() as u32);
+    for (c, s, id) in &x.promote {
+        body.u32(*c);
+        body.u32(*s);
+        body.u32(*id);
+    }
+    body.u32(x.forget_upto);
 }
 
 /// A bulk request (mode 3; worker: Worker.runBulk).
@@ -420,15 +426,7 @@ fn encode_bulk(
         }
     }
     body.u32(b.retain_base);
-    let none = Reuse::default();
-    let x = reuse.unwrap_or(&none);
-    body.u32(x.promote.len() as u32);
-    for (c, s, id) in &x.promote {
-        body.u32(*c);
-        body.u32(*s);
-        body.u32(*id);
-    }
-    body.u32(x.forget_upto);
+    encode_promotions(body, reuse.unwrap_or(&Reuse::default()));
     body.u32(b.tasks.len() as u32);
     for t in &b.tasks {
         body.u32(t.proto);
