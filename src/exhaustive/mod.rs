@@ -676,6 +676,7 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
             "out_of_scope": search.out_of_scope,
             "canon_errors": search.canon_errors,
             "fixpoint": search.fixpoint,
+            "warnings": search.warnings,
             "rounds": search.rounds,
             "failures": failures,
             "counterexamples": counterexamples,

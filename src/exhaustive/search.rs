@@ -145,6 +145,8 @@ pub struct Search<'a> {
     pub canon_errors: BTreeMap<String, u64>,
     pub rounds: Vec<RoundStats>,
     pub fixpoint: bool,
+    /// Warnings given during the search (also printed), for --stats-json.
+    pub warnings: Vec<String>,
     bytes: u64,
     round: u32,
     batch: Vec<(usize, Vec<Choice>)>,
@@ -268,6 +270,7 @@ impl<'a> Search<'a> {
             canon_errors: BTreeMap::new(),
             rounds: Vec::new(),
             fixpoint: false,
+            warnings: Vec::new(),
             bytes: 0,
             round: 0,
             batch: Vec::new(),
@@ -433,6 +436,7 @@ impl<'a> Search<'a> {
                 self.fixpoint = true;
                 return Ok(());
             }
+            self.warn_if_endless();
             if self.cfg.max_rounds.is_some_and(|m| self.round >= m) {
                 // the last round's structures were not checked yet
                 self.check_contracts(pool, new_end)?;
@@ -485,6 +489,31 @@ impl<'a> Search<'a> {
             );
         }
         Ok(())
+    }
+
+    /// Warns (once) when the search looks endless: after six rounds or more, the last three
+    /// found the same number of new structures. That is the mark of a field that changes on
+    /// every call, a counter such as modCount: every sequence then builds a structure never
+    /// seen, and no fixpoint comes. A healthy search slows down instead, as its structures
+    /// reach the scope and their extensions go out of it.
+    fn warn_if_endless(&mut self) {
+        let n = self.rounds.len();
+        if !self.warnings.is_empty() || n < 6 {
+            return;
+        }
+        let last = &self.rounds[n - 3..];
+        let k = last[0].new_structures;
+        if k > 0 && last.iter().all(|r| r.new_structures == k) {
+            let w = format!(
+                "rounds {}-{} each found {} new structures: the search may never reach a \
+                 fixpoint. A field that changes on every call (a counter such as modCount) \
+                 makes every sequence new; leave it out with --omit-fields NAME, or bound \
+                 the search with --max-rounds",
+                last[0].round, last[2].round, k
+            );
+            eprintln!("warning: {w}");
+            self.warnings.push(w);
+        }
     }
 
     /// Stops the search when the kept structures pass the memory budget.
