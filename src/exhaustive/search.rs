@@ -1217,6 +1217,14 @@ impl<'a> Search<'a> {
             }
         }
         self.explored += 1;
+        // As for a whole sequence: one value out of scope drops the task, none is recorded.
+        if forms
+            .iter()
+            .any(|f| matches!(f.form, FormValue::OutOfScope))
+        {
+            self.out_of_scope += 1;
+            return;
+        }
         for f in forms {
             let Some(&stmt) = m.canon.get(f.which as usize) else {
                 continue;
@@ -1230,10 +1238,7 @@ impl<'a> Search<'a> {
                     }
                     k
                 }
-                FormValue::OutOfScope => {
-                    self.out_of_scope += 1;
-                    return;
-                }
+                FormValue::OutOfScope => return,
                 FormValue::Null => continue,
                 FormValue::Error(e) => {
                     *self.canon_errors.entry(e.clone()).or_default() += 1;
