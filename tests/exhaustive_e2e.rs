@@ -635,6 +635,28 @@ fn java_util_treemap_scope_2() {
     assert_eq!(structures(&j), 1 + 4 + 2 * 2 * 2);
 }
 
+#[test]
+fn java_util_hashmap_matches_the_closed_formula() {
+    // HashMap<Integer,Integer>, keys and values 0..n-1, put and remove, modCount omitted: the
+    // n keys fall in distinct buckets of the 16-slot table, so a structure is a partial map
+    // from n keys to n values, (n+1)^n of them, plus the empty map whose table was already
+    // allocated (a put then a remove) next to the fresh one whose table is still null.
+    for n in [3u32, 4] {
+        let j = exh(
+            "java.util.HashMap",
+            &[
+                "--scope",
+                &n.to_string(),
+                "--methods",
+                r"java\.util\.HashMap(\(\)|\.put\(.*|\.remove\(.*)",
+                "--omit-fields",
+                "modCount",
+            ],
+        );
+        assert_eq!(structures(&j), (n as u64 + 1).pow(n) + 1, "scope {n}");
+    }
+}
+
 /// Canonical forms: isomorphic heaps give equal forms, non-isomorphic ones different forms.
 mod canon_props {
     use super::*;
