@@ -732,7 +732,7 @@ fn hanging_and_exiting_tests_fail_and_others_still_run() {
     // runner lives in the default package, like these tests) really ends the JVM.
     let allow = ops.intern(op(
         OpKind::StaticFieldSet,
-        JType::class("JforgeJUnit4Runner"),
+        JType::class("JforgeRunnerOutput"),
         "allowExit",
         vec![p(Prim::Boolean)],
         None,

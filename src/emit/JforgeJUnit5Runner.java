@@ -8,8 +8,6 @@
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
-import java.io.FileOutputStream;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.platform.engine.DiscoverySelector;
@@ -25,52 +23,6 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 public final class JforgeJUnit5Runner {
-    private static PrintStream out;
-    static volatile boolean allowExit;
-
-    static String esc(String s) {
-        if (s == null) return "";
-        StringBuilder b = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '\\': b.append("\\\\"); break;
-                case '\t': b.append("\\t"); break;
-                case '\n': b.append("\\n"); break;
-                case '\r': b.append("\\r"); break;
-                default: b.append(c);
-            }
-        }
-        return b.toString();
-    }
-
-    static synchronized void emit(String... fields) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < fields.length; i++) {
-            if (i > 0) b.append('\t');
-            b.append(esc(fields[i]));
-        }
-        b.append('\n');
-        out.print(b);
-        out.flush();
-    }
-
-    /** Turn System.exit in a test into a SecurityException (where the JDK still allows it). */
-    @SuppressWarnings({"removal", "deprecation"})
-    static void blockExit() {
-        try {
-            System.setSecurityManager(new SecurityManager() {
-                @Override public void checkPermission(java.security.Permission p) {}
-                @Override public void checkPermission(java.security.Permission p, Object ctx) {}
-                @Override public void checkExit(int status) {
-                    if (!allowExit) throw new SecurityException("jforge: a test called System.exit(" + status + ")");
-                }
-            });
-        } catch (Throwable t) {
-            // Not supported by this JDK: a test that exits is found by its missing result.
-        }
-    }
-
     /** {class, method} of a test or container, or null when it has no class/method source. */
     static String[] where(TestIdentifier id) {
         TestSource s = id.getSource().orElse(null);
@@ -85,8 +37,7 @@ public final class JforgeJUnit5Runner {
     }
 
     public static void main(String[] args) throws Exception {
-        out = new PrintStream(new FileOutputStream(args[0], true), false, "UTF-8");
-        blockExit();
+        JforgeRunnerOutput.open(args[0]);
         List<DiscoverySelector> selectors = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
             String a = args[i];
@@ -98,24 +49,22 @@ public final class JforgeJUnit5Runner {
         launcher.execute(request, new TestExecutionListener() {
             @Override public void executionStarted(TestIdentifier id) {
                 String[] w = where(id);
-                if (id.isTest() && w != null) emit("START", w[0], w[1]);
+                if (id.isTest() && w != null) JforgeRunnerOutput.emit("START", w[0], w[1]);
             }
             @Override public void executionFinished(TestIdentifier id, TestExecutionResult r) {
                 String[] w = where(id);
                 if (w == null) return;
                 if (r.getStatus() == TestExecutionResult.Status.FAILED) {
                     Throwable t = r.getThrowable().orElse(null);
-                    emit("FAIL", w[0], id.isTest() ? w[1] : "", t == null ? "" : t.getClass().getName(),
+                    JforgeRunnerOutput.emit("FAIL", w[0], id.isTest() ? w[1] : "", t == null ? "" : t.getClass().getName(),
                         t == null ? "" : String.valueOf(t.getMessage()));
                 } else if (id.isTest()) {
                     // SUCCESSFUL, or ABORTED by a failed assumption (counted as passing).
-                    emit("PASS", w[0], w[1]);
+                    JforgeRunnerOutput.emit("PASS", w[0], w[1]);
                 }
             }
         });
-        emit("DONE");
-        out.close();
-        allowExit = true;
+        JforgeRunnerOutput.done();
         Runtime.getRuntime().halt(0);
     }
 }

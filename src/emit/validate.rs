@@ -31,6 +31,8 @@ use std::time::{Duration, Instant};
 
 const RUNNER4: &str = include_str!("JforgeJUnit4Runner.java");
 const RUNNER5: &str = include_str!("JforgeJUnit5Runner.java");
+/// The results file both runners write (line format, escaping, System.exit blocking).
+const RUNNER_OUTPUT: &str = include_str!("JforgeRunnerOutput.java");
 
 /// Exception class reported for a test during which the test JVM exited.
 pub const JVM_EXIT: &str = "<jvm-exit>";
@@ -338,7 +340,14 @@ pub fn compile_and_run(
     std::fs::create_dir_all(&runner_dir).context("cannot create a temporary folder")?;
     let runner_file = runner_dir.join(format!("{runner_name}.java"));
     std::fs::write(&runner_file, runner_src).context("cannot write to the temporary folder")?;
-    let (ok, out) = run_javac(javac, &join_cp(&[junit_cp])?, &classes, &[runner_file])?;
+    let output_file = runner_dir.join("JforgeRunnerOutput.java");
+    std::fs::write(&output_file, RUNNER_OUTPUT).context("cannot write to the temporary folder")?;
+    let (ok, out) = run_javac(
+        javac,
+        &join_cp(&[junit_cp])?,
+        &classes,
+        &[runner_file, output_file],
+    )?;
     if !ok {
         bail!(
             "the JUnit {junit} class path ({}) does not provide the JUnit API needed to run tests; \
