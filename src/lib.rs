@@ -1,5 +1,6 @@
 //! jforge: automatic unit-test generation for Java. See ARCHITECTURE.md for the map.
 
+mod classbytes;
 pub mod cli;
 pub mod coverage;
 pub mod coverage_cmd;

@@ -4,63 +4,9 @@
 //! byte slices. Only `Code` attributes are rewritten; everything else is copied verbatim,
 //! which is why this does not go through a full object model.
 
+pub(crate) use crate::classbytes::{Reader, put_u2, put_u4};
 use anyhow::{Context, Result, bail};
 use std::collections::HashMap;
-
-/// Bounds-checked big-endian reader. Every read returns an error instead of panicking.
-pub(crate) struct Reader<'a> {
-    buf: &'a [u8],
-    pub(crate) pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    pub(crate) fn new(buf: &'a [u8]) -> Self {
-        Reader { buf, pos: 0 }
-    }
-
-    pub(crate) fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
-        let end = self
-            .pos
-            .checked_add(n)
-            .filter(|&e| e <= self.buf.len())
-            .with_context(|| {
-                format!(
-                    "truncated class file: wanted {n} bytes at offset {} of {}",
-                    self.pos,
-                    self.buf.len()
-                )
-            })?;
-        let s = &self.buf[self.pos..end];
-        self.pos = end;
-        Ok(s)
-    }
-
-    pub(crate) fn u1(&mut self) -> Result<u8> {
-        Ok(self.bytes(1)?[0])
-    }
-
-    pub(crate) fn u2(&mut self) -> Result<u16> {
-        let b = self.bytes(2)?;
-        Ok(u16::from_be_bytes([b[0], b[1]]))
-    }
-
-    pub(crate) fn u4(&mut self) -> Result<u32> {
-        let b = self.bytes(4)?;
-        Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
-    }
-
-    pub(crate) fn remaining(&self) -> usize {
-        self.buf.len() - self.pos
-    }
-}
-
-pub(crate) fn put_u2(out: &mut Vec<u8>, v: u16) {
-    out.extend_from_slice(&v.to_be_bytes());
-}
-
-pub(crate) fn put_u4(out: &mut Vec<u8>, v: u32) {
-    out.extend_from_slice(&v.to_be_bytes());
-}
 
 /// One constant-pool entry: its tag and the bytes after the tag. The second slot of a
 /// Long/Double is stored as `tag == 0` and is never written.

@@ -13,7 +13,7 @@
 //! that does not parse is ignored (the erased descriptor is used instead): some compilers emit
 //! odd signatures, and the descriptor is always authoritative for the JVM.
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, bail};
 
 use super::signature::{
     parse_class_signature, parse_field_descriptor, parse_field_signature, parse_method_descriptor,
@@ -21,24 +21,25 @@ use super::signature::{
 };
 use super::types::JType;
 use super::{ClassInfo, FieldInfo, Literal, MethodInfo, Nesting, access};
+use crate::classbytes::Reader;
 
 /// Strings longer than this (in chars) are not kept as literals.
 const MAX_LITERAL_CHARS: usize = 200;
 
 /// Parse a class file. Never panics; malformed input gives an error naming the problem.
 pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
-    let mut r = Reader { b: bytes, pos: 0 };
-    let magic = r.u32().context("reading the magic number")?;
+    let mut r = Reader::new(bytes);
+    let magic = r.u4().context("reading the magic number")?;
     if magic != 0xCAFE_BABE {
         bail!("not a class file: bad magic number 0x{magic:08X} (expected 0xCAFEBABE)");
     }
-    let _minor = r.u16().context("reading the minor version")?;
-    let major_version = r.u16().context("reading the major version")?;
+    let _minor = r.u2().context("reading the minor version")?;
+    let major_version = r.u2().context("reading the major version")?;
     let pool = Pool::read(&mut r)?;
-    let class_access = r.u16().context("reading the class access flags")?;
-    let this_idx = r.u16().context("reading this_class")?;
+    let class_access = r.u2().context("reading the class access flags")?;
+    let this_idx = r.u2().context("reading this_class")?;
     let name = pool.class_name(this_idx).context("resolving this_class")?;
-    let super_idx = r.u16().context("reading super_class")?;
+    let super_idx = r.u2().context("reading super_class")?;
     let super_class = if super_idx == 0 {
         None
     } else {
@@ -47,23 +48,23 @@ pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
                 .context("resolving super_class")?,
         )
     };
-    let n_if = r.u16().context("reading the interface count")?;
+    let n_if = r.u2().context("reading the interface count")?;
     let mut interfaces = Vec::with_capacity(n_if as usize);
     for i in 0..n_if {
-        let idx = r.u16().with_context(|| format!("reading interface #{i}"))?;
+        let idx = r.u2().with_context(|| format!("reading interface #{i}"))?;
         interfaces.push(
             pool.class_name(idx)
                 .with_context(|| format!("resolving interface #{i}"))?,
         );
     }
 
-    let n_fields = r.u16().context("reading the field count")?;
+    let n_fields = r.u2().context("reading the field count")?;
     let mut raw_fields = Vec::with_capacity(n_fields as usize);
     for i in 0..n_fields {
         raw_fields
             .push(Member::read(&mut r, &pool).with_context(|| format!("reading field #{i}"))?);
     }
-    let n_methods = r.u16().context("reading the method count")?;
+    let n_methods = r.u2().context("reading the method count")?;
     let mut raw_methods = Vec::with_capacity(n_methods as usize);
     for i in 0..n_methods {
         raw_methods
@@ -76,20 +77,20 @@ pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
     let mut access_flags = class_access;
     let mut nesting = Nesting::TopLevel;
     if let Some(data) = find_attr(&attrs, "InnerClasses") {
-        let mut ar = Reader { b: data, pos: 0 };
-        let n = ar.u16().context("reading InnerClasses")?;
+        let mut ar = Reader::new(data);
+        let n = ar.u2().context("reading InnerClasses")?;
         for i in 0..n {
             let inner = ar
-                .u16()
+                .u2()
                 .with_context(|| format!("reading InnerClasses entry #{i}"))?;
             let outer = ar
-                .u16()
+                .u2()
                 .with_context(|| format!("reading InnerClasses entry #{i}"))?;
             let simple = ar
-                .u16()
+                .u2()
                 .with_context(|| format!("reading InnerClasses entry #{i}"))?;
             let flags = ar
-                .u16()
+                .u2()
                 .with_context(|| format!("reading InnerClasses entry #{i}"))?;
             let inner_name = pool
                 .class_name(inner)
@@ -229,46 +230,6 @@ pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
     })
 }
 
-struct Reader<'a> {
-    b: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        let end = self
-            .pos
-            .checked_add(n)
-            .filter(|&e| e <= self.b.len())
-            .ok_or_else(|| {
-                anyhow!(
-                    "truncated class file: needed {n} bytes at offset {} but only {} remain",
-                    self.pos,
-                    self.b.len().saturating_sub(self.pos)
-                )
-            })?;
-        let s = &self.b[self.pos..end];
-        self.pos = end;
-        Ok(s)
-    }
-    fn u8(&mut self) -> Result<u8> {
-        Ok(self.take(1)?[0])
-    }
-    fn u16(&mut self) -> Result<u16> {
-        let s = self.take(2)?;
-        Ok(u16::from_be_bytes([s[0], s[1]]))
-    }
-    fn u32(&mut self) -> Result<u32> {
-        let s = self.take(4)?;
-        Ok(u32::from_be_bytes([s[0], s[1], s[2], s[3]]))
-    }
-    fn u64(&mut self) -> Result<u64> {
-        let hi = self.u32()? as u64;
-        let lo = self.u32()? as u64;
-        Ok((hi << 32) | lo)
-    }
-}
-
 #[derive(Clone, Debug)]
 enum Const {
     /// Index 0 and the unusable slot after a Long/Double.
@@ -290,39 +251,39 @@ struct Pool {
 
 impl Pool {
     fn read(r: &mut Reader) -> Result<Pool> {
-        let count = r.u16().context("reading the constant pool count")? as usize;
+        let count = r.u2().context("reading the constant pool count")? as usize;
         let mut entries = Vec::with_capacity(count.max(1));
         entries.push(Const::Unused);
         while entries.len() < count {
             let i = entries.len();
             let tag = r
-                .u8()
+                .u1()
                 .with_context(|| format!("reading constant pool entry #{i}"))?;
             let ctx = || format!("reading constant pool entry #{i} (tag {tag})");
             let c = match tag {
                 1 => {
-                    let len = r.u16().with_context(ctx)? as usize;
-                    Const::Utf8(decode_mutf8(r.take(len).with_context(ctx)?))
+                    let len = r.u2().with_context(ctx)? as usize;
+                    Const::Utf8(decode_mutf8(r.bytes(len).with_context(ctx)?))
                 }
-                3 => Const::Int(r.u32().with_context(ctx)? as i32),
-                4 => Const::Float(f32::from_bits(r.u32().with_context(ctx)?)),
-                5 => Const::Long(r.u64().with_context(ctx)? as i64),
-                6 => Const::Double(f64::from_bits(r.u64().with_context(ctx)?)),
-                7 => Const::Class(r.u16().with_context(ctx)?),
-                8 => Const::Str(r.u16().with_context(ctx)?),
+                3 => Const::Int(r.u4().with_context(ctx)? as i32),
+                4 => Const::Float(f32::from_bits(r.u4().with_context(ctx)?)),
+                5 => Const::Long(r.u8().with_context(ctx)? as i64),
+                6 => Const::Double(f64::from_bits(r.u8().with_context(ctx)?)),
+                7 => Const::Class(r.u2().with_context(ctx)?),
+                8 => Const::Str(r.u2().with_context(ctx)?),
                 // Fieldref, Methodref, InterfaceMethodref, NameAndType, Dynamic, InvokeDynamic.
                 9 | 10 | 11 | 12 | 17 | 18 => {
-                    r.take(4).with_context(ctx)?;
+                    r.bytes(4).with_context(ctx)?;
                     Const::Other
                 }
                 // MethodHandle.
                 15 => {
-                    r.take(3).with_context(ctx)?;
+                    r.bytes(3).with_context(ctx)?;
                     Const::Other
                 }
                 // MethodType, Module, Package.
                 16 | 19 | 20 => {
-                    r.take(2).with_context(ctx)?;
+                    r.bytes(2).with_context(ctx)?;
                     Const::Other
                 }
                 _ => bail!(
@@ -465,19 +426,19 @@ struct RawAttr<'a> {
 }
 
 fn read_attributes<'a>(r: &mut Reader<'a>, pool: &Pool) -> Result<Vec<RawAttr<'a>>> {
-    let n = r.u16().context("reading the attribute count")?;
+    let n = r.u2().context("reading the attribute count")?;
     let mut out = Vec::new();
     for i in 0..n {
-        let name_idx = r.u16().with_context(|| format!("reading attribute #{i}"))?;
+        let name_idx = r.u2().with_context(|| format!("reading attribute #{i}"))?;
         let name = pool
             .utf8(name_idx)
             .with_context(|| format!("resolving the name of attribute #{i}"))?;
         let len = r
-            .u32()
+            .u4()
             .with_context(|| format!("reading the length of attribute {name}"))?
             as usize;
         let data = r
-            .take(len)
+            .bytes(len)
             .with_context(|| format!("reading attribute {name}"))?;
         out.push(RawAttr {
             name: name.to_string(),
@@ -492,8 +453,8 @@ fn find_attr<'a>(attrs: &[RawAttr<'a>], name: &str) -> Option<&'a [u8]> {
 }
 
 fn sig_string<'p>(data: &[u8], pool: &'p Pool) -> Result<&'p str> {
-    let mut r = Reader { b: data, pos: 0 };
-    pool.utf8(r.u16()?)
+    let mut r = Reader::new(data);
+    pool.utf8(r.u2()?)
 }
 
 /// A field or method before interpretation.
@@ -508,13 +469,13 @@ struct Member {
 
 impl Member {
     fn read(r: &mut Reader, pool: &Pool) -> Result<Member> {
-        let access = r.u16()?;
+        let access = r.u2()?;
         let name = pool
-            .utf8(r.u16()?)
+            .utf8(r.u2()?)
             .context("resolving the name")?
             .to_string();
         let descriptor = pool
-            .utf8(r.u16()?)
+            .utf8(r.u2()?)
             .with_context(|| format!("resolving the descriptor of {name}"))?
             .to_string();
         let attrs = read_attributes(r, pool)
@@ -529,10 +490,10 @@ impl Member {
         };
         let mut exceptions = Vec::new();
         if let Some(d) = find_attr(&attrs, "Exceptions") {
-            let mut ar = Reader { b: d, pos: 0 };
-            let n = ar.u16().with_context(|| format!("Exceptions of {name}"))?;
+            let mut ar = Reader::new(d);
+            let n = ar.u2().with_context(|| format!("Exceptions of {name}"))?;
             for _ in 0..n {
-                let idx = ar.u16().with_context(|| format!("Exceptions of {name}"))?;
+                let idx = ar.u2().with_context(|| format!("Exceptions of {name}"))?;
                 exceptions.push(
                     pool.class_name(idx)
                         .with_context(|| format!("Exceptions of {name}"))?,
