@@ -156,3 +156,56 @@ fn leaked_non_daemon_thread() {
         StmtOutcome::Crash(CrashKind::LeakedThreads)
     );
 }
+
+#[test]
+fn pipelined_batches_run_in_order_across_a_worker_death() {
+    // Two routed batches in flight at once (as the exhaustive search runs them); worker 0
+    // dies in the first. Each batch's results come back complete and in input order, the
+    // second runs on the restarted worker, and a plain submit must wait for both.
+    let _g = serial();
+    let mut t = OpTable::default();
+    let ok = smethod(&mut t, "rsub.Hostile", "ok", "()I", vec![], int());
+    let halt = smethod(&mut t, "rsub.Hostile", "halt5", "()V", vec![], None);
+    let mut pool = Pool::start(config(2, Duration::from_secs(5), 128, vec![subjects()])).unwrap();
+    assert!(pool.register(&t).unwrap().is_empty());
+    let good = || req(vec![lit_int(0), call(ok, &[])]);
+    let bad = || req(vec![lit_int(1), call(halt, &[]), call(ok, &[])]);
+    pool.submit_routed(vec![(good(), 0), (bad(), 0), (good(), 1), (good(), 0)])
+        .unwrap();
+    pool.submit_routed(vec![(good(), 1), (good(), 0), (bad(), 1)])
+        .unwrap();
+    let err = pool.submit(vec![good()]).unwrap_err();
+    assert!(err.to_string().contains("still running"), "{err}");
+    let first = pool.collect().unwrap();
+    let second = pool.collect().unwrap();
+    let forty_two = StmtOutcome::Normal(Observed::Value(Value::Int(42)));
+    assert_eq!(first.len(), 4);
+    for i in [0, 2, 3] {
+        assert_eq!(first[i].outcomes[1], forty_two, "first batch, request {i}");
+    }
+    assert_eq!(
+        first[1].outcomes[1],
+        StmtOutcome::Crash(CrashKind::Exited(Some(5)))
+    );
+    assert_eq!(second.len(), 3);
+    for i in [0, 1] {
+        assert_eq!(
+            second[i].outcomes[1], forty_two,
+            "second batch, request {i}"
+        );
+    }
+    assert_eq!(
+        second[2].outcomes[1],
+        StmtOutcome::Crash(CrashKind::Exited(Some(5)))
+    );
+    assert_eq!(pool.slot_restarts(), &[1, 1]);
+    // idle again: synchronous requests work on the workers the batons handed back
+    let more = pool.execute(vec![good(), good(), good()]).unwrap();
+    assert!(more.iter().all(|r| r.outcomes[1] == forty_two));
+    pool.shutdown();
+    assert!(
+        worker_children().is_empty(),
+        "JVMs left behind: {:?}",
+        worker_children()
+    );
+}

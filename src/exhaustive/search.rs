@@ -150,7 +150,8 @@ pub struct Search<'a> {
     bytes: u64,
     round: u32,
     batch: Vec<(usize, Vec<Choice>)>,
-    inflight: Option<Vec<Meta>>,
+    /// Batches submitted and not applied yet, oldest first (at most [`PIPELINE`]).
+    inflight: std::collections::VecDeque<Vec<Meta>>,
     started: Instant,
     /// Combinations to run again (their prototype was gone), in the current round.
     requeue: Vec<(usize, Vec<Choice>)>,
@@ -208,6 +209,11 @@ impl std::hash::Hasher for KeyHasher {
 }
 
 /// What was sent for one request, to interpret its result.
+/// Batches in flight at once: while the search applies one and builds the next, each worker
+/// already runs its share of the following one (a worker that finishes a batch early does not
+/// wait for the other). Results are still applied in submission order.
+const PIPELINE: usize = 2;
+
 struct Meta {
     ui: usize,
     choice: Box<[Choice]>,
@@ -274,7 +280,7 @@ impl<'a> Search<'a> {
             bytes: 0,
             round: 0,
             batch: Vec::new(),
-            inflight: None,
+            inflight: Default::default(),
             started: Instant::now(),
             requeue: Vec::new(),
             contracts_done: 0,
@@ -1092,17 +1098,10 @@ impl<'a> Search<'a> {
             }
             metas.extend(placed.into_iter().flatten());
         }
-        let earlier = match self.inflight.take() {
-            Some(m) => Some((m, pool.collect()?)),
-            None => None,
-        };
-        if earlier.is_some() {
-            self.note_restarts(pool);
-        }
-        // Promotions decided by the batch applied last go with the first request to each
-        // worker; the batch collected just now is applied after this one is submitted, so
-        // its promotions wait for the next batch (no request of this one can need them:
-        // structures kept in a round are used from the next round on).
+        // Promotions decided by the batches applied so far go with the first request to each
+        // worker; batches still in flight are applied after this one is submitted, so their
+        // promotions wait for a later batch (no request of this one can need them: structures
+        // kept in a round are used from the next round on).
         for (w, &i) in first_for.iter().enumerate() {
             if i != usize::MAX {
                 let mut r = reqs[i].0.reuse.take();
@@ -1116,8 +1115,18 @@ impl<'a> Search<'a> {
             }
         }
         pool.submit_routed(reqs)?;
-        self.inflight = Some(metas);
-        if let Some((m, results)) = earlier {
+        self.inflight.push_back(metas);
+        while self.inflight.len() > PIPELINE {
+            self.apply_oldest(pool)?;
+        }
+        Ok(())
+    }
+
+    /// Waits for the oldest batch in flight and applies its results.
+    fn apply_oldest(&mut self, pool: &mut Pool) -> anyhow::Result<()> {
+        if let Some(m) = self.inflight.pop_front() {
+            let results = pool.collect()?;
+            self.note_restarts(pool);
             self.apply_all(m, results);
         }
         Ok(())
@@ -1128,10 +1137,8 @@ impl<'a> Search<'a> {
     pub fn drain(&mut self, pool: &mut Pool) -> anyhow::Result<()> {
         loop {
             self.flush(pool)?;
-            if let Some(m) = self.inflight.take() {
-                let results = pool.collect()?;
-                self.note_restarts(pool);
-                self.apply_all(m, results);
+            while !self.inflight.is_empty() {
+                self.apply_oldest(pool)?;
             }
             if self.requeue.is_empty() {
                 return Ok(());

@@ -3,6 +3,14 @@
 //! batch's results do not depend on the number of workers (only `SeqResult::worker` does).
 //! A worker that dies is replaced (all operations registered again) and the rest of its chunk
 //! resubmitted; crashes and timeouts are results, not errors.
+//!
+//! Batches may be pipelined: [`Pool::submit_routed`] accepts a new batch while earlier ones
+//! are still running, and [`Pool::collect`] returns the oldest. Each worker slot runs its
+//! chunks strictly in submission order: a chunk thread waits for its ticket on the slot's
+//! baton, takes the worker from it, and puts it back for the next ticket. So a worker that
+//! finishes its share of a batch early starts on the next batch at once instead of waiting
+//! for the slowest worker. The workers return to `slots` when nothing is pending; every
+//! other operation (register, stats, synchronous requests) requires that.
 
 use crate::runner::jar;
 use crate::runner::worker::{RunEnd, Worker, WorkerSpec};
@@ -10,8 +18,9 @@ use crate::runner::{CrashKind, ExecRequest, JdkClasses, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, OpTable, Operation};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
+use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -50,12 +59,34 @@ struct ChunkOut {
     error: Option<anyhow::Error>,
 }
 
+/// A batch submitted and not collected yet: its chunk threads and its number of requests.
+struct Pending {
+    handles: Vec<JoinHandle<ChunkOut>>,
+    len: usize,
+}
+
+/// Hands a slot's worker from one chunk thread to the next, in ticket order.
+#[derive(Default)]
+struct Baton {
+    state: Mutex<BatonState>,
+    turn: Condvar,
+}
+
+#[derive(Default)]
+struct BatonState {
+    worker: Option<Worker>,
+    /// The ticket whose chunk may run now.
+    serving: u64,
+}
+
 pub struct Pool {
     spec: Arc<WorkerSpec>,
     ops: Arc<Vec<Operation>>,
+    /// The workers while nothing is pending (in the batons while batches run).
     slots: Vec<Option<Worker>>,
-    pending: Vec<JoinHandle<ChunkOut>>,
-    pending_len: usize,
+    batons: Vec<Arc<Baton>>,
+    next_ticket: Vec<u64>,
+    pending: VecDeque<Pending>,
     stats: PoolStats,
     slot_restarts: Vec<u64>,
 }
@@ -163,8 +194,9 @@ impl Pool {
             spec,
             ops: Arc::new(Vec::new()),
             slots,
-            pending: Vec::new(),
-            pending_len: 0,
+            batons: (0..cfg.workers).map(|_| Arc::default()).collect(),
+            next_ticket: vec![0; cfg.workers],
+            pending: VecDeque::new(),
             slot_restarts: vec![0; cfg.workers],
             stats: PoolStats {
                 worker_peak_rss_kb: vec![0; cfg.workers],
@@ -241,32 +273,92 @@ impl Pool {
         Ok(failed.unwrap_or_default())
     }
 
+    /// Starts one chunk thread per slot with requests. With nothing pending, the idle
+    /// workers (restarted where lost) go into the batons first; otherwise the new chunks queue
+    /// behind the running ones of the same slot.
     fn spawn_assignments(
         &mut self,
         assign: Vec<Vec<(usize, ExecRequest)>>,
         total: usize,
     ) -> Result<()> {
-        self.ensure_idle()?;
-        self.ensure_workers()?;
+        if self.pending.is_empty() {
+            self.ensure_workers()?;
+            for (slot, w) in self.slots.iter_mut().enumerate() {
+                let mut st = lock(&self.batons[slot]);
+                st.worker = w.take();
+                st.serving = self.next_ticket[slot];
+            }
+        }
+        let mut handles = Vec::new();
         for (slot, reqs) in assign.into_iter().enumerate() {
             if reqs.is_empty() {
                 continue;
             }
-            let Some(w) = self.slots[slot].take() else {
-                continue;
-            };
+            let ticket = self.next_ticket[slot];
+            self.next_ticket[slot] += 1;
+            let baton = self.batons[slot].clone();
             let spec = self.spec.clone();
             let ops = self.ops.clone();
-            self.pending.push(std::thread::spawn(move || {
-                run_chunk(slot, w, spec, ops, reqs)
+            handles.push(std::thread::spawn(move || {
+                let mut st = lock(&baton);
+                while st.serving != ticket {
+                    st = baton.turn.wait(st).unwrap_or_else(|e| e.into_inner());
+                }
+                let w = st.worker.take();
+                drop(st);
+                // Passes the turn on even if this thread panics (the next chunk then finds no
+                // worker and starts one).
+                let mut turn = Turn {
+                    baton: &baton,
+                    worker: None,
+                };
+                let mut out = match w {
+                    Some(w) => run_chunk(slot, w, spec, ops, reqs),
+                    // lost by an earlier chunk that could not restart it: try once more
+                    None => match start_registered(&spec, &ops, slot) {
+                        Ok(w) => {
+                            let mut out = run_chunk(slot, w, spec, ops, reqs);
+                            out.restarts += 1;
+                            out
+                        }
+                        Err(e) => ChunkOut {
+                            slot,
+                            worker: None,
+                            results: Vec::new(),
+                            restarts: 0,
+                            timeouts: 0,
+                            crashes: Vec::new(),
+                            peak_rss_kb: 0,
+                            error: Some(e),
+                        },
+                    },
+                };
+                turn.worker = out.worker.take();
+                drop(turn);
+                out
             }));
         }
-        self.pending_len = total;
+        self.pending.push_back(Pending {
+            handles,
+            len: total,
+        });
         Ok(())
+    }
+
+    /// With nothing pending, the workers go back from the batons to `slots`.
+    fn reclaim_workers(&mut self) {
+        if self.pending.is_empty() {
+            for (slot, w) in self.slots.iter_mut().enumerate() {
+                if let Some(x) = lock(&self.batons[slot]).worker.take() {
+                    *w = Some(x);
+                }
+            }
+        }
     }
 
     /// Starts executing a batch and returns at once; see [`Pool::collect`].
     pub fn submit(&mut self, batch: Vec<ExecRequest>) -> Result<()> {
+        self.ensure_idle()?;
         let n = batch.len();
         let k = self.slots.len();
         let per = n.div_ceil(k).max(1);
@@ -278,8 +370,10 @@ impl Pool {
     }
 
     /// Like [`Pool::submit`], but each request runs on the worker given with it (modulo the
-    /// number of workers), in input order among that worker's requests. Used by the
-    /// exhaustive search, whose prototypes live in the worker that built them.
+    /// number of workers), in input order among that worker's requests, after the requests
+    /// of batches submitted earlier. Unlike `submit`, it does not wait for earlier batches to
+    /// be collected (pipelining). Used by the exhaustive search, whose prototypes live in the
+    /// worker that built them.
     pub fn submit_routed(&mut self, batch: Vec<(ExecRequest, usize)>) -> Result<()> {
         let n = batch.len();
         let k = self.slots.len();
@@ -296,11 +390,14 @@ impl Pool {
         &self.slot_restarts
     }
 
-    /// Waits for the submitted batch; results in input order.
+    /// Waits for the oldest batch submitted and not collected; results in input order.
     pub fn collect(&mut self) -> Result<Vec<SeqResult>> {
-        let mut slots: Vec<Option<SeqResult>> = (0..self.pending_len).map(|_| None).collect();
+        let Some(batch) = self.pending.pop_front() else {
+            bail!("internal error: no batch to collect");
+        };
+        let mut slots: Vec<Option<SeqResult>> = (0..batch.len).map(|_| None).collect();
         let mut first_err = None;
-        for h in std::mem::take(&mut self.pending) {
+        for h in batch.handles {
             let out = match h.join() {
                 Ok(o) => o,
                 Err(_) => {
@@ -308,7 +405,6 @@ impl Pool {
                     continue;
                 }
             };
-            self.slots[out.slot] = out.worker;
             self.stats.restarts += out.restarts;
             self.slot_restarts[out.slot] += out.restarts;
             self.stats.timeouts += out.timeouts;
@@ -330,7 +426,7 @@ impl Pool {
                 slots[i] = Some(r);
             }
         }
-        self.pending_len = 0;
+        self.reclaim_workers();
         if let Some(e) = first_err {
             return Err(e);
         }
@@ -387,11 +483,12 @@ impl Pool {
     }
 
     fn stop(&mut self) {
-        for h in std::mem::take(&mut self.pending) {
-            if let Ok(out) = h.join() {
-                drop(out.worker);
+        for batch in std::mem::take(&mut self.pending) {
+            for h in batch.handles {
+                let _ = h.join();
             }
         }
+        self.reclaim_workers();
         for (i, w) in self.slots.iter_mut().enumerate() {
             if let Some(mut w) = w.take() {
                 let p = w.sample_rss();
@@ -409,6 +506,25 @@ impl Pool {
         self.ensure_workers()?;
         self.slots[0].as_mut().context("no worker")
     }
+}
+
+/// A slot's turn: on drop, leaves the worker on the baton and wakes the next ticket.
+struct Turn<'a> {
+    baton: &'a Baton,
+    worker: Option<Worker>,
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        let mut st = lock(self.baton);
+        st.worker = self.worker.take();
+        st.serving += 1;
+        self.baton.turn.notify_all();
+    }
+}
+
+fn lock(b: &Baton) -> std::sync::MutexGuard<'_, BatonState> {
+    b.state.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Drop for Pool {
