@@ -208,12 +208,12 @@ impl std::hash::Hasher for KeyHasher {
     }
 }
 
-/// What was sent for one request, to interpret its result.
 /// Batches in flight at once: while the search applies one and builds the next, each worker
 /// already runs its share of the following one (a worker that finishes a batch early does not
 /// wait for the other). Results are still applied in submission order.
 const PIPELINE: usize = 2;
 
+/// What was sent for one request, to interpret its result.
 struct Meta {
     ui: usize,
     choice: Box<[Choice]>,
@@ -1245,8 +1245,8 @@ impl<'a> Search<'a> {
                     }
                     k
                 }
-                FormValue::OutOfScope => return,
-                FormValue::Null => continue,
+                // (out of scope: the task was dropped above)
+                FormValue::OutOfScope | FormValue::Null => continue,
                 FormValue::Error(e) => {
                     *self.canon_errors.entry(e.clone()).or_default() += 1;
                     continue;
