@@ -216,6 +216,10 @@ final class Canon {
         }
     }
 
+    /** The layout of the class met last (see Protos#copy: one ClassValue lookup saved per object). */
+    private Class<?> lastClass;
+    private Layout lastLayout;
+
     private void walk(Object o, boolean root) {
         if (o == null) {
             sym('N');
@@ -236,7 +240,14 @@ final class Canon {
             count(c);
         }
         number(o);
-        Layout l = LAYOUT.get(c);
+        Layout l;
+        if (c == lastClass) {
+            l = lastLayout;
+        } else {
+            l = LAYOUT.get(c);
+            lastClass = c;
+            lastLayout = l;
+        }
         if (TEXT) {
             sb.append(c.getName());
         } else {

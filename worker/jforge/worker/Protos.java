@@ -312,6 +312,13 @@ final class Protos {
         }
     }
 
+    /**
+     * The layout of the class met last: structures are mostly objects of one class, and a
+     * ClassValue lookup per object showed in profiles of the copy.
+     */
+    private Class<?> lastClass;
+    private Layout lastLayout;
+
     Object copy(Object o) {
         if (o == null || Canon.isValue(o) || o instanceof Class<?>) {
             return o;
@@ -321,7 +328,14 @@ final class Protos {
             return c;
         }
         Class<?> k = o.getClass();
-        Layout l = LAYOUT.get(k);
+        Layout l;
+        if (k == lastClass) {
+            l = lastLayout;
+        } else {
+            l = LAYOUT.get(k);
+            lastClass = k;
+            lastLayout = l;
+        }
         if (!l.scanned) {
             l.scanned = true;
             scanHierarchy(k);
