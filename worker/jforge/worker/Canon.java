@@ -54,11 +54,23 @@ final class Canon {
         char[] kinds;
         boolean unsafe;
         long nameHash;
+        /** Instances are values ({@link #isValueClass}). */
+        boolean value;
     }
 
     private static final ClassValue<Layout> LAYOUT = new ClassValue<>() {
         @Override
         protected Layout computeValue(Class<?> c) {
+            if (isValueClass(c)) {
+                // written as values, never walked
+                Layout v = new Layout();
+                v.value = true;
+                v.nameHash = nameHash(c.getName());
+                v.fields = new Field[0];
+                v.offsets = new long[0];
+                v.kinds = new char[0];
+                return v;
+            }
             ArrayList<Field> all = new ArrayList<>();
             for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
                 Field[] fs = k.getDeclaredFields();
@@ -161,9 +173,13 @@ final class Canon {
         ntok = 0;
     }
 
-    static boolean isValue(Object v) {
-        return v instanceof String || v instanceof Number && v.getClass().getName().startsWith("java.lang.")
-                || v instanceof Boolean || v instanceof Character || v instanceof Enum<?>;
+    /**
+     * Whether instances of c are written as values and shared by copies: Strings, java.lang
+     * numbers, Booleans, Characters, enum constants.
+     */
+    static boolean isValueClass(Class<?> c) {
+        return c == String.class || Number.class.isAssignableFrom(c) && c.getName().startsWith("java.lang.")
+                || c == Boolean.class || c == Character.class || Enum.class.isAssignableFrom(c);
     }
 
     /** The number of an object already visited, or -1. */
@@ -225,7 +241,16 @@ final class Canon {
             sym('N');
             return;
         }
-        if (isValue(o)) {
+        Class<?> c = o.getClass();
+        Layout l;
+        if (c == lastClass) {
+            l = lastLayout;
+        } else {
+            l = LAYOUT.get(c);
+            lastClass = c;
+            lastLayout = l;
+        }
+        if (l.value) {
             value(o);
             return;
         }
@@ -235,19 +260,10 @@ final class Canon {
             num(id);
             return;
         }
-        Class<?> c = o.getClass();
         if (!root) {
             count(c);
         }
         number(o);
-        Layout l;
-        if (c == lastClass) {
-            l = lastLayout;
-        } else {
-            l = LAYOUT.get(c);
-            lastClass = c;
-            lastLayout = l;
-        }
         if (TEXT) {
             sb.append(c.getName());
         } else {

@@ -197,6 +197,8 @@ final class Protos {
         char[] kinds;
         /** False when the class cannot be copied (its instances are shared). */
         boolean copyable;
+        /** Values (Canon.isValueClass) and Class objects: always shared, never looked at. */
+        boolean shared;
         /** The statics of the class's hierarchy and enclosing classes were scanned. */
         boolean scanned;
         /** Some static field seen so far holds an instance of this class. */
@@ -207,6 +209,7 @@ final class Protos {
         @Override
         protected Layout computeValue(Class<?> c) {
             Layout l = new Layout();
+            l.shared = Canon.isValueClass(c) || c == Class.class;
             ArrayList<Long> offs = new ArrayList<>();
             StringBuilder kinds = new StringBuilder();
             try {
@@ -320,12 +323,8 @@ final class Protos {
     private Layout lastLayout;
 
     Object copy(Object o) {
-        if (o == null || Canon.isValue(o) || o instanceof Class<?>) {
-            return o;
-        }
-        Object c = copied(o);
-        if (c != null) {
-            return c;
+        if (o == null) {
+            return null;
         }
         Class<?> k = o.getClass();
         Layout l;
@@ -335,6 +334,13 @@ final class Protos {
             l = LAYOUT.get(k);
             lastClass = k;
             lastLayout = l;
+        }
+        if (l.shared) {
+            return o;
+        }
+        Object c = copied(o);
+        if (c != null) {
+            return c;
         }
         if (!l.scanned) {
             l.scanned = true;
