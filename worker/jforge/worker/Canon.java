@@ -232,9 +232,7 @@ final class Canon {
         }
     }
 
-    /** The layout of the class met last (see Protos#copy: one ClassValue lookup saved per object). */
-    private Class<?> lastClass;
-    private Layout lastLayout;
+    private final LastClass<Layout> layouts = new LastClass<>(LAYOUT);
 
     private void walk(Object o, boolean root) {
         if (o == null) {
@@ -242,14 +240,7 @@ final class Canon {
             return;
         }
         Class<?> c = o.getClass();
-        Layout l;
-        if (c == lastClass) {
-            l = lastLayout;
-        } else {
-            l = LAYOUT.get(c);
-            lastClass = c;
-            lastLayout = l;
-        }
+        Layout l = layouts.get(c);
         if (l.value) {
             value(o);
             return;

@@ -179,8 +179,6 @@ final class Protos {
         return COPIER.copy(p);
     }
 
-    /** The one copier of this (single-threaded) worker, reset before each copy. */
-    private static final Protos COPIER = new Protos();
 
     private void reset() {
         Arrays.fill(from, 0, Math.min(n, from.length), null);
@@ -316,25 +314,19 @@ final class Protos {
     }
 
     /**
-     * The layout of the class met last: structures are mostly objects of one class, and a
-     * ClassValue lookup per object showed in profiles of the copy.
+     * The one copier of this (single-threaded) worker, reset before each copy. Declared after
+     * LAYOUT: static fields are set in text order, and the copier's layout cache needs it.
      */
-    private Class<?> lastClass;
-    private Layout lastLayout;
+    private static final Protos COPIER = new Protos();
+
+    private final LastClass<Layout> layouts = new LastClass<>(LAYOUT);
 
     Object copy(Object o) {
         if (o == null) {
             return null;
         }
         Class<?> k = o.getClass();
-        Layout l;
-        if (k == lastClass) {
-            l = lastLayout;
-        } else {
-            l = LAYOUT.get(k);
-            lastClass = k;
-            lastLayout = l;
-        }
+        Layout l = layouts.get(k);
         if (l.shared) {
             return o;
         }
