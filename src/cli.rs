@@ -220,9 +220,11 @@ pub struct GenArgs {
     /// Test methods per generated class.
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
     pub tests_per_file: u64,
-    /// Most regression tests to write.
-    #[arg(long, default_value_t = 1000)]
-    pub output_limit: usize,
+    /// Most regression tests to write (default 1000). The tests that keep the run's coverage
+    /// are chosen first; when they alone are more than the default, they are all written;
+    /// when they are more than a limit you set, the cut is reported with the coverage lost.
+    #[arg(long)]
+    pub output_limit: Option<usize>,
     /// Write a JSON report here.
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,

@@ -484,13 +484,18 @@ impl MethodWriter<'_> {
                 "assertTrue",
                 format!("!{x}.equals({y}) || {x}.hashCode() == {y}.hashCode()"),
             ),
-            Contract::HashCodeThrows => {
-                self.line(format!("// Fails: {}: hashCode() throws", contract.name()));
-                format!("{x}.hashCode();")
-            }
-            Contract::ToStringThrows => {
-                self.line(format!("// Fails: {}: toString() throws", contract.name()));
-                format!("{x}.toString();")
+            Contract::HashCodeThrows | Contract::ToStringThrows => {
+                // The contract is "this call does not throw": the test catches what it
+                // throws and fails with a message naming the contract, so that a red build
+                // says why (and the final check can tell this failure from any other).
+                let call = if contract == Contract::HashCodeThrows {
+                    "hashCode"
+                } else {
+                    "toString"
+                };
+                self.line(format!("// Fails: {}: {call}() throws", contract.name()));
+                self.throws_contract(&format!("{x}.{call}();"), "Throwable", contract.name());
+                return;
             }
             Contract::CompareToReflexive => check(
                 self,
@@ -506,6 +511,22 @@ impl MethodWriter<'_> {
             ),
         };
         self.line(line);
+    }
+
+    /// `try { stmt } catch (Class e) { fail("jforge contract violated: CONTRACT: " + e); }`
+    fn throws_contract(&mut self, stmt: &str, class: &str, contract: &str) {
+        self.line("try {");
+        self.indent += 1;
+        self.line(stmt);
+        self.indent -= 1;
+        self.line(format!("}} catch ({class} e) {{"));
+        self.indent += 1;
+        self.line(format!(
+            "fail(\"{CONTRACT_MESSAGE}{}: \" + e);",
+            comment_text(contract).replace('"', "")
+        ));
+        self.indent -= 1;
+        self.line("}");
     }
 
     fn render(&mut self) {
@@ -596,6 +617,13 @@ impl MethodWriter<'_> {
                     }
                 }
             };
+            if last && let Ending::ErrorException { class, contract } = &self.case.ending {
+                let s = statement(self, is_call);
+                let class = self.namer.class(class);
+                let contract = contract.clone();
+                self.throws_contract(&s, &class, &contract);
+                continue;
+            }
             if let Some(class) = expect_exc {
                 self.line("try {");
                 self.indent += 1;

@@ -9,10 +9,12 @@
 
 use super::ops::OpSet;
 use super::random::{CandEnding, Candidate, ErrorCandidate, Generator, Violation, null_input};
+use super::select;
 use crate::emit::{Ending, TestCase};
 use crate::runner::{ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, Sequence, Stmt, Value};
 use regex::Regex;
+use std::collections::HashSet;
 use std::sync::{Arc, LazyLock};
 
 /// Observer calls per value.
@@ -34,6 +36,30 @@ pub struct FinishStats {
     pub unreproducible_errors: usize,
     /// Statements removed by minimizing error tests.
     pub minimized_statements: usize,
+    /// How the written regression tests were chosen.
+    pub selection: SelectionStats,
+}
+
+/// How the regression tests were chosen from the candidates (see [`super::select`]).
+#[derive(Debug, Default, Clone, serde::Serialize)]
+pub struct SelectionStats {
+    /// Candidates the run kept (all that reached new coverage, a sample of the others).
+    pub candidates: usize,
+    /// Probes (line and branch edges) the candidates covered together.
+    pub probes: usize,
+    /// Tests the greedy cover of those probes needed.
+    pub cover: usize,
+    /// Probes left out because the cover was cut at `--output-limit`.
+    pub left_out: usize,
+    /// Tests chosen to replace covering tests dropped as unstable.
+    pub replacements: usize,
+    /// Branch and line probes the candidates (legal sequences) covered; the run's figure
+    /// also counts sequences that crashed, timed out or broke a contract.
+    pub legal_branches: u32,
+    pub legal_lines: u32,
+    /// Branch and line probes the chosen tests covered when they were generated.
+    pub chosen_branches: u32,
+    pub chosen_lines: u32,
 }
 
 /// An error-revealing test and what it shows.
@@ -62,22 +88,6 @@ fn receiver_of_last(seq: &Sequence, ops: &OpSet) -> Option<u32> {
         Stmt::Call { op, args } if ops.table.get(*op).has_receiver() => args.first().copied(),
         _ => None,
     }
-}
-
-/// Pick at most `limit` candidates spread evenly over the run (deterministic).
-fn spread(mut cands: Vec<Candidate>, limit: usize) -> Vec<Candidate> {
-    if cands.len() <= limit {
-        return cands;
-    }
-    let n = cands.len();
-    let keep: Vec<usize> = (0..limit).map(|k| k * n / limit).collect();
-    let mut out = Vec::with_capacity(limit);
-    for (i, c) in cands.drain(..).enumerate() {
-        if keep.binary_search(&i).is_ok() {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// Whether `v` may appear in an assertion: Strings that look like identity hashes, huge
@@ -110,15 +120,83 @@ fn same_ending(r: &SeqResult, ending: &CandEnding) -> bool {
     }
 }
 
-/// Build the regression tests.
+/// Build the regression tests: choose candidates that keep the run's coverage
+/// ([`super::select`]), observe them in two JVMs, and when a chosen test is dropped as
+/// unstable, choose replacements for the probes only it covered (twice at most).
+/// `hard_limit`: the user set `limit` (the cover is cut to it, with `left_out` counted).
 pub fn regression_tests(
     generator: &Generator,
     pool: &mut Pool,
     limit: usize,
+    hard_limit: bool,
     stats: &mut FinishStats,
 ) -> anyhow::Result<Vec<TestCase>> {
     let ops = generator.ops;
-    let cands = spread(generator.final_candidates(), limit);
+    let cands = generator.final_candidates();
+    if cands.is_empty() {
+        return Ok(Vec::new());
+    }
+    let choice = select::choose(ops, &cands, limit, hard_limit);
+    stats.selection.candidates = cands.len();
+    stats.selection.cover = choice.cover;
+    stats.selection.probes = choice.universe;
+    stats.selection.left_out = choice.left_out;
+    if let Some(g) = &generator.cov {
+        let total = g.tracker.hit.len() as u32;
+        let mut legal = crate::coverage::Tracker::new(&g.maps, total);
+        let mut chosen = crate::coverage::Tracker::new(&g.maps, total);
+        for c in &cands {
+            if let Some(ids) = &c.cov {
+                legal.add(ids);
+                if choice
+                    .chosen
+                    .binary_search_by_key(&c.id, |&k| cands[k].id)
+                    .is_ok()
+                {
+                    chosen.add(ids);
+                }
+            }
+        }
+        stats.selection.legal_branches = legal.covered_branches;
+        stats.selection.legal_lines = legal.covered_lines;
+        stats.selection.chosen_branches = chosen.covered_branches;
+        stats.selection.chosen_lines = chosen.covered_lines;
+    }
+    let mut tried: HashSet<usize> = choice.chosen.iter().copied().collect();
+    let mut kept = observe(generator, pool, &cands, &choice.chosen, stats)?;
+    for _ in 0..2 {
+        if kept.len() == tried.len() || choice.universe == 0 {
+            break;
+        }
+        let mut covered = select::ProbeSet::default();
+        for (i, _) in &kept {
+            if let Some(ids) = &cands[*i].cov {
+                covered.extend(ids);
+            }
+        }
+        let extra = select::greedy_cover(&cands, &tried, &mut covered);
+        if extra.is_empty() {
+            break;
+        }
+        stats.selection.replacements += extra.len();
+        tried.extend(extra.iter().copied());
+        kept.extend(observe(generator, pool, &cands, &extra, stats)?);
+    }
+    kept.sort_by_key(|(i, _)| cands[*i].id);
+    Ok(kept.into_iter().map(|(_, t)| t).collect())
+}
+
+/// Runs the chosen candidates in `Observe` mode in two JVMs; returns (candidate index, test)
+/// for those whose ending was the same in both, asserting only values equal in both.
+fn observe(
+    generator: &Generator,
+    pool: &mut Pool,
+    all: &[Candidate],
+    chosen: &[usize],
+    stats: &mut FinishStats,
+) -> anyhow::Result<Vec<(usize, TestCase)>> {
+    let ops = generator.ops;
+    let cands: Vec<&Candidate> = chosen.iter().map(|&i| &all[i]).collect();
     if cands.is_empty() {
         return Ok(Vec::new());
     }
@@ -150,7 +228,7 @@ pub fn regression_tests(
         .collect();
     let second = pool.execute_elsewhere(again)?;
     let mut out = Vec::new();
-    for ((c, r1), r2) in cands.iter().zip(&first).zip(&second) {
+    for (((c, r1), r2), &index) in cands.iter().zip(&first).zip(&second).zip(chosen) {
         if !same_ending(r1, &c.ending) || !same_ending(r2, &c.ending) {
             stats.unstable_tests += 1;
             continue;
@@ -183,12 +261,15 @@ pub fn regression_tests(
             CandEnding::Normal => Ending::Normal,
             CandEnding::Exception(cls) => Ending::ExpectedException { class: cls.clone() },
         };
-        out.push(TestCase {
-            seq: seq.clone(),
-            asserts,
-            observers,
-            ending,
-        });
+        out.push((
+            index,
+            TestCase {
+                seq: seq.clone(),
+                asserts,
+                observers,
+                ending,
+            },
+        ));
     }
     Ok(out)
 }

@@ -11,3 +11,4 @@ pub mod finish;
 pub mod literals;
 pub mod ops;
 pub mod random;
+pub mod select;

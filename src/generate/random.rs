@@ -110,6 +110,9 @@ pub struct Candidate {
     pub id: u64,
     pub comp: CompRef,
     pub ending: CandEnding,
+    /// With coverage: the probes this sequence hit when it was generated (sorted ids), so
+    /// that the written suite can be chosen to keep the run's coverage (`finish::select`).
+    pub cov: Option<Arc<[u32]>>,
 }
 
 /// What an error-revealing sequence breaks.
@@ -238,6 +241,10 @@ pub struct Generator<'a> {
     pub stats: Vec<OpStat>,
     blame: Vec<u32>,
     pub candidates: Vec<Candidate>,
+    /// Candidates that covered a probe no earlier sequence had covered. They are never
+    /// evicted (at most one per probe), so the written suite can keep every probe a legal
+    /// sequence of the run reached; `candidates` is a random sample of the others.
+    pub coverage_candidates: Vec<Candidate>,
     next_cand: u64,
     cand_seen: u64,
     subsumed: HashSet<u64>,
@@ -290,6 +297,7 @@ impl<'a> Generator<'a> {
             stats: vec![OpStat::default(); n],
             blame: vec![0; n],
             candidates: Vec::new(),
+            coverage_candidates: Vec::new(),
             next_cand: 0,
             cand_seen: 0,
             subsumed: HashSet::new(),
@@ -378,10 +386,12 @@ impl<'a> Generator<'a> {
         }));
     }
 
-    /// Adds a sequence's coverage; true when it covered a probe no earlier sequence did.
-    fn take_coverage(&mut self, r: &SeqResult) -> bool {
+    /// Adds a sequence's coverage. Returns whether it covered a probe no earlier sequence
+    /// did (such a sequence is always kept as a candidate, guided or not: the written suite
+    /// must keep the run's coverage), and whether that should steer generation (guidance on).
+    fn take_coverage(&mut self, r: &SeqResult) -> (bool, bool) {
         let (Some(g), Some(ids)) = (self.cov.as_mut(), r.coverage.as_ref()) else {
-            return false;
+            return (false, false);
         };
         let (nb, nl) = g.tracker.add(ids);
         if nb > 0 {
@@ -390,7 +400,7 @@ impl<'a> Generator<'a> {
         if nb + nl > 0 {
             g.new_coverage_seqs += 1;
         }
-        nb + nl > 0 && self.cfg.guidance
+        (nb + nl > 0, nb + nl > 0 && self.cfg.guidance)
     }
 
     /// Comparison logging: values the classes under test compared against in this sequence
@@ -940,7 +950,7 @@ impl<'a> Generator<'a> {
         for (b, r) in built.into_iter().zip(results) {
             self.apply_one(b, r);
         }
-        self.progress.regression = self.candidates.len();
+        self.progress.regression = self.candidates.len() + self.coverage_candidates.len();
         self.progress.errors = self.errors.len();
     }
 
@@ -954,7 +964,8 @@ impl<'a> Generator<'a> {
             .count() as u64;
         let op = b.op;
         self.stats[op as usize].calls += 1;
-        let new_cov = self.take_coverage(&r);
+        let (new_probe, new_cov) = self.take_coverage(&r);
+        let cov = r.coverage.clone();
         if self.cfg.guidance {
             self.learn_compared(op, &b.comp.seq, &r);
         }
@@ -975,9 +986,25 @@ impl<'a> Generator<'a> {
                         _ => op,
                     };
                     // Only the final call (or its repetitions) may throw: earlier statements
-                    // come from sequences that ran normally before.
+                    // come from sequences that ran normally before. When one does throw (its
+                    // inputs now share state) and that reached new coverage, the prefix up to
+                    // it is kept as a regression candidate ending in that exception.
                     let final_call = b.comp.seq.stmts[i] == b.comp.seq.stmts[n - 1];
                     if !final_call {
+                        if new_probe && !class.starts_with("jforge.") {
+                            let mut comp = b.comp;
+                            let mut short = (*comp.seq).clone();
+                            short.stmts.truncate(i + 1);
+                            comp.seq = Arc::new(short);
+                            comp.tids.truncate(i + 1);
+                            self.add_candidate(
+                                comp,
+                                &[],
+                                CandEnding::Exception(public_class.to_string()),
+                                cov,
+                                true,
+                            );
+                        }
                         return;
                     }
                     self.stats[thrower as usize].exceptions += 1;
@@ -1008,12 +1035,14 @@ impl<'a> Generator<'a> {
                             },
                         );
                     } else if !class.starts_with("jforge.")
-                        && (self.seen_exceptions.insert((thrower, class.to_string())) || new_cov)
+                        && (self.seen_exceptions.insert((thrower, class.to_string())) || new_probe)
                     {
                         self.add_candidate(
                             comp,
                             &b.parents,
                             CandEnding::Exception(public_class.to_string()),
+                            cov,
+                            new_probe,
                         );
                     }
                 }
@@ -1038,7 +1067,7 @@ impl<'a> Generator<'a> {
                     );
                     return;
                 }
-                self.learn(b, &r, new_cov);
+                self.learn(b, &r, new_cov, new_probe);
             }
         }
     }
@@ -1066,14 +1095,14 @@ impl<'a> Generator<'a> {
     }
 
     /// Index pruning and component/candidate bookkeeping for a sequence that ran normally.
-    fn learn(&mut self, b: Built, r: &SeqResult, new_cov: bool) {
+    fn learn(&mut self, b: Built, r: &SeqResult, new_cov: bool, new_probe: bool) {
         let n = b.comp.seq.len();
         let last = n - 1;
         let op = b.op;
         let mut reusable: Vec<u32> = Vec::new();
-        // A sequence that reached new coverage is kept (as a candidate and, below, as a source
-        // of reusable values) even when its values are not new.
-        let mut novel = self.stats[op as usize].successes == 1 || new_cov;
+        // A sequence that reached new coverage is kept as a candidate even when its values
+        // are not new, and, with guidance (`new_cov`), below as a source of reusable values.
+        let mut novel = self.stats[op as usize].successes == 1 || new_probe;
         match &r.outcomes[last] {
             StmtOutcome::Normal(Observed::Object { fingerprint, .. }) => {
                 let new = match fingerprint {
@@ -1148,27 +1177,52 @@ impl<'a> Generator<'a> {
         }
         if novel {
             self.cands_per_op[op as usize] += 1;
-            self.push_candidate(comp, &b.parents, CandEnding::Normal);
+            let cov = r.coverage.clone();
+            self.push_candidate(comp, &b.parents, CandEnding::Normal, cov, new_probe);
         }
     }
 
-    fn add_candidate(&mut self, comp: Component, parents: &[u64], ending: CandEnding) {
+    fn add_candidate(
+        &mut self,
+        comp: Component,
+        parents: &[u64],
+        ending: CandEnding,
+        cov: Option<Arc<[u32]>>,
+        new_probe: bool,
+    ) {
         let mut comp = comp;
         let id = self.next_cand;
         self.next_cand += 1;
         comp.cand = Some(id);
-        self.push_candidate(Arc::new(comp), parents, ending);
+        self.push_candidate(Arc::new(comp), parents, ending, cov, new_probe);
     }
 
-    /// Reservoir sampling over all candidates (deterministic: driven by the seeded RNG);
-    /// sequences that grew out of a candidate subsume it.
-    fn push_candidate(&mut self, comp: CompRef, parents: &[u64], ending: CandEnding) {
+    /// Candidates that reached new coverage are all kept; the others are a reservoir sample
+    /// (deterministic: driven by the seeded RNG). Sequences that grew out of a candidate
+    /// subsume it.
+    fn push_candidate(
+        &mut self,
+        comp: CompRef,
+        parents: &[u64],
+        ending: CandEnding,
+        cov: Option<Arc<[u32]>>,
+        new_probe: bool,
+    ) {
         for p in parents {
             self.subsumed.insert(*p);
         }
         let id = comp.cand.unwrap_or(u64::MAX);
+        let c = Candidate {
+            id,
+            comp,
+            ending,
+            cov,
+        };
+        if new_probe {
+            self.coverage_candidates.push(c);
+            return;
+        }
         self.cand_seen += 1;
-        let c = Candidate { id, comp, ending };
         if self.candidates.len() < self.cfg.max_candidates {
             self.candidates.push(c);
         } else {
@@ -1204,12 +1258,15 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// Regression candidates not subsumed by a longer one, in generation order.
+    /// Regression candidates, in generation order: every one that reached new coverage
+    /// (even when a longer one grew out of it: the longer one may not be written), and the
+    /// sampled others not subsumed by a longer one.
     pub fn final_candidates(&self) -> Vec<Candidate> {
         let mut v: Vec<Candidate> = self
             .candidates
             .iter()
             .filter(|c| !self.subsumed.contains(&c.id))
+            .chain(&self.coverage_candidates)
             .cloned()
             .collect();
         v.sort_by_key(|c| c.id);

@@ -58,6 +58,42 @@ public final class Cov {
         }
     }
 
+    /** Where probes go while recording is paused (never read). */
+    private static boolean[] scratch = new boolean[1 << 16];
+
+    /**
+     * Pauses recording: until {@link #resume}, probes set flags in a scratch array. The
+     * worker pauses around its own calls into the code under test (the hashCode of a
+     * fingerprint, contract checks), so that a sequence's coverage is what its statements
+     * ran, which is what a test written from it covers. Returns the live array for
+     * {@code resume}.
+     */
+    public static synchronized boolean[] pause() {
+        boolean[] h = hits;
+        if (h == null) {
+            h = new boolean[1 << 16];
+        }
+        if (scratch.length < h.length) {
+            scratch = new boolean[h.length];
+        }
+        hits = scratch;
+        return h;
+    }
+
+    /** Resumes recording into {@code live}, the array {@link #pause} returned. */
+    public static synchronized void resume(boolean[] live) {
+        boolean[] s = hits;
+        if (s != null && s != live) {
+            scratch = s;
+        }
+        if (live != null && s != null && live.length < s.length) {
+            boolean[] g = new boolean[s.length];
+            System.arraycopy(live, 0, g, 0, live.length);
+            live = g;
+        }
+        hits = live;
+    }
+
     /** Returns the probes hit since the last call (indexed by probe id) and starts afresh. */
     public static synchronized boolean[] snapshotAndReset() {
         boolean[] h = hits;

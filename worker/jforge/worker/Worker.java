@@ -570,7 +570,12 @@ final class Worker {
             tail.i32(0);
             int nviol = 0;
             if (ok) {
-                nviol = contracts(n, ncv);
+                Object live = covPause();
+                try {
+                    nviol = contracts(n, ncv);
+                } finally {
+                    covResume(live);
+                }
             }
             int save = tail.n;
             tail.n = violPos;
@@ -841,6 +846,44 @@ final class Worker {
     static java.lang.invoke.MethodHandle covDrain;
     static boolean covBroken;
     static final int[] NO_IDS = new int[0];
+    static java.lang.invoke.MethodHandle covPauseH;
+    static java.lang.invoke.MethodHandle covResumeH;
+
+    /**
+     * Pauses coverage recording around the worker's own calls into the code under test
+     * (fingerprint hashCode, contract checks): a sequence's coverage is then what a test
+     * written from it runs. Returns the token for {@link #covResume}; null without coverage.
+     */
+    Object covPause() {
+        if (COV_PROBES < 0 || covBroken) {
+            return null;
+        }
+        try {
+            if (covPauseH == null) {
+                Class<?> c = Class.forName("jforge.rt.Cov", true, loader);
+                java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.lookup();
+                covPauseH = l.findStatic(c, "pause", java.lang.invoke.MethodType.methodType(boolean[].class));
+                covResumeH = l.findStatic(c, "resume",
+                        java.lang.invoke.MethodType.methodType(void.class, boolean[].class));
+            }
+            return (boolean[]) covPauseH.invokeExact();
+        } catch (Throwable t) {
+            covBroken = true;
+            realErr.println("jforge worker: coverage runtime unavailable: " + t);
+            return null;
+        }
+    }
+
+    void covResume(Object live) {
+        if (live == null || covResumeH == null) {
+            return;
+        }
+        try {
+            covResumeH.invokeExact((boolean[]) live);
+        } catch (Throwable t) {
+            covBroken = true;
+        }
+    }
 
     /**
      * With coverage on, appends the probes hit since the previous sequence: the marker, a
@@ -1267,12 +1310,15 @@ final class Worker {
         putString(outc, c.getName());
         if (overrides(c)) {
             int h;
+            Object live = covPause();
             try {
                 h = r.hashCode();
             } catch (Throwable t) {
                 checkFatal(t);
                 outc.u8(0);
                 return;
+            } finally {
+                covResume(live);
             }
             outc.u8(1);
             outc.i64(mix(((long) c.getName().hashCode() << 32) ^ (h & 0xffffffffL)));
