@@ -1,0 +1,557 @@
+#!/usr/bin/env python3
+"""Coverage of the suite `jforge gen` writes, measured with the standard tools (JUnit + JaCoCo).
+
+jforge's own coverage figure (the `coverage` object of `--stats-json`) counts every branch
+that any executed sequence reached during generation. Users get only the written regression
+suite, so this command measures that suite the way a user's build would, per class:
+
+1. `jforge gen --class C --time-limit Ns --seed S --stats-json ...` into a fresh temporary
+   output folder (`--workers` and any arguments after `--` are passed on);
+2. every `.java` file jforge wrote under that folder is compiled with javac, except the
+   error-revealing tests (files whose name contains `ErrorTest`, or that sit under an
+   error-tests folder outside their package path), so the layout `jforge/tests/RegressionTest0.java`
+   and the layout `<package>/<Class>RegressionTest0.java` are both found;
+3. the test classes run in a plain JVM under JUnit (JUnit 4's JUnitCore; the JUnit Platform
+   console launcher for JUnit 5 suites) to count failures (should be 0), then again with
+   JaCoCo attached:
+   - classes from the class path: the JaCoCo agent with `includes=C:C$*`;
+   - JDK classes (java.util.TreeMap): the agent does not instrument classes of the boot
+     layer, so the class and its nested classes are extracted from the JDK's `lib/modules`
+     with `jimage extract`, instrumented offline with `jacococli instrument`, patched into
+     their module with `--patch-module java.base=...`; the JaCoCo runtime goes on
+     `-Xbootclasspath/a` and `--add-reads java.base=ALL-UNNAMED` lets java.base see it.
+     Anything the JVM or JUnit itself does with the class counts too: the "baseline"
+     figures in `--json` are those of a run of one empty test under the same set-up;
+4. `jacococli report` analyses the original class files of C and of every nested class
+   C$* (so the totals are JaCoCo's fixed totals for the class, loaded or not) and the
+   branch and line counters of those classes are added up.
+
+One row per class: JaCoCo branch and line coverage of the written regression suite,
+jforge's own figures for the class and its nested classes from `--stats-json`, regression
+tests written, tests that failed under the plain JUnit run, and jforge's wall time.
+
+JaCoCo 0.8.15 (agent runtime and CLI) is downloaded from Maven Central into
+~/.cache/jforge-bench/ on first use (Debian's libjacoco-java 0.8.6 has no CLI and predates
+JaCoCo's support of Java 17 class files). JUnit comes from Debian (junit4, junit5), commons-lang3, guava and
+commons-collections4 from libcommons-lang3-java, libguava-java, libcommons-collections4-java.
+
+Randoop is not compared: Randoop 4.3.4 is published only as a GitHub release
+(randoop-4.3.4.zip), not on Maven Central, PyPI or npm, so it cannot be fetched here.
+
+Usage:
+  bench/suite_coverage.py [--seconds 60] [--seed 1] [--workers N] [--only NAME]...
+                          [--classes FILE] [--markdown] [--json FILE] [-- GEN-ARGS...]
+"""
+import argparse
+import csv
+import datetime
+import glob
+import hashlib
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import zipfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARE = "/usr/share/java"
+LANG3 = f"{SHARE}/commons-lang3.jar"
+GUAVA = f"{SHARE}/guava.jar"
+COLL4 = f"{SHARE}/commons-collections4.jar"
+DEFAULT_CLASSES = [
+    ("org.apache.commons.lang3.text.StrBuilder", LANG3),
+    ("org.apache.commons.lang3.math.Fraction", LANG3),
+    ("org.apache.commons.lang3.StringUtils", LANG3),
+    ("com.google.common.math.IntMath", GUAVA),
+    ("java.util.TreeMap", ""),
+    ("org.apache.commons.collections4.queue.CircularFifoQueue", COLL4),
+    ("org.apache.commons.collections4.list.TreeList", COLL4),
+]
+JUNIT4 = [f"{SHARE}/junit4.jar", f"{SHARE}/hamcrest-core.jar"]
+CONSOLE = f"{SHARE}/junit-platform-console-standalone.jar"
+
+JACOCO_VERSION = "0.8.15"
+MAVEN = "https://repo1.maven.org/maven2/org/jacoco"
+JACOCO_JARS = {
+    "agent": f"org.jacoco.agent/{JACOCO_VERSION}/org.jacoco.agent-{JACOCO_VERSION}-runtime.jar",
+    "cli": f"org.jacoco.cli/{JACOCO_VERSION}/org.jacoco.cli-{JACOCO_VERSION}-nodeps.jar",
+}
+# Folder names (outside the package path) that hold error-revealing tests.
+ERROR_DIRS = {"error", "errors", "errortest", "errortests"}
+RUN_TIMEOUT = 1800
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- tools
+
+
+def java_home():
+    if os.environ.get("JAVA_HOME"):
+        return os.environ["JAVA_HOME"]
+    java = shutil.which("java")
+    if not java:
+        sys.exit("no java on PATH and no JAVA_HOME")
+    return os.path.dirname(os.path.dirname(os.path.realpath(java)))
+
+
+def jdk_tool(name):
+    return os.path.join(java_home(), "bin", name)
+
+
+def jacoco_jars(cache):
+    """Paths of JaCoCo's agent runtime and CLI jars, downloaded (SHA-1 checked) if missing."""
+    os.makedirs(cache, exist_ok=True)
+    out = {}
+    for key, rel in JACOCO_JARS.items():
+        path = os.path.join(cache, os.path.basename(rel))
+        if not os.path.exists(path):
+            log(f"downloading {MAVEN}/{rel}")
+            data = urllib.request.urlopen(f"{MAVEN}/{rel}", timeout=120).read()
+            want = urllib.request.urlopen(f"{MAVEN}/{rel}.sha1", timeout=60).read().decode().split()[0]
+            if hashlib.sha1(data).hexdigest() != want:
+                sys.exit(f"SHA-1 mismatch for {rel}")
+            with open(path + ".part", "wb") as f:
+                f.write(data)
+            os.replace(path + ".part", path)
+        out[key] = path
+    return out
+
+
+def run(cmd, log_path, cwd=None, timeout=RUN_TIMEOUT):
+    """Run cmd with stdout+stderr to log_path; return (exit code, seconds)."""
+    t0 = time.monotonic()
+    with open(log_path, "wb") as f:
+        try:
+            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=cwd,
+                                timeout=timeout).returncode
+        except subprocess.TimeoutExpired:
+            rc = "timeout"
+    return rc, time.monotonic() - t0
+
+
+def tail(path, n=15):
+    try:
+        with open(path, errors="replace") as f:
+            return "".join(f.readlines()[-n:])
+    except OSError:
+        return ""
+
+
+# ---------------------------------------------------------------- the written suite
+
+
+def package_of(src):
+    m = re.search(r"^\s*package\s+([\w.]+)\s*;", src, re.M)
+    return m.group(1) if m else ""
+
+
+def find_suite(out_dir):
+    """The regression test sources under out_dir: [(path, binary class name, source)]."""
+    found = []
+    for dirpath, _, files in os.walk(out_dir):
+        for fn in sorted(files):
+            if not fn.endswith(".java") or "ErrorTest" in fn:
+                continue
+            path = os.path.join(dirpath, fn)
+            with open(path, encoding="utf-8", errors="replace") as f:
+                src = f.read()
+            pkg = package_of(src)
+            rel_dir = os.path.relpath(dirpath, out_dir).split(os.sep)
+            pkg_parts = pkg.split(".") if pkg else []
+            # Folders above the package path, e.g. out/errors/com/acme/...: only those can
+            # mark a file as an error test (a package may well be called `errors`).
+            if pkg_parts and rel_dir[-len(pkg_parts):] == pkg_parts:
+                outer = rel_dir[:-len(pkg_parts)]
+            else:
+                outer = rel_dir
+            if any(d.lower().replace("-", "").replace("_", "") in ERROR_DIRS for d in outer):
+                continue
+            name = (pkg + "." if pkg else "") + fn[:-5]
+            found.append((path, name, src))
+    return found
+
+
+def is_test_class(src):
+    return "@Test" in src and not re.search(r"\babstract\s+class\b", src)
+
+
+def count_tests(src):
+    return len(re.findall(r"@(?:org\.junit\.)?Test\b", src))
+
+
+def junit_cmd(java, cp, classes, junit5, reports):
+    """Command that runs the given test classes under JUnit."""
+    if junit5:
+        cmd = [java, "-jar", CONSOLE, "-cp", cp, "--disable-banner", "--details=summary",
+               "--reports-dir", reports]
+        return cmd + [a for c in classes for a in ("--select-class", c)]
+    return [java, "-cp", cp + ":" + ":".join(JUNIT4), "org.junit.runner.JUnitCore"] + classes
+
+
+def junit_counts(log_path, junit5):
+    """(tests run, tests failed) from a JUnit run's output; None where not found."""
+    text = tail(log_path, 400)
+    if junit5:
+        found = re.search(r"(\d+) tests found", text)
+        failed = re.search(r"(\d+) tests failed", text)
+        return (int(found.group(1)) if found else None, int(failed.group(1)) if failed else None)
+    ok = re.search(r"^OK \((\d+) tests?\)", text, re.M)
+    if ok:
+        return int(ok.group(1)), 0
+    bad = re.search(r"^Tests run: (\d+),\s+Failures: (\d+)", text, re.M)
+    if bad:
+        return int(bad.group(1)), int(bad.group(2))
+    return None, None
+
+
+# ---------------------------------------------------------------- class files of the subject
+
+
+def class_files_from_path(cls, classpath, dest):
+    """Copy C.class and C$*.class from the first class path entry that has C into dest."""
+    base = cls.replace(".", "/")
+    pat = re.compile(re.escape(base) + r"(\$.*)?\.class$")
+    for entry in filter(None, classpath.split(":")):
+        names = []
+        if os.path.isdir(entry):
+            if os.path.exists(os.path.join(entry, base + ".class")):
+                d = os.path.join(entry, os.path.dirname(base))
+                for f in os.listdir(d):
+                    rel = os.path.dirname(base) + "/" + f
+                    if pat.match(rel):
+                        names.append(rel)
+                        os.makedirs(os.path.join(dest, os.path.dirname(rel)), exist_ok=True)
+                        shutil.copy(os.path.join(entry, rel), os.path.join(dest, rel))
+        elif os.path.isfile(entry):
+            with zipfile.ZipFile(entry) as z:
+                if base + ".class" in z.namelist():
+                    for rel in z.namelist():
+                        if pat.match(rel):
+                            names.append(rel)
+                            z.extract(rel, dest)
+        if names:
+            return names
+    return []
+
+
+def class_files_from_jdk(cls, dest):
+    """Extract C.class and C$*.class from the JDK's lib/modules into dest/<module>/...;
+    return (module, [relative paths])."""
+    base = cls.replace(".", "/")
+    modules = os.path.join(java_home(), "lib", "modules")
+    subprocess.run([jdk_tool("jimage"), "extract", "--dir", dest, "--include",
+                    "regex:/[^/]+/" + re.escape(base) + r"(\$.*)?\.class", modules], check=True)
+    for module in sorted(os.listdir(dest)):
+        if os.path.exists(os.path.join(dest, module, base + ".class")):
+            names = sorted(os.path.relpath(p, os.path.join(dest, module)) for p in
+                           glob.glob(os.path.join(dest, module, glob.escape(base) + "*.class")))
+            names = [n for n in names if re.fullmatch(re.escape(base) + r"(\$.*)?\.class", n)]
+            return module, names
+    return None, []
+
+
+def jacoco_counters(csv_path):
+    """Sum of the classes' counters in a JaCoCo CSV report."""
+    tot = dict(branches_covered=0, branches_total=0, lines_covered=0, lines_total=0,
+               instructions_covered=0, instructions_total=0, classes=0)
+    with open(csv_path, newline="") as f:
+        for r in csv.DictReader(f):
+            for key, col in (("branches", "BRANCH"), ("lines", "LINE"), ("instructions", "INSTRUCTION")):
+                cov, miss = int(r[col + "_COVERED"]), int(r[col + "_MISSED"])
+                tot[key + "_covered"] += cov
+                tot[key + "_total"] += cov + miss
+            tot["classes"] += 1
+    return tot
+
+
+# ---------------------------------------------------------------- one class
+
+
+def measure(cls, classpath, a, jforge, jacoco, work):
+    row = {"class": cls, "classpath": classpath}
+    out_dir = os.path.join(work, "out")
+    stats_path = os.path.join(work, "stats.json")
+    java = jdk_tool("java")
+
+    # 1. generate
+    cmd = [jforge, "gen", "--quiet", "--class", cls, "--time-limit", f"{a.seconds}s",
+           "--seed", str(a.seed), "--output-dir", out_dir, "--stats-json", stats_path]
+    if classpath:
+        cmd += ["--classpath", classpath]
+    if a.workers:
+        cmd += ["--workers", str(a.workers)]
+    cmd += a.gen_args
+    row["gen_command"] = cmd
+    rc, wall = run(cmd, os.path.join(work, "gen.log"), cwd=work, timeout=a.seconds * 10 + 900)
+    row["jforge_wall_seconds"] = round(wall, 2)
+    if rc != 0:
+        row["error"] = f"jforge gen exited with {rc}:\n" + tail(os.path.join(work, "gen.log"))
+        return row
+    with open(stats_path) as f:
+        stats = json.load(f)
+    row["jforge_regression_tests"] = stats.get("regression_tests")
+    row["jforge_total_seconds"] = stats.get("total_seconds")
+    cov = stats.get("coverage")
+    if cov:
+        mine = [c for c in cov["classes"] if c["name"] == cls or c["name"].startswith(cls + "$")]
+        row["jforge"] = {
+            "branches_covered": sum(c["branches"]["covered"] for c in mine),
+            "branches_total": sum(c["branches"]["total"] for c in mine),
+            "lines_covered": sum(c["lines"]["covered"] for c in mine),
+            "lines_total": sum(c["lines"]["total"] for c in mine),
+            "classes": len(mine),
+        }
+        row["jforge_totals"] = {k: cov[k] for k in
+                                ("branches_covered", "branches_total", "lines_covered", "lines_total")}
+
+    # 2. compile the regression suite
+    suite = find_suite(out_dir)
+    row["regression_files"] = [os.path.relpath(p, out_dir) for p, _, _ in suite]
+    row["regression_tests"] = sum(count_tests(s) for _, _, s in suite)
+    tests = [n for _, n, s in suite if is_test_class(s)]
+    if not tests:
+        row["error"] = "no regression test written"
+        return row
+    junit5 = any("org.junit.jupiter" in s for _, _, s in suite)
+    row["junit"] = 5 if junit5 else 4
+    classes_dir = os.path.join(work, "test-classes")
+    os.makedirs(classes_dir)
+    junit_cp = [CONSOLE] if junit5 else JUNIT4
+    cp = ":".join(filter(None, [classpath] + junit_cp))
+    with open(os.path.join(work, "sources.txt"), "w") as f:
+        f.write("\n".join(p for p, _, _ in suite) + "\n")
+    rc, _ = run([jdk_tool("javac"), "-nowarn", "-encoding", "UTF-8", "-d", classes_dir,
+                 "-cp", cp, "@" + os.path.join(work, "sources.txt")], os.path.join(work, "javac.log"))
+    if rc != 0:
+        row["error"] = "the regression suite does not compile:\n" + tail(os.path.join(work, "javac.log"))
+        return row
+    test_cp = ":".join(filter(None, [classes_dir, classpath]))
+
+    # 3a. plain JUnit run
+    rc, _ = run(junit_cmd(java, test_cp, tests, junit5, os.path.join(work, "reports-plain")),
+                os.path.join(work, "junit-plain.log"), cwd=work)
+    row["tests_run"], row["tests_failed"] = junit_counts(os.path.join(work, "junit-plain.log"), junit5)
+    if row["tests_run"] is None:
+        row["error"] = f"JUnit run exited with {rc} and no summary:\n" + tail(os.path.join(work, "junit-plain.log"))
+        return row
+
+    # 3b. the same run with JaCoCo; the class files the report analyses
+    orig = os.path.join(work, "classes-orig")
+    os.makedirs(orig)
+    names = class_files_from_path(cls, classpath, orig) if classpath else []
+    jvm_args = []
+    exec_path = os.path.join(work, "jacoco.exec")
+    if names:
+        row["jacoco_mode"] = "agent"
+        jvm_args = [f"-javaagent:{jacoco['agent']}=destfile={exec_path},includes={cls}:{cls}$*"]
+    else:
+        module, names = class_files_from_jdk(cls, os.path.join(work, "jdk"))
+        if not names:
+            row["error"] = f"{cls}: class file found neither on the class path nor in the JDK"
+            return row
+        row["jacoco_mode"] = f"offline, patched into {module}"
+        orig = os.path.join(work, "jdk", module)
+        inst = os.path.join(work, "classes-instrumented")
+        rc, _ = run([java, "-jar", jacoco["cli"], "instrument", orig, "--dest", inst],
+                    os.path.join(work, "instrument.log"))
+        if rc != 0:
+            row["error"] = "jacococli instrument failed:\n" + tail(os.path.join(work, "instrument.log"))
+            return row
+        jvm_args = [f"--patch-module={module}={inst}", f"-Xbootclasspath/a:{jacoco['agent']}",
+                    f"--add-reads={module}=ALL-UNNAMED", f"-Djacoco-agent.destfile={exec_path}"]
+    row["jacoco_classes"] = len(names)
+
+    def jacoco_run(tag, test_classes, class_path):
+        exe = os.path.join(work, f"jacoco-{tag}.exec")
+        args = [s.replace(exec_path, exe) for s in jvm_args]
+        cmd = junit_cmd(java, class_path, test_classes, junit5, os.path.join(work, f"reports-{tag}"))
+        cmd = cmd[:1] + args + cmd[1:]
+        lg = os.path.join(work, f"junit-{tag}.log")
+        run(cmd, lg, cwd=work)
+        counts = junit_counts(lg, junit5)
+        report = [java, "-jar", jacoco["cli"], "report"] + ([exe] if os.path.exists(exe) else [])
+        report += ["--classfiles", orig, "--csv", os.path.join(work, f"jacoco-{tag}.csv")]
+        if a.keep:
+            report += ["--xml", os.path.join(work, f"jacoco-{tag}.xml"),
+                       "--html", os.path.join(work, f"jacoco-{tag}-html")]
+        rc, _ = run(report, os.path.join(work, f"report-{tag}.log"))
+        if rc != 0:
+            raise RuntimeError("jacococli report failed:\n" + tail(os.path.join(work, f"report-{tag}.log")))
+        return counts, jacoco_counters(os.path.join(work, f"jacoco-{tag}.csv"))
+
+    try:
+        (_, row["tests_failed_under_jacoco"]), row["jacoco"] = jacoco_run("suite", tests, test_cp)
+        # Baseline: one empty test under the same set-up (what JUnit and the JVM cover alone).
+        empty = os.path.join(work, "empty")
+        os.makedirs(empty)
+        with open(os.path.join(empty, "EmptyTest.java"), "w") as f:
+            f.write("public class EmptyTest {\n" +
+                    ("  @org.junit.jupiter.api.Test" if junit5 else "  @org.junit.Test") +
+                    " public void nothing() {}\n}\n")
+        subprocess.run([jdk_tool("javac"), "-d", empty, "-cp", cp, os.path.join(empty, "EmptyTest.java")],
+                       check=True)
+        _, row["jacoco_baseline"] = jacoco_run("baseline", ["EmptyTest"], ":".join(filter(None, [empty, classpath])))
+    except RuntimeError as e:
+        row["error"] = str(e)
+    return row
+
+
+# ---------------------------------------------------------------- output
+
+
+def pct(c, t):
+    return f"{100.0 * c / t:.1f}% ({c}/{t})" if t else "-"
+
+
+def columns(r):
+    j, g = r.get("jacoco"), r.get("jforge")
+    failed = r.get("tests_failed")
+    return [
+        r["class"],
+        pct(j["branches_covered"], j["branches_total"]) if j else "-",
+        pct(j["lines_covered"], j["lines_total"]) if j else "-",
+        pct(g["branches_covered"], g["branches_total"]) if g else "-",
+        pct(g["lines_covered"], g["lines_total"]) if g else "-",
+        str(r.get("regression_tests", "-")),
+        "-" if failed is None else str(failed),
+        f"{r['jforge_wall_seconds']:.1f}" if "jforge_wall_seconds" in r else "-",
+    ]
+
+
+HEADER = ["class", "JaCoCo branches", "JaCoCo lines", "jforge branches", "jforge lines",
+          "tests", "failed", "jforge s"]
+
+
+def print_table(rows, markdown):
+    body = [columns(r) for r in rows]
+    if markdown:
+        print("| " + " | ".join(HEADER) + " |")
+        print("|" + "---|" * len(HEADER))
+        for b in body:
+            print("| " + " | ".join(b) + " |")
+    else:
+        w = [max(len(x[i]) for x in [HEADER] + body) for i in range(len(HEADER))]
+        for b in [HEADER] + body:
+            print("  ".join(x.ljust(w[i]) if i == 0 else x.rjust(w[i]) for i, x in enumerate(b)))
+    for r in rows:
+        if r.get("error"):
+            print(f"\n{r['class']}: {r['error']}")
+        g, t = r.get("jforge"), r.get("jforge_totals")
+        if g and t and (g["branches_total"], g["lines_total"]) != (t["branches_total"], t["lines_total"]):
+            print(f"\n{r['class']}: jforge's totals over all instrumented classes: branches "
+                  f"{pct(t['branches_covered'], t['branches_total'])}, lines {pct(t['lines_covered'], t['lines_total'])}")
+        base = r.get("jacoco_baseline")
+        if base and (base["branches_covered"] or base["lines_covered"]):
+            print(f"\n{r['class']}: an empty JUnit test alone covers branches "
+                  f"{pct(base['branches_covered'], base['branches_total'])}, lines "
+                  f"{pct(base['lines_covered'], base['lines_total'])} (included in the JaCoCo figures)")
+        if r.get("tests_failed_under_jacoco") not in (None, r.get("tests_failed")):
+            print(f"\n{r['class']}: {r['tests_failed_under_jacoco']} tests failed under JaCoCo")
+
+
+def read_class_list(path):
+    """Lines `CLASS [CLASSPATH]`; `#` starts a comment."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            parts = line.split("#", 1)[0].split()
+            if parts:
+                out.append((parts[0], parts[1] if len(parts) > 1 else ""))
+    return out
+
+
+def main():
+    argv = sys.argv[1:]
+    gen_args = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, gen_args = argv[:i], argv[i + 1:]
+    ap = argparse.ArgumentParser(
+        description="Generate a suite with `jforge gen` per class and measure the written "
+                    "regression suite with JUnit and JaCoCo (branch and line coverage of the class "
+                    "and its nested classes), next to jforge's own figure.",
+        epilog="Arguments after `--` go to `jforge gen`. Default classes: "
+               + ", ".join(c for c, _ in DEFAULT_CLASSES)
+               + ". Randoop is not compared: Randoop 4.3.4 is only published as a GitHub release, "
+                 "not on Maven Central, which is all this machine reaches.")
+    ap.add_argument("--seconds", type=int, default=60, help="jforge gen --time-limit per class (default 60)")
+    ap.add_argument("--seed", type=int, default=1, help="jforge gen --seed (default 1)")
+    ap.add_argument("--workers", type=int, default=0, help="jforge gen --workers (default: jforge's)")
+    ap.add_argument("--only", action="append", metavar="NAME",
+                    help="only this class (binary or simple name; repeatable)")
+    ap.add_argument("--classes", metavar="FILE",
+                    help="class list instead of the default: one `CLASS [CLASSPATH]` per line")
+    ap.add_argument("--jforge", metavar="PATH",
+                    help="jforge binary (default target/release/jforge, built if missing)")
+    ap.add_argument("--cache", default=os.path.join(
+        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "jforge-bench"),
+        help="where the JaCoCo jars are kept (default ~/.cache/jforge-bench)")
+    ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    ap.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep each class's work folder (suite, logs, JaCoCo XML and HTML) and print its path")
+    a = ap.parse_args(argv)
+    a.gen_args = gen_args
+
+    subjects = read_class_list(a.classes) if a.classes else DEFAULT_CLASSES
+    if a.only:
+        subjects = [s for s in subjects if s[0] in a.only or s[0].rsplit(".", 1)[-1] in a.only]
+        if not subjects:
+            sys.exit(f"no class matches --only {a.only}")
+    for _, cp in subjects:
+        for entry in filter(None, cp.split(":")):
+            if not os.path.exists(entry):
+                sys.exit(f"{entry} is missing (apt-get install -y libcommons-lang3-java libguava-java "
+                         "libcommons-collections4-java)")
+    for jar in JUNIT4 + [CONSOLE]:
+        if not os.path.exists(jar):
+            sys.exit(f"{jar} is missing (apt-get install -y junit4 junit5)")
+
+    jforge = a.jforge or os.path.join(ROOT, "target", "release", "jforge")
+    if not a.jforge and not os.path.exists(jforge):
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    jforge = os.path.abspath(jforge)
+    jacoco = jacoco_jars(a.cache)
+
+    rows = []
+    for i, (cls, cp) in enumerate(subjects, 1):
+        log(f"[{i}/{len(subjects)}] {cls}: jforge gen {a.seconds} s, then JUnit + JaCoCo")
+        work = tempfile.mkdtemp(prefix="jforge-suite-cov-")
+        try:
+            row = measure(cls, cp, a, jforge, jacoco, work)
+        finally:
+            if a.keep:
+                log(f"    kept {work}")
+            else:
+                shutil.rmtree(work, ignore_errors=True)
+        if a.keep:
+            row["work_dir"] = work
+        rows.append(row)
+
+    java_version = subprocess.run([jdk_tool("java"), "-version"], capture_output=True,
+                                  text=True).stderr.splitlines()[0]
+    print(f"{datetime.date.today()}, {platform.node()} {platform.machine()}, {os.cpu_count()} cores, "
+          f"{java_version}, JaCoCo {JACOCO_VERSION}; jforge gen {a.seconds} s, seed {a.seed}"
+          + (f", {a.workers} workers" if a.workers else "")
+          + (f", extra: {' '.join(gen_args)}" if gen_args else ""))
+    print_table(rows, a.markdown)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"date": str(datetime.date.today()), "machine": platform.node(),
+                       "cores": os.cpu_count(), "java": java_version, "jacoco": JACOCO_VERSION,
+                       "seconds": a.seconds, "seed": a.seed, "workers": a.workers,
+                       "gen_args": gen_args, "jforge": jforge, "results": rows}, f, indent=1)
+    return 1 if any(r.get("error") for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
