@@ -9,7 +9,7 @@ use crate::generate::ops::{OpSet, add_view_ops, build_ops, helper_classes};
 use crate::generate::random::{GenConfig, Generator, Progress};
 use crate::model::Model;
 use crate::model::classpath::{ClassPath, JdkClasses, JmodClasses};
-use crate::report::{Report, ValidationSummary};
+use crate::report::{Phases, Report, ValidationSummary};
 use crate::runner::java::find_java;
 use crate::runner::{Pool, PoolConfig};
 use crate::select;
@@ -86,6 +86,13 @@ const COVERAGE_BY_DEFAULT: bool = true;
 /// run's coverage are written even when they are more).
 const DEFAULT_OUTPUT_LIMIT: usize = 1000;
 
+/// Time allowed after generation for building, minimizing and checking the tests:
+/// max(20 s, a quarter of the time limit). The whole run takes at most the time limit plus
+/// this, whatever the code under test does.
+fn finish_budget(limit: Duration) -> Duration {
+    (limit / 4).max(Duration::from_secs(20))
+}
+
 pub fn run(args: GenArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let time_limit = match (&args.time_limit, args.generated_limit) {
@@ -114,22 +121,30 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
         .workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
         .max(1);
-    let mut pool = Pool::start(PoolConfig {
+    let pool_config = |classpath: Vec<PathBuf>, extra_jvm_args: Vec<String>| PoolConfig {
         java: java.java.clone(),
-        classpath: entries.clone(),
+        classpath,
         workers,
         call_timeout,
         heap_mb: args.worker_heap,
-        extra_jvm_args: Vec::new(),
-    })?;
+        extra_jvm_args,
+    };
+    // Workers start only when needed: the model reads JDK classes from the jmods when the
+    // JDK has them, and with coverage the workers run instrumented classes, so a pool
+    // started first would be thrown away.
+    let mut early_pool: Option<Pool> = None;
+    let jmods = JmodClasses::open(&java.home)?;
+    if jmods.is_none() {
+        early_pool = Some(Pool::start(pool_config(entries.clone(), Vec::new()))?);
+    }
 
     // ---- selection and model
-    let jmods = JmodClasses::open(&java.home)?;
     let mut model = Model::new();
     let (classes, skipped_classes) = {
-        let mut jdk = match jmods {
-            Some(j) => Jdk::Jmods(j),
-            None => Jdk::Pool(&mut pool),
+        let mut jdk = match (jmods, early_pool.as_mut()) {
+            (Some(j), _) => Jdk::Jmods(j),
+            (None, Some(pool)) => Jdk::Pool(pool),
+            (None, None) => bail!("internal error: no JDK class source"),
         };
         let sel = select::resolve(
             &args.classes,
@@ -207,7 +222,22 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
     }
 
     // ---- coverage: restart the workers on instrumented copies of the classes under test
-    let use_coverage = !args.no_coverage && (args.coverage || COVERAGE_BY_DEFAULT);
+    let mut use_coverage = !args.no_coverage && (args.coverage || COVERAGE_BY_DEFAULT);
+    if use_coverage && java.javac.is_none() {
+        if args.coverage {
+            bail!(
+                "--coverage needs a JDK with javac, and {} has none: point --java at a JDK",
+                java.home.display()
+            );
+        }
+        // Coverage is on by default; on a JRE the run goes on without it.
+        eprintln!(
+            "warning: {} is a JRE (no javac): running without coverage, and the written tests \
+             cannot be checked; point --java at a JDK for both",
+            java.home.display()
+        );
+        use_coverage = false;
+    }
     let stop_on_plateau = args
         .stop_on_plateau
         .as_deref()
@@ -222,11 +252,13 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
         let javac = java
             .javac
             .clone()
-            .context("--coverage needs a JDK with javac (point --java at a JDK)")?;
-        let mut jdk: Box<dyn JdkClasses> = match JmodClasses::open(&java.home)? {
-            Some(j) => Box::new(j),
-            None => Box::new(Jdk::Pool(&mut pool)),
-        };
+            .context("internal error: coverage without javac")?;
+        let mut jdk: Box<dyn JdkClasses> =
+            match (JmodClasses::open(&java.home)?, early_pool.as_mut()) {
+                (Some(j), _) => Box::new(j),
+                (None, Some(pool)) => Box::new(Jdk::Pool(pool)),
+                (None, None) => bail!("internal error: no JDK class source"),
+            };
         let setup = crate::coverage::Setup::prepare(&javac, &cp, jdk.as_mut(), &classes)?;
         if !args.no_guidance {
             // Guidance reaches the measured nested classes (views, iterators...) through
@@ -251,19 +283,18 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
             );
         }
         drop(jdk);
-        pool.shutdown();
+        if let Some(p) = early_pool.take() {
+            p.shutdown();
+        }
         let mut cp2 = vec![setup.class_dir.clone()];
         cp2.extend(entries.iter().cloned());
-        pool = Pool::start(PoolConfig {
-            java: java.java.clone(),
-            classpath: cp2,
-            workers,
-            call_timeout,
-            heap_mb: args.worker_heap,
-            extra_jvm_args: setup.jvm_args.clone(),
-        })?;
+        early_pool = Some(Pool::start(pool_config(cp2, setup.jvm_args.clone()))?);
         cov_setup = Some(setup);
     }
+    let mut pool = match early_pool {
+        Some(p) => p,
+        None => Pool::start(pool_config(entries.clone(), Vec::new()))?,
+    };
 
     // ---- generation
     let failed = pool.register(&ops.table)?;
@@ -292,9 +323,23 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
     }
     let bar = progress_bar(&args, time_limit);
     let gen_start = Instant::now();
+    let setup_time = started.elapsed();
+    // The time limit covers the whole run up to here: generation gets what setup left (at
+    // least a second), and the finishing phase its own budget after it.
+    if let Some(t) = time_limit {
+        generator.cfg.time_limit = Some(t.saturating_sub(setup_time).max(Duration::from_secs(1)));
+    }
+    let finish_budget = time_limit.map(finish_budget);
+    pool.set_stop_at(generator.cfg.time_limit.map(|t| gen_start + t));
     let mut tick = |p: &Progress| update_bar(&bar, p, args.generated_limit);
     generator.run(&mut pool, &mut tick)?;
     let gen_time = gen_start.elapsed();
+    let finish_start = Instant::now();
+    let deadline = finish_budget.map(|b| finish_start + b);
+    // Optional work (replacing dropped tests, minimizing) gets half the finishing budget;
+    // the javac/JUnit check the rest.
+    let work_deadline = finish_budget.map(|b| finish_start + b / 2);
+    pool.set_stop_at(work_deadline);
     bar.finish_and_clear();
     let progress = generator.progress.clone();
 
@@ -313,6 +358,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
         output_limit,
         args.output_limit.is_some(),
         &mut fstats,
+        work_deadline,
     )?;
     if fstats.selection.left_out > 0 {
         eprintln!(
@@ -322,7 +368,9 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
             fstats.selection.cover, fstats.selection.left_out, fstats.selection.probes
         );
     }
-    let mut errors = error_tests(&generator, &mut pool, &mut fstats)?;
+    let mut errors = error_tests(&generator, &mut pool, &mut fstats, work_deadline)?;
+    let finish_time = finish_start.elapsed();
+    let check_start = Instant::now();
 
     let emit = EmitConfig {
         out_dir: args.output_dir.clone(),
@@ -358,6 +406,17 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
                     eprintln!("Checking the written tests with javac and JUnit...");
                 }
                 for round in 0..3 {
+                    // The test JVM may go this long without progress; with a time limit, no
+                    // longer than the finishing budget has left (at least 5 s).
+                    let run_timeout = deadline.map_or(Duration::from_secs(600), |d| {
+                        d.saturating_duration_since(Instant::now())
+                            .clamp(Duration::from_secs(5), Duration::from_secs(600))
+                    });
+                    if round > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                        // The failing tests are already removed; the rest passed last round.
+                        validation.budget_cut = true;
+                        break;
+                    }
                     let v = compile_and_run(
                         javac,
                         &java.java,
@@ -365,7 +424,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
                         &junit_cp,
                         &files,
                         args.junit,
-                        Duration::from_secs(600),
+                        run_timeout,
                     )?;
                     let (bad_reg, bad_err) = judge(&files, &v, &errors);
                     validation.rounds = round + 1;
@@ -395,10 +454,12 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
         }
     }
 
+    let check_time = check_start.elapsed();
+
     // ---- report
     let stats = pool.stats();
     pool.shutdown();
-    let report = Report::build(
+    let mut report = Report::build(
         &args,
         &classes,
         &skipped_classes,
@@ -414,6 +475,13 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
         &files,
         started.elapsed(),
     );
+    report.phase_seconds = Phases {
+        setup: setup_time.as_secs_f64(),
+        generation: gen_time.as_secs_f64(),
+        finish: finish_time.as_secs_f64(),
+        check: check_time.as_secs_f64(),
+        finish_budget: finish_budget.map(|b| b.as_secs_f64()),
+    };
     if let Some(path) = &args.stats_json {
         let text = serde_json::to_string_pretty(&report.json())?;
         std::fs::write(path, text)
@@ -535,10 +603,12 @@ fn update_bar(bar: &ProgressBar, p: &Progress, count_limit: Option<u64>) {
     ));
 }
 
-/// Operation of the last call of a test (what the test is "about").
-pub fn last_op(case: &TestCase) -> Option<u32> {
+/// The class under test a test is about: the owner of its last call on a class under test
+/// (a test ending in a call on a view or helper, `map.keySet().pollFirst()`, is about the
+/// class whose call produced the receiver).
+pub fn test_owner<'o>(ops: &'o OpSet, case: &TestCase) -> Option<&'o str> {
     case.seq.stmts.iter().rev().find_map(|s| match s {
-        Stmt::Call { op, .. } => Some(*op),
+        Stmt::Call { op, .. } => ops.owner_class.get(*op as usize)?.as_deref(),
         _ => None,
     })
 }

@@ -2,7 +2,7 @@
 
 use crate::cli::GenArgs;
 use crate::emit::{TestCase, WrittenFile};
-use crate::gen_cmd::last_op;
+use crate::gen_cmd::test_owner;
 use crate::generate::finish::{ErrorTest, FinishStats};
 use crate::generate::ops::OpSet;
 use crate::generate::random::{Generator, Incident, Progress, crash_name};
@@ -24,6 +24,9 @@ pub struct ValidationSummary {
     pub passed: usize,
     /// The last check found nothing to remove.
     pub clean: bool,
+    /// The time budget ended the check before a re-check after removing failing tests
+    /// (the tests written passed in the round before).
+    pub budget_cut: bool,
 }
 
 #[derive(Debug, Default, Clone, Serialize)]
@@ -78,6 +81,22 @@ pub struct Report {
     /// coverage-over-time series and per-class figures.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coverage: Option<CoverageRow>,
+    /// Wall time of each phase of the run.
+    pub phase_seconds: Phases,
+}
+
+/// Wall time of each phase, in seconds (set by the command after [`Report::build`]).
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Phases {
+    /// Class path, model, operations, instrumentation, worker start.
+    pub setup: f64,
+    pub generation: f64,
+    /// Choosing, observing and minimizing tests (worker runs).
+    pub finish: f64,
+    /// Writing the files and the javac/JUnit check.
+    pub check: f64,
+    /// The finishing budget (finish + check) when a time limit applies.
+    pub finish_budget: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -145,7 +164,7 @@ impl Report {
             }
         }
         for t in regression {
-            if let Some(row) = last_op(t).and_then(class_of).and_then(|c| rows.get_mut(c)) {
+            if let Some(row) = test_owner(ops, t).and_then(|c| rows.get_mut(c)) {
                 row.regression_tests += 1;
             }
         }
@@ -209,6 +228,7 @@ impl Report {
                     classes: g.summaries(),
                 }
             }),
+            phase_seconds: Phases::default(),
         }
     }
 

@@ -16,6 +16,7 @@ use crate::sequence::{OpId, Sequence, Stmt, Value};
 use regex::Regex;
 use std::collections::HashSet;
 use std::sync::{Arc, LazyLock};
+use std::time::Instant;
 
 /// Observer calls per value.
 const MAX_OBSERVERS: usize = 12;
@@ -38,6 +39,10 @@ pub struct FinishStats {
     pub minimized_statements: usize,
     /// How the written regression tests were chosen.
     pub selection: SelectionStats,
+    /// Minimizing error tests was stopped by the time budget (they are longer than needed).
+    pub minimization_cut: bool,
+    /// Replacements for dropped covering tests were skipped for the time budget.
+    pub replacements_cut: bool,
 }
 
 /// How the regression tests were chosen from the candidates (see [`super::select`]).
@@ -130,6 +135,7 @@ pub fn regression_tests(
     limit: usize,
     hard_limit: bool,
     stats: &mut FinishStats,
+    deadline: Option<Instant>,
 ) -> anyhow::Result<Vec<TestCase>> {
     let ops = generator.ops;
     let cands = generator.final_candidates();
@@ -166,6 +172,10 @@ pub fn regression_tests(
     let mut kept = observe(generator, pool, &cands, &choice.chosen, stats)?;
     for _ in 0..2 {
         if kept.len() == tried.len() || choice.universe == 0 {
+            break;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            stats.replacements_cut = true;
             break;
         }
         let mut covered = select::ProbeSet::default();
@@ -331,60 +341,105 @@ fn shift(v: &Violation, removed: u32) -> Violation {
     }
 }
 
-/// Remove every statement not needed for the violation (backwards, one at a time).
-fn minimize(
-    pool: &mut Pool,
-    seq: &Sequence,
-    v: &Violation,
-) -> anyhow::Result<(Sequence, Violation)> {
-    let mut seq = seq.clone();
-    let mut v = v.clone();
-    let mut i = seq.len();
-    while i > 0 {
-        i -= 1;
-        let protected = match &v {
-            Violation::Exception { .. } => i == seq.len() - 1,
-            Violation::Contract { a, b, .. } => i as u32 == *a || Some(i as u32) == *b,
-        };
-        if protected {
-            continue;
-        }
-        let Some(smaller) = seq.remove(i) else {
-            continue;
-        };
-        let v2 = shift(&v, i as u32);
-        let r = pool.execute(vec![request(&smaller, &v2)])?;
-        if let Some(v3) = r.first().and_then(|r| reproduced(&smaller, &v2, r)) {
-            seq = smaller;
-            v = v3;
-        }
-    }
-    Ok((seq, v))
+/// One error candidate being minimized: statements are tried for removal backwards, one at
+/// a time (`next` is the next index to try).
+struct Shrinking {
+    seq: Sequence,
+    v: Violation,
+    next: usize,
 }
 
-/// Build the error-revealing tests: one per (operation, contract), minimized and confirmed.
+impl Shrinking {
+    /// The next removal to try: (index, smaller sequence, violation in it).
+    fn step(&mut self) -> Option<(usize, Sequence, Violation)> {
+        while self.next > 0 {
+            self.next -= 1;
+            let i = self.next;
+            let protected = match &self.v {
+                Violation::Exception { .. } => i == self.seq.len() - 1,
+                Violation::Contract { a, b, .. } => i as u32 == *a || Some(i as u32) == *b,
+            };
+            if protected {
+                continue;
+            }
+            if let Some(smaller) = self.seq.remove(i) {
+                let v = shift(&self.v, i as u32);
+                return Some((i, smaller, v));
+            }
+        }
+        None
+    }
+}
+
+/// Remove every statement not needed for each violation (backwards, one at a time). The
+/// errors are minimized in lockstep, one batch per step holding one try of each, so the
+/// cost is the longest sequence's steps, not the sum. Stops trying when `deadline` passes
+/// (the sequences are then only partly minimized; `cut` says so).
+fn minimize_all(
+    pool: &mut Pool,
+    items: &mut [Shrinking],
+    deadline: Option<Instant>,
+) -> anyhow::Result<bool> {
+    loop {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(items.iter().any(|s| s.next > 0));
+        }
+        let tries: Vec<(usize, Sequence, Violation)> = items
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(k, s)| s.step().map(|(_, seq, v)| (k, seq, v)))
+            .collect();
+        if tries.is_empty() {
+            return Ok(false);
+        }
+        let reqs = tries.iter().map(|(_, seq, v)| request(seq, v)).collect();
+        let results = pool.execute(reqs)?;
+        for ((k, smaller, v2), r) in tries.into_iter().zip(&results) {
+            if let Some(v3) = reproduced(&smaller, &v2, r) {
+                items[k].seq = smaller;
+                items[k].v = v3;
+            }
+        }
+    }
+}
+
+/// Build the error-revealing tests: one per (operation, contract), minimized and confirmed
+/// in two JVMs. Minimization stops at `deadline` (the tests are then written less short).
 pub fn error_tests(
     generator: &Generator,
     pool: &mut Pool,
     stats: &mut FinishStats,
+    deadline: Option<Instant>,
 ) -> anyhow::Result<Vec<ErrorTest>> {
-    let mut out = Vec::new();
     let errors: Vec<ErrorCandidate> = generator.errors.values().cloned().collect();
-    for e in errors {
-        let before = e.comp.seq.len();
-        let (seq, v) = minimize(pool, &e.comp.seq, &e.violation)?;
-        let first = pool.execute(vec![request(&seq, &v)])?;
-        let Some(r1) = first.first() else { continue };
-        let again = pool.execute_elsewhere(vec![(request(&seq, &v), r1.worker)])?;
-        let confirmed = reproduced(&seq, &v, r1).is_some()
-            && again
-                .first()
-                .is_some_and(|r| reproduced(&seq, &v, r).is_some());
+    if errors.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut items: Vec<Shrinking> = errors
+        .iter()
+        .map(|e| Shrinking {
+            seq: (*e.comp.seq).clone(),
+            v: e.violation.clone(),
+            next: e.comp.seq.len(),
+        })
+        .collect();
+    stats.minimization_cut = minimize_all(pool, &mut items, deadline)?;
+    let reqs: Vec<ExecRequest> = items.iter().map(|s| request(&s.seq, &s.v)).collect();
+    let first = pool.execute(reqs.clone())?;
+    let again = pool.execute_elsewhere(
+        reqs.into_iter()
+            .zip(first.iter().map(|r| r.worker))
+            .collect(),
+    )?;
+    let mut out = Vec::new();
+    for (((e, s), r1), r2) in errors.iter().zip(items).zip(&first).zip(&again) {
+        let (seq, v) = (s.seq, s.v);
+        let confirmed = reproduced(&seq, &v, r1).is_some() && reproduced(&seq, &v, r2).is_some();
         if !confirmed {
             stats.unreproducible_errors += 1;
             continue;
         }
-        stats.minimized_statements += before - seq.len();
+        stats.minimized_statements += e.comp.seq.len() - seq.len();
         let ending = match &v {
             Violation::Exception { contract, class } => Ending::ErrorException {
                 class: class.clone(),

@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
 pub struct PoolConfig {
@@ -40,6 +40,8 @@ pub struct PoolStats {
     pub sequences: u64,
     pub statements: u64,
     pub restarts: u64,
+    /// Requests not run because the stop time had passed.
+    pub not_run: u64,
     pub timeouts: u64,
     pub crashes: BTreeMap<CrashKind, u64>,
     /// Peak resident set (VmHWM) per worker slot over all its JVMs, in KiB.
@@ -57,6 +59,8 @@ struct ChunkOut {
     crashes: Vec<CrashKind>,
     peak_rss_kb: u64,
     error: Option<anyhow::Error>,
+    /// Requests left unrun because the stop time had passed (see [`Pool::set_stop_at`]).
+    not_run: u64,
 }
 
 /// A batch submitted and not collected yet: its chunk threads and its number of requests.
@@ -89,6 +93,10 @@ pub struct Pool {
     pending: VecDeque<Pending>,
     stats: PoolStats,
     slot_restarts: Vec<u64>,
+    /// After this instant a worker that dies is not restarted for the rest of its chunk:
+    /// those requests come back not run. Keeps a run's time budget whatever the code under
+    /// test does (each death costs a JVM start; a hanging call, a call timeout).
+    stop_at: Option<Instant>,
 }
 
 fn start_registered(spec: &WorkerSpec, ops: &[Operation], slot: usize) -> Result<Worker> {
@@ -103,12 +111,27 @@ fn start_registered(spec: &WorkerSpec, ops: &[Operation], slot: usize) -> Result
         .with_context(|| format!("cannot restart worker {slot}"))
 }
 
+/// The result of a request not run because the pool's stop time had passed.
+fn not_run(req: &ExecRequest, slot: usize) -> SeqResult {
+    SeqResult {
+        outcomes: vec![StmtOutcome::NotRun; req.seq.len()],
+        violations: Vec::new(),
+        observers: Vec::new(),
+        worker: slot,
+        coverage: None,
+        compared: Vec::new(),
+        compared_nums: Vec::new(),
+        forms: Vec::new(),
+    }
+}
+
 fn run_chunk(
     slot: usize,
     mut worker: Worker,
     spec: Arc<WorkerSpec>,
     ops: Arc<Vec<Operation>>,
     reqs: Vec<(usize, ExecRequest)>,
+    stop_at: Option<Instant>,
 ) -> ChunkOut {
     let (idx, reqs): (Vec<usize>, Vec<ExecRequest>) = reqs.into_iter().unzip();
     let mut out = ChunkOut {
@@ -120,6 +143,7 @@ fn run_chunk(
         crashes: Vec::new(),
         peak_rss_kb: 0,
         error: None,
+        not_run: 0,
     };
     let mut results = Vec::with_capacity(reqs.len());
     while results.len() < reqs.len() {
@@ -132,6 +156,16 @@ fn run_chunk(
                 }
                 out.peak_rss_kb = out.peak_rss_kb.max(worker.sample_rss());
                 drop(worker);
+                if stop_at.is_some_and(|t| Instant::now() >= t) {
+                    // Past the stop time: the rest is not run (and no JVM is started for
+                    // it; the next request that needs this slot starts one).
+                    while results.len() < reqs.len() {
+                        results.push(not_run(&reqs[results.len()], slot));
+                    }
+                    out.not_run = reqs.len() as u64;
+                    out.results = idx.into_iter().zip(results).collect();
+                    return out;
+                }
                 out.restarts += 1;
                 match start_registered(&spec, &ops, slot) {
                     Ok(w) => worker = w,
@@ -198,6 +232,7 @@ impl Pool {
             next_ticket: vec![0; cfg.workers],
             pending: VecDeque::new(),
             slot_restarts: vec![0; cfg.workers],
+            stop_at: None,
             stats: PoolStats {
                 worker_peak_rss_kb: vec![0; cfg.workers],
                 ..PoolStats::default()
@@ -299,6 +334,7 @@ impl Pool {
             let baton = self.batons[slot].clone();
             let spec = self.spec.clone();
             let ops = self.ops.clone();
+            let stop_at = self.stop_at;
             handles.push(std::thread::spawn(move || {
                 let mut st = lock(&baton);
                 while st.serving != ticket {
@@ -313,11 +349,11 @@ impl Pool {
                     worker: None,
                 };
                 let mut out = match w {
-                    Some(w) => run_chunk(slot, w, spec, ops, reqs),
+                    Some(w) => run_chunk(slot, w, spec, ops, reqs, stop_at),
                     // lost by an earlier chunk that could not restart it: try once more
                     None => match start_registered(&spec, &ops, slot) {
                         Ok(w) => {
-                            let mut out = run_chunk(slot, w, spec, ops, reqs);
+                            let mut out = run_chunk(slot, w, spec, ops, reqs, stop_at);
                             out.restarts += 1;
                             out
                         }
@@ -330,6 +366,7 @@ impl Pool {
                             crashes: Vec::new(),
                             peak_rss_kb: 0,
                             error: Some(e),
+                            not_run: 0,
                         },
                     },
                 };
@@ -384,6 +421,12 @@ impl Pool {
         self.spawn_assignments(assign, n)
     }
 
+    /// Requests submitted from now on stop being run (come back as not run) once a worker
+    /// dies after `at`; `None` runs everything.
+    pub fn set_stop_at(&mut self, at: Option<Instant>) {
+        self.stop_at = at;
+    }
+
     /// Restarts so far of each worker slot (a restarted worker has lost its state, e.g. the
     /// prototypes of the exhaustive search).
     pub fn slot_restarts(&self) -> &[u64] {
@@ -406,6 +449,7 @@ impl Pool {
                 }
             };
             self.stats.restarts += out.restarts;
+            self.stats.not_run += out.not_run;
             self.slot_restarts[out.slot] += out.restarts;
             self.stats.timeouts += out.timeouts;
             for c in out.crashes {
