@@ -18,7 +18,7 @@ public class Moody {
 
     @Override
     public int hashCode() {
-        if (n == 3) throw new IllegalStateException("hashCode fails at level 3");
+        if (n == 1) throw new IllegalStateException("hashCode fails at level 1");
         return n;
     }
 

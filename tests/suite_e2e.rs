@@ -1,0 +1,264 @@
+//! End-to-end: the suite `jforge gen` writes keeps what the run found — its coverage (checked
+//! with `jforge coverage` on the written files), its throws-contract errors (checked by
+//! running the written error tests with JUnit) — and the run keeps its time budget.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+
+/// Subjects of tests/subjects/gen compiled once (shared with gen_e2e's helper).
+fn classes() -> PathBuf {
+    subjects()
+}
+
+fn run_gen(out: &Path, json: &Path, extra: &[&str]) -> std::process::Output {
+    let mut cmd = jforge();
+    cmd.args(["gen", "--quiet", "--output-dir"])
+        .arg(out)
+        .arg("--stats-json")
+        .arg(json)
+        .arg("--classpath")
+        .arg(classes())
+        .args(extra);
+    run_ok(&mut cmd)
+}
+
+/// Every `.java` under `dir` whose header says it holds error-revealing tests, or not.
+fn suite_files(dir: &Path, errors: bool) -> Vec<PathBuf> {
+    java_files(dir)
+        .into_iter()
+        .filter(|f| {
+            let text = std::fs::read_to_string(f).unwrap_or_default();
+            text.contains("Error-revealing tests") == errors
+        })
+        .collect()
+}
+
+/// (covered, total) branches and lines of `jforge coverage` over the sources in `tests`.
+fn measured(tests: &Path, classes_under_test: &[&str]) -> serde_json::Value {
+    let json = tests.with_extension("cov.json");
+    let mut cmd = jforge();
+    cmd.arg("coverage")
+        .arg("--quiet")
+        .arg("--classpath")
+        .arg(classes())
+        .arg("--tests")
+        .arg(tests)
+        .arg("--json")
+        .arg(&json);
+    for c in classes_under_test {
+        cmd.args(["--class", c]);
+    }
+    run_ok(&mut cmd);
+    read_json(&json)
+}
+
+fn totals(cov: &serde_json::Value) -> (u64, u64) {
+    let covered = |k: &str| {
+        cov[k]["covered"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("no {k}.covered in {cov:#}"))
+    };
+    (covered("branches"), covered("lines"))
+}
+
+/// Copies the regression test files (not the error tests) into a fresh source folder.
+fn regression_only(from: &Path, to: &Path) {
+    for f in suite_files(from, false) {
+        let rel = f.strip_prefix(from).unwrap();
+        let dest = to.join(rel);
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(&f, dest).unwrap();
+    }
+}
+
+#[test]
+fn written_suite_keeps_the_runs_coverage_even_when_small() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    // Many sequences, few tests: a blind sample would miss the rare branches.
+    run_gen(
+        &out,
+        &json,
+        &[
+            "--class",
+            "suite.Dispatch",
+            "--generated-limit",
+            "4000",
+            "--output-limit",
+            "12",
+            "--seed",
+            "5",
+        ],
+    );
+    let stats = read_json(&json);
+    let run_branches = stats["coverage"]["branches_covered"].as_u64().unwrap();
+    let run_lines = stats["coverage"]["lines_covered"].as_u64().unwrap();
+    let sel = &stats["finish"]["selection"];
+    assert_eq!(sel["left_out"], 0, "the cover fits in 12 tests: {sel}");
+    assert!(
+        stats["regression_tests"].as_u64().unwrap() <= 12,
+        "{stats:#}"
+    );
+    // The run reaches every rare branch of Dispatch (its constants are literals).
+    assert!(
+        run_branches >= 18,
+        "run covered only {run_branches} branches"
+    );
+    let reg = d.path().join("reg");
+    regression_only(&out, &reg);
+    let (b, l) = totals(&measured(&reg, &["suite.Dispatch"]));
+    assert!(
+        b + 1 >= run_branches && l + 1 >= run_lines,
+        "written suite covers {b} branches / {l} lines, the run {run_branches} / {run_lines}"
+    );
+}
+
+#[test]
+fn output_limit_cut_is_reported_with_the_coverage_lost() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    let o = run_gen(
+        &out,
+        &json,
+        &[
+            "--class",
+            "suite.Dispatch",
+            "--generated-limit",
+            "4000",
+            "--output-limit",
+            "2",
+            "--seed",
+            "5",
+        ],
+    );
+    let stats = read_json(&json);
+    let sel = &stats["finish"]["selection"];
+    assert!(sel["cover"].as_u64().unwrap() > 2, "{sel}");
+    assert!(sel["left_out"].as_u64().unwrap() > 0, "{sel}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--output-limit 2 cut the tests that keep the run's coverage"),
+        "{err}"
+    );
+}
+
+#[test]
+fn throws_contract_error_tests_are_written_and_fail_for_their_reason() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    run_gen(
+        &out,
+        &json,
+        &["--class", "suite.Moody", "--generated-limit", "2000"],
+    );
+    let stats = read_json(&json);
+    let contracts: Vec<String> = stats["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["class"] == "suite.Moody")
+        .map(|e| e["contract"].as_str().unwrap().to_string())
+        .collect();
+    for c in ["tostring-throws", "hashcode-throws"] {
+        assert!(
+            contracts.iter().any(|x| x == c),
+            "{c} missing: {contracts:?}"
+        );
+    }
+    assert_eq!(stats["validation"]["error_tests_removed"], 0, "{stats:#}");
+    // Run the written error tests with plain JUnit: each fails, naming its contract.
+    let errs = d.path().join("errors");
+    for f in suite_files(d.path(), true) {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let package = text
+            .lines()
+            .find_map(|l| l.strip_prefix("package ")?.strip_suffix(';'))
+            .unwrap_or("");
+        let dir = errs.join(package.replace('.', "/"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+    }
+    let run = compile_and_run_junit4(&errs, classes().to_str().unwrap());
+    assert_eq!(run.failures.len(), run.tests_run, "{}", run.output);
+    for c in ["tostring-throws", "hashcode-throws"] {
+        assert!(
+            run.failures.iter().any(|(_, why)| why
+                .contains(&format!("jforge contract violated: {c}: "))
+                && why.contains("IllegalStateException")),
+            "no test fails for {c}:\n{}",
+            run.output
+        );
+    }
+}
+
+#[test]
+fn time_budget_holds_with_hostile_code() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    let started = std::time::Instant::now();
+    run_gen(
+        &out,
+        &json,
+        &[
+            "--class",
+            "hostile.Hostile",
+            "--time-limit",
+            "12s",
+            "--call-timeout",
+            "2s",
+            "--worker-heap",
+            "128",
+        ],
+    );
+    let wall = started.elapsed().as_secs_f64();
+    // --time-limit plus the finishing budget max(20 s, limit / 4). The slack covers what a
+    // loaded CI machine adds: the last worker death noticed after the stop time (a call
+    // timeout and a JVM start) and process exit. Without the budget this took minutes.
+    assert!(wall <= 12.0 + 20.0 + 8.0, "took {wall:.1} s");
+    let stats = read_json(&json);
+    let phases = &stats["phase_seconds"];
+    let gen_and_setup = phases["setup"].as_f64().unwrap() + phases["generation"].as_f64().unwrap();
+    assert!(gen_and_setup <= 12.0 + 6.0, "{phases}");
+    assert!(stats["worker_restarts"].as_u64().unwrap() >= 3, "{stats:#}");
+}
+
+#[test]
+fn selection_is_deterministic_whatever_the_number_of_workers() {
+    let run = |workers: &str| {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("t");
+        let json = d.path().join("s.json");
+        run_gen(
+            &out,
+            &json,
+            &[
+                "--class",
+                "suite.Dispatch",
+                "--class",
+                "ds.BinarySearchTree",
+                "--generated-limit",
+                "3000",
+                "--output-limit",
+                "25",
+                "--seed",
+                "9",
+                "--workers",
+                workers,
+                "--no-validate",
+            ],
+        );
+        java_files(&out)
+            .into_iter()
+            .map(|f| std::fs::read_to_string(f).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let one = run("1");
+    let two = run("2");
+    assert!(!one.is_empty());
+    assert_eq!(one, two);
+}
