@@ -7,7 +7,8 @@ use std::path::PathBuf;
 #[command(
     name = "jforge",
     version,
-    about = "Automatic unit-test generation for Java"
+    about = "Automatic unit-test generation for Java",
+    after_help = crate::exit::HELP
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -18,11 +19,14 @@ pub struct Cli {
 #[allow(clippy::large_enum_variant)] // parsed once
 pub enum Command {
     /// Feedback-directed random generation of regression and error-revealing JUnit tests.
+    #[command(after_help = crate::exit::HELP)]
     Gen(GenArgs),
     /// Bounded-exhaustive generation from the API (BEAPI): every distinct structure within a
     /// scope, each with the shortest call sequence that builds it.
+    #[command(after_help = crate::exit::HELP)]
     Exhaustive(ExhaustiveArgs),
     /// Run a JUnit 4/5 suite against instrumented classes; report line and branch coverage.
+    #[command(after_help = crate::exit::HELP)]
     Coverage(CoverageArgs),
 }
 

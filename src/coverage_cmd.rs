@@ -59,7 +59,7 @@ fn junit_classpath(explicit: Option<&str>) -> Result<Vec<PathBuf>> {
     Ok(v)
 }
 
-pub fn run(args: CoverageArgs) -> Result<()> {
+pub fn run(args: CoverageArgs) -> Result<crate::exit::Outcome> {
     if args.classes.is_empty() && args.packages.is_empty() {
         bail!("say which classes to measure: --class NAME (repeatable) or --package PREFIX");
     }
@@ -199,7 +199,7 @@ pub fn run(args: CoverageArgs) -> Result<()> {
     if let Some(d) = &args.html {
         report::html(&summaries, d, &args.sources)?;
     }
-    Ok(())
+    Ok(crate::exit::Outcome::Clean)
 }
 
 fn javac_run(javac: &Path, cp: &[PathBuf], out: &Path, srcs: &[PathBuf]) -> Result<()> {

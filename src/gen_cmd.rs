@@ -82,7 +82,8 @@ fn default_package(classes: &[String]) -> Option<String> {
 /// guidance": decided by measured throughput cost).
 const COVERAGE_BY_DEFAULT: bool = true;
 
-pub fn run(args: GenArgs) -> anyhow::Result<()> {
+/// Runs `jforge gen`; the outcome says whether error-revealing tests were written (exit 3).
+pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     let started = Instant::now();
     let time_limit = match (&args.time_limit, args.generated_limit) {
         (Some(t), _) => Some(parse_duration(t).context("--time-limit")?),
@@ -401,7 +402,11 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
             .with_context(|| format!("cannot write --stats-json file {}", path.display()))?;
     }
     report.print_summary(&mut std::io::stdout())?;
-    Ok(())
+    Ok(if errors.is_empty() {
+        crate::exit::Outcome::Clean
+    } else {
+        crate::exit::Outcome::ErrorsFound
+    })
 }
 
 fn write(

@@ -215,3 +215,61 @@ fn too_many_classes_is_refused_up_front() {
         &["classes selected", "narrow --package"],
     );
 }
+
+/// Runs jforge; (exit code, stdout, stderr).
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = jforge().args(args).output().unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn exit_codes_say_what_happened() {
+    let classes = subjects();
+    let cp = classes.to_str().unwrap();
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("o");
+    let out = out.to_str().unwrap();
+    let gen_args = |class: &'static str| {
+        vec![
+            "gen",
+            "-q",
+            "--classpath",
+            cp,
+            "--class",
+            class,
+            "--generated-limit",
+            "400",
+            "--output-dir",
+            out,
+        ]
+    };
+    // 0: a correct class, no error-revealing test
+    let (code, stdout, stderr) = run(&gen_args("ds.IntStack"));
+    assert_eq!(code, Some(0), "{stdout}\n{stderr}");
+    // 3: a broken equals, error-revealing tests written
+    let (code, stdout, stderr) = run(&gen_args("quirks.BrokenEquals"));
+    assert_eq!(code, Some(3), "{stdout}\n{stderr}");
+    assert!(stdout.contains("equals-reflexive"), "{stdout}");
+    // 2: bad input (an unknown class; a bad flag value; clap's own usage errors)
+    assert_eq!(run(&gen_args("ds.NoSuchClass")).0, Some(2));
+    assert_eq!(
+        run(&["gen", "--class", "ds.IntStack", "--time-limit", "5x"]).0,
+        Some(2)
+    );
+    assert_eq!(run(&["gen", "--no-such-flag"]).0, Some(2));
+    // 4: a budget (exhaustive's scope limit, refused up front)
+    let (code, _, stderr) = run(&["exhaustive", "--class", "ds.IntStack", "--scope", "1000"]);
+    assert_eq!(code, Some(4), "{stderr}");
+    assert!(
+        stderr.contains("lower --scope") && !stderr.contains("inf"),
+        "{stderr}"
+    );
+    // --help documents them
+    let (code, help, _) = run(&["gen", "--help"]);
+    assert_eq!(code, Some(0));
+    assert!(help.contains("Exit status") && help.contains("3  success, and error-revealing"));
+}

@@ -112,14 +112,17 @@ impl Settings {
             },
         };
         if scope > MAX_SCOPE {
-            bail!(
+            let lists = (scope as f64).powi(scope as i32);
+            let gib = lists * canon::kept_bytes(scope as usize) as f64 / (1u64 << 30) as f64;
+            let size = if gib.is_finite() {
+                format!("about {lists:.1e} structures (~{gib:.1e} GiB of sequences)")
+            } else {
+                "more structures than any memory holds".to_string()
+            };
+            return Err(crate::exit::budget(anyhow::anyhow!(
                 "scope {scope} is too large: at most {MAX_SCOPE} objects per class are supported, \
-                 and with {scope} int values a list alone has about {:.1e} structures \
-                 (~{:.1e} GiB of sequences)",
-                (scope as f64).powi(scope as i32),
-                (scope as f64).powi(scope as i32) * canon::kept_bytes(scope as usize) as f64
-                    / (1u64 << 30) as f64
-            );
+                 and with {scope} int values a list alone has {size}; lower --scope"
+            )));
         }
         let range = |flag: &str, v: Option<String>| -> anyhow::Result<Vec<i64>> {
             match v {
@@ -404,7 +407,9 @@ fn usable_ops(
     out
 }
 
-pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
+/// Runs `jforge exhaustive`; failures and --check counterexamples make the outcome
+/// `ErrorsFound` (exit 3).
+pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
     let started = Instant::now();
     let settings = Settings::from_args(&args)?;
     if args.classes.is_empty() {
@@ -753,7 +758,13 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
             d.display()
         )?;
     }
-    Ok(())
+    Ok(
+        if search.failures.is_empty() && search.counterexamples.is_empty() {
+            crate::exit::Outcome::Clean
+        } else {
+            crate::exit::Outcome::ErrorsFound
+        },
+    )
 }
 
 struct PoolJdk<'p>(&'p mut Pool);

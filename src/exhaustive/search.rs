@@ -28,7 +28,6 @@ use crate::runner::{
     Reuse, SeqResult, StmtOutcome,
 };
 use crate::sequence::{OpId, SeqRef, Sequence, Stmt, Value};
-use anyhow::bail;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
@@ -474,14 +473,14 @@ impl<'a> Search<'a> {
         };
         let at_least = self.bytes + frontier * avg;
         if at_least > self.cfg.memory_budget {
-            bail!(
+            return Err(crate::exit::budget(anyhow::anyhow!(
                 "scope too large for memory: round {} would hold at least {} kept structures \
                  (~{} MiB, budget {} MiB); lower --scope or the domains, or raise --max-memory",
                 self.round,
                 self.kept.len() as u64 + frontier,
                 at_least >> 20,
                 self.cfg.memory_budget >> 20
-            );
+            )));
         }
         let predicted = self.bytes + (frontier as f64 * growth * avg as f64 * 1.2) as u64;
         if predicted > self.cfg.memory_budget {
@@ -525,13 +524,13 @@ impl<'a> Search<'a> {
     /// Stops the search when the kept structures pass the memory budget.
     fn check_budget(&self) -> anyhow::Result<()> {
         if self.bytes > self.cfg.memory_budget {
-            bail!(
+            return Err(crate::exit::budget(anyhow::anyhow!(
                 "scope too large for memory: round {} reached the budget of {} MiB with {} \
                  structures kept; lower --scope or the domains, or raise --max-memory",
                 self.round,
                 self.cfg.memory_budget >> 20,
                 self.kept.len()
-            );
+            )));
         }
         Ok(())
     }
