@@ -43,9 +43,7 @@ impl JdkClasses for Jdk<'_> {
 }
 
 fn method_filter(re: Option<&str>, flag: &str) -> anyhow::Result<Option<Regex>> {
-    re.map(Regex::new)
-        .transpose()
-        .with_context(|| format!("{flag} is not a valid regular expression"))
+    re.map(|r| crate::cli::parse_regex(flag, r)).transpose()
 }
 
 /// Make sure the output folder can be written before any work is done.
@@ -85,6 +83,7 @@ const COVERAGE_BY_DEFAULT: bool = true;
 /// Runs `jforge gen`; the outcome says whether error-revealing tests were written (exit 3).
 pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     let started = Instant::now();
+    args.check()?;
     let time_limit = match (&args.time_limit, args.generated_limit) {
         (Some(t), _) => Some(parse_duration(t).context("--time-limit")?),
         (None, Some(_)) => None,
@@ -106,6 +105,14 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
         }
     }
     let cp = ClassPath::new(&entries)?;
+    select::check_class_versions(
+        &args.classes,
+        args.classlist.as_deref(),
+        &args.packages,
+        &args.jars,
+        &cp,
+        java.version,
+    )?;
     let workers = args
         .workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
@@ -122,7 +129,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     // ---- selection and model
     let jmods = JmodClasses::open(&java.home)?;
     let mut model = Model::new();
-    let (classes, skipped_classes) = {
+    let (classes, skipped_classes, explicit) = {
         let mut jdk = match jmods {
             Some(j) => Jdk::Jmods(j),
             None => Jdk::Pool(&mut pool),
@@ -137,10 +144,18 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
         )?;
         let mut classes = Vec::new();
         let mut skipped = Vec::new();
-        for c in &sel.explicit {
-            let Some(ci) = model.load(&cp, &mut jdk, c)? else {
-                return Err(select::unknown_class_error(c, &cp, &mut jdk));
+        let mut explicit = HashSet::new();
+        for asked in &sel.explicit {
+            // `Outer.Inner` names `Outer$Inner` when it is no class itself
+            let found =
+                select::find_class(asked, &mut |n| Ok(model.load(&cp, &mut jdk, n)?.is_some()))?;
+            let Some(c) = found else {
+                return Err(select::unknown_class_error(asked, &cp, &mut jdk));
             };
+            let Some(ci) = model.get(&c) else {
+                return Err(select::unknown_class_error(asked, &cp, &mut jdk));
+            };
+            let c = &c;
             if matches!(ci.nesting, crate::model::Nesting::Local) || !ci.is_public() {
                 bail!(
                     "class {c} is not public: jforge tests public classes through their public API"
@@ -150,6 +165,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
                 bail!("class {c} is nested in a class that is not public, so tests cannot name it");
             }
             classes.push(c.clone());
+            explicit.insert(c.clone());
         }
         for c in &sel.discovered {
             let found = model.load(&cp, &mut jdk, c)?.is_some();
@@ -163,13 +179,12 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
             // Helper classes only supply arguments; one that cannot be read is simply unused.
             let _ = model.load(&cp, &mut jdk, &h);
         }
-        (classes, skipped)
+        (classes, skipped, explicit)
     };
     if classes.is_empty() {
         bail!("none of the selected classes is public: nothing to test");
     }
     let mut ops = build_ops(&model, &classes, include.as_ref(), exclude.as_ref());
-    let explicit: HashSet<&String> = args.classes.iter().collect();
     for c in &classes {
         // Callable means: something can be called without first having an instance, or
         // another operation produces one.

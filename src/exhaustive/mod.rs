@@ -195,12 +195,11 @@ impl Settings {
         };
         let omit_fields = get(&a.omit_fields, "omit-fields");
         if let Some(o) = &omit_fields {
-            Regex::new(o).context("--omit-fields is not a valid regular expression")?;
+            crate::cli::parse_regex("--omit-fields", o)?;
         }
         let methods = get(&a.methods, "methods")
-            .map(|m| Regex::new(&m))
-            .transpose()
-            .context("--methods is not a valid regular expression")?;
+            .map(|m| crate::cli::parse_regex("--methods", &m))
+            .transpose()?;
         let builders_file = a
             .builders
             .clone()
@@ -214,9 +213,9 @@ impl Settings {
                 if l.is_empty() || l.starts_with('#') {
                     continue;
                 }
-                builders.push(Regex::new(&format!("^(?:{l})$")).with_context(|| {
-                    format!("{}:{}: not a valid regular expression", f.display(), i + 1)
-                })?);
+                let at = format!("{}:{}", f.display(), i + 1);
+                crate::cli::parse_regex(&at, l)?;
+                builders.push(crate::cli::parse_regex(&at, &format!("^(?:{l})$"))?);
             }
             if builders.is_empty() {
                 bail!("--builders file {} lists no signatures", f.display());
@@ -411,6 +410,7 @@ fn usable_ops(
 /// `ErrorsFound` (exit 3).
 pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
     let started = Instant::now();
+    args.check()?;
     let settings = Settings::from_args(&args)?;
     if args.classes.is_empty() {
         bail!("name the class to enumerate with --class NAME");
@@ -422,6 +422,7 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
     let java = find_java(args.java.as_deref())?;
     let entries: Vec<PathBuf> = ClassPath::parse(&args.classpath)?.entries().to_vec();
     let cp = ClassPath::new(&entries)?;
+    select::check_class_versions(&args.classes, None, &[], &[], &cp, java.version)?;
     let workers = args
         .workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
@@ -462,10 +463,15 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
             None => Box::new(PoolJdk(&mut pool)),
         };
         let mut classes = Vec::new();
-        for c in &args.classes {
-            let Some(ci) = model.load(&cp, &mut *jdk, c)? else {
-                return Err(select::unknown_class_error(c, &cp, &mut *jdk));
+        for asked in &args.classes {
+            let asked = select::normalize(asked);
+            let found = select::find_class(&asked, &mut |n| {
+                Ok(model.load(&cp, &mut *jdk, n)?.is_some())
+            })?;
+            let Some(ci) = found.as_deref().and_then(|c| model.get(c)) else {
+                return Err(select::unknown_class_error(&asked, &cp, &mut *jdk));
             };
+            let c = &ci.name.clone();
             if !ci.is_public() || !model.is_accessible(c) {
                 bail!("class {c} is not public: its structures are built through its public API");
             }
