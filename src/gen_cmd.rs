@@ -5,7 +5,7 @@ use crate::emit::validate::{compile_and_run, find_junit};
 use crate::emit::{EmitConfig, Ending, TestCase, WrittenFile, junit::write_suites};
 use crate::generate::finish::{ErrorTest, FinishStats, error_tests, regression_tests};
 use crate::generate::literals::LiteralPool;
-use crate::generate::ops::{OpSet, add_view_ops, build_ops, helper_classes};
+use crate::generate::ops::{OpSet, SkipReason, add_view_ops, build_ops, helper_classes};
 use crate::generate::random::{GenConfig, Generator, Progress};
 use crate::model::Model;
 use crate::model::classpath::{ClassPath, JdkClasses, JmodClasses};
@@ -171,8 +171,10 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
             let found = model.load(&cp, &mut jdk, c)?.is_some();
             if found && model.is_accessible(c) {
                 classes.push(c.clone());
+            } else if found {
+                skipped.push((c.clone(), SkipReason::ClassNotPublic));
             } else {
-                skipped.push(c.clone());
+                skipped.push((c.clone(), SkipReason::ClassNotFound));
             }
         }
         for h in helper_classes(&model, &classes) {
@@ -417,6 +419,9 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
             .with_context(|| format!("cannot write --stats-json file {}", path.display()))?;
     }
     report.print_summary(&mut std::io::stdout())?;
+    for w in report.warnings() {
+        eprintln!("{w}");
+    }
     Ok(if errors.is_empty() {
         crate::exit::Outcome::Clean
     } else {

@@ -446,3 +446,49 @@ fn a_class_path_without_junit_is_one_short_message() {
     );
     assert!(stderr.lines().count() <= 2, "one short message:\n{stderr}");
 }
+
+#[test]
+fn warnings_are_grouped_and_on_stderr() {
+    let classes = subjects();
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("o");
+    let json = d.path().join("s.json");
+    let (code, stdout, stderr) = run(&[
+        "gen",
+        "-q",
+        "--no-validate",
+        "--classpath",
+        classes.to_str().unwrap(),
+        "--class",
+        "quirks.Skips",
+        "--generated-limit",
+        "30",
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--stats-json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stdout}\n{stderr}");
+    assert!(
+        !stdout.contains("warning"),
+        "warnings go to stderr:\n{stdout}"
+    );
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "warning: 1 member skipped: returns a type that is not public (see --stats-json)",
+            "warning: 2 members skipped: generic constructor (see --stats-json)",
+        ],
+        "{stderr}"
+    );
+    // the members and their reasons are in the report
+    let skipped = read_json(&json)["skipped_members"].to_string();
+    assert!(
+        skipped.contains("quirks.Skips.hidden()") && skipped.contains("generic constructor"),
+        "{skipped}"
+    );
+}

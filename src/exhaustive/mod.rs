@@ -11,7 +11,7 @@ pub mod search;
 
 use crate::cli::ExhaustiveArgs;
 use crate::emit::{EmitConfig, Ending, TestCase, junit::write_suites};
-use crate::generate::ops::{OpSet, build_ops, helper_classes, is_literal_type};
+use crate::generate::ops::{OpSet, SkipReason, build_ops, helper_classes, is_literal_type};
 use crate::model::classpath::{ClassPath, JmodClasses};
 use crate::model::{JType, Model, Prim};
 use crate::runner::java::find_java;
@@ -337,7 +337,7 @@ fn usable_ops(
     ops: &OpSet,
     classes: &[String],
     s: &Settings,
-    skipped: &mut Vec<(String, String)>,
+    skipped: &mut Vec<(String, SkipReason)>,
 ) -> Vec<Usable> {
     let mut out = Vec::new();
     let ref_types: Vec<JType> = classes
@@ -389,7 +389,7 @@ fn usable_ops(
             }
         }
         if !ok {
-            skipped.push((sig, "an input type has no values".into()));
+            skipped.push((sig, SkipReason::NoInputValues));
             continue;
         }
         let canon_result = op.ret.as_ref().is_some_and(|r| {
@@ -763,6 +763,20 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
             "  wrote {written} structure tests and {failure_tests} failure tests to {}",
             d.display()
         )?;
+    }
+    drop(out);
+    let under_test = |sig: &str| {
+        classes.iter().any(|c| {
+            sig.strip_prefix(c.as_str())
+                .is_some_and(|rest| rest.starts_with(['.', '(']))
+        })
+    };
+    let reasons = skipped
+        .iter()
+        .filter(|(s, _)| under_test(s))
+        .map(|(_, r)| *r);
+    for w in crate::report::skipped_lines("member", "members", reasons) {
+        eprintln!("{w}");
     }
     Ok(
         if search.failures.is_empty() && search.counterexamples.is_empty() {
