@@ -7,7 +7,8 @@ use std::path::PathBuf;
 #[command(
     name = "jforge",
     version,
-    about = "Automatic unit-test generation for Java"
+    about = "Automatic unit-test generation for Java",
+    after_help = crate::exit::HELP
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -18,11 +19,14 @@ pub struct Cli {
 #[allow(clippy::large_enum_variant)] // parsed once
 pub enum Command {
     /// Feedback-directed random generation of regression and error-revealing JUnit tests.
+    #[command(after_help = crate::exit::HELP)]
     Gen(GenArgs),
     /// Bounded-exhaustive generation from the API (BEAPI): every distinct structure within a
     /// scope, each with the shortest call sequence that builds it.
+    #[command(after_help = crate::exit::HELP)]
     Exhaustive(ExhaustiveArgs),
     /// Run a JUnit 4/5 suite against instrumented classes; report line and branch coverage.
+    #[command(after_help = crate::exit::HELP)]
     Coverage(CoverageArgs),
 }
 
@@ -271,6 +275,68 @@ pub struct GenArgs {
     pub stop_on_plateau: Option<String>,
 }
 
+/// Flag values clap cannot refuse by type alone; each message names the flag.
+fn check_common(
+    workers: Option<usize>,
+    classes: &[String],
+    packages: &[String],
+) -> anyhow::Result<()> {
+    if workers == Some(0) {
+        anyhow::bail!("--workers must be at least 1 (default: the number of cores)");
+    }
+    if classes.iter().any(|c| c.trim().is_empty()) {
+        anyhow::bail!("--class needs a class name, e.g. --class com.acme.Circle");
+    }
+    if packages.iter().any(|p| {
+        p.trim()
+            .trim_end_matches(".*")
+            .trim_end_matches('.')
+            .is_empty()
+    }) {
+        anyhow::bail!(
+            "--package needs a package prefix, e.g. --package com.acme (an empty one would select every class)"
+        );
+    }
+    Ok(())
+}
+
+impl GenArgs {
+    /// Refuses flag values that cannot work, before anything starts.
+    pub fn check(&self) -> anyhow::Result<()> {
+        check_common(self.workers, &self.classes, &self.packages)
+    }
+}
+
+impl ExhaustiveArgs {
+    /// Refuses flag values that cannot work, before anything starts.
+    pub fn check(&self) -> anyhow::Result<()> {
+        check_common(self.workers, &self.classes, &[])
+    }
+}
+
+impl CoverageArgs {
+    /// Refuses flag values that cannot work, before anything starts.
+    pub fn check(&self) -> anyhow::Result<()> {
+        check_common(None, &self.classes, &self.packages)
+    }
+}
+
+/// A regular expression given to `what` (a flag, or `file:line`), with one line of error:
+/// the regex crate's own message spans three lines and starts its last with "error:".
+pub fn parse_regex(what: &str, re: &str) -> anyhow::Result<regex::Regex> {
+    regex::Regex::new(re).map_err(|e| {
+        let text = e.to_string();
+        let why = text
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .trim()
+            .trim_start_matches("error: ");
+        anyhow::anyhow!("{what} '{re}' is not a valid regular expression: {why}")
+    })
+}
+
 /// Parse `30s`, `2m`, `1h`, `500ms`, or plain seconds.
 pub fn parse_duration(s: &str) -> anyhow::Result<std::time::Duration> {
     let s = s.trim();
@@ -312,5 +378,14 @@ mod tests {
         );
         assert!(parse_duration("0s").is_err());
         assert!(parse_duration("abc").is_err());
+    }
+    #[test]
+    fn regex_errors_are_one_line() {
+        let e = parse_regex("--include-methods", "put(").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--include-methods 'put(' is not a valid regular expression: unclosed group"
+        );
+        assert!(parse_regex("--methods", "a.*").is_ok());
     }
 }

@@ -59,7 +59,8 @@ fn junit_classpath(explicit: Option<&str>) -> Result<Vec<PathBuf>> {
     Ok(v)
 }
 
-pub fn run(args: CoverageArgs) -> Result<()> {
+pub fn run(args: CoverageArgs) -> Result<crate::exit::Outcome> {
+    args.check()?;
     if args.classes.is_empty() && args.packages.is_empty() {
         bail!("say which classes to measure: --class NAME (repeatable) or --package PREFIX");
     }
@@ -69,11 +70,35 @@ pub fn run(args: CoverageArgs) -> Result<()> {
         .clone()
         .context("no javac in the JDK: point --java at a JDK, not a JRE")?;
     let cp = ClassPath::parse(&args.classpath)?;
-    let mut classes: Vec<String> = args
-        .classes
-        .iter()
-        .map(|c| crate::select::normalize(c))
-        .collect();
+    crate::select::check_class_versions(
+        &args.classes,
+        None,
+        &args.packages,
+        &[],
+        &cp,
+        java.version,
+    )?;
+    let mut jmods: Box<dyn JdkClasses> = match JmodClasses::open(&java.home)? {
+        Some(j) => Box::new(j),
+        None => Box::new(NoJdk),
+    };
+    let mut classes: Vec<String> = Vec::new();
+    for asked in &args.classes {
+        let asked = crate::select::normalize(asked);
+        let found = crate::select::find_class(&asked, &mut |n| {
+            Ok(cp.find(n)?.is_some() || jmods.class_bytes(n)?.is_some())
+        })?;
+        match found {
+            Some(c) => classes.push(c),
+            None => {
+                return Err(crate::select::unknown_class_error(
+                    &asked,
+                    &cp,
+                    jmods.as_mut(),
+                ));
+            }
+        }
+    }
     for p in &args.packages {
         let found = cp.list_classes(Some(p));
         if found.is_empty() {
@@ -81,10 +106,6 @@ pub fn run(args: CoverageArgs) -> Result<()> {
         }
         classes.extend(found.into_iter().filter(|c| !c.contains('$')));
     }
-    let mut jmods: Box<dyn JdkClasses> = match JmodClasses::open(&java.home)? {
-        Some(j) => Box::new(j),
-        None => Box::new(NoJdk),
-    };
     let setup = Setup::prepare(&javac, &cp, jmods.as_mut(), &classes)?;
     let junit = junit_classpath(args.junit_classpath.as_deref())?;
 
@@ -199,7 +220,7 @@ pub fn run(args: CoverageArgs) -> Result<()> {
     if let Some(d) = &args.html {
         report::html(&summaries, d, &args.sources)?;
     }
-    Ok(())
+    Ok(crate::exit::Outcome::Clean)
 }
 
 fn javac_run(javac: &Path, cp: &[PathBuf], out: &Path, srcs: &[PathBuf]) -> Result<()> {

@@ -5,7 +5,7 @@ use crate::emit::validate::{compile_and_run, find_junit};
 use crate::emit::{EmitConfig, Ending, TestCase, WrittenFile, junit::write_suites};
 use crate::generate::finish::{ErrorTest, FinishStats, error_tests, regression_tests};
 use crate::generate::literals::LiteralPool;
-use crate::generate::ops::{OpSet, add_view_ops, build_ops, helper_classes};
+use crate::generate::ops::{OpSet, SkipReason, add_view_ops, build_ops, helper_classes};
 use crate::generate::random::{GenConfig, Generator, Progress};
 use crate::model::Model;
 use crate::model::classpath::{ClassPath, JdkClasses, JmodClasses};
@@ -43,9 +43,7 @@ impl JdkClasses for Jdk<'_> {
 }
 
 fn method_filter(re: Option<&str>, flag: &str) -> anyhow::Result<Option<Regex>> {
-    re.map(Regex::new)
-        .transpose()
-        .with_context(|| format!("{flag} is not a valid regular expression"))
+    re.map(|r| crate::cli::parse_regex(flag, r)).transpose()
 }
 
 /// Make sure the output folder can be written before any work is done.
@@ -93,8 +91,10 @@ fn finish_budget(limit: Duration) -> Duration {
     (limit / 4).max(Duration::from_secs(20))
 }
 
-pub fn run(args: GenArgs) -> anyhow::Result<()> {
+/// Runs `jforge gen`; the outcome says whether error-revealing tests were written (exit 3).
+pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     let started = Instant::now();
+    args.check()?;
     let time_limit = match (&args.time_limit, args.generated_limit) {
         (Some(t), _) => Some(parse_duration(t).context("--time-limit")?),
         (None, Some(_)) => None,
@@ -117,6 +117,14 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
         }
     }
     let cp = ClassPath::new(&entries)?;
+    select::check_class_versions(
+        &args.classes,
+        args.classlist.as_deref(),
+        &args.packages,
+        &args.jars,
+        &cp,
+        java.version,
+    )?;
     let workers = args
         .workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
@@ -140,7 +148,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
 
     // ---- selection and model
     let mut model = Model::new();
-    let (classes, skipped_classes) = {
+    let (classes, skipped_classes, explicit) = {
         let mut jdk = match (jmods, early_pool.as_mut()) {
             (Some(j), _) => Jdk::Jmods(j),
             (None, Some(pool)) => Jdk::Pool(pool),
@@ -156,10 +164,18 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
         )?;
         let mut classes = Vec::new();
         let mut skipped = Vec::new();
-        for c in &sel.explicit {
-            let Some(ci) = model.load(&cp, &mut jdk, c)? else {
-                return Err(select::unknown_class_error(c, &cp, &mut jdk));
+        let mut explicit = HashSet::new();
+        for asked in &sel.explicit {
+            // `Outer.Inner` names `Outer$Inner` when it is no class itself
+            let found =
+                select::find_class(asked, &mut |n| Ok(model.load(&cp, &mut jdk, n)?.is_some()))?;
+            let Some(c) = found else {
+                return Err(select::unknown_class_error(asked, &cp, &mut jdk));
             };
+            let Some(ci) = model.get(&c) else {
+                return Err(select::unknown_class_error(asked, &cp, &mut jdk));
+            };
+            let c = &c;
             if matches!(ci.nesting, crate::model::Nesting::Local) || !ci.is_public() {
                 bail!(
                     "class {c} is not public: jforge tests public classes through their public API"
@@ -169,26 +185,28 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
                 bail!("class {c} is nested in a class that is not public, so tests cannot name it");
             }
             classes.push(c.clone());
+            explicit.insert(c.clone());
         }
         for c in &sel.discovered {
             let found = model.load(&cp, &mut jdk, c)?.is_some();
             if found && model.is_accessible(c) {
                 classes.push(c.clone());
+            } else if found {
+                skipped.push((c.clone(), SkipReason::ClassNotPublic));
             } else {
-                skipped.push(c.clone());
+                skipped.push((c.clone(), SkipReason::ClassNotFound));
             }
         }
         for h in helper_classes(&model, &classes) {
             // Helper classes only supply arguments; one that cannot be read is simply unused.
             let _ = model.load(&cp, &mut jdk, &h);
         }
-        (classes, skipped)
+        (classes, skipped, explicit)
     };
     if classes.is_empty() {
         bail!("none of the selected classes is public: nothing to test");
     }
     let mut ops = build_ops(&model, &classes, include.as_ref(), exclude.as_ref());
-    let explicit: HashSet<&String> = args.classes.iter().collect();
     for c in &classes {
         // Callable means: something can be called without first having an instance, or
         // another operation produces one.
@@ -488,7 +506,14 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
             .with_context(|| format!("cannot write --stats-json file {}", path.display()))?;
     }
     report.print_summary(&mut std::io::stdout())?;
-    Ok(())
+    for w in report.warnings() {
+        eprintln!("{w}");
+    }
+    Ok(if errors.is_empty() {
+        crate::exit::Outcome::Clean
+    } else {
+        crate::exit::Outcome::ErrorsFound
+    })
 }
 
 fn write(

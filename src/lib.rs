@@ -6,6 +6,7 @@ pub mod coverage;
 pub mod coverage_cmd;
 pub mod emit;
 pub mod exhaustive;
+pub mod exit;
 pub mod gen_cmd;
 pub mod generate;
 pub mod instrument;

@@ -1,17 +1,32 @@
 use clap::Parser;
 use jforge::cli::{Cli, Command};
+use jforge::exit::{self, ExitStatus};
 
 fn main() {
     let cli = Cli::parse();
-    let result = match cli.command {
+    // A panic is a bug in jforge: one short line (with the backtrace only when RUST_BACKTRACE
+    // asks for it), then exit 1 (README, "Exit status").
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        eprintln!("error: {}", exit::panic_line(info));
+        if std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0") {
+            default_hook(info);
+        }
+    }));
+    let run = std::panic::AssertUnwindSafe(|| match cli.command {
         Command::Gen(args) => jforge::gen_cmd::run(args),
         Command::Exhaustive(args) => jforge::exhaustive::run(args),
         Command::Coverage(args) => jforge::coverage_cmd::run(args),
+    });
+    let status = match std::panic::catch_unwind(run) {
+        Ok(Ok(outcome)) => outcome.status(),
+        Ok(Err(e)) => {
+            eprintln!("error: {e:#}");
+            exit::status_of(&e)
+        }
+        Err(_) => ExitStatus::Internal,
     };
-    if let Err(e) = result {
-        eprintln!("error: {e:#}");
-        std::process::exit(2);
-    }
+    std::process::exit(status.code());
 }
 
 /// mimalloc: the generator allocates and frees many small statement vectors; glibc's malloc

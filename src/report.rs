@@ -4,7 +4,7 @@ use crate::cli::GenArgs;
 use crate::emit::{TestCase, WrittenFile};
 use crate::gen_cmd::test_owner;
 use crate::generate::finish::{ErrorTest, FinishStats};
-use crate::generate::ops::OpSet;
+use crate::generate::ops::{OpSet, SkipReason};
 use crate::generate::random::{Generator, Incident, Progress, crash_name};
 use crate::runner::PoolStats;
 use comfy_table::{Table, presets::UTF8_BORDERS_ONLY};
@@ -53,8 +53,10 @@ pub struct ErrorRow {
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub classes: Vec<ClassRow>,
-    pub skipped_classes: Vec<String>,
-    pub skipped_members: Vec<(String, String)>,
+    /// Classes found through --package/--jar and not tested, with the reason.
+    pub skipped_classes: Vec<(String, SkipReason)>,
+    /// Members left out (of the classes under test and of helper classes), with the reason.
+    pub skipped_members: Vec<(String, SkipReason)>,
     pub errors: Vec<ErrorRow>,
     pub incidents: Vec<Incident>,
     pub generated: u64,
@@ -128,7 +130,7 @@ impl Report {
     pub fn build(
         args: &GenArgs,
         classes: &[String],
-        skipped_classes: &[String],
+        skipped_classes: &[(String, SkipReason)],
         ops: &OpSet,
         generator: &Generator,
         progress: &Progress,
@@ -354,9 +356,101 @@ impl Report {
                 crashes.join(", ")
             )?;
         }
-        for i in &self.incidents {
-            writeln!(out, "warning: {} {}", i.operation, i.what)?;
-        }
         Ok(())
+    }
+
+    /// The warnings of the run, one line per cause with a count (for stderr, after the
+    /// summary): members and classes skipped per reason, operations excluded per reason.
+    pub fn warnings(&self) -> Vec<String> {
+        let under_test = |sig: &str| {
+            self.classes.iter().any(|c| {
+                sig.strip_prefix(c.class.as_str())
+                    .is_some_and(|rest| rest.starts_with(['.', '(']))
+            })
+        };
+        let members = self
+            .skipped_members
+            .iter()
+            .filter(|(sig, _)| under_test(sig))
+            .map(|(_, r)| *r);
+        let mut out = skipped_lines("member", "members", members);
+        out.extend(skipped_lines(
+            "class",
+            "classes",
+            self.skipped_classes.iter().map(|(_, r)| *r),
+        ));
+        let mut by_cause: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for i in &self.incidents {
+            by_cause.entry(&i.what).or_default().push(&i.operation);
+        }
+        for (what, ops) in by_cause {
+            out.push(match ops.as_slice() {
+                [one] => format!("warning: {one} {what}"),
+                _ => format!(
+                    "warning: {} operations {what}: {}",
+                    ops.len(),
+                    name_list(&ops)
+                ),
+            });
+        }
+        out
+    }
+}
+
+/// "warning: 8 members skipped: <reason> (see --stats-json)", one line per reason.
+pub fn skipped_lines(
+    one: &str,
+    many: &str,
+    reasons: impl Iterator<Item = SkipReason>,
+) -> Vec<String> {
+    let mut count: BTreeMap<SkipReason, usize> = BTreeMap::new();
+    for r in reasons {
+        *count.entry(r).or_default() += 1;
+    }
+    count
+        .into_iter()
+        .map(|(r, n)| {
+            format!(
+                "warning: {n} {} skipped: {r} (see --stats-json)",
+                if n == 1 { one } else { many }
+            )
+        })
+        .collect()
+}
+
+/// At most five names, then how many more.
+fn name_list(names: &[&str]) -> String {
+    let mut s = names.iter().take(5).copied().collect::<Vec<_>>().join(", ");
+    if names.len() > 5 {
+        s.push_str(&format!(" and {} more", names.len() - 5));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skipped_members_are_counted_per_reason() {
+        let lines = skipped_lines(
+            "member",
+            "members",
+            [
+                SkipReason::TypesNotConcrete,
+                SkipReason::GenericConstructor,
+                SkipReason::TypesNotConcrete,
+            ]
+            .into_iter(),
+        );
+        assert_eq!(
+            lines,
+            [
+                "warning: 1 member skipped: generic constructor (see --stats-json)",
+                "warning: 2 members skipped: types cannot be made concrete or are not public (see --stats-json)"
+            ]
+        );
+        assert_eq!(name_list(&["a", "b"]), "a, b");
+        assert_eq!(name_list(&["a"; 7]), "a, a, a, a, a and 2 more");
     }
 }

@@ -102,6 +102,93 @@ pub fn resolve(
     Ok(sel)
 }
 
+/// The names `name` may stand for, as written first: a nested class may be written with
+/// dots (`com.acme.Outer.Inner` for `com.acme.Outer$Inner`), so the dots are turned into `$`
+/// one by one from the right.
+pub fn nested_forms(name: &str) -> Vec<String> {
+    let mut out = vec![name.to_string()];
+    let mut cur = name.to_string();
+    while let Some(i) = cur.rfind('.') {
+        cur.replace_range(i..=i, "$");
+        out.push(cur.clone());
+    }
+    out
+}
+
+/// The first of [`nested_forms`] for which `exists` says yes, or `None`.
+pub fn find_class(
+    name: &str,
+    exists: &mut dyn FnMut(&str) -> anyhow::Result<bool>,
+) -> anyhow::Result<Option<String>> {
+    for n in nested_forms(name) {
+        if exists(&n)? {
+            return Ok(Some(n));
+        }
+    }
+    Ok(None)
+}
+
+/// Java feature version that introduced class-file major version `major` (45 = 1.1, 52 = 8,
+/// 61 = 17, 62 = 18, ...).
+pub fn java_of_class_file(major: u16) -> u32 {
+    (major as u32).saturating_sub(44).max(1)
+}
+
+/// Refuses a class compiled for a newer Java than the JDK in use (Java `jdk_feature`): its
+/// workers could not load it. `bytes` is the class file; not a class file is left to the
+/// model, which names the problem.
+pub fn check_class_version(name: &str, bytes: &[u8], jdk_feature: u32) -> anyhow::Result<()> {
+    if bytes.get(..4) != Some(&[0xCA, 0xFE, 0xBA, 0xBE][..]) {
+        return Ok(());
+    }
+    let Some(&[hi, lo]) = bytes.get(6..8) else {
+        return Ok(());
+    };
+    let major = u16::from_be_bytes([hi, lo]);
+    let needs = java_of_class_file(major);
+    if needs > jdk_feature {
+        bail!(
+            "{name} is compiled for Java {needs} (class file {major}); the JDK in use is \
+             {jdk_feature}: pass --java with a JDK {needs} or newer"
+        );
+    }
+    Ok(())
+}
+
+/// Before any JVM starts: the class files on the class path that `--class`, `--classlist`,
+/// `--package` and `--jar` name must not be compiled for a newer Java than the JDK in use.
+/// (JDK classes always match their JDK; names not on the class path are left to selection.)
+pub fn check_class_versions(
+    classes: &[String],
+    classlist: Option<&Path>,
+    packages: &[String],
+    jars: &[PathBuf],
+    cp: &ClassPath,
+    jdk_feature: u32,
+) -> anyhow::Result<()> {
+    let mut names: Vec<String> = classes.iter().map(|c| normalize(c)).collect();
+    if let Some(f) = classlist {
+        names.extend(read_classlist(f)?);
+    }
+    for p in packages {
+        names.extend(cp.list_classes(Some(p.trim_end_matches('.').trim_end_matches(".*"))));
+    }
+    for j in jars {
+        names.extend(ClassPath::jar_classes(j)?);
+    }
+    for n in &names {
+        let mut found = None;
+        find_class(n, &mut |f| {
+            found = cp.find(f)?;
+            Ok(found.is_some())
+        })?;
+        if let Some(bytes) = found {
+            check_class_version(n, &bytes, jdk_feature)?;
+        }
+    }
+    Ok(())
+}
+
 /// The error for a class that is not found, with near names from the same package.
 pub fn unknown_class_error(name: &str, cp: &ClassPath, jdk: &mut dyn JdkClasses) -> anyhow::Error {
     let pkg = name.rsplit_once('.').map(|(p, _)| p).unwrap_or("");
@@ -145,6 +232,46 @@ mod tests {
         assert_eq!(normalize("java/util/TreeMap.class"), "java.util.TreeMap");
         assert_eq!(normalize(" a.B$C "), "a.B$C");
     }
+    #[test]
+    fn nested_classes_may_be_written_with_dots() {
+        assert_eq!(
+            nested_forms("a.b.Outer.Inner"),
+            vec![
+                "a.b.Outer.Inner",
+                "a.b.Outer$Inner",
+                "a.b$Outer$Inner",
+                "a$b$Outer$Inner"
+            ]
+        );
+        let known = ["a.b.Outer$Inner", "a.b.Outer"];
+        let found = find_class("a.b.Outer.Inner", &mut |n| Ok(known.contains(&n))).unwrap();
+        assert_eq!(found.as_deref(), Some("a.b.Outer$Inner"));
+        let found = find_class("a.b.Outer", &mut |n| Ok(known.contains(&n))).unwrap();
+        assert_eq!(found.as_deref(), Some("a.b.Outer"));
+        assert!(find_class("x.Y", &mut |_| Ok(false)).unwrap().is_none());
+    }
+
+    #[test]
+    fn class_files_newer_than_the_jdk_are_refused() {
+        let header = |major: u16| {
+            let mut b = vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0];
+            b.extend(major.to_be_bytes());
+            b
+        };
+        assert!(check_class_version("a.B", &header(61), 17).is_ok());
+        assert!(check_class_version("a.B", &header(52), 17).is_ok());
+        let e = check_class_version("com.acme.Circle", &header(62), 17).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "com.acme.Circle is compiled for Java 18 (class file 62); the JDK in use is 17: \
+             pass --java with a JDK 18 or newer"
+        );
+        let e = check_class_version("a.B", &header(70), 21).unwrap_err();
+        assert!(e.to_string().contains("Java 26 (class file 70)"), "{e}");
+        // not a class file: left to the model's reader
+        assert!(check_class_version("a.B", b"nope", 17).is_ok());
+    }
+
     #[test]
     fn classlist_skips_comments() {
         let d = tempfile::tempdir().unwrap();

@@ -51,7 +51,7 @@ fn gen_class_branches(class: &str, seed: u64, extra: &[&str]) -> (u64, u64, u64)
     let json_s = json.display().to_string();
     let out_s = out.display().to_string();
     args.extend_from_slice(&["--output-dir", &out_s, "--stats-json", &json_s]);
-    run_ok(jforge().args(&args));
+    run_done(jforge().args(&args));
     let s = read_json(&json);
     let c = &s["coverage"];
     assert!(c.is_object(), "coverage is measured by default: {s:#}");
@@ -182,7 +182,7 @@ fn stop_on_plateau_ends_a_run_that_stops_finding_branches() {
     let json = d.path().join("s.json");
     let out = d.path().join("out");
     let cp = subject();
-    run_ok(
+    run_done(
         jforge()
             .args([
                 "gen",
@@ -211,7 +211,7 @@ fn stop_on_plateau_ends_a_run_that_stops_finding_branches() {
     assert!(s["generation_seconds"].as_f64().unwrap() < 300.0);
     // without it, the same run ends on the time limit
     let j2 = d.path().join("t.json");
-    run_ok(
+    run_done(
         jforge()
             .args([
                 "gen",
@@ -236,7 +236,7 @@ fn jdk_classes_are_measured() {
     // java.util.TreeMap lives in java.base: gen measures it through --patch-module
     let d = tempfile::tempdir().unwrap();
     let json = d.path().join("s.json");
-    run_ok(
+    run_done(
         jforge()
             .args([
                 "gen",

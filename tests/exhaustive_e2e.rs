@@ -31,7 +31,7 @@ fn exh(class: &str, extra: &[&str]) -> serde_json::Value {
         .args(["--class", class, "--stats-json"])
         .arg(&json)
         .args(extra);
-    run_ok(&mut c);
+    run_done(&mut c);
     read_json(&json)
 }
 
@@ -343,7 +343,7 @@ fn written_suite_compiles_and_passes() {
             "--output-dir",
         ])
         .arg(&out);
-    run_ok(&mut c);
+    run_done(&mut c);
     let cp = subjects_exh().display().to_string();
     let run = compile_and_run_junit4(&out, &cp);
     // the BST structures at scope 3 with keys 0..2: 1 + 3 + 3*2 + 5 = 15 tests
@@ -363,7 +363,8 @@ fn seeded_bug_is_reported_with_a_replayable_sequence() {
         .arg(&out)
         .arg("--stats-json")
         .arg(&json);
-    let o = run_ok(&mut c);
+    let o = run_done(&mut c);
+    assert_eq!(o.status.code(), Some(3), "failures found: exit 3");
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("java.lang.NullPointerException"), "{text}");
     let j = read_json(&json);

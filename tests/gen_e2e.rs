@@ -41,7 +41,7 @@ fn treemap_suite_compiles_and_passes() {
         ]
         .map(String::from),
     );
-    run_ok(jforge().args(&args));
+    run_done(jforge().args(&args));
     let stats = read_json(&json);
     assert_eq!(stats["validation"]["clean"], true, "{stats:#}");
     let reg = stats["regression_tests"].as_u64().unwrap() as usize;
@@ -107,7 +107,7 @@ fn finds_broken_equals_and_npe_in_subjects() {
     ] {
         args.extend(["--class".to_string(), c.to_string()]);
     }
-    run_ok(jforge().args(&args));
+    run_done(jforge().args(&args));
     let stats = read_json(&json);
     let errors = stats["errors"].as_array().unwrap();
     let has = |class: &str, contract: &str| {
@@ -199,7 +199,7 @@ fn deterministic_whatever_the_number_of_workers() {
             ]
             .map(String::from),
         );
-        run_ok(jforge().args(&args));
+        run_done(jforge().args(&args));
         java_files(&out)
             .into_iter()
             .map(|f| {
@@ -245,7 +245,7 @@ fn survives_hostile_code() {
         .map(String::from),
     );
     let started = std::time::Instant::now();
-    let o = run_ok(jforge().args(&args));
+    let o = run_done(jforge().args(&args));
     let stats = read_json(&json);
     let text = String::from_utf8_lossy(&o.stdout);
     // Each kind of misbehaviour was met and survived; repeat offenders were excluded.
@@ -293,7 +293,7 @@ fn commons_lang_strbuilder_and_junit5() {
         ]
         .map(String::from),
     );
-    run_ok(jforge().args(&args));
+    run_done(jforge().args(&args));
     let stats = read_json(&json);
     assert_eq!(stats["validation"]["clean"], true, "{stats:#}");
     assert!(stats["regression_tests"].as_u64().unwrap() >= 20);
@@ -324,7 +324,7 @@ fn jar_selection_tests_every_public_class() {
     let json = d.path().join("stats.json");
     let mut args = gen_args(&out, &json);
     args.extend(["--jar", jar.to_str().unwrap(), "--generated-limit", "1500"].map(String::from));
-    run_ok(jforge().args(&args));
+    run_done(jforge().args(&args));
     let stats = read_json(&json);
     let names: Vec<&str> = stats["classes"]
         .as_array()

@@ -251,6 +251,29 @@ fn parse_javac_errors(out: &str) -> Vec<(String, usize, String)> {
     errs
 }
 
+/// The first `n` javac error messages of `out`, one line each without the file's folder, and
+/// how many more there were (a missing JUnit makes javac print dozens of the same error).
+fn first_javac_errors(out: &str, n: usize) -> String {
+    let errs = parse_javac_errors(out);
+    if errs.is_empty() {
+        return out.lines().take(n).collect::<Vec<_>>().join("; ");
+    }
+    let mut text: Vec<String> = errs
+        .iter()
+        .take(n)
+        .map(|(file, line, msg)| {
+            let name = Path::new(file)
+                .file_name()
+                .map_or(file.clone(), |f| f.to_string_lossy().into_owned());
+            format!("{name}:{line}: {}", msg.lines().next().unwrap_or(""))
+        })
+        .collect();
+    if errs.len() > n {
+        text.push(format!("... {} more errors", errs.len() - n));
+    }
+    text.join("; ")
+}
+
 /// What one test run produced, per (class, method).
 enum Outcome {
     Pass,
@@ -351,12 +374,13 @@ pub fn compile_and_run(
     if !ok {
         bail!(
             "the JUnit {junit} class path ({}) does not provide the JUnit API needed to run tests; \
-             install Debian package junit{junit} or pass --junit-classpath. javac said:\n{out}",
+             install Debian package junit{junit} or pass --junit-classpath. javac said: {}",
             junit_cp
                 .iter()
                 .map(|p| p.display().to_string())
                 .collect::<Vec<_>>()
-                .join(":")
+                .join(":"),
+            first_javac_errors(&out, 2)
         );
     }
 

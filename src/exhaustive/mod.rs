@@ -11,7 +11,7 @@ pub mod search;
 
 use crate::cli::ExhaustiveArgs;
 use crate::emit::{EmitConfig, Ending, TestCase, junit::write_suites};
-use crate::generate::ops::{OpSet, build_ops, helper_classes, is_literal_type};
+use crate::generate::ops::{OpSet, SkipReason, build_ops, helper_classes, is_literal_type};
 use crate::model::classpath::{ClassPath, JmodClasses};
 use crate::model::{JType, Model, Prim};
 use crate::runner::java::find_java;
@@ -112,14 +112,17 @@ impl Settings {
             },
         };
         if scope > MAX_SCOPE {
-            bail!(
+            let lists = (scope as f64).powi(scope as i32);
+            let gib = lists * canon::kept_bytes(scope as usize) as f64 / (1u64 << 30) as f64;
+            let size = if gib.is_finite() {
+                format!("about {lists:.1e} structures (~{gib:.1e} GiB of sequences)")
+            } else {
+                "more structures than any memory holds".to_string()
+            };
+            return Err(crate::exit::budget(anyhow::anyhow!(
                 "scope {scope} is too large: at most {MAX_SCOPE} objects per class are supported, \
-                 and with {scope} int values a list alone has about {:.1e} structures \
-                 (~{:.1e} GiB of sequences)",
-                (scope as f64).powi(scope as i32),
-                (scope as f64).powi(scope as i32) * canon::kept_bytes(scope as usize) as f64
-                    / (1u64 << 30) as f64
-            );
+                 and with {scope} int values a list alone has {size}; lower --scope"
+            )));
         }
         let range = |flag: &str, v: Option<String>| -> anyhow::Result<Vec<i64>> {
             match v {
@@ -192,12 +195,11 @@ impl Settings {
         };
         let omit_fields = get(&a.omit_fields, "omit-fields");
         if let Some(o) = &omit_fields {
-            Regex::new(o).context("--omit-fields is not a valid regular expression")?;
+            crate::cli::parse_regex("--omit-fields", o)?;
         }
         let methods = get(&a.methods, "methods")
-            .map(|m| Regex::new(&m))
-            .transpose()
-            .context("--methods is not a valid regular expression")?;
+            .map(|m| crate::cli::parse_regex("--methods", &m))
+            .transpose()?;
         let builders_file = a
             .builders
             .clone()
@@ -211,9 +213,9 @@ impl Settings {
                 if l.is_empty() || l.starts_with('#') {
                     continue;
                 }
-                builders.push(Regex::new(&format!("^(?:{l})$")).with_context(|| {
-                    format!("{}:{}: not a valid regular expression", f.display(), i + 1)
-                })?);
+                let at = format!("{}:{}", f.display(), i + 1);
+                crate::cli::parse_regex(&at, l)?;
+                builders.push(crate::cli::parse_regex(&at, &format!("^(?:{l})$"))?);
             }
             if builders.is_empty() {
                 bail!("--builders file {} lists no signatures", f.display());
@@ -335,7 +337,7 @@ fn usable_ops(
     ops: &OpSet,
     classes: &[String],
     s: &Settings,
-    skipped: &mut Vec<(String, String)>,
+    skipped: &mut Vec<(String, SkipReason)>,
 ) -> Vec<Usable> {
     let mut out = Vec::new();
     let ref_types: Vec<JType> = classes
@@ -387,7 +389,7 @@ fn usable_ops(
             }
         }
         if !ok {
-            skipped.push((sig, "an input type has no values".into()));
+            skipped.push((sig, SkipReason::NoInputValues));
             continue;
         }
         let canon_result = op.ret.as_ref().is_some_and(|r| {
@@ -404,8 +406,11 @@ fn usable_ops(
     out
 }
 
-pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
+/// Runs `jforge exhaustive`; failures and --check counterexamples make the outcome
+/// `ErrorsFound` (exit 3).
+pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
     let started = Instant::now();
+    args.check()?;
     let settings = Settings::from_args(&args)?;
     if args.classes.is_empty() {
         bail!("name the class to enumerate with --class NAME");
@@ -417,6 +422,7 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
     let java = find_java(args.java.as_deref())?;
     let entries: Vec<PathBuf> = ClassPath::parse(&args.classpath)?.entries().to_vec();
     let cp = ClassPath::new(&entries)?;
+    select::check_class_versions(&args.classes, None, &[], &[], &cp, java.version)?;
     let workers = args
         .workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
@@ -457,10 +463,15 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
             None => Box::new(PoolJdk(&mut pool)),
         };
         let mut classes = Vec::new();
-        for c in &args.classes {
-            let Some(ci) = model.load(&cp, &mut *jdk, c)? else {
-                return Err(select::unknown_class_error(c, &cp, &mut *jdk));
+        for asked in &args.classes {
+            let asked = select::normalize(asked);
+            let found = select::find_class(&asked, &mut |n| {
+                Ok(model.load(&cp, &mut *jdk, n)?.is_some())
+            })?;
+            let Some(ci) = found.as_deref().and_then(|c| model.get(c)) else {
+                return Err(select::unknown_class_error(&asked, &cp, &mut *jdk));
             };
+            let c = &ci.name.clone();
             if !ci.is_public() || !model.is_accessible(c) {
                 bail!("class {c} is not public: its structures are built through its public API");
             }
@@ -753,7 +764,27 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
             d.display()
         )?;
     }
-    Ok(())
+    drop(out);
+    let under_test = |sig: &str| {
+        classes.iter().any(|c| {
+            sig.strip_prefix(c.as_str())
+                .is_some_and(|rest| rest.starts_with(['.', '(']))
+        })
+    };
+    let reasons = skipped
+        .iter()
+        .filter(|(s, _)| under_test(s))
+        .map(|(_, r)| *r);
+    for w in crate::report::skipped_lines("member", "members", reasons) {
+        eprintln!("{w}");
+    }
+    Ok(
+        if search.failures.is_empty() && search.counterexamples.is_empty() {
+            crate::exit::Outcome::Clean
+        } else {
+            crate::exit::Outcome::ErrorsFound
+        },
+    )
 }
 
 struct PoolJdk<'p>(&'p mut Pool);

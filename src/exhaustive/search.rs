@@ -28,7 +28,6 @@ use crate::runner::{
     Reuse, SeqResult, StmtOutcome,
 };
 use crate::sequence::{OpId, SeqRef, Sequence, Stmt, Value};
-use anyhow::bail;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
@@ -147,6 +146,8 @@ pub struct Search<'a> {
     pub fixpoint: bool,
     /// Warnings given during the search (also printed), for --stats-json.
     pub warnings: Vec<String>,
+    /// The memory-growth warning was printed (once per run).
+    memory_warned: bool,
     bytes: u64,
     round: u32,
     batch: Vec<(usize, Vec<Choice>)>,
@@ -277,6 +278,7 @@ impl<'a> Search<'a> {
             rounds: Vec::new(),
             fixpoint: false,
             warnings: Vec::new(),
+            memory_warned: false,
             bytes: 0,
             round: 0,
             batch: Vec::new(),
@@ -458,7 +460,7 @@ impl<'a> Search<'a> {
     /// until the last one adds nothing), so a growth-based refusal would turn down runs that
     /// fit. During the round, [`Search::check_budget`] stops the search as soon as the kept
     /// structures really pass the budget: it never ends in an out-of-memory crash.
-    fn check_memory(&self, old_end: usize, new_end: usize) -> anyhow::Result<()> {
+    fn check_memory(&mut self, old_end: usize, new_end: usize) -> anyhow::Result<()> {
         let frontier = (new_end - old_end) as u64;
         let prev = self
             .rounds
@@ -474,25 +476,30 @@ impl<'a> Search<'a> {
         };
         let at_least = self.bytes + frontier * avg;
         if at_least > self.cfg.memory_budget {
-            bail!(
+            return Err(crate::exit::budget(anyhow::anyhow!(
                 "scope too large for memory: round {} would hold at least {} kept structures \
                  (~{} MiB, budget {} MiB); lower --scope or the domains, or raise --max-memory",
                 self.round,
                 self.kept.len() as u64 + frontier,
                 at_least >> 20,
                 self.cfg.memory_budget >> 20
-            );
+            )));
         }
         let predicted = self.bytes + (frontier as f64 * growth * avg as f64 * 1.2) as u64;
         if predicted > self.cfg.memory_budget {
-            eprintln!(
-                "warning: round {} may hold up to {} kept structures (~{} MiB, budget {} MiB) \
+            let w = format!(
+                "round {} may hold up to {} kept structures (~{} MiB, budget {} MiB) \
                  if it grows like the last one; the search stops if the budget is reached",
                 self.round,
                 self.kept.len() as u64 + (frontier as f64 * growth) as u64,
                 predicted >> 20,
                 self.cfg.memory_budget >> 20
             );
+            // once per run: the later rounds' warnings have the same cause
+            if !self.memory_warned {
+                eprintln!("warning: {w}");
+                self.memory_warned = true;
+            }
         }
         Ok(())
     }
@@ -525,13 +532,13 @@ impl<'a> Search<'a> {
     /// Stops the search when the kept structures pass the memory budget.
     fn check_budget(&self) -> anyhow::Result<()> {
         if self.bytes > self.cfg.memory_budget {
-            bail!(
+            return Err(crate::exit::budget(anyhow::anyhow!(
                 "scope too large for memory: round {} reached the budget of {} MiB with {} \
                  structures kept; lower --scope or the domains, or raise --max-memory",
                 self.round,
                 self.cfg.memory_budget >> 20,
                 self.kept.len()
-            );
+            )));
         }
         Ok(())
     }

@@ -31,7 +31,57 @@ pub struct OpSet {
     /// Concrete type each class under test is used at.
     pub instantiations: BTreeMap<String, JType>,
     /// Members left out, with the reason (for the summary and --stats-json).
-    pub skipped: Vec<(String, String)>,
+    pub skipped: Vec<(String, SkipReason)>,
+}
+
+/// Why a class or member is not tested. Written to `--stats-json` as its text; the warnings
+/// at the end of a run count members per reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SkipReason {
+    /// A class found through --package/--jar that tests cannot name.
+    ClassNotPublic,
+    /// A class found through --package/--jar that could not be read.
+    ClassNotFound,
+    ClassTypeParams,
+    ReturnsNonPublic,
+    FieldTypeNotConcrete,
+    NotMemberOfInstantiation,
+    GenericConstructor,
+    MethodTypeParams,
+    TypesNotConcrete,
+    ParameterizedArray,
+    /// `exhaustive`: a parameter type has no domain.
+    NoInputValues,
+}
+
+impl SkipReason {
+    pub fn text(self) -> &'static str {
+        match self {
+            SkipReason::ClassNotPublic => "class is not public",
+            SkipReason::ClassNotFound => "class file not found",
+            SkipReason::ClassTypeParams => "type parameters cannot be instantiated",
+            SkipReason::ReturnsNonPublic => "returns a type that is not public",
+            SkipReason::FieldTypeNotConcrete => "field type cannot be made concrete",
+            SkipReason::NotMemberOfInstantiation => "not a member of the instantiated type",
+            SkipReason::GenericConstructor => "generic constructor",
+            SkipReason::MethodTypeParams => "method type parameters cannot be instantiated",
+            SkipReason::TypesNotConcrete => "types cannot be made concrete or are not public",
+            SkipReason::ParameterizedArray => "parameterized array parameter",
+            SkipReason::NoInputValues => "an input type has no values",
+        }
+    }
+}
+
+impl std::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+impl serde::Serialize for SkipReason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.text())
+    }
 }
 
 /// Methods never worth calling in a test (identity-based or thread-related).
@@ -134,9 +184,7 @@ pub fn build_ops(
     for c in classes {
         let Some(ci) = model.get(c) else { continue };
         let Some(ty) = b.instantiate_class(ci) else {
-            b.set
-                .skipped
-                .push((c.clone(), "type parameters cannot be instantiated".into()));
+            b.set.skipped.push((c.clone(), SkipReason::ClassTypeParams));
             continue;
         };
         b.set.instantiations.insert(c.clone(), ty.clone());
@@ -392,7 +440,7 @@ impl<'a> Builder<'a> {
         let mut out = Vec::new();
         let name = ci.name.clone();
         if !model.is_accessible(&name) {
-            self.set.skipped.push((name, "class is not public".into()));
+            self.set.skipped.push((name, SkipReason::ClassNotPublic));
             return out;
         }
         let inner_outer = match &ci.nesting {
@@ -467,9 +515,7 @@ impl<'a> Builder<'a> {
             if let Some(r) = &ret
                 && !self.type_accessible(r)
             {
-                self.set
-                    .skipped
-                    .push((sig, "returns a type that is not public".into()));
+                self.set.skipped.push((sig, SkipReason::ReturnsNonPublic));
                 continue;
             }
             let overloaded = methods
@@ -534,7 +580,7 @@ impl<'a> Builder<'a> {
                 let Some(fty) = fty.filter(|t| t.is_concrete() && self.type_accessible(t)) else {
                     self.set
                         .skipped
-                        .push((sig, "field type cannot be made concrete".into()));
+                        .push((sig, SkipReason::FieldTypeNotConcrete));
                     continue;
                 };
                 if f.is_static() && fty.is_prim() {
@@ -609,10 +655,9 @@ impl<'a> Builder<'a> {
             match self.model.member_types(ty, m) {
                 Some(x) => x,
                 None => {
-                    self.set.skipped.push((
-                        sig.to_string(),
-                        "not a member of the instantiated type".into(),
-                    ));
+                    self.set
+                        .skipped
+                        .push((sig.to_string(), SkipReason::NotMemberOfInstantiation));
                     return None;
                 }
             }
@@ -624,16 +669,15 @@ impl<'a> Builder<'a> {
             if m.is_constructor() {
                 self.set
                     .skipped
-                    .push((sig.to_string(), "generic constructor".into()));
+                    .push((sig.to_string(), SkipReason::GenericConstructor));
                 return None;
             }
             let Some(chosen) =
                 self.choose_args(&m.type_params, &|v| class_binding(self.model, ty, v))
             else {
-                self.set.skipped.push((
-                    sig.to_string(),
-                    "method type parameters cannot be instantiated".into(),
-                ));
+                self.set
+                    .skipped
+                    .push((sig.to_string(), SkipReason::MethodTypeParams));
                 return None;
             };
             let lookup = |v: &str| chosen.iter().find(|(n, _)| n == v).map(|(_, t)| t.clone());
@@ -648,15 +692,14 @@ impl<'a> Builder<'a> {
             .all(|p| p.is_concrete() && self.type_accessible(p))
             && ret.as_ref().is_none_or(|r| r.is_concrete());
         if !all_concrete {
-            self.set.skipped.push((
-                sig.to_string(),
-                "types cannot be made concrete or are not public".into(),
-            ));
+            self.set
+                .skipped
+                .push((sig.to_string(), SkipReason::TypesNotConcrete));
             return None;
         }
         // Generic array creation is illegal Java: no parameterized array parameters.
         if params.iter().any(|p| matches!(p, JType::Array(e) if matches!(**e, JType::Class { ref args, .. } if !args.is_empty()))) {
-            self.set.skipped.push((sig.to_string(), "parameterized array parameter".into()));
+            self.set.skipped.push((sig.to_string(), SkipReason::ParameterizedArray));
             return None;
         }
         Some((params, ret, targs))

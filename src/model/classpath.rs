@@ -244,10 +244,11 @@ impl ClassPath {
             if p.is_dir() {
                 out.push(Entry::Dir(p.clone()));
             } else if p.is_file() {
-                let z = Zip::open(p, 0, "").with_context(|| {
-                    format!(
-                        "class path entry {} is a file but not a readable jar/zip: pass a jar or a folder of .class files",
-                        p.display()
+                let z = Zip::open(p, 0, "").map_err(|e| {
+                    anyhow!(
+                        "class path entry {} is a file but not a readable jar ({}): pass a jar or a folder of .class files",
+                        p.display(),
+                        e.root_cause()
                     )
                 })?;
                 out.push(Entry::Jar(z));

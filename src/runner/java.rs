@@ -2,7 +2,7 @@
 //! later stages need `javac`. Order: an explicit `--java PATH` (a JDK home or a java binary),
 //! then `$JAVA_HOME`, then `java` on PATH with symlinks resolved to its home.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -21,18 +21,18 @@ apt-get install openjdk-17-jdk-headless";
 /// Locates a JDK (see module docs). Requires version >= 17.
 pub fn find_java(explicit: Option<&Path>) -> Result<JavaHome> {
     if let Some(p) = explicit {
-        let jh = from_path(p).with_context(|| format!("--java {}: {HOW_TO}", p.display()))?;
+        let jh = from_path(p).map_err(|e| anyhow!("--java {}: {e:#}; {HOW_TO}", p.display()))?;
         return check(jh);
     }
     if let Some(h) = std::env::var_os("JAVA_HOME").filter(|h| !h.is_empty()) {
         let jh = from_path(Path::new(&h))
-            .with_context(|| format!("JAVA_HOME={}: {HOW_TO}", Path::new(&h).display()))?;
+            .map_err(|e| anyhow!("JAVA_HOME={}: {e:#}; {HOW_TO}", Path::new(&h).display()))?;
         return check(jh);
     }
     if let Some(java) = on_path("java") {
         let real = std::fs::canonicalize(&java).unwrap_or(java);
         let jh = from_path(&real)
-            .with_context(|| format!("java on PATH ({}): {HOW_TO}", real.display()))?;
+            .map_err(|e| anyhow!("java on PATH ({}): {e:#}; {HOW_TO}", real.display()))?;
         return check(jh);
     }
     bail!("no Java found (no --java, no JAVA_HOME, no java on PATH): {HOW_TO}")
@@ -56,15 +56,16 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// `p` is a JDK/JRE home or a `java` binary (possibly a symlink).
+/// `p` is a JDK/JRE home or a `java` binary (possibly a symlink). Messages do not repeat
+/// `p`: the caller names it.
 fn from_path(p: &Path) -> Result<JavaHome> {
     if !p.exists() {
-        bail!("{} does not exist", p.display());
+        bail!("it does not exist");
     }
     let (home, java) = if p.is_dir() {
         let java = p.join("bin").join("java");
         if !java.is_file() {
-            bail!("{} has no bin/java, so it is not a Java home", p.display());
+            bail!("it has no bin/java, so it is not a Java home");
         }
         (p.to_path_buf(), java)
     } else {

@@ -12,6 +12,7 @@
 //! for the slowest worker. The workers return to `slots` when nothing is pending; every
 //! other operation (register, stats, synchronous requests) requires that.
 
+use crate::exit::internal;
 use crate::runner::jar;
 use crate::runner::worker::{RunEnd, Worker, WorkerSpec};
 use crate::runner::{CrashKind, ExecRequest, JdkClasses, SeqResult, StmtOutcome};
@@ -217,7 +218,8 @@ impl Pool {
                     first_err.get_or_insert(e);
                 }
                 Err(_) => {
-                    first_err.get_or_insert(anyhow::anyhow!("worker start thread panicked"));
+                    first_err
+                        .get_or_insert(internal(anyhow::anyhow!("worker start thread panicked")));
                 }
             }
         }
@@ -285,8 +287,9 @@ impl Pool {
                 .collect();
             hs.into_iter()
                 .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(anyhow::anyhow!("register thread panicked")))
+                    h.join().unwrap_or_else(|_| {
+                        Err(internal(anyhow::anyhow!("register thread panicked")))
+                    })
                 })
                 .collect()
         });
@@ -436,7 +439,7 @@ impl Pool {
     /// Waits for the oldest batch submitted and not collected; results in input order.
     pub fn collect(&mut self) -> Result<Vec<SeqResult>> {
         let Some(batch) = self.pending.pop_front() else {
-            bail!("internal error: no batch to collect");
+            return Err(internal(anyhow::anyhow!("no batch to collect")));
         };
         let mut slots: Vec<Option<SeqResult>> = (0..batch.len).map(|_| None).collect();
         let mut first_err = None;
@@ -444,7 +447,7 @@ impl Pool {
             let out = match h.join() {
                 Ok(o) => o,
                 Err(_) => {
-                    first_err.get_or_insert(anyhow::anyhow!("a runner thread panicked"));
+                    first_err.get_or_insert(internal(anyhow::anyhow!("a runner thread panicked")));
                     continue;
                 }
             };
@@ -477,7 +480,7 @@ impl Pool {
         slots
             .into_iter()
             .enumerate()
-            .map(|(i, r)| r.with_context(|| format!("internal error: no result for request {i}")))
+            .map(|(i, r)| r.ok_or_else(|| internal(anyhow::anyhow!("no result for request {i}"))))
             .collect()
     }
 

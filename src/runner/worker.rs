@@ -7,6 +7,7 @@
 //! earlier statements did. While the worker is alive, its epoch counter (bumped at each call)
 //! tells a slow-but-progressing sequence from a hung one.
 
+use crate::exit::internal;
 use crate::runner::protocol::{self, ClassTable, Dec, TypeTable};
 use crate::runner::{CrashKind, ExecRequest, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, Operation};
@@ -245,7 +246,7 @@ impl Worker {
             ),
             Err(ReadErr::Other(e)) => return Err(e),
         };
-        protocol::decode_hello(&hello)?;
+        protocol::decode_hello(&hello).map_err(internal)?;
         Ok(w)
     }
 
@@ -322,9 +323,9 @@ impl Worker {
             if avail.len() >= 4 {
                 let len = u32::from_be_bytes(avail[..4].try_into().unwrap_or([0; 4])) as usize;
                 if len == 0 || len > protocol::MAX_FRAME {
-                    return Err(ReadErr::Other(anyhow::anyhow!(
+                    return Err(ReadErr::Other(internal(anyhow::anyhow!(
                         "protocol error: bad frame length {len}"
-                    )));
+                    ))));
                 }
                 if avail.len() >= 4 + len {
                     let frame = avail[4..4 + len].to_vec();
@@ -399,7 +400,7 @@ impl Worker {
             .and_then(|_| self.read_frame(Some(REQUEST_TIMEOUT), false));
         match r {
             Ok(f) => {
-                let failed = protocol::decode_registered(&f)?;
+                let failed = protocol::decode_registered(&f).map_err(internal)?;
                 self.registered = ops.len();
                 Ok(failed)
             }
@@ -424,7 +425,7 @@ impl Worker {
             protocol::encode_str_request(protocol::CLASS_BYTES, name),
             "a class lookup",
         )?;
-        protocol::decode_bytes(&f)
+        protocol::decode_bytes(&f).map_err(internal)
     }
 
     pub fn list_classes(&mut self, prefix: &str) -> Result<Vec<String>> {
@@ -432,7 +433,7 @@ impl Worker {
             protocol::encode_str_request(protocol::LIST_CLASSES, prefix),
             "a class listing",
         )?;
-        protocol::decode_list(&f)
+        protocol::decode_list(&f).map_err(internal)
     }
 
     /// Runs `reqs` in order, appending one result per request to `out`, until all ran or the
@@ -454,19 +455,20 @@ impl Worker {
             match self.read_frame(None, true) {
                 Ok(f) => {
                     let (tag, r) = protocol::decode_result(&f, &mut self.classes, self.index)
-                        .context("decoding a worker result")?;
+                        .context("decoding a worker result")
+                        .map_err(internal)?;
                     if tag != base + done as u32 {
-                        bail!(
+                        return Err(internal(anyhow::anyhow!(
                             "protocol error: result for sequence {tag}, expected {}",
                             base + done as u32
-                        );
+                        )));
                     }
                     if r.outcomes.len() != reqs[done].seq.len() {
-                        bail!(
+                        return Err(internal(anyhow::anyhow!(
                             "protocol error: {} outcomes for {} statements",
                             r.outcomes.len(),
                             reqs[done].seq.len()
-                        );
+                        )));
                     }
                     out.push(r);
                     done += 1;

@@ -78,6 +78,20 @@ pub fn run_ok(cmd: &mut Command) -> Output {
     o
 }
 
+/// Runs a `jforge gen`/`exhaustive` command that must finish: exit 0, or 3 when it wrote
+/// error-revealing tests (README, "Exit status").
+pub fn run_done(cmd: &mut Command) -> Output {
+    let o = cmd.output().expect("command runs");
+    assert!(
+        matches!(o.status.code(), Some(0 | 3)),
+        "command failed ({}):\nstdout:\n{}\nstderr:\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
 pub fn read_json(p: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(p).expect("stats json written"))
         .expect("valid json")
