@@ -7,40 +7,16 @@ use crate::generate::finish::{ErrorTest, FinishStats, error_tests, regression_te
 use crate::generate::literals::LiteralPool;
 use crate::generate::ops::{OpSet, SkipReason, add_view_ops, build_ops, helper_classes};
 use crate::generate::random::{GenConfig, Generator, Progress};
-use crate::model::Model;
-use crate::model::classpath::{ClassPath, JdkClasses, JmodClasses};
 use crate::report::{Phases, Report, ValidationSummary};
-use crate::runner::java::find_java;
-use crate::runner::{Pool, PoolConfig};
 use crate::select;
 use crate::sequence::Stmt;
+use crate::session::{Session, WorkerSettings};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use regex::Regex;
 use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// JDK classes from the jmods when the JDK has them (fast, no JVM), else from a worker.
-enum Jdk<'p> {
-    Jmods(JmodClasses),
-    Pool(&'p mut Pool),
-}
-
-impl JdkClasses for Jdk<'_> {
-    fn class_bytes(&mut self, n: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        match self {
-            Jdk::Jmods(j) => j.class_bytes(n),
-            Jdk::Pool(p) => p.class_bytes(n),
-        }
-    }
-    fn list_classes(&mut self, p: &str) -> anyhow::Result<Vec<String>> {
-        match self {
-            Jdk::Jmods(j) => j.list_classes(p),
-            Jdk::Pool(pool) => pool.list_classes(p),
-        }
-    }
-}
 
 fn method_filter(re: Option<&str>, flag: &str) -> anyhow::Result<Option<Regex>> {
     re.map(|r| crate::cli::parse_regex(flag, r)).transpose()
@@ -108,72 +84,47 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     let include = method_filter(args.include_methods.as_deref(), "--include-methods")?;
     let exclude = method_filter(args.exclude_methods.as_deref(), "--exclude-methods")?;
     check_output_dir(&args.output_dir)?;
-    let java = find_java(args.java.as_deref())?;
-
-    let mut entries: Vec<PathBuf> = ClassPath::parse(&args.classpath)?.entries().to_vec();
-    for j in &args.jars {
-        if !entries.contains(j) {
-            entries.push(j.clone());
-        }
-    }
-    let cp = ClassPath::new(&entries)?;
+    let mut session = Session::open(
+        args.java.as_deref(),
+        &args.classpath,
+        &args.jars,
+        args.workers,
+        WorkerSettings {
+            call_timeout,
+            heap_mb: args.worker_heap,
+            ..WorkerSettings::default()
+        },
+    )?;
     select::check_class_versions(
         &args.classes,
         args.classlist.as_deref(),
         &args.packages,
         &args.jars,
-        &cp,
-        java.version,
+        &session.cp,
+        session.java.version,
     )?;
-    let workers = args
-        .workers
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
-        .max(1);
-    let pool_config = |classpath: Vec<PathBuf>, extra_jvm_args: Vec<String>| PoolConfig {
-        java: java.java.clone(),
-        classpath,
-        workers,
-        call_timeout,
-        heap_mb: args.worker_heap,
-        extra_jvm_args,
-    };
-    // Workers start only when needed: the model reads JDK classes from the jmods when the
-    // JDK has them, and with coverage the workers run instrumented classes, so a pool
-    // started first would be thrown away.
-    let mut early_pool: Option<Pool> = None;
-    let jmods = JmodClasses::open(&java.home)?;
-    if jmods.is_none() {
-        early_pool = Some(Pool::start(pool_config(entries.clone(), Vec::new()))?);
-    }
 
     // ---- selection and model
-    let mut model = Model::new();
-    let (classes, skipped_classes, explicit) = {
-        let mut jdk = match (jmods, early_pool.as_mut()) {
-            (Some(j), _) => Jdk::Jmods(j),
-            (None, Some(pool)) => Jdk::Pool(pool),
-            (None, None) => bail!("internal error: no JDK class source"),
-        };
+    let (classes, skipped_classes, explicit) = session.with_classes(|model, cp, jdk| {
         let sel = select::resolve(
             &args.classes,
             args.classlist.as_deref(),
             &args.packages,
             &args.jars,
-            &cp,
-            &mut jdk,
+            cp,
+            jdk,
         )?;
         let mut classes = Vec::new();
         let mut skipped = Vec::new();
         let mut explicit = HashSet::new();
         for asked in &sel.explicit {
             // `Outer.Inner` names `Outer$Inner` when it is no class itself
-            let found =
-                select::find_class(asked, &mut |n| Ok(model.load(&cp, &mut jdk, n)?.is_some()))?;
+            let found = select::find_class(asked, &mut |n| Ok(model.load(cp, jdk, n)?.is_some()))?;
             let Some(c) = found else {
-                return Err(select::unknown_class_error(asked, &cp, &mut jdk));
+                return Err(select::unknown_class_error(asked, cp, jdk));
             };
             let Some(ci) = model.get(&c) else {
-                return Err(select::unknown_class_error(asked, &cp, &mut jdk));
+                return Err(select::unknown_class_error(asked, cp, jdk));
             };
             let c = &c;
             if matches!(ci.nesting, crate::model::Nesting::Local) || !ci.is_public() {
@@ -188,7 +139,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
             explicit.insert(c.clone());
         }
         for c in &sel.discovered {
-            let found = model.load(&cp, &mut jdk, c)?.is_some();
+            let found = model.load(cp, jdk, c)?.is_some();
             if found && model.is_accessible(c) {
                 classes.push(c.clone());
             } else if found {
@@ -197,16 +148,16 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
                 skipped.push((c.clone(), SkipReason::ClassNotFound));
             }
         }
-        for h in helper_classes(&model, &classes) {
+        for h in helper_classes(model, &classes) {
             // Helper classes only supply arguments; one that cannot be read is simply unused.
-            let _ = model.load(&cp, &mut jdk, &h);
+            let _ = model.load(cp, jdk, &h);
         }
-        (classes, skipped, explicit)
-    };
+        Ok((classes, skipped, explicit))
+    })?;
     if classes.is_empty() {
         bail!("none of the selected classes is public: nothing to test");
     }
-    let mut ops = build_ops(&model, &classes, include.as_ref(), exclude.as_ref());
+    let mut ops = build_ops(&session.model, &classes, include.as_ref(), exclude.as_ref());
     for c in &classes {
         // Callable means: something can be called without first having an instance, or
         // another operation produces one.
@@ -214,7 +165,11 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
         let has = ops.primary.iter().any(|&o| {
             let op = ops.table.get(o);
             ops.owner_class[o as usize].as_deref() == Some(c) && !op.has_receiver()
-                || ty.is_some_and(|t| op.ret.as_ref().is_some_and(|r| model.is_subtype(r, t)))
+                || ty.is_some_and(|t| {
+                    op.ret
+                        .as_ref()
+                        .is_some_and(|r| session.model.is_subtype(r, t))
+                })
         });
         if !has && explicit.contains(c) {
             bail!(
@@ -232,7 +187,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     }
     let mut literals = LiteralPool::with_defaults();
     for c in &classes {
-        if let Some(ci) = model.get(c) {
+        if let Some(ci) = session.model.get(c) {
             for l in &ci.literals {
                 literals.add_literal(l);
             }
@@ -241,18 +196,18 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
 
     // ---- coverage: restart the workers on instrumented copies of the classes under test
     let mut use_coverage = !args.no_coverage && (args.coverage || COVERAGE_BY_DEFAULT);
-    if use_coverage && java.javac.is_none() {
+    if use_coverage && session.java.javac.is_none() {
         if args.coverage {
             bail!(
                 "--coverage needs a JDK with javac, and {} has none: point --java at a JDK",
-                java.home.display()
+                session.java.home.display()
             );
         }
         // Coverage is on by default; on a JRE the run goes on without it.
         eprintln!(
             "warning: {} is a JRE (no javac): running without coverage, and the written tests \
              cannot be checked; point --java at a JDK for both",
-            java.home.display()
+            session.java.home.display()
         );
         use_coverage = false;
     }
@@ -267,52 +222,49 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     }
     let mut cov_setup = None;
     if use_coverage {
-        let javac = java
+        let javac = session
+            .java
             .javac
             .clone()
             .context("internal error: coverage without javac")?;
-        let mut jdk: Box<dyn JdkClasses> =
-            match (JmodClasses::open(&java.home)?, early_pool.as_mut()) {
-                (Some(j), _) => Box::new(j),
-                (None, Some(pool)) => Box::new(Jdk::Pool(pool)),
-                (None, None) => bail!("internal error: no JDK class source"),
-            };
-        let setup = crate::coverage::Setup::prepare(&javac, &cp, jdk.as_mut(), &classes)?;
-        if !args.no_guidance {
-            // Guidance reaches the measured nested classes (views, iterators...) through
-            // the interfaces they implement (see ops::add_view_ops).
-            let nested: Vec<String> = setup
-                .maps
-                .iter()
-                .map(|m| m.class_name.replace('/', "."))
-                .filter(|n| !classes.contains(n))
-                .collect();
-            for n in &nested {
-                // a nested class that cannot be read simply gives no views
-                let _ = model.load(&cp, jdk.as_mut(), n);
+        let guidance = !args.no_guidance;
+        let setup = session.with_classes(|model, cp, jdk| {
+            let setup = crate::coverage::Setup::prepare(&javac, cp, jdk, &classes)?;
+            if guidance {
+                // Guidance reaches the measured nested classes (views, iterators...) through
+                // the interfaces they implement (see ops::add_view_ops).
+                let nested: Vec<String> = setup
+                    .maps
+                    .iter()
+                    .map(|m| m.class_name.replace('/', "."))
+                    .filter(|n| !classes.contains(n))
+                    .collect();
+                for n in &nested {
+                    // a nested class that cannot be read simply gives no views
+                    let _ = model.load(cp, jdk, n);
+                }
+                add_view_ops(
+                    &mut ops,
+                    model,
+                    &nested,
+                    include.as_ref(),
+                    exclude.as_ref(),
+                    2,
+                );
             }
-            add_view_ops(
-                &mut ops,
-                &model,
-                &nested,
-                include.as_ref(),
-                exclude.as_ref(),
-                2,
-            );
-        }
-        drop(jdk);
-        if let Some(p) = early_pool.take() {
-            p.shutdown();
-        }
-        let mut cp2 = vec![setup.class_dir.clone()];
-        cp2.extend(entries.iter().cloned());
-        early_pool = Some(Pool::start(pool_config(cp2, setup.jvm_args.clone()))?);
+            Ok(setup)
+        })?;
+        // The workers run the instrumented copies.
+        let mut settings = session.worker_settings().clone();
+        settings.classpath_prefix = vec![setup.class_dir.clone()];
+        settings.extra_jvm_args = setup.jvm_args.clone();
+        session.set_worker_settings(settings);
         cov_setup = Some(setup);
     }
-    let mut pool = match early_pool {
-        Some(p) => p,
-        None => Pool::start(pool_config(entries.clone(), Vec::new()))?,
-    };
+    let mut pool = session.take_pool()?;
+    let model = &session.model;
+    let java = &session.java;
+    let entries = &session.entries;
 
     // ---- generation
     let failed = pool.register(&ops.table)?;
@@ -331,7 +283,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
         guidance: !args.no_guidance,
         ..GenConfig::default()
     };
-    let mut generator = Generator::new(&model, &ops, literals, cfg);
+    let mut generator = Generator::new(model, &ops, literals, cfg);
     if let Some(setup) = &cov_setup {
         let tracker = crate::coverage::Tracker::new(&setup.maps, setup.total_probes);
         generator.enable_coverage(tracker, setup.maps.clone());
@@ -438,7 +390,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
                     let v = compile_and_run(
                         javac,
                         &java.java,
-                        &entries,
+                        entries,
                         &junit_cp,
                         &files,
                         args.junit,

@@ -1,0 +1,187 @@
+//! The run context every generator shares, set up before any of them runs: the JDK, the class
+//! path, the model of the classes under test, and a pool of worker JVMs started only when
+//! something first needs it.
+//!
+//! Why one type: `gen` and `exhaustive` each did this set-up by hand and drifted (how JDK
+//! classes are read, when workers start, how a class is looked up). A generator receives a
+//! `Session` and asks it for classes and for the pool; it does not start JVMs itself.
+//!
+//! Why lazily: JDK classes come from the JDK's `jmods` when it has them (no JVM needed), and a
+//! generator may change the workers' class path or JVM options before they start (coverage
+//! runs instrumented copies of the classes under test); a pool started first would be thrown
+//! away. On a JDK without jmods the pool starts early because it serves JDK class bytes
+//! through `jrt:/`; changing the worker settings then restarts it once.
+
+use crate::model::Model;
+use crate::model::classpath::{ClassPath, JdkClasses, JmodClasses};
+use crate::runner::java::{JavaHome, find_java};
+use crate::runner::{Pool, PoolConfig};
+use anyhow::Result;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How worker JVMs are started.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkerSettings {
+    pub call_timeout: Duration,
+    /// Heap of each worker JVM in MiB (0: the JVM's default).
+    pub heap_mb: u32,
+    /// Put before the user class path (e.g. instrumented copies of the classes under test).
+    pub classpath_prefix: Vec<PathBuf>,
+    pub extra_jvm_args: Vec<String>,
+}
+
+impl Default for WorkerSettings {
+    fn default() -> Self {
+        WorkerSettings {
+            call_timeout: Duration::from_secs(5),
+            heap_mb: 0,
+            classpath_prefix: Vec::new(),
+            extra_jvm_args: Vec::new(),
+        }
+    }
+}
+
+pub struct Session {
+    pub java: JavaHome,
+    /// The user's class path, jars given with `--jar` included.
+    pub entries: Vec<PathBuf>,
+    pub cp: ClassPath,
+    pub workers: usize,
+    pub model: Model,
+    jmods: Option<JmodClasses>,
+    pool: Option<Pool>,
+    settings: WorkerSettings,
+    /// The settings the running pool was started with.
+    started_with: Option<WorkerSettings>,
+}
+
+/// JDK classes from the jmods when the JDK has them, else from a worker.
+enum Jdk<'a> {
+    Jmods(&'a mut JmodClasses),
+    Pool(&'a mut Pool),
+}
+
+impl JdkClasses for Jdk<'_> {
+    fn class_bytes(&mut self, n: &str) -> Result<Option<Vec<u8>>> {
+        match self {
+            Jdk::Jmods(j) => j.class_bytes(n),
+            Jdk::Pool(p) => p.class_bytes(n),
+        }
+    }
+    fn list_classes(&mut self, p: &str) -> Result<Vec<String>> {
+        match self {
+            Jdk::Jmods(j) => j.list_classes(p),
+            Jdk::Pool(pool) => pool.list_classes(p),
+        }
+    }
+}
+
+impl Session {
+    /// Finds the JDK and reads the class path; starts no JVM unless the JDK has no jmods.
+    pub fn open(
+        java: Option<&Path>,
+        classpath: &str,
+        jars: &[PathBuf],
+        workers: Option<usize>,
+        settings: WorkerSettings,
+    ) -> Result<Session> {
+        let java = find_java(java)?;
+        let mut entries: Vec<PathBuf> = ClassPath::parse(classpath)?.entries().to_vec();
+        for j in jars {
+            if !entries.contains(j) {
+                entries.push(j.clone());
+            }
+        }
+        let cp = ClassPath::new(&entries)?;
+        let workers = workers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+            .max(1);
+        let jmods = JmodClasses::open(&java.home)?;
+        Ok(Session {
+            java,
+            entries,
+            cp,
+            workers,
+            model: Model::new(),
+            jmods,
+            pool: None,
+            settings,
+            started_with: None,
+        })
+    }
+
+    fn config(&self) -> PoolConfig {
+        let mut classpath = self.settings.classpath_prefix.clone();
+        classpath.extend(self.entries.iter().cloned());
+        PoolConfig {
+            java: self.java.java.clone(),
+            classpath,
+            workers: self.workers,
+            call_timeout: self.settings.call_timeout,
+            heap_mb: self.settings.heap_mb,
+            extra_jvm_args: self.settings.extra_jvm_args.clone(),
+        }
+    }
+
+    /// The worker pool, started (or restarted, when the settings changed) on first use.
+    pub fn pool(&mut self) -> Result<&mut Pool> {
+        if self.started_with.as_ref() != Some(&self.settings)
+            && let Some(old) = self.pool.take()
+        {
+            old.shutdown();
+        }
+        if self.pool.is_none() {
+            self.pool = Some(Pool::start(self.config())?);
+            self.started_with = Some(self.settings.clone());
+        }
+        match self.pool.as_mut() {
+            Some(p) => Ok(p),
+            None => anyhow::bail!("internal error: the worker pool did not start"),
+        }
+    }
+
+    /// The worker pool, started if needed, handed over to the caller (who then holds the
+    /// model borrowed and the pool mutably at once, as a generator does).
+    pub fn take_pool(&mut self) -> Result<Pool> {
+        self.pool()?;
+        self.started_with = None;
+        match self.pool.take() {
+            Some(p) => Ok(p),
+            None => anyhow::bail!("internal error: the worker pool did not start"),
+        }
+    }
+
+    /// Changes how workers start; a running pool is replaced on the next [`Session::pool`].
+    pub fn set_worker_settings(&mut self, settings: WorkerSettings) {
+        self.settings = settings;
+    }
+
+    pub fn worker_settings(&self) -> &WorkerSettings {
+        &self.settings
+    }
+
+    /// Runs `f` with the model, the class path and a source of JDK class bytes (the jmods,
+    /// else the pool, started if needed).
+    pub fn with_classes<R>(
+        &mut self,
+        f: impl FnOnce(&mut Model, &ClassPath, &mut dyn JdkClasses) -> Result<R>,
+    ) -> Result<R> {
+        if self.jmods.is_none() {
+            self.pool()?;
+        }
+        let mut jdk = match (self.jmods.as_mut(), self.pool.as_mut()) {
+            (Some(j), _) => Jdk::Jmods(j),
+            (None, Some(p)) => Jdk::Pool(p),
+            (None, None) => anyhow::bail!("internal error: no source of JDK classes"),
+        };
+        f(&mut self.model, &self.cp, &mut jdk)
+    }
+
+    /// Stops the workers, if any ran.
+    pub fn shutdown(&mut self) {
+        if let Some(p) = self.pool.take() {
+            p.shutdown();
+        }
+    }
+}
