@@ -12,12 +12,11 @@ pub mod search;
 use crate::cli::ExhaustiveArgs;
 use crate::emit::{EmitConfig, Ending, TestCase, junit::write_suites};
 use crate::generate::ops::{OpSet, SkipReason, build_ops, helper_classes, is_literal_type};
-use crate::model::classpath::{ClassPath, JmodClasses};
-use crate::model::{JType, Model, Prim};
-use crate::runner::java::find_java;
-use crate::runner::{ExecMode, ExecRequest, Observed, Pool, PoolConfig, StmtOutcome};
+use crate::model::{JType, Prim};
+use crate::runner::{ExecMode, ExecRequest, Observed, Pool, StmtOutcome};
 use crate::select;
 use crate::sequence::{OpKind, Operation, Stmt, Value};
+use crate::session::{Session, WorkerSettings};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use regex::Regex;
@@ -419,11 +418,7 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
         std::fs::create_dir_all(d)
             .with_context(|| format!("cannot create --output-dir {}", d.display()))?;
     }
-    let java = find_java(args.java.as_deref())?;
-    let entries: Vec<PathBuf> = ClassPath::parse(&args.classpath)?.entries().to_vec();
-    let cp = ClassPath::new(&entries)?;
-    select::check_class_versions(&args.classes, None, &[], &[], &cp, java.version)?;
-    let workers = args
+    let workers_hint = args
         .workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
         .max(1);
@@ -443,33 +438,38 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
     if args.dump.is_some() {
         jvm.push("-Djforge.canon.text=true".into());
     }
-    let mut pool = Pool::start(PoolConfig {
-        java: java.java.clone(),
-        classpath: entries.clone(),
-        workers,
-        call_timeout: Duration::from_secs(5),
-        heap_mb: args
-            .worker_heap
-            .unwrap_or_else(|| default_worker_heap(workers)),
-        extra_jvm_args: jvm,
-    })?;
+    let mut session = Session::open(
+        args.java.as_deref(),
+        &args.classpath,
+        &[],
+        Some(workers_hint),
+        WorkerSettings {
+            call_timeout: Duration::from_secs(5),
+            heap_mb: args
+                .worker_heap
+                .unwrap_or_else(|| default_worker_heap(workers_hint)),
+            classpath_prefix: Vec::new(),
+            extra_jvm_args: jvm,
+        },
+    )?;
+    let workers = session.workers;
+    select::check_class_versions(
+        &args.classes,
+        None,
+        &[],
+        &[],
+        &session.cp,
+        session.java.version,
+    )?;
 
     // ---- model and operations (as in `jforge gen`)
-    let mut model = Model::new();
-    let jmods = JmodClasses::open(&java.home)?;
-    let classes = {
-        let mut jdk: Box<dyn crate::model::classpath::JdkClasses> = match jmods {
-            Some(j) => Box::new(j),
-            None => Box::new(PoolJdk(&mut pool)),
-        };
+    let classes = session.with_classes(|model, cp, jdk| {
         let mut classes = Vec::new();
         for asked in &args.classes {
             let asked = select::normalize(asked);
-            let found = select::find_class(&asked, &mut |n| {
-                Ok(model.load(&cp, &mut *jdk, n)?.is_some())
-            })?;
+            let found = select::find_class(&asked, &mut |n| Ok(model.load(cp, jdk, n)?.is_some()))?;
             let Some(ci) = found.as_deref().and_then(|c| model.get(c)) else {
-                return Err(select::unknown_class_error(&asked, &cp, &mut *jdk));
+                return Err(select::unknown_class_error(&asked, cp, jdk));
             };
             let c = &ci.name.clone();
             if !ci.is_public() || !model.is_accessible(c) {
@@ -477,12 +477,14 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
             }
             classes.push(c.clone());
         }
-        for h in helper_classes(&model, &classes) {
-            let _ = model.load(&cp, &mut *jdk, &h);
+        for h in helper_classes(model, &classes) {
+            let _ = model.load(cp, jdk, &h);
         }
-        classes
-    };
-    let ops = build_ops(&model, &classes, None, None);
+        Ok(classes)
+    })?;
+    let mut pool = session.take_pool()?;
+    let model = &session.model;
+    let ops = build_ops(model, &classes, None, None);
     let mut table = ops.table.clone();
     let mut check_ops = HashMap::new();
     if let Some(m) = &settings.check {
@@ -555,7 +557,7 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
         contracts: !args.no_contracts,
     };
     let n_usable = usable.len();
-    let mut search = Search::new(&model, &ops, usable, cfg);
+    let mut search = Search::new(model, &ops, usable, cfg);
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {
@@ -785,17 +787,6 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
             crate::exit::Outcome::ErrorsFound
         },
     )
-}
-
-struct PoolJdk<'p>(&'p mut Pool);
-
-impl crate::model::classpath::JdkClasses for PoolJdk<'_> {
-    fn class_bytes(&mut self, n: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        self.0.class_bytes(n)
-    }
-    fn list_classes(&mut self, p: &str) -> anyhow::Result<Vec<String>> {
-        self.0.list_classes(p)
-    }
 }
 
 fn default_package(classes: &[String]) -> Option<String> {
