@@ -16,3 +16,4 @@ pub mod runner;
 pub mod select;
 pub mod sequence;
 pub mod session;
+pub mod suite;

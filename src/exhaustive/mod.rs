@@ -13,10 +13,11 @@ use crate::cli::ExhaustiveArgs;
 use crate::emit::{EmitConfig, Ending, TestCase, junit::write_suites};
 use crate::generate::ops::{OpSet, SkipReason, build_ops, helper_classes, is_literal_type};
 use crate::model::{JType, Prim};
-use crate::runner::{ExecMode, ExecRequest, Observed, Pool, StmtOutcome};
+use crate::runner::Pool;
 use crate::select;
 use crate::sequence::{OpKind, Operation, Stmt, Value};
 use crate::session::{Session, WorkerSettings};
+use crate::suite::{Expect, ObserveItem, ObserveStats};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use regex::Regex;
@@ -615,8 +616,16 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
     }
     let mut written = 0usize;
     let mut failure_tests = 0usize;
+    let mut observe_stats = ObserveStats::default();
     if let Some(dir) = &args.output_dir {
-        let (reg, err) = build_tests(&search, &mut pool, &classes, args.max_tests)?;
+        let (reg, err) = build_tests(
+            &search,
+            model,
+            &mut pool,
+            &classes,
+            args.max_tests,
+            &mut observe_stats,
+        )?;
         written = reg.len();
         failure_tests = err.len();
         let emit = EmitConfig {
@@ -694,6 +703,7 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
             "failures": failures,
             "counterexamples": counterexamples,
             "tests_written": written,
+            "tests_dropped": observe_stats,
             "failure_tests_written": failure_tests,
             "restarts": stats.restarts,
             "timeouts": stats.timeouts,
@@ -837,9 +847,11 @@ pub fn render_seq(ops: &OpSet, seq: &crate::sequence::Sequence) -> Vec<String> {
 /// assertions from one Observe run) and failure tests (exceptions, --check counterexamples).
 fn build_tests(
     search: &Search,
+    model: &crate::model::Model,
     pool: &mut Pool,
     classes: &[String],
     limit: usize,
+    stats: &mut ObserveStats,
 ) -> anyhow::Result<(Vec<TestCase>, Vec<TestCase>)> {
     let ops = search.ops;
     let mut picked = Vec::new();
@@ -852,61 +864,29 @@ fn build_tests(
             picked.push(search.materialize(i));
         }
     }
-    let reqs: Vec<ExecRequest> = picked
+    // The shared suite stage: two JVMs, stable values only, assertable values only;
+    // structures breaking a contract are failures (reported by the search), not tests.
+    let items: Vec<ObserveItem> = picked
         .iter()
-        .map(|(seq, value)| {
-            let observers = seq
+        .map(|(seq, value)| ObserveItem {
+            seq: seq.clone(),
+            expect: Expect::Normal,
+            observers: seq
                 .out_type(&ops.table, *value as usize)
                 .and_then(|t| ops.observers.get(&t))
                 .map(|v| v.iter().take(8).map(|&o| (*value, o)).collect())
-                .unwrap_or_default();
-            ExecRequest {
-                seq: seq.clone(),
-                mode: ExecMode::Observe,
-                contract_values: vec![*value],
-                observers,
-                reuse: None,
-            }
+                .unwrap_or_default(),
+            contract_values: vec![*value],
         })
         .collect();
     let mut reg = Vec::new();
     let mut err = Vec::new();
-    for chunk in reqs.chunks(2000) {
-        let res = pool.execute(chunk.to_vec())?;
-        for (req, r) in chunk.iter().zip(res) {
-            if r.first_abnormal().is_some() {
-                continue;
-            }
-            let n = req.seq.len();
-            let mut asserts = vec![None; n];
-            for (i, (s, o)) in req.seq.stmts.iter().zip(&r.outcomes).enumerate() {
-                if let (Stmt::Call { .. }, StmtOutcome::Normal(Observed::Value(v))) = (s, o)
-                    && !matches!(v, Value::Str(x) if x.contains('@'))
-                {
-                    asserts[i] = Some(v.clone());
-                }
-            }
-            let observers = r
-                .observers
-                .iter()
-                .filter_map(|o| match &o.result {
-                    Ok(v) if !matches!(v, Value::Str(x) if x.contains('@') || x.len() > 200) => {
-                        Some((o.stmt, o.op, v.clone()))
-                    }
-                    _ => None,
-                })
-                .collect();
-            if !r.violations.is_empty() {
-                // a structure breaking a contract is not a regression test: the search
-                // reported it (one failure test per contract, see check_contracts)
-                continue;
-            }
-            reg.push(TestCase {
-                seq: req.seq.clone(),
-                asserts,
-                observers,
-                ending: Ending::Normal,
-            });
+    for chunk in items.chunks(2000) {
+        for t in crate::suite::observe(model, pool, chunk, stats)?
+            .into_iter()
+            .flatten()
+        {
+            reg.push(t);
         }
     }
     for f in &search.failures {

@@ -11,20 +11,15 @@ use super::ops::OpSet;
 use super::random::{CandEnding, Candidate, ErrorCandidate, Generator, Violation, null_input};
 use super::select;
 use crate::emit::{Ending, TestCase};
-use crate::runner::{ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
-use crate::sequence::{OpId, Sequence, Stmt, Value};
-use regex::Regex;
+use crate::runner::{ExecMode, ExecRequest, Pool, SeqResult, StmtOutcome};
+use crate::sequence::{OpId, Sequence, Stmt};
+use crate::suite::{Expect, ObserveItem, ObserveStats};
 use std::collections::HashSet;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Observer calls per value.
 const MAX_OBSERVERS: usize = 12;
-/// Longest String asserted.
-const MAX_ASSERTED_STRING: usize = 2000;
-
-static IDENTITY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"@[0-9a-f]{5,}").expect("valid regex"));
 
 #[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct FinishStats {
@@ -92,36 +87,6 @@ fn receiver_of_last(seq: &Sequence, ops: &OpSet) -> Option<u32> {
     match seq.stmts.last()? {
         Stmt::Call { op, args } if ops.table.get(*op).has_receiver() => args.first().copied(),
         _ => None,
-    }
-}
-
-/// Whether `v` may appear in an assertion: Strings that look like identity hashes, huge
-/// Strings and constants of enums the test cannot name (e.g. a private enum implementing a
-/// public interface) are left out.
-fn assertable(generator: &Generator, v: &Value) -> bool {
-    match v {
-        Value::Str(s) => s.len() <= MAX_ASSERTED_STRING && !IDENTITY.is_match(s),
-        Value::Enum(class, _) => generator.is_accessible(class),
-        _ => true,
-    }
-}
-
-fn stmt_value(o: &StmtOutcome) -> Option<Value> {
-    match o {
-        StmtOutcome::Normal(Observed::Value(v)) => Some(v.clone()),
-        StmtOutcome::Normal(Observed::Null) => Some(Value::Null),
-        _ => None,
-    }
-}
-
-fn same_ending(r: &SeqResult, ending: &CandEnding) -> bool {
-    let n = r.outcomes.len();
-    match ending {
-        CandEnding::Normal => r.first_abnormal().is_none(),
-        CandEnding::Exception(cls) => {
-            r.first_abnormal() == Some(n - 1)
-                && matches!(&r.outcomes[n - 1], StmtOutcome::Exception { public_class, .. } if public_class.as_ref() == cls)
-        }
     }
 }
 
@@ -196,8 +161,8 @@ pub fn regression_tests(
     Ok(kept.into_iter().map(|(_, t)| t).collect())
 }
 
-/// Runs the chosen candidates in `Observe` mode in two JVMs; returns (candidate index, test)
-/// for those whose ending was the same in both, asserting only values equal in both.
+/// Runs the chosen candidates through the shared suite stage ([`crate::suite::observe`]):
+/// (candidate index, test) for those that ended the same way in two JVMs.
 fn observe(
     generator: &Generator,
     pool: &mut Pool,
@@ -206,13 +171,10 @@ fn observe(
     stats: &mut FinishStats,
 ) -> anyhow::Result<Vec<(usize, TestCase)>> {
     let ops = generator.ops;
-    let cands: Vec<&Candidate> = chosen.iter().map(|&i| &all[i]).collect();
-    if cands.is_empty() {
-        return Ok(Vec::new());
-    }
-    let reqs: Vec<ExecRequest> = cands
+    let items: Vec<ObserveItem> = chosen
         .iter()
-        .map(|c| {
+        .map(|&i| {
+            let c = &all[i];
             let seq = &c.comp.seq;
             let mut observers = Vec::new();
             if c.ending == CandEnding::Normal {
@@ -222,66 +184,26 @@ fn observe(
                     observers.extend(observer_calls(ops, seq, r));
                 }
             }
-            ExecRequest {
+            ObserveItem {
                 seq: seq.clone(),
-                mode: ExecMode::Observe,
-                contract_values: Vec::new(),
+                expect: match &c.ending {
+                    CandEnding::Normal => Expect::Normal,
+                    CandEnding::Exception(cls) => Expect::Exception(cls.clone()),
+                },
                 observers,
-                reuse: None,
+                contract_values: Vec::new(),
             }
         })
         .collect();
-    let first = pool.execute(reqs.clone())?;
-    let again: Vec<(ExecRequest, usize)> = reqs
-        .into_iter()
-        .zip(first.iter().map(|r| r.worker))
-        .collect();
-    let second = pool.execute_elsewhere(again)?;
-    let mut out = Vec::new();
-    for (((c, r1), r2), &index) in cands.iter().zip(&first).zip(&second).zip(chosen) {
-        if !same_ending(r1, &c.ending) || !same_ending(r2, &c.ending) {
-            stats.unstable_tests += 1;
-            continue;
-        }
-        let seq = &c.comp.seq;
-        let mut asserts = vec![None; seq.len()];
-        for (i, st) in seq.stmts.iter().enumerate() {
-            if !matches!(st, Stmt::Call { .. }) {
-                continue;
-            }
-            if let (Some(a), Some(b)) = (stmt_value(&r1.outcomes[i]), stmt_value(&r2.outcomes[i])) {
-                if a == b && assertable(generator, &a) {
-                    asserts[i] = Some(a);
-                } else {
-                    stats.unstable_assertions += 1;
-                }
-            }
-        }
-        let mut observers = Vec::new();
-        for (o1, o2) in r1.observers.iter().zip(&r2.observers) {
-            if let (Ok(a), Ok(b)) = (&o1.result, &o2.result) {
-                if a == b && assertable(generator, a) && o1.stmt == o2.stmt && o1.op == o2.op {
-                    observers.push((o1.stmt, o1.op, a.clone()));
-                } else {
-                    stats.unstable_assertions += 1;
-                }
-            }
-        }
-        let ending = match &c.ending {
-            CandEnding::Normal => Ending::Normal,
-            CandEnding::Exception(cls) => Ending::ExpectedException { class: cls.clone() },
-        };
-        out.push((
-            index,
-            TestCase {
-                seq: seq.clone(),
-                asserts,
-                observers,
-                ending,
-            },
-        ));
-    }
-    Ok(out)
+    let mut ostats = ObserveStats::default();
+    let tests = crate::suite::observe(generator.model(), pool, &items, &mut ostats)?;
+    stats.unstable_tests += ostats.unstable_tests;
+    stats.unstable_assertions += ostats.unstable_assertions;
+    Ok(chosen
+        .iter()
+        .zip(tests)
+        .filter_map(|(&i, t)| t.map(|t| (i, t)))
+        .collect())
 }
 
 fn contract_values(v: &Violation) -> Vec<u32> {

@@ -1278,6 +1278,11 @@ impl<'a> Generator<'a> {
         self.model.is_accessible(class)
     }
 
+    /// The model of the classes under test.
+    pub fn model(&self) -> &'a Model {
+        self.model
+    }
+
     pub fn static_type(&self, t: TypeId) -> &JType {
         &self.types[t as usize]
     }
