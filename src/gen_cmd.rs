@@ -1,7 +1,9 @@
 //! `jforge gen`: the whole run, from the command line to checked JUnit files and a summary.
 
 use crate::cli::{GenArgs, parse_duration};
-use crate::emit::validate::{compile_and_run, find_junit};
+use crate::emit::validate::{
+    CheckOptions, CoverageRun, compile_and_run_with, find_junit, removed_by_cause,
+};
 use crate::emit::{EmitConfig, Ending, TestCase, WrittenFile, junit::write_suites};
 use crate::generate::finish::{ErrorTest, FinishStats, error_tests, regression_tests};
 use crate::generate::literals::LiteralPool;
@@ -338,8 +340,10 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
                 if !args.quiet {
                     eprintln!("Checking the written tests with javac and JUnit...");
                 }
+                let mut check = CheckOptions::new(args.junit, &junit_cp);
+                check.coverage = cov_setup.as_ref().map(CoverageRun::from_setup);
                 for round in 0..3 {
-                    let v = compile_and_run(
+                    let mut v = compile_and_run_with(
                         javac,
                         &java.java,
                         &entries,
@@ -347,8 +351,19 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
                         &files,
                         args.junit,
                         Duration::from_secs(600),
+                        &check,
                     )?;
+                    for w in &v.warnings {
+                        eprintln!("warning: {w}");
+                    }
                     let (bad_reg, bad_err) = judge(&files, &v, &errors);
+                    let removed = removed_by_cause(&files, &v, |err, case| {
+                        if err { &bad_err } else { &bad_reg }.contains(&case)
+                    });
+                    for (cause, n) in removed {
+                        *validation.removed_by_cause.entry(cause).or_default() += n;
+                    }
+                    validation.suite_hits = v.suite_hits.take();
                     validation.rounds = round + 1;
                     validation.compile_removed += v.compile_failures.len();
                     validation.failing_removed += bad_reg.len();

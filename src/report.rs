@@ -24,6 +24,14 @@ pub struct ValidationSummary {
     pub passed: usize,
     /// The last check found nothing to remove.
     pub clean: bool,
+    /// Tests removed for failing, by why (`emit::validate::FailureCause`; compile failures
+    /// are `compile_removed`).
+    pub removed_by_cause: BTreeMap<crate::emit::validate::FailureCause, usize>,
+    /// With coverage: per probe id, whether the last check's suite hit it. That is the kept
+    /// suite's coverage when `clean`; otherwise the last check still ran the tests removed
+    /// after it.
+    #[serde(skip)]
+    pub suite_hits: Option<Vec<bool>>,
 }
 
 #[derive(Debug, Default, Clone, Serialize)]
