@@ -4,12 +4,14 @@
 // goes, so that a test that kills or hangs the JVM is still identified (START without a result).
 //
 // Usage: java JforgeJUnit5Runner <results-file> <order-file>
-// The order file has one "class<TAB>method" per line. The order is imposed after discovery (so
-// it overrides @TestMethodOrder, and the validator can run the suite forward and in reverse):
-// a post-discovery filter that excludes nothing sorts the children of every container above a
-// test by list position, through TestDescriptor.removeChild/addChild. Jupiter runs children in
-// that order; engines that run tests their own way (Vintage) are not reordered.
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
+// The order file has one "class<TAB>method" per line. The listed classes are selected whole
+// (cheaper to discover than a thousand method selectors) and a post-discovery filter excludes
+// the methods that are not listed. The same filter imposes the order (so it overrides
+// @TestMethodOrder, and the validator can run the suite forward and in reverse): it sorts the
+// children of every container above a test by list position, through
+// TestDescriptor.removeChild/addChild. Jupiter runs children in that order; engines that run
+// tests their own way (Vintage) are not reordered.
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,7 +33,10 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 public final class JforgeJUnit5Runner {
-    /** Sorts siblings by list position (tests by their own, classes by their first test's). */
+    /**
+     * Keeps the listed methods only and sorts siblings by list position (tests by their own,
+     * classes by their first test's).
+     */
     static final class Order implements PostDiscoveryFilter {
         final Map<String, Integer> rank = new HashMap<>();
         final Set<TestDescriptor> sorted = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -56,7 +61,8 @@ public final class JforgeJUnit5Runner {
                 for (TestDescriptor k : kids) p.removeChild(k);
                 for (TestDescriptor k : kids) p.addChild(k);
             }
-            return FilterResult.included("jforge: listed");
+            boolean unlisted = d.getSource().orElse(null) instanceof MethodSource && pos(d) == Integer.MAX_VALUE;
+            return unlisted ? FilterResult.excluded("jforge: not listed") : FilterResult.included("jforge: listed");
         }
     }
 
@@ -65,9 +71,11 @@ public final class JforgeJUnit5Runner {
         Order order = new Order();
         List<DiscoverySelector> selectors = new ArrayList<>();
         for (String[] t : JforgeRunnerOutput.readOrder(args[1])) {
-            order.rank.putIfAbsent(t[0], order.rank.size());
+            if (!order.rank.containsKey(t[0])) {
+                order.rank.put(t[0], order.rank.size());
+                selectors.add(selectClass(t[0]));
+            }
             order.rank.put(t[0] + "#" + t[1], order.rank.size());
-            selectors.add(selectMethod(t[0], t[1]));
         }
         LauncherDiscoveryRequest request =
             LauncherDiscoveryRequestBuilder.request().selectors(selectors).filters(order).build();
