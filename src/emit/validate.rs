@@ -46,9 +46,9 @@
 //!   one of the two orders, one broken by a later test runs after it). The identity hash run
 //!   comes second because a test that depends on identity hashes fails by chance in any run
 //!   (when its hash has one hex digit less...), and in run 2 for sure: placed there, it leaves
-//!   runs 3 and 4 the failures of their own cause (run 1 may still catch one by chance). Cost on 1000 TreeMap
-//!   tests: javac 1.7 s of CPU, runs 0.3 + 0.45 + 0.3 + 0.7 s (was: javac 4 s plus 1 s for the
-//!   runner, one run 0.45 s).
+//!   runs 3 and 4 the failures of their own cause (run 1 may still catch one by chance).
+//!   Cost on 1000 TreeMap tests (CPU seconds): javac 1.7, runs 0.3 + 0.3 + 0.45 + 0.7; before
+//!   this design javac took 3.9, the runner's own javac 1.0 and its one run 0.45.
 //! - A test that runs longer than [`CheckOptions::slow_test`] (1 s) in every run it ran in is
 //!   reported as [`FailureCause::TooSlow`] (the fastest run counts, so a machine busy for a
 //!   moment removes nothing); one whose thread allocated more than
