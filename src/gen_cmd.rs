@@ -1,13 +1,15 @@
 //! `jforge gen`: the whole run, from the command line to checked JUnit files and a summary.
 
 use crate::cli::{GenArgs, parse_duration};
-use crate::emit::validate::{compile_and_run, find_junit};
+use crate::emit::validate::{
+    CheckOptions, CoverageRun, compile_and_run_with, find_junit, removed_by_cause,
+};
 use crate::emit::{EmitConfig, Ending, TestCase, WrittenFile, junit::write_suites};
 use crate::generate::finish::{ErrorTest, FinishStats, error_tests, regression_tests};
 use crate::generate::literals::LiteralPool;
 use crate::generate::ops::{OpSet, SkipReason, add_view_ops, build_ops, helper_classes};
 use crate::generate::random::{GenConfig, Generator, Progress};
-use crate::report::{Phases, Report, ValidationSummary};
+use crate::report::{Phases, Report, SuiteCoverage, ValidationSummary};
 use crate::select;
 use crate::sequence::Stmt;
 use crate::session::{Session, WorkerSettings};
@@ -375,6 +377,8 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
                 if !args.quiet {
                     eprintln!("Checking the written tests with javac and JUnit...");
                 }
+                let mut check = CheckOptions::new(args.junit, &junit_cp);
+                check.coverage = cov_setup.as_ref().map(CoverageRun::from_setup);
                 for round in 0..3 {
                     // The test JVM may go this long without progress; with a time limit, no
                     // longer than the finishing budget has left (at least 5 s).
@@ -387,7 +391,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
                         validation.budget_cut = true;
                         break;
                     }
-                    let v = compile_and_run(
+                    let mut v = compile_and_run_with(
                         javac,
                         &java.java,
                         entries,
@@ -395,8 +399,19 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
                         &files,
                         args.junit,
                         run_timeout,
+                        &check,
                     )?;
+                    for w in &v.warnings {
+                        eprintln!("warning: {w}");
+                    }
                     let (bad_reg, bad_err) = judge(&files, &v, &errors);
+                    let removed = removed_by_cause(&files, &v, |err, case| {
+                        if err { &bad_err } else { &bad_reg }.contains(&case)
+                    });
+                    for (cause, n) in removed {
+                        *validation.removed_by_cause.entry(cause).or_default() += n;
+                    }
+                    validation.suite_hits = v.suite_hits.take();
                     validation.rounds = round + 1;
                     validation.compile_removed += v.compile_failures.len();
                     validation.failing_removed += bad_reg.len();
@@ -445,6 +460,27 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
         &files,
         started.elapsed(),
     );
+    if let (Some(setup), Some(hits), Some(cov)) = (
+        &cov_setup,
+        validation.suite_hits.as_ref(),
+        report.coverage.as_mut(),
+    ) {
+        let per_class = crate::coverage::summarize(&setup.maps, hits);
+        let (lines, branches, _) = crate::coverage::totals(&per_class);
+        let sel = &fstats.selection;
+        cov.suite = Some(SuiteCoverage {
+            branches_covered: branches.covered,
+            lines_covered: lines.covered,
+            branch_percent: 100.0 * crate::coverage::ratio(branches.covered, cov.branches_total),
+            line_percent: 100.0 * crate::coverage::ratio(lines.covered, cov.lines_total),
+            branches_only_in_illegal_sequences: cov
+                .branches_covered
+                .saturating_sub(sel.legal_branches),
+            branches_lost_in_selection: sel.legal_branches.saturating_sub(sel.chosen_branches),
+            branches_lost_in_check: sel.chosen_branches as i64 - branches.covered as i64,
+            per_class,
+        });
+    }
     report.phase_seconds = Phases {
         setup: setup_time.as_secs_f64(),
         generation: gen_time.as_secs_f64(),

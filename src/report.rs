@@ -27,6 +27,14 @@ pub struct ValidationSummary {
     /// The time budget ended the check before a re-check after removing failing tests
     /// (the tests written passed in the round before).
     pub budget_cut: bool,
+    /// Tests removed for failing, by why (`emit::validate::FailureCause`; compile failures
+    /// are `compile_removed`).
+    pub removed_by_cause: BTreeMap<crate::emit::validate::FailureCause, usize>,
+    /// With coverage: per probe id, whether the last check's suite hit it. That is the kept
+    /// suite's coverage when `clean`; otherwise the last check still ran the tests removed
+    /// after it.
+    #[serde(skip)]
+    pub suite_hits: Option<Vec<bool>>,
 }
 
 #[derive(Debug, Default, Clone, Serialize)]
@@ -114,6 +122,29 @@ pub struct CoverageRow {
     /// (seconds since generation started, covered branches, covered lines) at each change.
     pub series: Vec<(f64, u32, u32)>,
     pub classes: Vec<crate::coverage::ClassSummary>,
+    /// What the written regression suite covers, measured by running it in the final check
+    /// against the same instrumented classes (absent when the check did not run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suite: Option<SuiteCoverage>,
+}
+
+/// The written suite's coverage next to the run's, and where the difference went.
+#[derive(Debug, Clone, Serialize)]
+pub struct SuiteCoverage {
+    pub branches_covered: u32,
+    pub lines_covered: u32,
+    pub branch_percent: f64,
+    pub line_percent: f64,
+    /// Branches the run reached only with sequences that crashed, timed out, or broke a
+    /// contract (no regression test can keep those).
+    pub branches_only_in_illegal_sequences: u32,
+    /// Branches of the chosen tests lost before writing: a cut at `--output-limit`, or tests
+    /// dropped as unstable in two JVMs without a replacement.
+    pub branches_lost_in_selection: u32,
+    /// Branches the chosen tests covered when generated but the written suite does not
+    /// (tests removed by the final check, or behaviour that differs in a fresh JVM).
+    pub branches_lost_in_check: i64,
+    pub per_class: Vec<crate::coverage::ClassSummary>,
 }
 
 /// Peak resident memory of this process (Linux), in KiB.
@@ -228,6 +259,7 @@ impl Report {
                     sequences_with_new_coverage: g.new_coverage_seqs,
                     series: g.series.clone(),
                     classes: g.summaries(),
+                    suite: None,
                 }
             }),
             phase_seconds: Phases::default(),
@@ -304,7 +336,7 @@ impl Report {
         if let Some(c) = &self.coverage {
             writeln!(
                 out,
-                "coverage of the classes under test: branches {}/{} ({:.1}%), lines {}/{} ({:.1}%)",
+                "coverage of the classes under test, the run: branches {}/{} ({:.1}%), lines {}/{} ({:.1}%)",
                 c.branches_covered,
                 c.branches_total,
                 c.branch_percent,
@@ -312,6 +344,44 @@ impl Report {
                 c.lines_total,
                 c.line_percent
             )?;
+            if let Some(s) = &c.suite {
+                writeln!(
+                    out,
+                    "  the written regression suite, run: branches {}/{} ({:.1}%), lines {}/{} ({:.1}%)",
+                    s.branches_covered,
+                    c.branches_total,
+                    s.branch_percent,
+                    s.lines_covered,
+                    c.lines_total,
+                    s.line_percent
+                )?;
+                let mut why = Vec::new();
+                if s.branches_only_in_illegal_sequences > 0 {
+                    why.push(format!(
+                        "{} only by sequences that crashed, hung or broke a contract",
+                        s.branches_only_in_illegal_sequences
+                    ));
+                }
+                if s.branches_lost_in_selection > 0 {
+                    why.push(format!(
+                        "{} by tests not written (--output-limit, or unstable in two JVMs)",
+                        s.branches_lost_in_selection
+                    ));
+                }
+                if s.branches_lost_in_check != 0 {
+                    why.push(format!(
+                        "{} by tests removed in the final check or behaving differently in a fresh JVM",
+                        s.branches_lost_in_check
+                    ));
+                }
+                if !why.is_empty() {
+                    writeln!(
+                        out,
+                        "  branches the run reached and the suite does not: {}",
+                        why.join("; ")
+                    )?;
+                }
+            }
         }
         writeln!(
             out,

@@ -106,6 +106,13 @@ fn written_suite_keeps_the_runs_coverage_even_when_small() {
         run_branches >= 18,
         "run covered only {run_branches} branches"
     );
+    // jforge's own report of the written suite (measured in the final check) agrees.
+    let suite = &stats["coverage"]["suite"];
+    let suite_branches = suite["branches_covered"].as_u64().unwrap();
+    assert!(
+        suite_branches + 1 >= run_branches && suite_branches <= run_branches + 1,
+        "suite {suite_branches} vs run {run_branches}: {suite:#}"
+    );
     let reg = d.path().join("reg");
     regression_only(&out, &reg);
     let (b, l) = totals(&measured(&reg, &["suite.Dispatch"]));

@@ -1,38 +1,108 @@
-//! Checking written tests with the real tools: javac compiles them and JUnit runs them.
+//! Checking written tests with the real tools: javac compiles them and JUnit runs them, in the
+//! configurations the user's build may use.
 //!
 //! Why: the generator reasons about Java from class files, and javac's rules (overload
 //! resolution, accessibility, checked exceptions, generics) are subtle; anything the writer got
 //! wrong shows up here and is mapped back to the test method, so the caller can drop or fix
 //! just that test. Likewise a regression test that does not pass when re-run (flaky,
-//! environment-dependent) is found and reported by method.
+//! environment-dependent, dependent on the tests run before it) is found and reported by
+//! method, with the reason ([`FailureCause`]).
 //!
 //! How:
-//! - Sources are copied into a temporary folder and compiled (`-encoding UTF-8 -proc:none
-//!   -nowarn`). javac errors (`File.java:LINE: error: ...`) are mapped to the method whose line
-//!   range holds LINE; those methods are blanked out (lines kept, so numbers stay valid) and the
-//!   rest is compiled again, so that one bad test does not hide the results of the others.
-//!   An error outside every test method (an import, the class header) is an `Err`.
-//! - Tests run in a separate JVM under a small runner kept as Java source next to this file
-//!   (`JforgeJUnit4Runner.java` via `JUnitCore`, `JforgeJUnit5Runner.java` via the Platform
-//!   Launcher), compiled into the temporary folder. It writes START before and PASS/FAIL after
-//!   each test, flushed line by line. A test whose START has no result killed the JVM
-//!   (`System.exit`, `Runtime.halt`, a crash) or hung it (the run is killed when it reports
-//!   nothing for `run_timeout`, so a large suite is not mistaken for a hanging test):
-//!   it is reported as failing and the remaining tests are run again in a fresh JVM. Where the
-//!   JDK still allows it, the runner also installs a SecurityManager that turns `System.exit`
-//!   into a `SecurityException`. A test never reported as passed is never counted as passing.
+//! - Sources are copied into a temporary folder and compiled in one javac run (`-encoding
+//!   UTF-8 -proc:none -nowarn`, javac's own JVM limited to the C1 compiler and the serial
+//!   collector, which halves its time on a thousand tests: see [`JAVAC_JVM`]). javac errors
+//!   (`File.java:LINE: error: ...`) are mapped to the method whose line range holds LINE; those
+//!   methods are blanked out (lines kept, so numbers stay valid) and the rest is compiled
+//!   again, so that one bad test does not hide the results of the others. An error outside
+//!   every test method (an import, the class header) is an `Err`.
+//! - The runner (Java source kept next to this file: `JforgeJUnit4Runner.java` via `JUnitCore`,
+//!   `JforgeJUnit5Runner.java` via the Platform Launcher, `JforgePlatformListener.java`, all
+//!   writing the results file through `JforgeRunnerOutput.java`) is compiled once per JUnit
+//!   class path and kept in jforge's cache folder (`validate-runner-<hash>`), so a check
+//!   compiles nothing but the tests. The runner writes START before and PASS/FAIL after each
+//!   test (with its wall time and the bytes its thread allocated), flushed line by line, and
+//!   runs the tests in exactly the order it is given.
+//! - The suite runs in up to four configurations, each in fresh JVMs:
+//!   1. the runner (JUnitCore for JUnit 4, the Platform Launcher for 5), test classes and
+//!      methods in declaration order, `-Xmx256m`;
+//!   2. the runner, declaration order, every identity hash code 1 (HotSpot `-XX:hashCode=2`,
+//!      see [`FailureCause::IdentityHash`]);
+//!   3. the runner, classes and methods in **reverse** order, default JVM options;
+//!   4. JUnit 4 only, when the Platform console launcher is found ([`find_console_launcher`]):
+//!      `org.junit.platform.console.ConsoleLauncher` itself (JUnit 4 tests run through the
+//!      Vintage engine), declaration order; the runner's listener is registered through
+//!      `META-INF/services`. For JUnit 5, runs 1-3 already go through the Platform Launcher
+//!      that the console launcher drives.
+//!
+//!   Runs 1, 2 and 4 limit the JIT to C1 (startup-bound, see `QUICK_JVM`); run 3 passes no
+//!   option at all, like a user's build. Later runs only run what is still a candidate: tests
+//!   that passed (or, in error suites, failed in an ordinary way) in every earlier run. A test
+//!   whose outcome changes is reported with the cause of the run where it changed; each later
+//!   run differs from run 1 in one respect that can break a test (order, identity hashes,
+//!   launcher; a larger heap or another JIT only hide failures), so the cause says why. Run 1
+//!   removes tests that need more than 256 MB of heap; run 3 those that depend on static
+//!   state left by the tests before them (a test that needs an earlier test runs before it in
+//!   one of the two orders, one broken by a later test runs after it). The identity hash run
+//!   comes second because a test that depends on identity hashes fails by chance in any run
+//!   (when its hash has one hex digit less...), and in run 2 for sure: placed there, it leaves
+//!   runs 3 and 4 the failures of their own cause (run 1 may still catch one by chance).
+//!   Cost on 1000 TreeMap tests (CPU seconds): javac 1.7, runs 0.3 + 0.3 + 0.45 + 0.7; before
+//!   this design javac took 3.9, the runner's own javac 1.0 and its one run 0.45.
+//! - A test that runs longer than [`CheckOptions::slow_test`] (1 s) in every run it ran in is
+//!   reported as [`FailureCause::TooSlow`] (the fastest run counts, so a machine busy for a
+//!   moment removes nothing); one whose thread allocated more than
+//!   [`CheckOptions::max_test_bytes`] (200 MB) in run 1 as [`FailureCause::TooMuchMemory`],
+//!   like one that ran out of memory.
+//! - A test whose START has no result killed the JVM (`System.exit`, `Runtime.halt`, a crash)
+//!   or hung it (the JVM is killed when it reports nothing for `run_timeout`, so a large suite
+//!   is not mistaken for a hanging test): it is reported as failing and the remaining tests of
+//!   that run are run again in a fresh JVM. Where the JDK still allows it, the runner also
+//!   installs a SecurityManager that turns `System.exit` into a `SecurityException`. A test
+//!   never reported as passed is never counted as passing.
+//! - Coverage ([`CheckOptions::coverage`]): the run JVMs get the instrumented classes first on
+//!   the class path and the instrumentation's JVM options; after every test the runner drains
+//!   the hit probes and writes the ones new to that JVM. [`Validation::suite_hits`] is the
+//!   union over every JVM of the check; a JVM killed during a test loses that test's hits only
+//!   (that test fails anyway). The union includes what failing tests reached: it is the
+//!   written suite's coverage when the check removes nothing, which is why a caller that
+//!   removes tests checks again and keeps the hits of the last, clean check.
+//! - `JFORGE_TIMING=1` prints how long each phase took to stderr.
 
 use super::WrittenFile;
 use anyhow::{Context, Result, anyhow, bail};
-use std::collections::{BTreeMap, HashMap};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const RUNNER4: &str = include_str!("JforgeJUnit4Runner.java");
 const RUNNER5: &str = include_str!("JforgeJUnit5Runner.java");
-/// The results file both runners write (line format, escaping, System.exit blocking).
+/// Reports JUnit Platform events (JUnit 5 runner, and the console launcher run).
+const PLATFORM_LISTENER: &str = include_str!("JforgePlatformListener.java");
+/// The results file all runners write (line format, escaping, measures, System.exit blocking).
 const RUNNER_OUTPUT: &str = include_str!("JforgeRunnerOutput.java");
+
+/// Options of javac's own JVM: a check compiles once and exits, so C2 compilation and a
+/// parallel collector only cost time (measured on 1000 TreeMap tests: 3.5 s of CPU with the
+/// defaults, 1.55 s with these).
+pub const JAVAC_JVM: [&str; 2] = ["-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"];
+
+/// Options of the test JVMs of runs 1, 2 and 4 (run 3 uses none, as a user's build would):
+/// a thousand short tests are JIT warm-up, not steady state (CPU time of 1000 TreeMap tests:
+/// 0.42 s -> 0.26 s under JUnitCore, 1.0 s -> 0.63 s under the console launcher). A test
+/// that is slow only without C2 is not removed: its fastest run counts.
+const QUICK_JVM: [&str; 2] = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"];
+
+/// Run 2's HotSpot options: every identity hash code is 1 (mode 2, "for sensitivity
+/// testing"). Assertions on values derived from identity hashes hold by chance only (the
+/// generator saw the same value in two worker JVMs; a StrBuilder suite asserted the length of
+/// a string holding `Object.toString()`, which is one shorter when the hash has 7 hex
+/// digits): here they fail, every time. A JVM that refuses the options reports nothing, and
+/// a run that reports nothing is skipped with a warning.
+const SAME_IDENTITY_HASH: [&str; 2] = ["-XX:+UnlockExperimentalVMOptions", "-XX:hashCode=2"];
 
 /// Exception class reported for a test during which the test JVM exited.
 pub const JVM_EXIT: &str = "<jvm-exit>";
@@ -40,6 +110,13 @@ pub const JVM_EXIT: &str = "<jvm-exit>";
 pub const TIMEOUT: &str = "<timeout>";
 /// Exception class reported for a test the runner never reported on.
 pub const NO_RESULT: &str = "<no-result>";
+/// Exception class reported for a test that failed in one run and passed in a later one.
+pub const INCONSISTENT: &str = "<passed-in-another-run>";
+/// Exception class reported for a test slower than [`CheckOptions::slow_test`].
+pub const TOO_SLOW: &str = "<too-slow>";
+/// Exception class reported for a test that allocated more than
+/// [`CheckOptions::max_test_bytes`].
+pub const TOO_MUCH_MEMORY: &str = "<too-much-memory>";
 
 fn split_cp(cp: &str) -> Vec<PathBuf> {
     cp.split(':')
@@ -166,15 +243,58 @@ fn find_junit_in(junit: u8, share: &Path, home: Option<&Path>) -> Result<Vec<Pat
     )
 }
 
+/// Why a test is reported as failing. A test fails in one configuration only: the first run
+/// that disagrees with run 1 (see the module documentation) gives the cause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureCause {
+    /// Failed in run 1 (declaration order, `-Xmx256m`), including a test that ended the JVM
+    /// or that JUnit never ran. For an error-revealing test this is the expected outcome.
+    Failed,
+    /// Hung in run 1: the JVM was killed after `run_timeout` without progress.
+    TimedOut,
+    /// Behaved differently in run 2, where every object has the same identity hash code: the
+    /// test observes identity hashes (`Object.toString()` of a class without its own, the
+    /// iteration order of a `HashSet` of such objects...), which differ from JVM to JVM.
+    IdentityHash,
+    /// Behaved differently in run 3: classes and methods in reverse order, fresh JVM, default
+    /// JVM options: depends on what the tests before it left behind (static state).
+    ReverseOrder,
+    /// Behaved differently under the JUnit Platform console launcher (JUnit 4 via Vintage).
+    ConsoleLauncher,
+    /// Took longer than [`CheckOptions::slow_test`] in every run.
+    TooSlow,
+    /// Its thread allocated more than [`CheckOptions::max_test_bytes`] in run 1, or it ran out
+    /// of memory.
+    TooMuchMemory,
+}
+
+impl FailureCause {
+    /// A few words for summaries: "failed in reverse order".
+    pub fn describe(self) -> &'static str {
+        match self {
+            FailureCause::Failed => "failed",
+            FailureCause::TimedOut => "hung",
+            FailureCause::ReverseOrder => "failed in reverse order",
+            FailureCause::IdentityHash => "depended on identity hash codes",
+            FailureCause::ConsoleLauncher => "failed under the JUnit console launcher",
+            FailureCause::TooSlow => "took over the time limit",
+            FailureCause::TooMuchMemory => "needed too much memory",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TestFailure {
     /// Fully qualified test class name.
     pub class_name: String,
     pub method: String,
     /// Class of the exception the test failed with (`java.lang.AssertionError`, ...), or
-    /// [`JVM_EXIT`], [`TIMEOUT`], [`NO_RESULT`] when the test never finished.
+    /// [`JVM_EXIT`], [`TIMEOUT`], [`NO_RESULT`] when the test never finished, [`INCONSISTENT`]
+    /// when it failed in run 1 and passed in a later run, [`TOO_SLOW`] or [`TOO_MUCH_MEMORY`].
     pub exception_class: String,
     pub message: String,
+    pub cause: FailureCause,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -182,8 +302,131 @@ pub struct Validation {
     /// (class, method, javac message) for each test method that does not compile.
     pub compile_failures: Vec<(String, String, String)>,
     pub test_failures: Vec<TestFailure>,
-    /// (class, method) of every test that ran and passed.
+    /// (class, method) of every test that passed in every run, in time and memory.
     pub passed: Vec<(String, String)>,
+    /// With [`CheckOptions::coverage`]: per probe id, whether any JVM of the check hit it.
+    /// Includes what failing tests reached, so it is the suite's coverage when nothing is
+    /// removed after this check (see the module documentation).
+    pub suite_hits: Option<Vec<bool>>,
+    /// Problems that did not stop the check (a run that could not be used, a runner note).
+    pub warnings: Vec<String>,
+    /// (phase, wall time): the runner compile, each javac round, each run.
+    pub timings: Vec<(String, Duration)>,
+}
+
+impl Validation {
+    /// How many reported failures have each cause (error-revealing tests that failed as
+    /// written included: the caller decides what it removes, see [`removed_by_cause`]).
+    pub fn failures_by_cause(&self) -> BTreeMap<FailureCause, usize> {
+        let mut m = BTreeMap::new();
+        for f in &self.test_failures {
+            *m.entry(f.cause).or_insert(0) += 1;
+        }
+        m
+    }
+}
+
+/// The causes of the failures the caller removes: `removed(error_suite, case)` says whether
+/// the test written for `case` of `files` (see [`WrittenTest::case`](super::WrittenTest)) goes.
+pub fn removed_by_cause(
+    files: &[WrittenFile],
+    v: &Validation,
+    removed: impl Fn(bool, usize) -> bool,
+) -> BTreeMap<FailureCause, usize> {
+    let mut at: HashMap<(&str, &str), (bool, usize)> = HashMap::new();
+    for f in files {
+        for t in &f.tests {
+            at.insert(
+                (f.class_name.as_str(), t.method.as_str()),
+                (f.error_suite, t.case),
+            );
+        }
+    }
+    let mut m = BTreeMap::new();
+    for f in &v.test_failures {
+        if let Some(&(err, case)) = at.get(&(f.class_name.as_str(), f.method.as_str()))
+            && removed(err, case)
+        {
+            *m.entry(f.cause).or_insert(0) += 1;
+        }
+    }
+    m
+}
+
+/// How the check measures the suite's coverage: instrumented copies of the classes under test
+/// (see `crate::coverage::Setup`).
+#[derive(Clone, Debug)]
+pub struct CoverageRun {
+    /// Instrumented class folder, put first on the run class path.
+    pub class_dir: PathBuf,
+    /// Extra JVM options (`--patch-module java.base=...` for JDK classes, ...).
+    pub jvm_args: Vec<String>,
+    /// Number of probes: [`Validation::suite_hits`] has this length.
+    pub total_probes: u32,
+}
+
+impl CoverageRun {
+    pub fn from_setup(s: &crate::coverage::Setup) -> CoverageRun {
+        CoverageRun {
+            class_dir: s.class_dir.clone(),
+            jvm_args: s.jvm_args.clone(),
+            total_probes: s.total_probes,
+        }
+    }
+}
+
+/// What [`compile_and_run_with`] checks besides compiling and passing.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// Measure the suite's coverage.
+    pub coverage: Option<CoverageRun>,
+    /// JUnit 4: class path entries that add the JUnit Platform console launcher with the
+    /// Vintage engine (empty when the JUnit class path has them already); `None` skips run 4.
+    pub console_launcher: Option<Vec<PathBuf>>,
+    /// A test slower than this in every run is reported as [`FailureCause::TooSlow`].
+    pub slow_test: Duration,
+    /// A test whose thread allocates more bytes than this is reported as
+    /// [`FailureCause::TooMuchMemory`].
+    pub max_test_bytes: u64,
+    /// Heap limit of run 1, in MiB.
+    pub first_run_heap_mb: u32,
+}
+
+impl CheckOptions {
+    /// The defaults: 1 s, 200 MB, `-Xmx256m`, the console launcher when found, no coverage.
+    pub fn new(junit: u8, junit_cp: &[PathBuf]) -> CheckOptions {
+        CheckOptions {
+            coverage: None,
+            console_launcher: if junit == 4 {
+                find_console_launcher(junit_cp)
+            } else {
+                None
+            },
+            slow_test: Duration::from_secs(1),
+            max_test_bytes: 200 << 20,
+            first_run_heap_mb: 256,
+        }
+    }
+}
+
+fn is_console_jar(p: &Path) -> bool {
+    p.file_name().is_some_and(|n| {
+        n.to_string_lossy()
+            .starts_with("junit-platform-console-standalone")
+    })
+}
+
+/// Where the JUnit Platform console launcher is, for running JUnit 4 suites through it:
+/// nothing more when `junit_cp` has `junit-platform-console-standalone*.jar`, else that jar
+/// from Debian's `/usr/share/java` (package junit5) or `~/.m2`; `None` when there is none.
+pub fn find_console_launcher(junit_cp: &[PathBuf]) -> Option<Vec<PathBuf>> {
+    if junit_cp.iter().any(|p| is_console_jar(p)) {
+        return Some(Vec::new());
+    }
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let found = find_junit_in(5, Path::new("/usr/share/java"), home.as_deref()).ok()?;
+    let jar: Vec<PathBuf> = found.into_iter().filter(|p| is_console_jar(p)).collect();
+    (!jar.is_empty()).then_some(jar)
 }
 
 fn join_cp(parts: &[&[PathBuf]]) -> Result<std::ffi::OsString> {
@@ -198,6 +441,7 @@ fn run_javac(
     sources: &[PathBuf],
 ) -> Result<(bool, String)> {
     let o = Command::new(javac)
+        .args(JAVAC_JVM)
         .args([
             "-encoding",
             "UTF-8",
@@ -215,7 +459,7 @@ fn run_javac(
         .output()
         .with_context(|| {
             format!(
-                "cannot run javac at {}; pass a JDK with --java-home",
+                "cannot run javac at {}; pass a JDK with --java",
                 javac.display()
             )
         })?;
@@ -275,14 +519,6 @@ fn first_javac_errors(out: &str, n: usize) -> String {
 }
 
 /// What one test run produced, per (class, method).
-enum Outcome {
-    Pass,
-    Fail {
-        exception_class: String,
-        message: String,
-    },
-}
-
 fn unescape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut it = s.chars();
@@ -330,10 +566,494 @@ fn jdk_feature_version(java: &Path) -> Option<u32> {
     }
 }
 
-/// Compile `files` with javac (classpath = user class path + JUnit) and run every test class
-/// under JUnit in a separate JVM. `run_timeout` is the longest the test JVM may go without
-/// reporting progress (a test start or result); the test then running is reported as timed
-/// out. See the module documentation for how failures are mapped.
+fn timing_on() -> bool {
+    std::env::var_os("JFORGE_TIMING").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Records a phase's wall time (and prints it with `JFORGE_TIMING=1`).
+fn timed(v: &mut Vec<(String, Duration)>, what: String, d: Duration) {
+    if timing_on() {
+        eprintln!("jforge timing: {what}: {:.3} s", d.as_secs_f64());
+    }
+    v.push((what, d));
+}
+
+/// Folders where a compiled runner may be kept, best first (as the worker jar's cache).
+fn cache_roots() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
+        v.push(PathBuf::from(x).join("jforge"));
+    }
+    if let Some(h) = std::env::var_os("HOME").filter(|x| !x.is_empty()) {
+        v.push(PathBuf::from(h).join(".cache").join("jforge"));
+    }
+    v.push(std::env::temp_dir().join("jforge-cache"));
+    v
+}
+
+/// The compiled runner: classes, and the folder whose `META-INF/services` registers the
+/// listener for the console launcher run (when that run is possible).
+struct RunnerClasses {
+    classes: PathBuf,
+    services: Option<PathBuf>,
+    cached: bool,
+}
+
+const SERVICES: &str = "META-INF/services/org.junit.platform.launcher.TestExecutionListener";
+
+/// Writes the runner sources under `dir/src`, compiles them into `dir/classes` and writes the
+/// services folder. `Ok(Err(javac output))` when javac rejects them.
+fn compile_runner(
+    javac: &Path,
+    cp: &std::ffi::OsStr,
+    dir: &Path,
+    sources: &[(&str, &str)],
+    console: bool,
+) -> Result<std::result::Result<(), String>> {
+    let src = dir.join("src");
+    let classes = dir.join("classes");
+    std::fs::create_dir_all(&src)
+        .and_then(|_| std::fs::create_dir_all(&classes))
+        .with_context(|| format!("cannot create folders in {}", dir.display()))?;
+    let mut files = Vec::new();
+    for (name, text) in sources {
+        let p = src.join(name);
+        std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))?;
+        files.push(p);
+    }
+    let (ok, out) = run_javac(javac, cp, &classes, &files)?;
+    if !ok {
+        return Ok(Err(out));
+    }
+    if console {
+        let svc = dir.join("services").join(SERVICES);
+        if let Some(parent) = svc.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        std::fs::write(&svc, "JforgePlatformListener\n")
+            .with_context(|| format!("cannot write {}", svc.display()))?;
+    }
+    Ok(Ok(()))
+}
+
+/// The runner for `junit` (with the console launcher listener when `console` is given),
+/// compiled once per (sources, javac, class path) and kept in the cache folder; compiled into
+/// `scratch` when no cache folder is writable.
+fn prepare_runner(
+    javac: &Path,
+    junit: u8,
+    junit_cp: &[PathBuf],
+    console: Option<&[PathBuf]>,
+    scratch: &Path,
+) -> Result<std::result::Result<RunnerClasses, String>> {
+    let mut sources = vec![("JforgeRunnerOutput.java", RUNNER_OUTPUT)];
+    if junit == 4 {
+        sources.push(("JforgeJUnit4Runner.java", RUNNER4));
+    } else {
+        sources.push(("JforgeJUnit5Runner.java", RUNNER5));
+    }
+    if junit == 5 || console.is_some() {
+        sources.push(("JforgePlatformListener.java", PLATFORM_LISTENER));
+    }
+    let cp_entries: Vec<PathBuf> = junit_cp
+        .iter()
+        .chain(console.unwrap_or(&[]))
+        .cloned()
+        .collect();
+    let cp = join_cp(&[&cp_entries])?;
+    let mut h = twox_hash::XxHash64::with_seed(0x7275_6e6e);
+    for (n, t) in &sources {
+        h.write(n.as_bytes());
+        h.write(t.as_bytes());
+    }
+    h.write(javac.as_os_str().as_encoded_bytes());
+    for e in &cp_entries {
+        h.write(e.as_os_str().as_encoded_bytes());
+        if let Ok(m) = std::fs::metadata(e) {
+            h.write_u64(m.len());
+            if let Ok(t) = m.modified().and_then(|t| {
+                t.duration_since(std::time::UNIX_EPOCH)
+                    .map_err(std::io::Error::other)
+            }) {
+                h.write_u128(t.as_nanos());
+            }
+        }
+    }
+    h.write_u8(console.is_some() as u8);
+    let name = format!("validate-runner-{:016x}", h.finish());
+    let found = |dir: &Path| RunnerClasses {
+        classes: dir.join("classes"),
+        services: console.is_some().then(|| dir.join("services")),
+        cached: true,
+    };
+    for root in cache_roots() {
+        let dir = root.join(&name);
+        if dir.join("ok").is_file() {
+            return Ok(Ok(found(&dir)));
+        }
+        if std::fs::create_dir_all(&root).is_err() {
+            continue;
+        }
+        let Ok(tmp) = tempfile::Builder::new()
+            .prefix(".validate-runner-")
+            .tempdir_in(&root)
+        else {
+            continue;
+        };
+        if let Err(out) = compile_runner(javac, &cp, tmp.path(), &sources, console.is_some())? {
+            return Ok(Err(out));
+        }
+        if std::fs::write(tmp.path().join("ok"), b"").is_err() {
+            continue;
+        }
+        let kept = tmp.keep();
+        if std::fs::rename(&kept, &dir).is_err() {
+            // Another jforge run got there first (or the folder cannot be renamed): use theirs
+            // when complete.
+            let _ = std::fs::remove_dir_all(&kept);
+            if !dir.join("ok").is_file() {
+                continue;
+            }
+        }
+        let mut r = found(&dir);
+        r.cached = false;
+        return Ok(Ok(r));
+    }
+    let dir = scratch.join("runner");
+    if let Err(out) = compile_runner(javac, &cp, &dir, &sources, console.is_some())? {
+        return Ok(Err(out));
+    }
+    let mut r = found(&dir);
+    r.cached = false;
+    Ok(Ok(r))
+}
+
+/// One configuration the suite runs in (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Run {
+    Forward,
+    IdentityHash,
+    Reverse,
+    Console,
+}
+
+impl Run {
+    fn name(self) -> &'static str {
+        match self {
+            Run::Forward => "run 1 (declaration order, small heap)",
+            Run::IdentityHash => "run 2 (one identity hash code for all objects)",
+            Run::Reverse => "run 3 (reverse order)",
+            Run::Console => "run 4 (JUnit console launcher)",
+        }
+    }
+}
+
+type Key = (String, String);
+
+/// What one run reported for one test.
+#[derive(Clone, Debug)]
+struct Outcome {
+    /// (exception class, message) when it failed.
+    failure: Option<(String, String)>,
+    nanos: Option<u64>,
+    bytes: Option<u64>,
+}
+
+impl Outcome {
+    fn fail(exception_class: &str, message: String) -> Outcome {
+        Outcome {
+            failure: Some((exception_class.to_string(), message)),
+            nanos: None,
+            bytes: None,
+        }
+    }
+}
+
+/// What the runs of one check share.
+struct Env<'a> {
+    java: &'a Path,
+    tmp: &'a Path,
+    junit: u8,
+    run_timeout: Duration,
+    allow_sm: bool,
+    /// Class path of the runner runs (instrumented classes, runner, tests, user, JUnit).
+    run_cp: std::ffi::OsString,
+    /// Class path of the console launcher run, when there is one.
+    console_cp: Option<std::ffi::OsString>,
+    runner_main: &'static str,
+    first_run_heap_mb: u32,
+    coverage: Option<&'a CoverageRun>,
+    hits: Option<Vec<bool>>,
+    /// Test classes whose hits are not the suite's (error-revealing tests: they are written
+    /// apart from the regression suite, and their coverage includes the failing paths).
+    hits_skipped: std::collections::HashSet<String>,
+    warnings: Vec<String>,
+    jvms: usize,
+}
+
+fn parse_u64(s: Option<&String>) -> Option<u64> {
+    s.and_then(|s| s.parse().ok())
+}
+
+/// Runs `tests` in this order under `run`, in as many fresh JVMs as deaths require. Returns
+/// what was reported per test, and whether the runner reported anything at all.
+fn run_tests(
+    env: &mut Env,
+    run: Run,
+    tests: &[Key],
+    class_sizes: &HashMap<&str, usize>,
+) -> Result<(HashMap<Key, Outcome>, bool)> {
+    let wanted: HashSet<&Key> = tests.iter().collect();
+    let mut results: HashMap<Key, Outcome> = HashMap::new();
+    let mut reported_any = false;
+    loop {
+        let todo: Vec<&Key> = tests.iter().filter(|k| !results.contains_key(*k)).collect();
+        if todo.is_empty() {
+            break;
+        }
+        let n = env.jvms;
+        env.jvms += 1;
+        let results_file = env.tmp.join(format!("results{n}.txt"));
+        let log = env.tmp.join(format!("run{n}.log"));
+        let log_file =
+            std::fs::File::create(&log).context("cannot write to the temporary folder")?;
+        let log_err = log_file
+            .try_clone()
+            .context("cannot write to the temporary folder")?;
+        let mut cmd = Command::new(env.java);
+        if env.allow_sm {
+            cmd.arg("-Djava.security.manager=allow");
+        }
+        if run != Run::Reverse {
+            cmd.args(QUICK_JVM);
+        }
+        if run == Run::Forward {
+            cmd.arg(format!("-Xmx{}m", env.first_run_heap_mb));
+        }
+        if run == Run::IdentityHash {
+            cmd.args(SAME_IDENTITY_HASH);
+        }
+        if let Some(c) = env.coverage {
+            cmd.args(&c.jvm_args)
+                .arg(format!("-Djforge.validate.probes={}", c.total_probes));
+        }
+        if run == Run::Console {
+            let cp = env
+                .console_cp
+                .as_ref()
+                .ok_or_else(|| anyhow!("internal: console launcher run without its class path"))?;
+            cmd.arg(format!("-Djforge.results={}", results_file.display()))
+                .arg("-cp")
+                .arg(cp)
+                .arg("org.junit.platform.console.ConsoleLauncher")
+                .args([
+                    "--disable-banner",
+                    "--details=none",
+                    "--disable-ansi-colors",
+                ]);
+            // Whole classes where every compiled test of the class is to run (the console
+            // launcher's usual selection), single methods otherwise; classes in list order.
+            let mut per_class: Vec<(&str, Vec<&str>)> = Vec::new();
+            for (c, m) in &todo {
+                match per_class.last_mut() {
+                    Some((last, ms)) if *last == c.as_str() => ms.push(m),
+                    _ => per_class.push((c, vec![m])),
+                }
+            }
+            for (c, ms) in per_class {
+                if class_sizes.get(c) == Some(&ms.len()) {
+                    cmd.arg("--select-class").arg(c);
+                } else {
+                    for m in ms {
+                        cmd.arg("--select-method").arg(format!("{c}#{m}"));
+                    }
+                }
+            }
+        } else {
+            let order = env.tmp.join(format!("order{n}.txt"));
+            let mut text = String::new();
+            for (c, m) in &todo {
+                text.push_str(c);
+                text.push('\t');
+                text.push_str(m);
+                text.push('\n');
+            }
+            std::fs::write(&order, text).context("cannot write to the temporary folder")?;
+            cmd.arg("-cp")
+                .arg(&env.run_cp)
+                .arg(env.runner_main)
+                .arg(&results_file)
+                .arg(&order);
+        }
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::from(log_file))
+            .stderr(Stdio::from(log_err))
+            .spawn()
+            .with_context(|| {
+                format!(
+                    "cannot run java at {}; pass a JDK with --java",
+                    env.java.display()
+                )
+            })?;
+        let mut last_progress = Instant::now();
+        let mut reported = 0u64;
+        let mut timed_out = false;
+        let status = loop {
+            if let Some(s) = child.try_wait().context("waiting for the test JVM")? {
+                break Some(s);
+            }
+            let len = std::fs::metadata(&results_file)
+                .map(|m| m.len())
+                .unwrap_or(0);
+            if len != reported {
+                reported = len;
+                last_progress = Instant::now();
+            }
+            if last_progress.elapsed() >= env.run_timeout {
+                timed_out = true;
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let text = std::fs::read(&results_file)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        let before = results.len();
+        let mut started: Option<Key> = None;
+        // The class of the test reported last: the HITS line after a result is that test's.
+        let mut last_class: Option<String> = None;
+        let mut done = false;
+        for line in text.lines() {
+            let f: Vec<String> = line.split('\t').map(unescape).collect();
+            match f.first().map(String::as_str) {
+                Some("START") if f.len() >= 3 => started = Some((f[1].clone(), f[2].clone())),
+                Some("PASS") if f.len() >= 3 => {
+                    last_class = Some(f[1].clone());
+                    let k = (f[1].clone(), f[2].clone());
+                    if started.as_ref() == Some(&k) {
+                        started = None;
+                    }
+                    reported_any = true;
+                    if wanted.contains(&k) {
+                        results.entry(k).or_insert(Outcome {
+                            failure: None,
+                            nanos: parse_u64(f.get(3)),
+                            bytes: parse_u64(f.get(4)),
+                        });
+                    }
+                }
+                Some("FAIL") if f.len() >= 5 => {
+                    last_class = Some(f[1].clone());
+                    reported_any = true;
+                    let fail = || Outcome {
+                        failure: Some((f[3].clone(), f[4].clone())),
+                        nanos: parse_u64(f.get(5)),
+                        bytes: parse_u64(f.get(6)),
+                    };
+                    let k = (f[1].clone(), f[2].clone());
+                    if wanted.contains(&k) {
+                        if started.as_ref() == Some(&k) {
+                            started = None;
+                        }
+                        results.entry(k).or_insert_with(fail);
+                    } else {
+                        // Class-level failure (or an unknown method): every unreported test of
+                        // the class fails with it.
+                        for t in todo.iter().filter(|t| t.0 == f[1]) {
+                            results.entry((*t).clone()).or_insert_with(fail);
+                        }
+                    }
+                }
+                Some("HITS") if f.len() >= 2 => {
+                    let skip = last_class
+                        .as_ref()
+                        .is_some_and(|c| env.hits_skipped.contains(c));
+                    if let Some(hits) = env.hits.as_mut().filter(|_| !skip) {
+                        for id in f[1].split(',').filter_map(|s| s.parse::<usize>().ok()) {
+                            if let Some(h) = hits.get_mut(id) {
+                                *h = true;
+                            }
+                        }
+                    }
+                }
+                Some("NOTE") if f.len() >= 2 => {
+                    let w = format!("test runner: {}", f[1]);
+                    if !env.warnings.contains(&w) {
+                        env.warnings.push(w);
+                    }
+                }
+                Some("DONE") => done = true,
+                _ => {}
+            }
+        }
+        if done {
+            // Everything the runner was asked for and did not report was not found by JUnit.
+            for k in &todo {
+                results.entry((*k).clone()).or_insert_with(|| {
+                    Outcome::fail(
+                        NO_RESULT,
+                        format!(
+                            "JUnit did not run this test (is the JUnit {} engine on the class path?); log: {}",
+                            env.junit,
+                            tail(&log, 2000)
+                        ),
+                    )
+                });
+            }
+            continue;
+        }
+        let why = if timed_out {
+            (
+                TIMEOUT,
+                format!(
+                    "the test run exceeded {} ms without progress and was killed",
+                    env.run_timeout.as_millis()
+                ),
+            )
+        } else {
+            let code = status
+                .and_then(|s| s.code())
+                .map(|c| c.to_string())
+                .unwrap_or_else(|| "a signal".into());
+            (
+                JVM_EXIT,
+                format!("the test JVM exited (status {code}) during this test, e.g. System.exit"),
+            )
+        };
+        if let Some(k) = started.filter(|k| wanted.contains(k)) {
+            results.entry(k).or_insert_with(|| {
+                Outcome::fail(why.0, format!("{}; log: {}", why.1, tail(&log, 2000)))
+            });
+        } else if results.len() == before {
+            // Died before any test started (or made no progress): blame every remaining test.
+            for k in &todo {
+                results.entry((*k).clone()).or_insert_with(|| {
+                    Outcome::fail(
+                        why.0,
+                        format!(
+                            "{} before reporting any result; log: {}",
+                            why.1,
+                            tail(&log, 2000)
+                        ),
+                    )
+                });
+            }
+        }
+    }
+    Ok((results, reported_any))
+}
+
+fn is_oom(exception_class: &str) -> bool {
+    exception_class == "java.lang.OutOfMemoryError"
+}
+
+/// Compile `files` with javac (class path = user class path + JUnit) and run every test class
+/// under JUnit in separate JVMs, with the default [`CheckOptions`]. See
+/// [`compile_and_run_with`].
 pub fn compile_and_run(
     javac: &Path,
     java: &Path,
@@ -342,6 +1062,34 @@ pub fn compile_and_run(
     files: &[WrittenFile],
     junit: u8,
     run_timeout: Duration,
+) -> Result<Validation> {
+    let opts = CheckOptions::new(junit, junit_cp);
+    compile_and_run_with(
+        javac,
+        java,
+        user_cp,
+        junit_cp,
+        files,
+        junit,
+        run_timeout,
+        &opts,
+    )
+}
+
+/// Compile `files` with javac (class path = user class path + JUnit) and run the suite in the
+/// configurations of the module documentation. `run_timeout` is the longest a test JVM may go
+/// without reporting progress (a test start or result); the test then running is reported as
+/// timed out. Every compiled test ends up in exactly one of `passed` and `test_failures`.
+#[allow(clippy::too_many_arguments)]
+pub fn compile_and_run_with(
+    javac: &Path,
+    java: &Path,
+    user_cp: &[PathBuf],
+    junit_cp: &[PathBuf],
+    files: &[WrittenFile],
+    junit: u8,
+    run_timeout: Duration,
+    opts: &CheckOptions,
 ) -> Result<Validation> {
     if junit != 4 && junit != 5 {
         bail!("unsupported JUnit version {junit}: choose 4 or 5");
@@ -352,27 +1100,30 @@ pub fn compile_and_run(
         .context("cannot create a temporary folder for compiling the tests (check TMPDIR)")?;
     let classes = tmp.path().join("classes");
     std::fs::create_dir_all(&classes).context("cannot create a temporary folder")?;
+    let mut validation = Validation::default();
 
     // The runner, compiled against JUnit alone: a failure here is a JUnit class path problem.
-    let (runner_name, runner_src) = if junit == 4 {
-        ("JforgeJUnit4Runner", RUNNER4)
+    let t0 = Instant::now();
+    let console = if junit == 4 {
+        opts.console_launcher.as_deref()
     } else {
-        ("JforgeJUnit5Runner", RUNNER5)
+        None
     };
-    let runner_dir = tmp.path().join("runner");
-    std::fs::create_dir_all(&runner_dir).context("cannot create a temporary folder")?;
-    let runner_file = runner_dir.join(format!("{runner_name}.java"));
-    std::fs::write(&runner_file, runner_src).context("cannot write to the temporary folder")?;
-    let output_file = runner_dir.join("JforgeRunnerOutput.java");
-    std::fs::write(&output_file, RUNNER_OUTPUT).context("cannot write to the temporary folder")?;
-    let (ok, out) = run_javac(
-        javac,
-        &join_cp(&[junit_cp])?,
-        &classes,
-        &[runner_file, output_file],
-    )?;
-    if !ok {
-        bail!(
+    let mut runner = prepare_runner(javac, junit, junit_cp, console, tmp.path())?;
+    if let (Err(out), Some(c)) = (&runner, console) {
+        validation.warnings.push(format!(
+            "the JUnit console launcher run is skipped: the runner does not compile against \
+             the JUnit class path plus {}; javac said:\n{out}",
+            c.iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(":")
+        ));
+        runner = prepare_runner(javac, junit, junit_cp, None, tmp.path())?;
+    }
+    let runner = match runner {
+        Ok(r) => r,
+        Err(out) => bail!(
             "the JUnit {junit} class path ({}) does not provide the JUnit API needed to run tests; \
              install Debian package junit{junit} or pass --junit-classpath. javac said: {}",
             junit_cp
@@ -381,8 +1132,20 @@ pub fn compile_and_run(
                 .collect::<Vec<_>>()
                 .join(":"),
             first_javac_errors(&out, 2)
-        );
-    }
+        ),
+    };
+    timed(
+        &mut validation.timings,
+        format!(
+            "test runner{}",
+            if runner.cached {
+                " (cached)"
+            } else {
+                " compiled"
+            }
+        ),
+        t0.elapsed(),
+    );
 
     // Copies of the sources: failing methods get blanked out between javac rounds.
     let mut sources: Vec<Vec<String>> = Vec::with_capacity(files.len());
@@ -399,18 +1162,23 @@ pub fn compile_and_run(
         std::fs::create_dir_all(&dir).context("cannot create a temporary folder")?;
         copies.push(dir.join(name));
     }
-    let compile_cp = join_cp(&[std::slice::from_ref(&classes), user_cp, junit_cp])?;
-    let mut validation = Validation::default();
+    let compile_cp = join_cp(&[std::slice::from_ref(&runner.classes), user_cp, junit_cp])?;
     // (file index, method) -> javac messages
     let mut broken: BTreeMap<(usize, usize), Vec<String>> = BTreeMap::new();
     let mut compiled = false;
-    for _round in 0..20 {
+    for round in 0..20 {
+        let t0 = Instant::now();
         for (src, copy) in sources.iter().zip(&copies) {
             let mut text = src.join("\n");
             text.push('\n');
             std::fs::write(copy, text).context("cannot write to the temporary folder")?;
         }
         let (ok, out) = run_javac(javac, &compile_cp, &classes, &copies)?;
+        timed(
+            &mut validation.timings,
+            format!("javac round {} ({} files)", round + 1, copies.len()),
+            t0.elapsed(),
+        );
         if ok {
             compiled = true;
             break;
@@ -474,203 +1242,253 @@ pub fn compile_and_run(
         ));
     }
 
-    // Run. `pending` keeps file order; results are filled in as runs report them.
-    let mut pending: Vec<(String, String)> = Vec::new();
+    // The compiled tests in declaration order.
+    let mut all: Vec<Key> = Vec::new();
+    let mut error_suite: HashSet<Key> = HashSet::new();
     for (fi, f) in files.iter().enumerate() {
         for (ti, t) in f.tests.iter().enumerate() {
             if !broken.contains_key(&(fi, ti)) {
-                pending.push((f.class_name.clone(), t.method.clone()));
+                let k = (f.class_name.clone(), t.method.clone());
+                if f.error_suite {
+                    error_suite.insert(k.clone());
+                }
+                all.push(k);
             }
         }
     }
-    let all = pending.clone();
-    let mut results: HashMap<(String, String), Outcome> = HashMap::new();
-    let run_cp = join_cp(&[std::slice::from_ref(&classes), user_cp, junit_cp])?;
+    let mut class_sizes: HashMap<&str, usize> = HashMap::new();
+    for (c, _) in &all {
+        *class_sizes.entry(c.as_str()).or_insert(0) += 1;
+    }
+
+    let mut cp_entries: Vec<PathBuf> = Vec::new();
+    if let Some(c) = &opts.coverage {
+        cp_entries.push(c.class_dir.clone());
+    }
+    cp_entries.push(runner.classes.clone());
+    cp_entries.push(classes.clone());
+    cp_entries.extend(user_cp.iter().cloned());
+    cp_entries.extend(junit_cp.iter().cloned());
+    let run_cp = join_cp(&[&cp_entries])?;
+    let console_cp = match (&runner.services, console) {
+        (Some(svc), Some(extra)) => {
+            let mut v = cp_entries.clone();
+            v.push(svc.clone());
+            v.extend(extra.iter().cloned());
+            Some(join_cp(&[&v])?)
+        }
+        _ => None,
+    };
     // `-Djava.security.manager=allow` lets the runner block System.exit on JDK 18+; JDKs
     // before 12 would read it as a class name and fail to start, and JDK 24+ (JEP 486) refuse
     // to start with it, so it is passed only on 12..=23. Without it a test that exits is still
     // caught: its missing result is reported as <jvm-exit>.
     let allow_sm = jdk_feature_version(java).is_some_and(|v| (12..24).contains(&v));
-    let mut first = true;
-    for round in 0.. {
-        let todo: Vec<&(String, String)> =
-            all.iter().filter(|k| !results.contains_key(*k)).collect();
-        if todo.is_empty() {
+    let mut env = Env {
+        java,
+        tmp: tmp.path(),
+        junit,
+        run_timeout,
+        allow_sm,
+        run_cp,
+        console_cp,
+        runner_main: if junit == 4 {
+            "JforgeJUnit4Runner"
+        } else {
+            "JforgeJUnit5Runner"
+        },
+        first_run_heap_mb: opts.first_run_heap_mb,
+        coverage: opts.coverage.as_ref(),
+        hits: opts
+            .coverage
+            .as_ref()
+            .map(|c| vec![false; c.total_probes as usize]),
+        hits_skipped: files
+            .iter()
+            .filter(|f| f.error_suite)
+            .map(|f| f.class_name.clone())
+            .collect(),
+        warnings: std::mem::take(&mut validation.warnings),
+        jvms: 0,
+    };
+
+    // Run 1, then the later runs on what is still a candidate.
+    let mut verdict: HashMap<Key, TestFailure> = HashMap::new();
+    let mut fastest: HashMap<Key, u64> = HashMap::new();
+    // Candidates and their run-1 failure (None: passed).
+    let mut first: HashMap<Key, Option<(String, String)>> = HashMap::new();
+    let failure = |k: &Key, exception_class: String, message: String, cause| TestFailure {
+        class_name: k.0.clone(),
+        method: k.1.clone(),
+        exception_class,
+        message,
+        cause,
+    };
+    let t0 = Instant::now();
+    let jvms = env.jvms;
+    let (mut r1, _) = run_tests(&mut env, Run::Forward, &all, &class_sizes)?;
+    timed(
+        &mut validation.timings,
+        format!(
+            "{}: {} tests, {} JVMs",
+            Run::Forward.name(),
+            all.len(),
+            env.jvms - jvms
+        ),
+        t0.elapsed(),
+    );
+    let mut candidates: Vec<Key> = Vec::new();
+    for k in &all {
+        let o = r1.remove(k).unwrap_or_else(|| {
+            Outcome::fail(NO_RESULT, "the runner never reported on this test".into())
+        });
+        if let Some(n) = o.nanos {
+            fastest.insert(k.clone(), n);
+        }
+        let too_big = o.bytes.is_some_and(|b| b > opts.max_test_bytes);
+        match o.failure {
+            Some((exc, msg)) if is_oom(&exc) => {
+                verdict.insert(k.clone(), failure(k, exc, msg, FailureCause::TooMuchMemory));
+            }
+            Some((exc, msg)) if exc == TIMEOUT => {
+                verdict.insert(k.clone(), failure(k, exc, msg, FailureCause::TimedOut));
+            }
+            _ if too_big => {
+                let mb = o.bytes.unwrap_or(0) >> 20;
+                verdict.insert(
+                    k.clone(),
+                    failure(
+                        k,
+                        TOO_MUCH_MEMORY.into(),
+                        format!(
+                            "the test's thread allocated {mb} MB; the limit is {} MB",
+                            opts.max_test_bytes >> 20
+                        ),
+                        FailureCause::TooMuchMemory,
+                    ),
+                );
+            }
+            Some((exc, msg)) if error_suite.contains(k) && exc != JVM_EXIT && exc != NO_RESULT => {
+                // An error-revealing test fails by design; later runs check it fails alike.
+                first.insert(k.clone(), Some((exc, msg)));
+                candidates.push(k.clone());
+            }
+            Some((exc, msg)) => {
+                verdict.insert(k.clone(), failure(k, exc, msg, FailureCause::Failed));
+            }
+            None => {
+                first.insert(k.clone(), None);
+                candidates.push(k.clone());
+            }
+        }
+    }
+    let mut later = vec![
+        (Run::IdentityHash, FailureCause::IdentityHash),
+        (Run::Reverse, FailureCause::ReverseOrder),
+    ];
+    if env.console_cp.is_some() {
+        later.push((Run::Console, FailureCause::ConsoleLauncher));
+    }
+    for (run, cause) in later {
+        if candidates.is_empty() {
             break;
         }
-        let args: Vec<String> = if first {
-            let mut classes_in_order: Vec<String> = Vec::new();
-            for (c, _) in &todo {
-                if !classes_in_order.contains(c) {
-                    classes_in_order.push(c.clone());
-                }
-            }
-            classes_in_order
+        let order: Vec<Key> = if run == Run::Reverse {
+            candidates.iter().rev().cloned().collect()
         } else {
-            todo.iter().map(|(c, m)| format!("{c}#{m}")).collect()
+            candidates.clone()
         };
-        first = false;
-        let results_file = tmp.path().join(format!("results{round}.txt"));
-        let log = tmp.path().join(format!("run{round}.log"));
-        let log_file =
-            std::fs::File::create(&log).context("cannot write to the temporary folder")?;
-        let log_err = log_file
-            .try_clone()
-            .context("cannot write to the temporary folder")?;
-        let mut cmd = Command::new(java);
-        if allow_sm {
-            cmd.arg("-Djava.security.manager=allow");
-        }
-        let mut child = cmd
-            .arg("-cp")
-            .arg(&run_cp)
-            .arg(runner_name)
-            .arg(&results_file)
-            .args(&args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::from(log_file))
-            .stderr(Stdio::from(log_err))
-            .spawn()
-            .with_context(|| {
-                format!(
-                    "cannot run java at {}; pass a JDK with --java-home",
-                    java.display()
-                )
-            })?;
-        let mut last_progress = Instant::now();
-        let mut reported = 0u64;
-        let mut timed_out = false;
-        let status = loop {
-            if let Some(s) = child.try_wait().context("waiting for the test JVM")? {
-                break Some(s);
-            }
-            let len = std::fs::metadata(&results_file)
-                .map(|m| m.len())
-                .unwrap_or(0);
-            if len != reported {
-                reported = len;
-                last_progress = Instant::now();
-            }
-            if last_progress.elapsed() >= run_timeout {
-                timed_out = true;
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        let text = std::fs::read(&results_file)
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .unwrap_or_default();
-        let before = results.len();
-        let mut started: Option<(String, String)> = None;
-        let mut done = false;
-        for line in text.lines() {
-            let f: Vec<String> = line.split('\t').map(unescape).collect();
-            match f.first().map(String::as_str) {
-                Some("START") if f.len() >= 3 => started = Some((f[1].clone(), f[2].clone())),
-                Some("PASS") if f.len() >= 3 => {
-                    let k = (f[1].clone(), f[2].clone());
-                    if started.as_ref() == Some(&k) {
-                        started = None;
-                    }
-                    results.entry(k).or_insert(Outcome::Pass);
-                }
-                Some("FAIL") if f.len() >= 5 => {
-                    let fail = || Outcome::Fail {
-                        exception_class: f[3].clone(),
-                        message: f[4].clone(),
-                    };
-                    let k = (f[1].clone(), f[2].clone());
-                    if all.contains(&k) {
-                        if started.as_ref() == Some(&k) {
-                            started = None;
-                        }
-                        results.entry(k).or_insert_with(fail);
-                    } else {
-                        // Class-level failure (or an unknown method): every unreported test of
-                        // the class fails with it.
-                        for t in all.iter().filter(|t| t.0 == f[1]) {
-                            results.entry(t.clone()).or_insert_with(fail);
-                        }
-                    }
-                }
-                Some("DONE") => done = true,
-                _ => {}
-            }
-        }
-        if done {
-            // Everything the runner was asked for and did not report was not found by JUnit.
-            for k in &todo {
-                results.entry((*k).clone()).or_insert_with(|| Outcome::Fail {
-                    exception_class: NO_RESULT.to_string(),
-                    message: format!(
-                        "JUnit did not run this test (is the JUnit {junit} engine on the class path?); log: {}",
-                        tail(&log, 2000)
-                    ),
-                });
-            }
+        let t0 = Instant::now();
+        let jvms = env.jvms;
+        let (mut r, reported_any) = run_tests(&mut env, run, &order, &class_sizes)?;
+        timed(
+            &mut validation.timings,
+            format!(
+                "{}: {} tests, {} JVMs",
+                run.name(),
+                order.len(),
+                env.jvms - jvms
+            ),
+            t0.elapsed(),
+        );
+        if !reported_any {
+            // A launcher that reports nothing at all is a setup problem, not 1000 failures.
+            let why = order
+                .iter()
+                .find_map(|k| r.get(k).and_then(|o| o.failure.as_ref()))
+                .map(|(_, m)| m.as_str())
+                .unwrap_or("");
+            env.warnings.push(format!(
+                "{} reported no test at all and was skipped: {why}",
+                run.name()
+            ));
             continue;
         }
-        let why = if timed_out {
-            (
-                TIMEOUT,
-                format!(
-                    "the test run exceeded {} ms and was killed",
-                    run_timeout.as_millis()
-                ),
-            )
-        } else {
-            let code = status
-                .and_then(|s| s.code())
-                .map(|c| c.to_string())
-                .unwrap_or_else(|| "a signal".into());
-            (
-                JVM_EXIT,
-                format!("the test JVM exited (status {code}) during this test, e.g. System.exit"),
-            )
-        };
-        if let Some(k) = started.filter(|k| all.contains(k)) {
-            results.entry(k).or_insert_with(|| Outcome::Fail {
-                exception_class: why.0.to_string(),
-                message: format!("{}; log: {}", why.1, tail(&log, 2000)),
+        candidates.retain(|k| {
+            let o = r.remove(k).unwrap_or_else(|| {
+                Outcome::fail(NO_RESULT, "the runner never reported on this test".into())
             });
-        } else if results.len() == before {
-            // Died before any test started (or made no progress): blame every remaining test.
-            for k in &todo {
-                results
-                    .entry((*k).clone())
-                    .or_insert_with(|| Outcome::Fail {
-                        exception_class: why.0.to_string(),
-                        message: format!(
-                            "{} before reporting any result; log: {}",
-                            why.1,
-                            tail(&log, 2000)
-                        ),
-                    });
+            if let Some(n) = o.nanos {
+                let f = fastest.entry(k.clone()).or_insert(n);
+                *f = (*f).min(n);
             }
+            let was = first.get(k).cloned().flatten();
+            let (exc, msg) = match (o.failure, was) {
+                (None, None) => return true,
+                (Some(now), Some((then, _))) if now.0 == then => return true,
+                (Some(now), _) => now,
+                (None, Some((then, _))) => (
+                    INCONSISTENT.to_string(),
+                    format!("failed with {then} in run 1 but passed in {}", run.name()),
+                ),
+            };
+            let cause = if is_oom(&exc) {
+                FailureCause::TooMuchMemory
+            } else {
+                cause
+            };
+            verdict.insert(k.clone(), failure(k, exc, msg, cause));
+            false
+        });
+    }
+    for k in candidates {
+        if let Some(&n) = fastest.get(&k)
+            && n > opts.slow_test.as_nanos() as u64
+        {
+            verdict.insert(
+                k.clone(),
+                failure(
+                    &k,
+                    TOO_SLOW.into(),
+                    format!(
+                        "the test took {} ms in its fastest run; the limit is {} ms",
+                        n / 1_000_000,
+                        opts.slow_test.as_millis()
+                    ),
+                    FailureCause::TooSlow,
+                ),
+            );
+        } else if let Some(Some((exc, msg))) = first.remove(&k) {
+            verdict.insert(k.clone(), failure(&k, exc, msg, FailureCause::Failed));
         }
     }
     for k in all {
-        match results.remove(&k) {
-            Some(Outcome::Pass) => validation.passed.push(k),
-            Some(Outcome::Fail {
-                exception_class,
-                message,
-            }) => validation.test_failures.push(TestFailure {
-                class_name: k.0,
-                method: k.1,
-                exception_class,
-                message,
-            }),
-            None => validation.test_failures.push(TestFailure {
-                class_name: k.0,
-                method: k.1,
-                exception_class: NO_RESULT.to_string(),
-                message: "the runner never reported on this test".into(),
-            }),
+        match verdict.remove(&k) {
+            Some(f) => validation.test_failures.push(f),
+            None => validation.passed.push(k),
         }
     }
+    validation.suite_hits = env.hits.take();
+    if let Some(h) = &validation.suite_hits
+        && timing_on()
+    {
+        eprintln!(
+            "jforge timing: the suite hit {} of {} coverage probes",
+            h.iter().filter(|x| **x).count(),
+            h.len()
+        );
+    }
+    validation.warnings = env.warnings;
     Ok(validation)
 }
 
@@ -710,6 +1528,16 @@ mod tests {
         std::fs::write(home.path().join("release"), "JAVA_VERSION=\"1.8.0_392\"\n").unwrap();
         assert_eq!(jdk_feature_version(&home.path().join("bin/java")), Some(8));
         assert_eq!(jdk_feature_version(&home.path().join("bin/nope")), None);
+    }
+
+    #[test]
+    fn console_launcher_on_the_junit_class_path_needs_nothing_more() {
+        let cp = [
+            PathBuf::from("/x/junit4.jar"),
+            PathBuf::from("/x/junit-platform-console-standalone-1.9.1.jar"),
+        ];
+        assert_eq!(find_console_launcher(&cp), Some(vec![]));
+        assert!(!is_console_jar(Path::new("/x/junit-platform-console.jar")));
     }
 
     #[test]
