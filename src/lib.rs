@@ -9,6 +9,7 @@ pub mod exhaustive;
 pub mod gen_cmd;
 pub mod generate;
 pub mod instrument;
+pub mod interrupt;
 pub mod model;
 pub mod report;
 pub mod runner;
