@@ -1,8 +1,10 @@
 //! `jforge gen`: the whole run, from the command line to checked JUnit files and a summary.
 
 use crate::cli::{GenArgs, parse_duration};
+use crate::emit::output::RunOutput;
+use crate::emit::suite::Tool;
 use crate::emit::validate::{compile_and_run, find_junit};
-use crate::emit::{EmitConfig, Ending, TestCase, WrittenFile, junit::write_suites};
+use crate::emit::{EmitConfig, Ending, TestCase, WrittenFile};
 use crate::generate::finish::{ErrorTest, FinishStats, error_tests, regression_tests};
 use crate::generate::literals::LiteralPool;
 use crate::generate::ops::{OpSet, add_view_ops, build_ops, helper_classes};
@@ -18,7 +20,7 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use regex::Regex;
 use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// JDK classes from the jmods when the JDK has them (fast, no JVM), else from a worker.
@@ -48,41 +50,29 @@ fn method_filter(re: Option<&str>, flag: &str) -> anyhow::Result<Option<Regex>> 
         .with_context(|| format!("{flag} is not a valid regular expression"))
 }
 
-/// Make sure the output folder can be written before any work is done.
-fn check_output_dir(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| {
-        format!(
-            "cannot create output folder {}: choose another --output-dir",
-            dir.display()
-        )
-    })?;
-    let probe = dir.join(".jforge-write-test");
-    std::fs::write(&probe, b"").with_context(|| {
-        format!(
-            "cannot write to output folder {}: choose another --output-dir",
-            dir.display()
-        )
-    })?;
-    let _ = std::fs::remove_file(probe);
-    Ok(())
-}
-
-fn default_package(classes: &[String]) -> Option<String> {
-    let first = classes.first()?;
-    let pkg = first.rsplit_once('.').map(|(p, _)| p.to_string())?;
-    let restricted = ["java.", "javax.", "jdk.", "sun.", "com.sun."];
-    if restricted.iter().any(|r| format!("{pkg}.").starts_with(r)) {
-        Some("jforge.tests".to_string())
-    } else {
-        Some(pkg)
-    }
-}
-
 /// Whether `gen` measures coverage without `--coverage` (see ARCHITECTURE.md, "Coverage
 /// guidance": decided by measured throughput cost).
 const COVERAGE_BY_DEFAULT: bool = true;
 
+/// What a finished `jforge gen` run wrote (for the exit status).
+#[derive(Clone, Debug, Default)]
+pub struct GenOutcome {
+    /// Error-revealing tests written (each one fails on purpose).
+    pub error_tests_written: usize,
+}
+
 pub fn run(args: GenArgs) -> anyhow::Result<()> {
+    run_with_outcome(args).map(|_| ())
+}
+
+/// `jforge gen`; an interrupted run (Ctrl-C, SIGTERM) exits with status 130 from the signal
+/// handler, see `crate::interrupt`.
+pub fn run_with_outcome(args: GenArgs) -> anyhow::Result<GenOutcome> {
+    crate::interrupt::install()?;
+    crate::interrupt::settle(generate_and_write(args))
+}
+
+fn generate_and_write(args: GenArgs) -> anyhow::Result<GenOutcome> {
     let started = Instant::now();
     let time_limit = match (&args.time_limit, args.generated_limit) {
         (Some(t), _) => Some(parse_duration(t).context("--time-limit")?),
@@ -95,7 +85,18 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
     };
     let include = method_filter(args.include_methods.as_deref(), "--include-methods")?;
     let exclude = method_filter(args.exclude_methods.as_deref(), "--exclude-methods")?;
-    check_output_dir(&args.output_dir)?;
+    // Locked for the whole run, written through a staging folder (see emit::output).
+    let mut out = RunOutput::open(
+        Tool::Gen,
+        EmitConfig {
+            out_dir: args.output_dir.clone(),
+            junit: args.junit,
+            package: args.test_package.clone(),
+            tests_per_file: args.tests_per_file as usize,
+        },
+        args.error_output_dir.as_deref(),
+        args.error_tests_in_suite,
+    )?;
     let java = find_java(args.java.as_deref())?;
 
     let mut entries: Vec<PathBuf> = ClassPath::parse(&args.classpath)?.entries().to_vec();
@@ -305,16 +306,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
     let mut regression = regression_tests(&generator, &mut pool, args.output_limit, &mut fstats)?;
     let mut errors = error_tests(&generator, &mut pool, &mut fstats)?;
 
-    let emit = EmitConfig {
-        out_dir: args.output_dir.clone(),
-        junit: args.junit,
-        package: args
-            .test_package
-            .clone()
-            .or_else(|| default_package(&classes)),
-        tests_per_file: args.tests_per_file as usize,
-    };
-    let mut files = write(&emit, &ops, &regression, &errors)?;
+    let mut files = write(&mut out, &ops, &classes, &regression, &errors)?;
     let mut validation = ValidationSummary::default();
     if files.is_empty() {
         validation.skipped = Some("no tests were generated".into());
@@ -370,16 +362,20 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
                         .filter(|(i, _)| !bad_err.contains(i))
                         .map(|(_, c)| c)
                         .collect();
-                    files = write(&emit, &ops, &regression, &errors)?;
+                    files = write(&mut out, &ops, &classes, &regression, &errors)?;
                 }
             }
         }
     }
 
+    // ---- into place: only now are earlier files replaced
+    let installed = out.install(&files)?;
+    let files = installed.files;
+
     // ---- report
     let stats = pool.stats();
     pool.shutdown();
-    let report = Report::build(
+    let mut report = Report::build(
         &args,
         &classes,
         &skipped_classes,
@@ -395,23 +391,32 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
         &files,
         started.elapsed(),
     );
+    report.output = out.summary(
+        args.junit_classpath.as_deref(),
+        &entries,
+        &files,
+        &installed.replaced,
+    );
     if let Some(path) = &args.stats_json {
         let text = serde_json::to_string_pretty(&report.json())?;
         std::fs::write(path, text)
             .with_context(|| format!("cannot write --stats-json file {}", path.display()))?;
     }
     report.print_summary(&mut std::io::stdout())?;
-    Ok(())
+    Ok(GenOutcome {
+        error_tests_written: errors.len(),
+    })
 }
 
 fn write(
-    emit: &EmitConfig,
+    out: &mut RunOutput,
     ops: &OpSet,
+    classes: &[String],
     regression: &[TestCase],
     errors: &[ErrorTest],
 ) -> anyhow::Result<Vec<WrittenFile>> {
     let ecases: Vec<TestCase> = errors.iter().map(|e| e.case.clone()).collect();
-    write_suites(emit, &ops.table, regression, &ecases)
+    out.write(&ops.table, &ops.owner_class, classes, regression, &ecases)
 }
 
 /// Which written tests must go: regression tests that did not compile or did not pass, error

@@ -10,7 +10,9 @@ pub mod canon;
 pub mod search;
 
 use crate::cli::ExhaustiveArgs;
-use crate::emit::{EmitConfig, Ending, TestCase, junit::write_suites};
+use crate::emit::output::{Installed, RunOutput};
+use crate::emit::suite::Tool;
+use crate::emit::{EmitConfig, Ending, TestCase};
 use crate::generate::ops::{OpSet, build_ops, helper_classes, is_literal_type};
 use crate::model::classpath::{ClassPath, JmodClasses};
 use crate::model::{JType, Model, Prim};
@@ -404,16 +406,33 @@ fn usable_ops(
     out
 }
 
+/// `jforge exhaustive`; an interrupted run exits with status 130 (see `crate::interrupt`).
 pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
+    crate::interrupt::install()?;
+    crate::interrupt::settle(enumerate_and_write(args))
+}
+
+fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<()> {
     let started = Instant::now();
     let settings = Settings::from_args(&args)?;
     if args.classes.is_empty() {
         bail!("name the class to enumerate with --class NAME");
     }
-    if let Some(d) = &args.output_dir {
-        std::fs::create_dir_all(d)
-            .with_context(|| format!("cannot create --output-dir {}", d.display()))?;
-    }
+    // ---- output folders: locked for the whole run, written through staging (emit::output)
+    let mut output = match &args.output_dir {
+        Some(d) => Some(RunOutput::open(
+            Tool::Exhaustive,
+            EmitConfig {
+                out_dir: d.clone(),
+                junit: args.junit,
+                package: None,
+                tests_per_file: 500,
+            },
+            args.error_output_dir.as_deref(),
+            args.error_tests_in_suite,
+        )?),
+        None => None,
+    };
     let java = find_java(args.java.as_deref())?;
     let entries: Vec<PathBuf> = ClassPath::parse(&args.classpath)?.entries().to_vec();
     let cp = ClassPath::new(&entries)?;
@@ -602,17 +621,13 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
     }
     let mut written = 0usize;
     let mut failure_tests = 0usize;
-    if let Some(dir) = &args.output_dir {
+    let mut installed = Installed::default();
+    if let Some(out) = &mut output {
         let (reg, err) = build_tests(&search, &mut pool, &classes, args.max_tests)?;
         written = reg.len();
         failure_tests = err.len();
-        let emit = EmitConfig {
-            out_dir: dir.clone(),
-            junit: args.junit,
-            package: default_package(&classes),
-            tests_per_file: 500,
-        };
-        write_suites(&emit, &ops.table, &reg, &err)?;
+        let files = out.write(&ops.table, &ops.owner_class, &classes, &reg, &err)?;
+        installed = out.install(&files)?;
     }
     let stats = pool.stats();
     pool.shutdown();
@@ -746,11 +761,19 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
             )?;
         }
     }
-    if let Some(d) = &args.output_dir {
+    if let (Some(d), Some(o)) = (&args.output_dir, &output) {
+        let failures = match o.error_dir() {
+            Some(e) if failure_tests > 0 => format!(
+                "; {failure_tests} failure tests to {}, where a build does not run them",
+                e.display()
+            ),
+            _ => format!(" and {failure_tests} failure tests"),
+        };
         writeln!(
             out,
-            "  wrote {written} structure tests and {failure_tests} failure tests to {}",
-            d.display()
+            "  wrote {written} structure tests to {}{failures}; replaced {} files an earlier jforge exhaustive run wrote for the same classes",
+            d.display(),
+            installed.replaced.len()
         )?;
     }
     Ok(())
@@ -764,19 +787,6 @@ impl crate::model::classpath::JdkClasses for PoolJdk<'_> {
     }
     fn list_classes(&mut self, p: &str) -> anyhow::Result<Vec<String>> {
         self.0.list_classes(p)
-    }
-}
-
-fn default_package(classes: &[String]) -> Option<String> {
-    let first = classes.first()?;
-    let pkg = first.rsplit_once('.').map(|(p, _)| p.to_string())?;
-    if ["java.", "javax.", "jdk.", "sun."]
-        .iter()
-        .any(|r| format!("{pkg}.").starts_with(r))
-    {
-        Some("jforge.tests".to_string())
-    } else {
-        Some(pkg)
     }
 }
 
