@@ -481,6 +481,139 @@ mod tests {
         assert_eq!(test_package("Plain", None), None);
     }
 
+    fn ctor(class: &str) -> crate::sequence::Operation {
+        let ty = crate::model::types::JType::class(class);
+        crate::sequence::Operation {
+            kind: crate::sequence::OpKind::Constructor,
+            class: class.to_string(),
+            name: "<init>".into(),
+            descriptor: "()V".into(),
+            owner: ty.clone(),
+            params: vec![],
+            ret: Some(ty),
+            varargs: false,
+            overloaded: false,
+            method_type_args: vec![],
+            outer_instance: false,
+        }
+    }
+
+    fn case(ops: &[u32]) -> TestCase {
+        let stmts: Vec<Stmt> = ops
+            .iter()
+            .map(|&op| Stmt::Call { op, args: vec![] })
+            .collect();
+        TestCase {
+            asserts: vec![None; stmts.len()],
+            seq: std::sync::Arc::new(crate::sequence::Sequence { stmts }),
+            observers: vec![],
+            ending: super::super::Ending::Normal,
+        }
+    }
+
+    #[test]
+    fn families_per_class_in_its_package() {
+        let mut ops = OpTable::default();
+        for c in [
+            "com.acme.Circle",
+            "other.Square",
+            "java.util.ArrayList",
+            "com.acme.Outer$Inner",
+        ] {
+            ops.intern(ctor(c));
+        }
+        let owner_class = vec![
+            Some("com.acme.Circle".to_string()),
+            Some("other.Square".to_string()),
+            None,
+            Some("com.acme.Outer$Inner".to_string()),
+        ];
+        let classes: Vec<String> = ["com.acme.Circle", "com.acme.Outer$Inner", "other.Square"]
+            .map(String::from)
+            .to_vec();
+        // last call on a helper (ArrayList): goes with the first class under test it uses
+        let regression = [
+            case(&[0]),
+            case(&[1]),
+            case(&[0, 2]),
+            case(&[3]),
+            case(&[0]),
+        ];
+        let errors = [case(&[1])];
+        let emit = EmitConfig {
+            out_dir: PathBuf::new(),
+            junit: 4,
+            package: None,
+            tests_per_file: 2,
+        };
+        let spec = SuiteSpec {
+            tool: Tool::Gen,
+            emit: &emit,
+            classes: &classes,
+            owner_class: &owner_class,
+            error_root: Root::Errors,
+        };
+        let taken = |root: Root, rel: &Path| {
+            root == Root::Suite && rel == Path::new("other/SquareRegressionTest.java")
+        };
+        let files = render_suite(&spec, &ops, &regression, &errors, &taken).unwrap();
+        let got: Vec<(Root, String, Vec<usize>)> = files
+            .iter()
+            .map(|f| {
+                (
+                    f.root,
+                    f.rel.display().to_string(),
+                    f.tests.iter().map(|t| t.case).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    Root::Suite,
+                    "com/acme/CircleRegressionTest.java".into(),
+                    vec![0, 2]
+                ),
+                (
+                    Root::Suite,
+                    "com/acme/CircleRegression2Test.java".into(),
+                    vec![4]
+                ),
+                (
+                    Root::Suite,
+                    "com/acme/Outer_InnerRegressionTest.java".into(),
+                    vec![3]
+                ),
+                (
+                    Root::Suite,
+                    "other/Square_2RegressionTest.java".into(),
+                    vec![1]
+                ),
+                (Root::Errors, "other/SquareErrorTest.java".into(), vec![0]),
+            ]
+        );
+        assert_eq!(files[0].class_name, "com.acme.CircleRegressionTest");
+        let run = Marker::parse(files[0].text.lines().next().unwrap())
+            .unwrap()
+            .run;
+        for f in &files {
+            let lines: Vec<&str> = f.text.lines().collect();
+            let m = Marker::parse(lines[0]).unwrap();
+            assert_eq!((m.tool.as_str(), m.run.as_str()), ("gen", run.as_str()));
+            assert_eq!(m.classes, vec![f.class_under_test.clone()]);
+            // methods numbered per family; recorded line ranges include the marker line
+            for t in &f.tests {
+                assert_eq!(lines[t.lines.0 - 1], "    @Test");
+                assert_eq!(lines[t.lines.1 - 1], "    }");
+            }
+        }
+        assert_eq!(files[1].tests[0].method, "test3");
+        // identical input, identical output (run id included)
+        let again = render_suite(&spec, &ops, &regression, &errors, &taken).unwrap();
+        assert!(files.iter().zip(&again).all(|(a, b)| a.text == b.text));
+    }
+
     #[test]
     fn markers_round_trip() {
         let m = Marker {
