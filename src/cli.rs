@@ -81,9 +81,16 @@ pub struct ExhaustiveArgs {
     /// File of builder signatures (one regex per line, # comments): only those methods.
     #[arg(long, value_name = "FILE")]
     pub builders: Option<PathBuf>,
-    /// Write a JUnit suite (one test per structure) and a failure suite here.
+    /// Write a JUnit suite (one test per structure) here.
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
+    /// Folder for the failure tests, which fail on purpose (default: `jforge-error-tests`
+    /// next to --output-dir, where a build does not run them).
+    #[arg(long, value_name = "DIR", conflicts_with = "error_tests_in_suite")]
+    pub error_output_dir: Option<PathBuf>,
+    /// Write the failure tests next to the structure tests (a build then runs them and fails).
+    #[arg(long)]
+    pub error_tests_in_suite: bool,
     /// Most structure tests written to --output-dir.
     #[arg(long, default_value_t = 10_000)]
     pub max_tests: usize,
@@ -218,6 +225,14 @@ pub struct GenArgs {
     /// Folder for the generated JUnit sources.
     #[arg(long, value_name = "DIR", default_value = "jforge-tests")]
     pub output_dir: PathBuf,
+    /// Folder for the error-revealing tests, which fail on purpose (default: `jforge-error-tests`
+    /// next to --output-dir, where a build does not run them).
+    #[arg(long, value_name = "DIR", conflicts_with = "error_tests_in_suite")]
+    pub error_output_dir: Option<PathBuf>,
+    /// Write the error-revealing tests next to the regression tests (a build then runs them and
+    /// fails).
+    #[arg(long)]
+    pub error_tests_in_suite: bool,
     /// JUnit version of the generated tests: 4 or 5.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(4..=5))]
     pub junit: u8,
@@ -238,8 +253,8 @@ pub struct GenArgs {
     /// Per-call time limit (default 5s).
     #[arg(long, value_name = "DURATION")]
     pub call_timeout: Option<String>,
-    /// Package of the generated test classes (default: the package of the classes under test;
-    /// tests of java.* and javax.* classes go to package `jforge.tests`).
+    /// Package of all generated test classes (default: each class's tests in its own package;
+    /// tests of JDK classes such as java.* and javax.* go to package `jforge.tests`).
     #[arg(long, value_name = "PACKAGE")]
     pub test_package: Option<String>,
     /// Favour methods that have fewer successful sequences (adaptive weights).

@@ -60,6 +60,11 @@ fn junit_classpath(explicit: Option<&str>) -> Result<Vec<PathBuf>> {
 }
 
 pub fn run(args: CoverageArgs) -> Result<crate::exit::Outcome> {
+    crate::interrupt::install()?;
+    crate::interrupt::settle(measure(args))
+}
+
+fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
     args.check()?;
     if args.classes.is_empty() && args.packages.is_empty() {
         bail!("say which classes to measure: --class NAME (repeatable) or --package PREFIX");
@@ -109,9 +114,7 @@ pub fn run(args: CoverageArgs) -> Result<crate::exit::Outcome> {
     let setup = Setup::prepare(&javac, &cp, jmods.as_mut(), &classes)?;
     let junit = junit_classpath(args.junit_classpath.as_deref())?;
 
-    let tmp = tempfile::Builder::new()
-        .prefix("jforge-coverage")
-        .tempdir()
+    let tmp = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-coverage"))
         .context("creating a temporary folder")?;
     // The launcher
     let ldir = tmp.path().join("launcher");

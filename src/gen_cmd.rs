@@ -1,10 +1,12 @@
 //! `jforge gen`: the whole run, from the command line to checked JUnit files and a summary.
 
 use crate::cli::{GenArgs, parse_duration};
+use crate::emit::output::RunOutput;
+use crate::emit::suite::Tool;
 use crate::emit::validate::{
     CheckOptions, CoverageRun, compile_and_run_with, find_junit, removed_by_cause,
 };
-use crate::emit::{EmitConfig, Ending, TestCase, WrittenFile, junit::write_suites};
+use crate::emit::{EmitConfig, Ending, TestCase, WrittenFile};
 use crate::generate::finish::{ErrorTest, FinishStats, error_tests, regression_tests};
 use crate::generate::literals::LiteralPool;
 use crate::generate::ops::{OpSet, SkipReason, add_view_ops, build_ops, helper_classes};
@@ -17,41 +19,10 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use regex::Regex;
 use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 fn method_filter(re: Option<&str>, flag: &str) -> anyhow::Result<Option<Regex>> {
     re.map(|r| crate::cli::parse_regex(flag, r)).transpose()
-}
-
-/// Make sure the output folder can be written before any work is done.
-fn check_output_dir(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| {
-        format!(
-            "cannot create output folder {}: choose another --output-dir",
-            dir.display()
-        )
-    })?;
-    let probe = dir.join(".jforge-write-test");
-    std::fs::write(&probe, b"").with_context(|| {
-        format!(
-            "cannot write to output folder {}: choose another --output-dir",
-            dir.display()
-        )
-    })?;
-    let _ = std::fs::remove_file(probe);
-    Ok(())
-}
-
-fn default_package(classes: &[String]) -> Option<String> {
-    let first = classes.first()?;
-    let pkg = first.rsplit_once('.').map(|(p, _)| p.to_string())?;
-    let restricted = ["java.", "javax.", "jdk.", "sun.", "com.sun."];
-    if restricted.iter().any(|r| format!("{pkg}.").starts_with(r)) {
-        Some("jforge.tests".to_string())
-    } else {
-        Some(pkg)
-    }
 }
 
 /// Whether `gen` measures coverage without `--coverage` (see ARCHITECTURE.md, "Coverage
@@ -70,7 +41,14 @@ fn finish_budget(limit: Duration) -> Duration {
 }
 
 /// Runs `jforge gen`; the outcome says whether error-revealing tests were written (exit 3).
+/// An interrupted run (Ctrl-C, SIGTERM) exits with status 130 from the signal handler, see
+/// `crate::interrupt`.
 pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
+    crate::interrupt::install()?;
+    crate::interrupt::settle(generate_and_write(args))
+}
+
+fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     let started = Instant::now();
     args.check()?;
     let time_limit = match (&args.time_limit, args.generated_limit) {
@@ -85,7 +63,18 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     let output_limit = args.output_limit.unwrap_or(DEFAULT_OUTPUT_LIMIT);
     let include = method_filter(args.include_methods.as_deref(), "--include-methods")?;
     let exclude = method_filter(args.exclude_methods.as_deref(), "--exclude-methods")?;
-    check_output_dir(&args.output_dir)?;
+    // Locked for the whole run, written through a staging folder (see emit::output).
+    let mut out = RunOutput::open(
+        Tool::Gen,
+        EmitConfig {
+            out_dir: args.output_dir.clone(),
+            junit: args.junit,
+            package: args.test_package.clone(),
+            tests_per_file: args.tests_per_file as usize,
+        },
+        args.error_output_dir.as_deref(),
+        args.error_tests_in_suite,
+    )?;
     let mut session = Session::open(
         args.java.as_deref(),
         &args.classpath,
@@ -344,16 +333,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     let finish_time = finish_start.elapsed();
     let check_start = Instant::now();
 
-    let emit = EmitConfig {
-        out_dir: args.output_dir.clone(),
-        junit: args.junit,
-        package: args
-            .test_package
-            .clone()
-            .or_else(|| default_package(&classes)),
-        tests_per_file: args.tests_per_file as usize,
-    };
-    let mut files = write(&emit, &ops, &regression, &errors)?;
+    let mut files = write(&mut out, &ops, &classes, &regression, &errors)?;
     let mut validation = ValidationSummary::default();
     if files.is_empty() {
         validation.skipped = Some("no tests were generated".into());
@@ -433,12 +413,15 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
                         .filter(|(i, _)| !bad_err.contains(i))
                         .map(|(_, c)| c)
                         .collect();
-                    files = write(&emit, &ops, &regression, &errors)?;
+                    files = write(&mut out, &ops, &classes, &regression, &errors)?;
                 }
             }
         }
     }
 
+    // ---- into place: only now are earlier files replaced
+    let installed = out.install(&files)?;
+    let files = installed.files;
     let check_time = check_start.elapsed();
 
     // ---- report
@@ -488,6 +471,12 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
         check: check_time.as_secs_f64(),
         finish_budget: finish_budget.map(|b| b.as_secs_f64()),
     };
+    report.output = out.summary(
+        args.junit_classpath.as_deref(),
+        entries,
+        &files,
+        &installed.replaced,
+    );
     if let Some(path) = &args.stats_json {
         let text = serde_json::to_string_pretty(&report.json())?;
         std::fs::write(path, text)
@@ -505,13 +494,14 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
 }
 
 fn write(
-    emit: &EmitConfig,
+    out: &mut RunOutput,
     ops: &OpSet,
+    classes: &[String],
     regression: &[TestCase],
     errors: &[ErrorTest],
 ) -> anyhow::Result<Vec<WrittenFile>> {
     let ecases: Vec<TestCase> = errors.iter().map(|e| e.case.clone()).collect();
-    write_suites(emit, &ops.table, regression, &ecases)
+    out.write(&ops.table, &ops.owner_class, classes, regression, &ecases)
 }
 
 /// Which written tests must go: regression tests that did not compile or did not pass, error

@@ -10,6 +10,7 @@ pub mod exit;
 pub mod gen_cmd;
 pub mod generate;
 pub mod instrument;
+pub mod interrupt;
 pub mod model;
 pub mod report;
 pub mod runner;

@@ -1,6 +1,7 @@
 //! The end of a run: a summary table on the terminal and the `--stats-json` report.
 
 use crate::cli::GenArgs;
+use crate::emit::output::OutputSummary;
 use crate::emit::{TestCase, WrittenFile};
 use crate::gen_cmd::test_owner;
 use crate::generate::finish::{ErrorTest, FinishStats};
@@ -80,6 +81,8 @@ pub struct Report {
     pub validation: ValidationSummary,
     pub files: Vec<String>,
     pub output_dir: String,
+    #[serde(flatten)]
+    pub output: OutputSummary,
     pub seed: u64,
     pub workers: usize,
     pub worker_restarts: u64,
@@ -236,6 +239,7 @@ impl Report {
             validation: validation.clone(),
             files: files.iter().map(|f| f.path.display().to_string()).collect(),
             output_dir: args.output_dir.display().to_string(),
+            output: OutputSummary::default(),
             seed: args.seed,
             workers: pool.worker_peak_rss_kb.len(),
             worker_restarts: pool.restarts,
@@ -383,11 +387,28 @@ impl Report {
                 }
             }
         }
-        writeln!(
-            out,
-            "{} regression tests and {} error-revealing tests written to {}",
-            self.regression_tests, self.error_tests, self.output_dir
-        )?;
+        match (
+            &self.output.error_output_dir,
+            &self.output.error_tests_command,
+        ) {
+            (Some(dir), Some(cmd)) if self.error_tests > 0 => writeln!(
+                out,
+                "{} regression tests written to {}; {} error-revealing tests (each fails: a bug report) written to {dir}, where a build does not run them. Run them with:\n  {cmd}",
+                self.regression_tests, self.output_dir, self.error_tests
+            )?,
+            _ => writeln!(
+                out,
+                "{} regression tests and {} error-revealing tests written to {}",
+                self.regression_tests, self.error_tests, self.output_dir
+            )?,
+        }
+        if !self.output.replaced_files.is_empty() {
+            writeln!(
+                out,
+                "replaced {} files an earlier jforge gen run wrote for the same classes",
+                self.output.replaced_files.len()
+            )?;
+        }
         for e in &self.errors {
             writeln!(
                 out,

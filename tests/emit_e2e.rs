@@ -783,7 +783,7 @@ fn hanging_and_exiting_tests_fail_and_others_still_run() {
         Duration::from_secs(6),
     )
     .unwrap();
-    let k = |m: &str| ("RegressionTest0".to_string(), m.to_string());
+    let k = |m: &str| ("RegressionTest".to_string(), m.to_string());
     assert_eq!(v.passed, vec![k("test1"), k("test3"), k("test5")], "{v:#?}");
     assert_eq!(v.test_failures.len(), 2, "{v:#?}");
     assert_eq!(v.test_failures[0].method, "test2");

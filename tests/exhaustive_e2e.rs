@@ -372,8 +372,13 @@ fn seeded_bug_is_reported_with_a_replayable_sequence() {
     assert_eq!(f["exception"], "java.lang.NullPointerException");
     // shortest: two adds, then add(2)
     assert_eq!(f["sequence"].as_array().unwrap().len(), 7);
-    // the failure test replays it: it fails with the NPE
-    let run = compile_and_run_junit4(&out, &subjects_exh().display().to_string());
+    // the structure tests pass; the failure test, kept apart from them (where a build does
+    // not run it), replays the failure: it fails with the NPE
+    let cp = subjects_exh().display().to_string();
+    let run = compile_and_run_junit4(&out, &cp);
+    assert!(run.failures.is_empty(), "{}", run.output);
+    assert!(out.join("ds/BuggyListExhaustiveTest.java").is_file());
+    let run = compile_and_run_junit4(&d.path().join("jforge-error-tests"), &cp);
     let errs: Vec<_> = run
         .failures
         .iter()
@@ -463,7 +468,9 @@ fn contracts_are_checked_on_every_structure() {
             ],
             "{j}"
         );
-        let run = compile_and_run_junit4(&out, &subjects_exh().display().to_string());
+        let cp = subjects_exh().display().to_string();
+        assert!(compile_and_run_junit4(&out, &cp).failures.is_empty());
+        let run = compile_and_run_junit4(&d.path().join("jforge-error-tests"), &cp);
         let errs: Vec<_> = run
             .failures
             .iter()

@@ -16,12 +16,18 @@ fn gen_args(out: &Path, json: &Path) -> Vec<String> {
     ]
 }
 
-fn count_tests(dir: &Path, prefix: &str) -> usize {
+/// `@Test` methods in the files under `dir` whose name ends in `suffix`.
+fn count_tests(dir: &Path, suffix: &str) -> usize {
     java_files(dir)
         .iter()
-        .filter(|f| f.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .filter(|f| f.file_name().unwrap().to_string_lossy().ends_with(suffix))
         .map(|f| std::fs::read_to_string(f).unwrap().matches("@Test").count())
         .sum()
+}
+
+/// Where error-revealing tests go by default: `jforge-error-tests` next to the output folder.
+fn error_dir(out: &Path) -> std::path::PathBuf {
+    out.with_file_name("jforge-error-tests")
 }
 
 #[test]
@@ -46,10 +52,14 @@ fn treemap_suite_compiles_and_passes() {
     assert_eq!(stats["validation"]["clean"], true, "{stats:#}");
     let reg = stats["regression_tests"].as_u64().unwrap() as usize;
     assert!(reg >= 20, "too few regression tests: {reg}");
-    assert_eq!(count_tests(&out, "RegressionTest"), reg);
-    // Tests of java.* classes go to a package javac accepts.
-    assert!(out.join("jforge/tests/RegressionTest0.java").exists());
-    let src = std::fs::read_to_string(out.join("jforge/tests/RegressionTest0.java")).unwrap();
+    assert_eq!(count_tests(&out, "RegressionTest.java"), reg);
+    // Tests of java.* classes go to a package javac accepts, named after the class.
+    let file = out.join("jforge/tests/TreeMapRegressionTest.java");
+    let src = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        src.starts_with("// jforge: gen, classes: java.util.TreeMap, run: "),
+        "{src}"
+    );
     assert!(
         src.contains("TreeMap<String, Integer>")
             || src.contains("TreeMap<java.lang.String, java.lang.Integer>"),
@@ -59,8 +69,10 @@ fn treemap_suite_compiles_and_passes() {
         src.contains("assertEquals"),
         "regression assertions are written"
     );
+    // Error-revealing tests are kept out of the suite a build runs.
+    assert_eq!(count_tests(&out, "ErrorTest.java"), 0);
     let run = compile_and_run_junit4(&out, "");
-    assert_eq!(run.tests_run, reg + count_tests(&out, "ErrorTest"));
+    assert_eq!(run.tests_run, reg);
     let reg_failures: Vec<_> = run
         .failures
         .iter()
@@ -129,17 +141,20 @@ fn finds_broken_equals_and_npe_in_subjects() {
         assert!(row["covered"].as_u64().unwrap() > 0, "{row}");
     }
     assert_eq!(stats["validation"]["clean"], true);
+    // Every regression test passes; the error-revealing tests are apart, and each of them
+    // fails, for its stated reason.
     let run = compile_and_run_junit4(&out, classes.to_str().unwrap());
-    let error_tests = count_tests(&out, "ErrorTest");
+    assert!(run.failures.is_empty(), "{}", run.output);
+    assert_eq!(count_tests(&out, "ErrorTest.java"), 0);
+    let errs = error_dir(&out);
+    let error_tests = count_tests(&errs, "ErrorTest.java");
     assert_eq!(error_tests, errors.len());
-    // Each error test fails, for its stated reason; every regression test passes.
-    for (head, why) in &run.failures {
-        assert!(
-            head.contains("ErrorTest"),
-            "regression test failed: {head}: {why}\n{}",
-            run.output
-        );
-    }
+    let run = compile_and_run_junit4(&errs, classes.to_str().unwrap());
+    assert!(
+        run.failures.iter().all(|(h, _)| h.contains("ErrorTest")),
+        "{}",
+        run.output
+    );
     assert_eq!(run.failures.len(), error_tests, "{}", run.output);
     assert!(
         run.failures
@@ -155,9 +170,20 @@ fn finds_broken_equals_and_npe_in_subjects() {
         "{}",
         run.output
     );
+    // Each class's tests are in its own package, nested classes named Outer_Inner.
+    for f in [
+        "quirks/BrokenEqualsRegressionTest.java",
+        "quirks/Shapes_BoxRegressionTest.java",
+        "ds/IntStackRegressionTest.java",
+        "ds/LruCacheRegressionTest.java",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing: {:?}", java_files(&out));
+    }
+    assert!(errs.join("quirks/BrokenEqualsErrorTest.java").is_file());
     // Nested, inner, generic, overloaded and varargs members were written.
     let all: String = java_files(&out)
         .iter()
+        .chain(&java_files(&errs))
         .map(|f| std::fs::read_to_string(f).unwrap())
         .collect();
     assert!(all.contains("Shapes.Kind."), "enum constants are used");
@@ -297,9 +323,10 @@ fn commons_lang_strbuilder_and_junit5() {
     let stats = read_json(&json);
     assert_eq!(stats["validation"]["clean"], true, "{stats:#}");
     assert!(stats["regression_tests"].as_u64().unwrap() >= 20);
-    let src =
-        std::fs::read_to_string(out.join("org/apache/commons/lang3/text/RegressionTest0.java"))
-            .unwrap();
+    let src = std::fs::read_to_string(
+        out.join("org/apache/commons/lang3/text/StrBuilderRegressionTest.java"),
+    )
+    .unwrap();
     assert!(src.contains("org.junit.jupiter.api"));
     // Every written regression test was run and passed by jforge's own check.
     assert_eq!(

@@ -21,7 +21,7 @@ const ACC_SYNTHETIC: u16 = 0x1000;
 
 /// Instrumented copies of some classes, ready to be put in front of a JVM's class path.
 pub struct Setup {
-    _dir: tempfile::TempDir,
+    _dir: crate::interrupt::TempDir,
     /// Class folder with the instrumented application classes and the runtime (put it first
     /// on the class path).
     pub class_dir: PathBuf,
@@ -62,9 +62,7 @@ impl Setup {
         classes: &[String],
     ) -> Result<Setup> {
         let t0 = std::time::Instant::now();
-        let dir = tempfile::Builder::new()
-            .prefix("jforge-cov")
-            .tempdir()
+        let dir = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-cov"))
             .context("creating a temporary folder for instrumented classes")?;
         let class_dir = dir.path().join("classes");
         let patch_dir = dir.path().join("java.base");

@@ -18,14 +18,13 @@
 
 use super::literal::{literal_has_type, literal_with, own_prim};
 use super::names::var_base;
-use super::{EmitConfig, Ending, TestCase, WrittenFile, WrittenTest};
+pub use super::suite::write_suites;
+use super::{EmitConfig, Ending, TestCase, WrittenTest};
 use crate::model::types::{JType, Prim, TypeArg};
 use crate::runner::Contract;
 use crate::sequence::{OpKind, OpTable, Operation, Stmt, Value};
-use anyhow::{Context, Result, anyhow};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
-use std::path::Path;
 
 /// `java.lang` classes the writer names on its own (wrappers for literals, `Comparable` for
 /// contracts ...): always written by simple name, so no other class may take these names.
@@ -736,8 +735,9 @@ fn ascii(s: &str) -> String {
     out
 }
 
-/// Source of one test class and where its methods are.
-fn render_class(
+/// Source of one test class and where its methods are (`emit::suite` names the classes and
+/// writes the files).
+pub(crate) fn render_class(
     cfg: &EmitConfig,
     ops: &OpTable,
     class_name: &str,
@@ -814,93 +814,6 @@ fn render_class(
     (ascii(&src), tests)
 }
 
-fn is_generated_name(name: &str) -> bool {
-    ["RegressionTest", "ErrorTest"].iter().any(|p| {
-        name.strip_prefix(p)
-            .and_then(|r| r.strip_suffix(".java"))
-            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
-    })
-}
-
-fn not_writable(dir: &Path, e: impl std::fmt::Display) -> anyhow::Error {
-    anyhow!(
-        "cannot write to {}: {e}; choose another --output-dir",
-        dir.display()
-    )
-}
-
-/// Write RegressionTest0.java, RegressionTest1.java, ... (split at cfg.tests_per_file) and
-/// ErrorTest0.java ... into cfg.out_dir/<package path>/. Stale RegressionTest*/ErrorTest*
-/// files from an earlier run in that folder are removed first. Output is byte-identical for
-/// identical input. Returns what was written and where each test is.
-pub fn write_suites(
-    cfg: &EmitConfig,
-    ops: &OpTable,
-    regression: &[TestCase],
-    errors: &[TestCase],
-) -> Result<Vec<WrittenFile>> {
-    if cfg.junit != 4 && cfg.junit != 5 {
-        return Err(anyhow!(
-            "unsupported JUnit version {}: choose 4 or 5",
-            cfg.junit
-        ));
-    }
-    let package = cfg.package.as_deref().filter(|p| !p.is_empty());
-    if let Some(p) = package
-        && !p
-            .split('.')
-            .all(|s| is_identifier(s) && !s.starts_with(|c: char| c.is_ascii_digit()))
-    {
-        return Err(anyhow!(
-            "'{p}' is not a valid Java package name; pass e.g. --package com.example.tests"
-        ));
-    }
-    let dir = match package {
-        Some(p) => cfg.out_dir.join(p.replace('.', "/")),
-        None => cfg.out_dir.clone(),
-    };
-    std::fs::create_dir_all(&dir).map_err(|e| not_writable(&dir, e))?;
-    let entries = std::fs::read_dir(&dir).map_err(|e| not_writable(&dir, e))?;
-    let mut stale: Vec<_> = entries
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_str().is_some_and(is_generated_name))
-        .map(|e| e.path())
-        .collect();
-    stale.sort();
-    for f in stale {
-        std::fs::remove_file(&f)
-            .map_err(|e| not_writable(&dir, format!("removing old {}: {e}", f.display())))?;
-    }
-    let per = cfg.tests_per_file.max(1);
-    let mut written = Vec::new();
-    for (prefix, cases, error_suite) in [
-        ("RegressionTest", regression, false),
-        ("ErrorTest", errors, true),
-    ] {
-        let width = cases.len().to_string().len();
-        let indexed: Vec<(usize, &TestCase)> = cases.iter().enumerate().collect();
-        for (fi, chunk) in indexed.chunks(per).enumerate() {
-            let class = format!("{prefix}{fi}");
-            let (src, tests) = render_class(cfg, ops, &class, chunk, width, error_suite);
-            let path = dir.join(format!("{class}.java"));
-            std::fs::write(&path, src)
-                .map_err(|e| not_writable(&dir, e))
-                .with_context(|| format!("writing {}", path.display()))?;
-            let class_name = match package {
-                Some(p) => format!("{p}.{class}"),
-                None => class,
-            };
-            written.push(WrittenFile {
-                path,
-                class_name,
-                error_suite,
-                tests,
-            });
-        }
-    }
-    Ok(written)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -935,15 +848,6 @@ mod tests {
         assert_eq!(n.class("Plain"), "Plain");
         let imports: Vec<&str> = n.imports.iter().map(|s| s.as_str()).collect();
         assert_eq!(imports, vec!["java.util.Map", "java.util.TreeMap"]);
-    }
-
-    #[test]
-    fn generated_names() {
-        assert!(is_generated_name("RegressionTest12.java"));
-        assert!(is_generated_name("ErrorTest0.java"));
-        assert!(!is_generated_name("RegressionTest.java"));
-        assert!(!is_generated_name("ErrorTestX.java"));
-        assert!(!is_generated_name("MyTest0.java"));
     }
 
     #[test]

@@ -2,11 +2,15 @@
 //! JUnit (`validate`).
 //!
 //! Sub-modules: `literal` (Java literals for values), `names` (variable names from types),
-//! `junit` (test classes), `validate` (compile + run, map failures back to test methods).
+//! `junit` (test classes), `validate` (compile + run, map failures back to test methods),
+//! `suite` (which test class a test goes to, class names, run markers), `output` (locked
+//! output folders, staging, replacing only a run's own earlier files).
 
 pub mod junit;
 pub mod literal;
 pub mod names;
+pub mod output;
+pub mod suite;
 pub mod validate;
 
 use crate::runner::Contract;
@@ -71,8 +75,8 @@ pub struct WrittenFile {
     pub path: std::path::PathBuf,
     /// Fully qualified class name of the test class.
     pub class_name: String,
-    /// `ErrorTest*` (true) or `RegressionTest*` (false); `WrittenTest::case` indexes the
-    /// error or the regression slice accordingly.
+    /// Error-revealing tests (`*ErrorTest`, true) or regression tests (false);
+    /// `WrittenTest::case` indexes the error or the regression slice accordingly.
     pub error_suite: bool,
     pub tests: Vec<WrittenTest>,
 }

@@ -1094,9 +1094,7 @@ pub fn compile_and_run_with(
     if junit != 4 && junit != 5 {
         bail!("unsupported JUnit version {junit}: choose 4 or 5");
     }
-    let tmp = tempfile::Builder::new()
-        .prefix("jforge-validate")
-        .tempdir()
+    let tmp = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-validate"))
         .context("cannot create a temporary folder for compiling the tests (check TMPDIR)")?;
     let classes = tmp.path().join("classes");
     std::fs::create_dir_all(&classes).context("cannot create a temporary folder")?;

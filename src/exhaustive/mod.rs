@@ -10,7 +10,9 @@ pub mod canon;
 pub mod search;
 
 use crate::cli::ExhaustiveArgs;
-use crate::emit::{EmitConfig, Ending, TestCase, junit::write_suites};
+use crate::emit::output::{Installed, RunOutput};
+use crate::emit::suite::Tool;
+use crate::emit::{EmitConfig, Ending, TestCase};
 use crate::generate::ops::{OpSet, SkipReason, build_ops, helper_classes, is_literal_type};
 use crate::model::{JType, Prim};
 use crate::runner::Pool;
@@ -407,18 +409,34 @@ fn usable_ops(
 }
 
 /// Runs `jforge exhaustive`; failures and --check counterexamples make the outcome
-/// `ErrorsFound` (exit 3).
+/// `ErrorsFound` (exit 3); an interrupted run exits with status 130 (see `crate::interrupt`).
 pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
+    crate::interrupt::install()?;
+    crate::interrupt::settle(enumerate_and_write(args))
+}
+
+fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
     let started = Instant::now();
     args.check()?;
     let settings = Settings::from_args(&args)?;
     if args.classes.is_empty() {
         bail!("name the class to enumerate with --class NAME");
     }
-    if let Some(d) = &args.output_dir {
-        std::fs::create_dir_all(d)
-            .with_context(|| format!("cannot create --output-dir {}", d.display()))?;
-    }
+    // ---- output folders: locked for the whole run, written through staging (emit::output)
+    let mut output = match &args.output_dir {
+        Some(d) => Some(RunOutput::open(
+            Tool::Exhaustive,
+            EmitConfig {
+                out_dir: d.clone(),
+                junit: args.junit,
+                package: None,
+                tests_per_file: 500,
+            },
+            args.error_output_dir.as_deref(),
+            args.error_tests_in_suite,
+        )?),
+        None => None,
+    };
     let workers_hint = args
         .workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
@@ -617,7 +635,8 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
     let mut written = 0usize;
     let mut failure_tests = 0usize;
     let mut observe_stats = ObserveStats::default();
-    if let Some(dir) = &args.output_dir {
+    let mut installed = Installed::default();
+    if let Some(out) = &mut output {
         let (reg, err) = build_tests(
             &search,
             model,
@@ -628,13 +647,8 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
         )?;
         written = reg.len();
         failure_tests = err.len();
-        let emit = EmitConfig {
-            out_dir: dir.clone(),
-            junit: args.junit,
-            package: default_package(&classes),
-            tests_per_file: 500,
-        };
-        write_suites(&emit, &ops.table, &reg, &err)?;
+        let files = out.write(&ops.table, &ops.owner_class, &classes, &reg, &err)?;
+        installed = out.install(&files)?;
     }
     let stats = pool.stats();
     pool.shutdown();
@@ -769,11 +783,19 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
             )?;
         }
     }
-    if let Some(d) = &args.output_dir {
+    if let (Some(d), Some(o)) = (&args.output_dir, &output) {
+        let failures = match o.error_dir() {
+            Some(e) if failure_tests > 0 => format!(
+                "; {failure_tests} failure tests to {}, where a build does not run them",
+                e.display()
+            ),
+            _ => format!(" and {failure_tests} failure tests"),
+        };
         writeln!(
             out,
-            "  wrote {written} structure tests and {failure_tests} failure tests to {}",
-            d.display()
+            "  wrote {written} structure tests to {}{failures}; replaced {} files an earlier jforge exhaustive run wrote for the same classes",
+            d.display(),
+            installed.replaced.len()
         )?;
     }
     drop(out);
@@ -797,19 +819,6 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
             crate::exit::Outcome::ErrorsFound
         },
     )
-}
-
-fn default_package(classes: &[String]) -> Option<String> {
-    let first = classes.first()?;
-    let pkg = first.rsplit_once('.').map(|(p, _)| p.to_string())?;
-    if ["java.", "javax.", "jdk.", "sun."]
-        .iter()
-        .any(|r| format!("{pkg}.").starts_with(r))
-    {
-        Some("jforge.tests".to_string())
-    } else {
-        Some(pkg)
-    }
 }
 
 /// A readable, replayable form of a sequence: `v0 = new ds.Sll(); v1 = 0; v0.add(v1)`.

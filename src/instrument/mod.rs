@@ -307,7 +307,8 @@ fn is_jdk_class(name: &str) -> bool {
 /// Compiles [`RUNTIME_SOURCE`] with `javac --release 8` into `out_dir` (which then holds
 /// `jforge/rt/Cov.class`). `javac` is the path of the javac executable.
 pub fn compile_runtime(javac: &Path, out_dir: &Path) -> Result<()> {
-    let src_dir = tempfile::tempdir().context("creating a temporary directory")?;
+    let src_dir = crate::interrupt::temp_dir(&tempfile::Builder::new())
+        .context("creating a temporary directory")?;
     let src = src_dir.path().join("Cov.java");
     std::fs::write(&src, RUNTIME_SOURCE).with_context(|| format!("writing {}", src.display()))?;
     std::fs::create_dir_all(out_dir)

@@ -104,7 +104,7 @@ pub struct Worker {
     /// Start of the unread bytes in `rbuf` (frames are consumed by moving this, not by
     /// shifting the buffer: a 64 KiB read holds hundreds of small RESULT frames).
     rpos: usize,
-    _dir: tempfile::TempDir,
+    _dir: crate::interrupt::TempDir,
     progress: std::fs::File,
     stderr: Arc<Mutex<Tail>>,
     stdout: Arc<Mutex<Tail>>,
@@ -127,9 +127,7 @@ enum ReadErr {
 
 impl Worker {
     pub fn start(spec: &WorkerSpec, index: usize) -> Result<Worker> {
-        let dir = tempfile::Builder::new()
-            .prefix("jforge-w")
-            .tempdir()
+        let dir = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-w"))
             .context("creating a private temporary directory for the worker socket")?;
         let sock = dir.path().join("s");
         let listener =

@@ -1,0 +1,639 @@
+//! Which test class a test goes to, what the class is called, and the run marker.
+//!
+//! One family of test classes per class under test, in that class's own package (tests of
+//! JDK classes go to `jforge.tests`, since javac refuses `package java.util`; `--test-package`
+//! puts every family in one package). Names end in `Test` so that the default includes of
+//! Maven Surefire (`**/*Test.java`) and Gradle pick them up:
+//!
+//! | class under test | regression tests | error-revealing tests |
+//! |---|---|---|
+//! | `com.acme.Circle` | `CircleRegressionTest`, `CircleRegression2Test`, ... | `CircleErrorTest`, `CircleError2Test`, ... |
+//! | `com.acme.Outer$Inner` | `Outer_InnerRegressionTest` | `Outer_InnerErrorTest` |
+//!
+//! (`jforge exhaustive` writes `CircleExhaustiveTest`... and `CircleExhaustiveErrorTest`...).
+//! The second and later classes of a family exist when `--tests-per-file` splits it. When a
+//! name is taken (a file jforge may not replace, or two classes with one simple name in one
+//! package), the stem gets a number: `Circle_2RegressionTest`.
+//!
+//! A test belongs to the class under test of its last call; a test whose last call is on a
+//! helper class goes with the first class under test it uses.
+//!
+//! Every file starts with a marker line, `// jforge: gen, classes: com.acme.Circle, run: ID`:
+//! the command that wrote it, the class(es) under test it was written for, and the run (a hash
+//! of the run's output, so that `--seed` + `--generated-limit` stay byte-identical). A run
+//! replaces only files whose marker names its own command and only classes it tests.
+
+use super::junit::render_class;
+use super::{EmitConfig, TestCase, WrittenFile, WrittenTest};
+use crate::sequence::{OpTable, Stmt};
+use anyhow::{Context, Result, anyhow};
+use std::collections::{BTreeMap, HashSet};
+use std::hash::Hasher;
+use std::path::{Path, PathBuf};
+
+/// The command that writes a suite: part of the marker and of the class names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    Gen,
+    Exhaustive,
+}
+
+impl Tool {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Gen => "gen",
+            Tool::Exhaustive => "exhaustive",
+        }
+    }
+
+    /// The word between the stem and `Test`: (regression, error-revealing).
+    fn words(self) -> (&'static str, &'static str) {
+        match self {
+            Tool::Gen => ("Regression", "Error"),
+            Tool::Exhaustive => ("Exhaustive", "ExhaustiveError"),
+        }
+    }
+}
+
+/// Packages whose tests cannot live in the package itself (javac refuses `package java.util`
+/// outside java.base).
+const RESTRICTED: [&str; 5] = ["java.", "javax.", "jdk.", "sun.", "com.sun."];
+
+/// Package for the tests of `class`: `explicit` (`--test-package`) when given, else the
+/// class's own package, `jforge.tests` for JDK classes, `None` for the default package.
+pub fn test_package(class: &str, explicit: Option<&str>) -> Option<String> {
+    if let Some(p) = explicit {
+        return Some(p.to_string()).filter(|p| !p.is_empty());
+    }
+    let (pkg, _) = class.rsplit_once('.')?;
+    if RESTRICTED.iter().any(|r| format!("{pkg}.").starts_with(r)) {
+        Some("jforge.tests".to_string())
+    } else {
+        Some(pkg.to_string())
+    }
+}
+
+/// `a.b.Outer$Inner` -> `Outer_Inner`, made a valid Java identifier.
+pub fn stem(class: &str) -> String {
+    let simple = class.rsplit('.').next().unwrap_or(class);
+    let mut s: String = simple
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, '_');
+    }
+    s
+}
+
+/// Name of the `k`-th (0-based) class of a family: `CircleRegressionTest`,
+/// `CircleRegression2Test`, ...
+pub fn class_name(stem: &str, word: &str, k: usize) -> String {
+    if k == 0 {
+        format!("{stem}{word}Test")
+    } else {
+        format!("{stem}{word}{}Test", k + 1)
+    }
+}
+
+/// Checks a package name the tests are written to.
+pub fn check_package(p: &str) -> Result<()> {
+    let ok = p.split('.').all(|s| {
+        !s.is_empty()
+            && !s.starts_with(|c: char| c.is_ascii_digit())
+            && s.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(anyhow!(
+            "'{p}' is not a valid Java package name; pass e.g. --test-package com.example.tests"
+        ))
+    }
+}
+
+/// The class under test a test belongs to: that of its last call, else the first class under
+/// test it calls, else the first of `classes`. (Operations of interfaces that guidance calls
+/// on returned objects, `Iterator.next()`, have an owner outside `classes`: helpers here.)
+pub fn owner<'a>(
+    case: &TestCase,
+    owner_class: &[Option<String>],
+    classes: &'a [String],
+) -> &'a str {
+    let of = |s: &Stmt| match s {
+        Stmt::Call { op, .. } => {
+            let c = owner_class.get(*op as usize)?.as_deref()?;
+            classes.iter().find(|k| k.as_str() == c).map(|k| k.as_str())
+        }
+        _ => None,
+    };
+    let fallback = classes.first().map_or("", |c| c.as_str());
+    let last_call = case
+        .seq
+        .stmts
+        .iter()
+        .rev()
+        .find(|s| matches!(s, Stmt::Call { .. }));
+    last_call
+        .and_then(of)
+        .or_else(|| case.seq.stmts.iter().find_map(of))
+        .unwrap_or(fallback)
+}
+
+/// The marker line at the top of every file a command writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marker {
+    pub tool: String,
+    pub classes: Vec<String>,
+    pub run: String,
+}
+
+const MARKER_PREFIX: &str = "// jforge: ";
+
+impl Marker {
+    pub fn line(&self) -> String {
+        format!(
+            "{MARKER_PREFIX}{}, classes: {}, run: {}",
+            self.tool,
+            self.classes.join(" "),
+            self.run
+        )
+    }
+
+    /// Reads a marker line; `None` for anything else (a file jforge did not write, or one
+    /// from a jforge without markers).
+    pub fn parse(line: &str) -> Option<Marker> {
+        let rest = line.trim_end().strip_prefix(MARKER_PREFIX)?;
+        let (tool, rest) = rest.split_once(", classes: ")?;
+        let (classes, run) = rest.rsplit_once(", run: ")?;
+        let classes: Vec<String> = classes.split_whitespace().map(str::to_string).collect();
+        if tool.is_empty() || classes.is_empty() || run.is_empty() {
+            return None;
+        }
+        Some(Marker {
+            tool: tool.to_string(),
+            classes,
+            run: run.to_string(),
+        })
+    }
+
+    /// The marker of a file, from its first line.
+    pub fn of_file(path: &Path) -> Option<Marker> {
+        use std::io::BufRead;
+        let f = std::fs::File::open(path).ok()?;
+        let mut line = String::new();
+        std::io::BufReader::new(std::io::Read::take(f, 4096))
+            .read_line(&mut line)
+            .ok()?;
+        Marker::parse(&line)
+    }
+}
+
+/// Which folder a file goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Root {
+    /// The output folder (the build's test sources).
+    Suite,
+    /// The folder of error-revealing tests (when they are kept apart).
+    Errors,
+}
+
+/// A rendered test class, not yet on disk.
+#[derive(Clone, Debug)]
+pub struct Rendered {
+    pub root: Root,
+    /// Path below the root: package folders and file name.
+    pub rel: PathBuf,
+    pub class_name: String,
+    pub class_under_test: String,
+    pub error_suite: bool,
+    pub tests: Vec<WrittenTest>,
+    pub text: String,
+}
+
+/// What a command asks for.
+pub struct SuiteSpec<'a> {
+    pub tool: Tool,
+    /// JUnit version, tests per file, `--test-package` (`package`); `out_dir` is not used.
+    pub emit: &'a EmitConfig,
+    /// The classes under test of the run.
+    pub classes: &'a [String],
+    /// Per operation id, the class under test it belongs to (`OpSet::owner_class`).
+    pub owner_class: &'a [Option<String>],
+    /// Where error-revealing tests go.
+    pub error_root: Root,
+}
+
+/// Render the suite: families per class, names free of `taken` (root, relative path: a file
+/// that may not be replaced), marker lines. Deterministic for identical input.
+pub fn render_suite(
+    spec: &SuiteSpec,
+    ops: &OpTable,
+    regression: &[TestCase],
+    errors: &[TestCase],
+    taken: &dyn Fn(Root, &Path) -> bool,
+) -> Result<Vec<Rendered>> {
+    let emit = spec.emit;
+    if emit.junit != 4 && emit.junit != 5 {
+        return Err(anyhow!(
+            "unsupported JUnit version {}: choose 4 or 5",
+            emit.junit
+        ));
+    }
+    if let Some(p) = emit.package.as_deref().filter(|p| !p.is_empty()) {
+        check_package(p)?;
+    }
+    let (reg_word, err_word) = spec.tool.words();
+    let per = emit.tests_per_file.max(1);
+    let mut used: HashSet<(Root, PathBuf)> = HashSet::new();
+    let mut out = Vec::new();
+    for (cases, error_suite, word, root) in [
+        (regression, false, reg_word, Root::Suite),
+        (errors, true, err_word, spec.error_root),
+    ] {
+        let mut families: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (i, c) in cases.iter().enumerate() {
+            families
+                .entry(owner(c, spec.owner_class, spec.classes))
+                .or_default()
+                .push(i);
+        }
+        for (class, idx) in families {
+            let package = test_package(class, emit.package.as_deref());
+            if let Some(p) = &package {
+                check_package(p).with_context(|| format!("writing the tests of {class}"))?;
+            }
+            let dir: PathBuf = package
+                .as_deref()
+                .map(|p| p.replace('.', "/"))
+                .unwrap_or_default()
+                .into();
+            let files = idx.len().div_ceil(per);
+            let base = stem(class);
+            let mut n = 1;
+            let chosen = loop {
+                let s = if n == 1 {
+                    base.clone()
+                } else {
+                    format!("{base}_{n}")
+                };
+                let free = (0..files).all(|k| {
+                    let rel = dir.join(format!("{}.java", class_name(&s, word, k)));
+                    !used.contains(&(root, rel.clone())) && !taken(root, &rel)
+                });
+                if free {
+                    break s;
+                }
+                n += 1;
+            };
+            if n > 1 {
+                eprintln!(
+                    "note: {} is taken; the {} tests of {class} go to {} instead",
+                    dir.join(format!("{}.java", class_name(&base, word, 0)))
+                        .display(),
+                    if error_suite { "error" } else { "regression" },
+                    dir.join(format!("{}.java", class_name(&chosen, word, 0)))
+                        .display(),
+                );
+            }
+            let cfg = EmitConfig {
+                package: package.clone(),
+                ..emit.clone()
+            };
+            let width = idx.len().to_string().len();
+            let local: Vec<(usize, &TestCase)> = idx
+                .iter()
+                .enumerate()
+                .map(|(l, &g)| (l, &cases[g]))
+                .collect();
+            for (k, chunk) in local.chunks(per).enumerate() {
+                let name = class_name(&chosen, word, k);
+                let (text, mut tests) = render_class(&cfg, ops, &name, chunk, width, error_suite);
+                for t in &mut tests {
+                    t.case = idx[t.case];
+                }
+                let rel = dir.join(format!("{name}.java"));
+                used.insert((root, rel.clone()));
+                out.push(Rendered {
+                    root,
+                    rel,
+                    class_name: match &package {
+                        Some(p) => format!("{p}.{name}"),
+                        None => name,
+                    },
+                    class_under_test: class.to_string(),
+                    error_suite,
+                    tests,
+                    text,
+                });
+            }
+        }
+    }
+    add_markers(spec, &mut out);
+    Ok(out)
+}
+
+/// Prepend the marker line; the run id hashes everything the run writes.
+fn add_markers(spec: &SuiteSpec, files: &mut [Rendered]) {
+    let mut h = twox_hash::XxHash64::with_seed(0x6a66);
+    h.write(spec.tool.name().as_bytes());
+    for c in spec.classes {
+        h.write(c.as_bytes());
+        h.write(b"\n");
+    }
+    for f in files.iter() {
+        h.write(f.rel.to_string_lossy().as_bytes());
+        h.write(f.text.as_bytes());
+    }
+    let run = format!("{:016x}", h.finish());
+    for f in files {
+        let m = Marker {
+            tool: spec.tool.name().to_string(),
+            classes: vec![f.class_under_test.clone()],
+            run: run.clone(),
+        };
+        f.text = format!("{}\n{}", m.line(), f.text);
+        for t in &mut f.tests {
+            t.lines = (t.lines.0 + 1, t.lines.1 + 1);
+        }
+    }
+}
+
+fn not_writable(dir: &Path, e: impl std::fmt::Display) -> anyhow::Error {
+    anyhow!(
+        "cannot write to {}: {e}; choose another --output-dir",
+        dir.display()
+    )
+}
+
+/// Write rendered files below `root_dir` (creating package folders).
+pub fn write_rendered(root_dir: &Path, f: &Rendered) -> Result<WrittenFile> {
+    let path = root_dir.join(&f.rel);
+    let dir = path.parent().unwrap_or(root_dir);
+    std::fs::create_dir_all(dir).map_err(|e| not_writable(dir, e))?;
+    std::fs::write(&path, &f.text)
+        .map_err(|e| not_writable(dir, e))
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(WrittenFile {
+        path,
+        class_name: f.class_name.clone(),
+        error_suite: f.error_suite,
+        tests: f.tests.clone(),
+    })
+}
+
+/// Write one suite without class families or markers: `RegressionTest`, `Regression2Test`,
+/// ... (split at `cfg.tests_per_file`) and `ErrorTest`, ... into `cfg.out_dir/<package
+/// path>/`, overwriting files of those names and deleting nothing. For tests of the writer;
+/// the commands go through [`super::output`]. Byte-identical output for identical input.
+pub fn write_suites(
+    cfg: &EmitConfig,
+    ops: &OpTable,
+    regression: &[TestCase],
+    errors: &[TestCase],
+) -> Result<Vec<WrittenFile>> {
+    if cfg.junit != 4 && cfg.junit != 5 {
+        return Err(anyhow!(
+            "unsupported JUnit version {}: choose 4 or 5",
+            cfg.junit
+        ));
+    }
+    let package = cfg.package.as_deref().filter(|p| !p.is_empty());
+    if let Some(p) = package {
+        check_package(p)?;
+    }
+    let dir = match package {
+        Some(p) => cfg.out_dir.join(p.replace('.', "/")),
+        None => cfg.out_dir.clone(),
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| not_writable(&dir, e))?;
+    let per = cfg.tests_per_file.max(1);
+    let mut written = Vec::new();
+    for (word, cases, error_suite) in [("Regression", regression, false), ("Error", errors, true)] {
+        let width = cases.len().to_string().len();
+        let indexed: Vec<(usize, &TestCase)> = cases.iter().enumerate().collect();
+        for (k, chunk) in indexed.chunks(per).enumerate() {
+            let name = class_name("", word, k);
+            let (text, tests) = render_class(cfg, ops, &name, chunk, width, error_suite);
+            let rendered = Rendered {
+                root: Root::Suite,
+                rel: PathBuf::from(format!("{name}.java")),
+                class_name: match package {
+                    Some(p) => format!("{p}.{name}"),
+                    None => name,
+                },
+                class_under_test: String::new(),
+                error_suite,
+                tests,
+                text,
+            };
+            written.push(write_rendered(&dir, &rendered)?);
+        }
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(stem("com.acme.Circle"), "Circle");
+        assert_eq!(stem("com.acme.Outer$Inner"), "Outer_Inner");
+        assert_eq!(stem("Plain"), "Plain");
+        assert_eq!(
+            class_name("Circle", "Regression", 0),
+            "CircleRegressionTest"
+        );
+        assert_eq!(
+            class_name("Circle", "Regression", 1),
+            "CircleRegression2Test"
+        );
+        assert_eq!(class_name("", "Error", 0), "ErrorTest");
+        assert_eq!(
+            test_package("com.acme.Circle", None).as_deref(),
+            Some("com.acme")
+        );
+        assert_eq!(
+            test_package("java.util.TreeMap", None).as_deref(),
+            Some("jforge.tests")
+        );
+        assert_eq!(
+            test_package("com.sun.net.httpserver.Headers", None).as_deref(),
+            Some("jforge.tests")
+        );
+        assert_eq!(
+            test_package("com.sunny.X", None).as_deref(),
+            Some("com.sunny")
+        );
+        assert_eq!(
+            test_package("java.util.TreeMap", Some("t")).as_deref(),
+            Some("t")
+        );
+        assert_eq!(test_package("Plain", None), None);
+    }
+
+    fn ctor(class: &str) -> crate::sequence::Operation {
+        let ty = crate::model::types::JType::class(class);
+        crate::sequence::Operation {
+            kind: crate::sequence::OpKind::Constructor,
+            class: class.to_string(),
+            name: "<init>".into(),
+            descriptor: "()V".into(),
+            owner: ty.clone(),
+            params: vec![],
+            ret: Some(ty),
+            varargs: false,
+            overloaded: false,
+            method_type_args: vec![],
+            outer_instance: false,
+        }
+    }
+
+    fn case(ops: &[u32]) -> TestCase {
+        let stmts: Vec<Stmt> = ops
+            .iter()
+            .map(|&op| Stmt::Call { op, args: vec![] })
+            .collect();
+        TestCase {
+            asserts: vec![None; stmts.len()],
+            seq: std::sync::Arc::new(crate::sequence::Sequence { stmts }),
+            observers: vec![],
+            ending: super::super::Ending::Normal,
+        }
+    }
+
+    #[test]
+    fn families_per_class_in_its_package() {
+        let mut ops = OpTable::default();
+        for c in [
+            "com.acme.Circle",
+            "other.Square",
+            "java.util.ArrayList",
+            "com.acme.Outer$Inner",
+        ] {
+            ops.intern(ctor(c));
+        }
+        let owner_class = vec![
+            Some("com.acme.Circle".to_string()),
+            Some("other.Square".to_string()),
+            None,
+            Some("com.acme.Outer$Inner".to_string()),
+        ];
+        let classes: Vec<String> = ["com.acme.Circle", "com.acme.Outer$Inner", "other.Square"]
+            .map(String::from)
+            .to_vec();
+        // last call on a helper (ArrayList): goes with the first class under test it uses
+        let regression = [
+            case(&[0]),
+            case(&[1]),
+            case(&[0, 2]),
+            case(&[3]),
+            case(&[0]),
+        ];
+        let errors = [case(&[1])];
+        let emit = EmitConfig {
+            out_dir: PathBuf::new(),
+            junit: 4,
+            package: None,
+            tests_per_file: 2,
+        };
+        let spec = SuiteSpec {
+            tool: Tool::Gen,
+            emit: &emit,
+            classes: &classes,
+            owner_class: &owner_class,
+            error_root: Root::Errors,
+        };
+        let taken = |root: Root, rel: &Path| {
+            root == Root::Suite && rel == Path::new("other/SquareRegressionTest.java")
+        };
+        let files = render_suite(&spec, &ops, &regression, &errors, &taken).unwrap();
+        let got: Vec<(Root, String, Vec<usize>)> = files
+            .iter()
+            .map(|f| {
+                (
+                    f.root,
+                    f.rel.display().to_string(),
+                    f.tests.iter().map(|t| t.case).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    Root::Suite,
+                    "com/acme/CircleRegressionTest.java".into(),
+                    vec![0, 2]
+                ),
+                (
+                    Root::Suite,
+                    "com/acme/CircleRegression2Test.java".into(),
+                    vec![4]
+                ),
+                (
+                    Root::Suite,
+                    "com/acme/Outer_InnerRegressionTest.java".into(),
+                    vec![3]
+                ),
+                (
+                    Root::Suite,
+                    "other/Square_2RegressionTest.java".into(),
+                    vec![1]
+                ),
+                (Root::Errors, "other/SquareErrorTest.java".into(), vec![0]),
+            ]
+        );
+        assert_eq!(files[0].class_name, "com.acme.CircleRegressionTest");
+        let run = Marker::parse(files[0].text.lines().next().unwrap())
+            .unwrap()
+            .run;
+        for f in &files {
+            let lines: Vec<&str> = f.text.lines().collect();
+            let m = Marker::parse(lines[0]).unwrap();
+            assert_eq!((m.tool.as_str(), m.run.as_str()), ("gen", run.as_str()));
+            assert_eq!(m.classes, vec![f.class_under_test.clone()]);
+            // methods numbered per family; recorded line ranges include the marker line
+            for t in &f.tests {
+                assert_eq!(lines[t.lines.0 - 1], "    @Test");
+                assert_eq!(lines[t.lines.1 - 1], "    }");
+            }
+        }
+        assert_eq!(files[1].tests[0].method, "test3");
+        // identical input, identical output (run id included)
+        let again = render_suite(&spec, &ops, &regression, &errors, &taken).unwrap();
+        assert!(files.iter().zip(&again).all(|(a, b)| a.text == b.text));
+    }
+
+    #[test]
+    fn markers_round_trip() {
+        let m = Marker {
+            tool: "gen".into(),
+            classes: vec!["com.acme.Circle".into(), "com.acme.Outer$Inner".into()],
+            run: "0123456789abcdef".into(),
+        };
+        assert_eq!(
+            m.line(),
+            "// jforge: gen, classes: com.acme.Circle com.acme.Outer$Inner, run: 0123456789abcdef"
+        );
+        assert_eq!(Marker::parse(&m.line()), Some(m.clone()));
+        assert_eq!(Marker::parse(&format!("{}\r\n", m.line())), Some(m));
+        for bad in [
+            "// Generated by jforge, an automatic unit-test generator for Java.",
+            "// jforge: gen, run: 1",
+            "// jforge: gen, classes: , run: 1",
+            "package a;",
+        ] {
+            assert_eq!(Marker::parse(bad), None, "{bad}");
+        }
+    }
+}

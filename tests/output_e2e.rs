@@ -1,0 +1,497 @@
+//! End-to-end: output that is safe to drop into a project. A Maven build runs every generated
+//! test class and no error-revealing one; runs into one folder keep each other's files and
+//! hand-written ones; a second concurrent run is refused; an interrupted run leaves the
+//! earlier suite byte-identical and no temporary folder or process behind.
+
+mod common;
+use common::*;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// Every file under `dir` (hidden ones included) with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                out.insert(
+                    p.strip_prefix(root).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    let mut m = BTreeMap::new();
+    if dir.exists() {
+        walk(dir, dir, &mut m);
+    }
+    m
+}
+
+/// Names under `dir` (recursively) that start with `.jforge`: lock files, staging folders.
+fn jforge_leftovers(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if e.file_name().to_string_lossy().starts_with(".jforge") {
+            out.push(p.clone());
+        }
+        if p.is_dir() {
+            out.extend(jforge_leftovers(&p));
+        }
+    }
+    out
+}
+
+fn gen_cmd(out: &Path, extra: &[&str]) -> Command {
+    let mut c = jforge();
+    c.args(["gen", "--quiet", "--classpath"])
+        .arg(subjects())
+        .arg("--output-dir")
+        .arg(out)
+        .args(extra);
+    c
+}
+
+fn wait_timeout(child: &mut Child, limit: Duration) -> ExitStatus {
+    let t0 = Instant::now();
+    loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            return st;
+        }
+        if t0.elapsed() > limit {
+            let _ = child.kill();
+            panic!("jforge did not stop within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn wait_for(what: &str, limit: Duration, mut cond: impl FnMut() -> bool) {
+    let t0 = Instant::now();
+    while !cond() {
+        assert!(t0.elapsed() < limit, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn sigint(child: &Child) {
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+}
+
+/// Processes whose command line mentions `needle` (a private TMPDIR: worker JVMs, javac and
+/// the JUnit JVM of the final check all name files under it).
+fn processes_mentioning(needle: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        if !e
+            .file_name()
+            .to_string_lossy()
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+        {
+            continue;
+        }
+        if let Ok(c) = std::fs::read(e.path().join("cmdline")) {
+            let c = String::from_utf8_lossy(&c).replace('\0', " ");
+            if c.contains(needle) {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// `(suite name, tests, failures + errors)` from Surefire's XML reports.
+fn surefire_reports(dir: &Path) -> Vec<(String, usize, usize)> {
+    let attr = |tag: &str, name: &str| -> String {
+        let re = regex::Regex::new(&format!(r#"\s{name}="([^"]*)""#)).unwrap();
+        re.captures(tag).unwrap()[1].to_string()
+    };
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        if !(name.starts_with("TEST-") && name.ends_with(".xml")) {
+            continue;
+        }
+        let text = std::fs::read_to_string(e.path()).unwrap();
+        let start = text.find("<testsuite").unwrap();
+        let tag = &text[start..start + text[start..].find('>').unwrap()];
+        let n = |a: &str| attr(tag, a).parse::<usize>().unwrap();
+        out.push((attr(tag, "name"), n("tests"), n("failures") + n("errors")));
+    }
+    out.sort();
+    out
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let t = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &t);
+        } else {
+            std::fs::copy(e.path(), &t).unwrap();
+        }
+    }
+}
+
+fn mvn(project: &Path, goal: &str) {
+    let o = Command::new("mvn")
+        .args(["-q", "-B", goal])
+        .current_dir(project)
+        .output()
+        .expect("mvn runs (install Debian package maven)");
+    assert!(
+        o.status.success(),
+        "mvn {goal} failed:\n{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn maven_runs_every_generated_test_and_no_error_test() {
+    let d = tempfile::tempdir().unwrap();
+    let proj = d.path().join("proj");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/maven"),
+        &proj,
+    );
+    mvn(&proj, "compile");
+    let json = d.path().join("s.json");
+    let mut c = jforge();
+    c.current_dir(&proj).args([
+        "gen",
+        "--quiet",
+        "--classpath",
+        "target/classes",
+        "--package",
+        "com.acme",
+        "--output-dir",
+        "src/test/java",
+        "--generated-limit",
+        "1500",
+        "--tests-per-file",
+        "20",
+        "--stats-json",
+    ]);
+    c.arg(&json);
+    let o = run_ok(&mut c);
+    let stats = read_json(&json);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let tests = proj.join("src/test/java");
+    let written = stats["regression_tests"].as_u64().unwrap() as usize;
+    assert!(written >= 20, "{text}");
+    let methods: usize = java_files(&tests)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap().matches("@Test").count())
+        .sum();
+    assert_eq!(methods, written);
+
+    // Each class's tests in its own package (two packages, one --package run), nested classes
+    // as Outer_Inner, split files named so that Surefire includes them.
+    let rel: BTreeSet<String> = java_files(&tests)
+        .iter()
+        .map(|f| f.strip_prefix(&tests).unwrap().display().to_string())
+        .collect();
+    for f in [
+        "com/acme/shapes/CircleRegressionTest.java",
+        "com/acme/shapes/CircleRegression2Test.java",
+        "com/acme/shapes/Square_LayerRegressionTest.java",
+        "com/acme/util/CounterRegressionTest.java",
+    ] {
+        assert!(rel.contains(f), "{f} not written: {rel:?}");
+    }
+    assert!(rel.iter().all(|f| {
+        f.ends_with("RegressionTest.java")
+            || f.trim_end_matches("Test.java")
+                .trim_end_matches(|c: char| c.is_ascii_digit())
+                .ends_with("Regression")
+    }));
+
+    // The error-revealing test (Key.equals is not reflexive) is next to src/test/java, where
+    // Maven does not compile it, and the summary says how to run it.
+    let errors = proj.join("src/test/jforge-error-tests");
+    assert_eq!(
+        java_files(&errors),
+        vec![errors.join("com/acme/util/KeyErrorTest.java")]
+    );
+    assert!(
+        text.contains("org.junit.runner.JUnitCore com.acme.util.KeyErrorTest"),
+        "{text}"
+    );
+
+    mvn(&proj, "test");
+    let reports = surefire_reports(&proj.join("target/surefire-reports"));
+    let run: usize = reports.iter().map(|r| r.1).sum();
+    let failed: usize = reports.iter().map(|r| r.2).sum();
+    assert_eq!(run, written, "Surefire ran {run} of {written}: {reports:?}");
+    assert_eq!(failed, 0, "{reports:?}");
+    let ran: BTreeSet<&str> = reports.iter().map(|r| r.0.as_str()).collect();
+    let classes: BTreeSet<String> = rel
+        .iter()
+        .map(|f| f.trim_end_matches(".java").replace('/', "."))
+        .collect();
+    assert_eq!(
+        ran,
+        classes.iter().map(|c| c.as_str()).collect::<BTreeSet<_>>()
+    );
+    assert!(!ran.iter().any(|c| c.contains("Error")), "{ran:?}");
+}
+
+#[test]
+fn runs_into_one_folder_keep_each_others_files_and_hand_written_ones() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let ds = out.join("ds");
+    std::fs::create_dir_all(&ds).unwrap();
+    // Hand-written: jforge's old file name, and the name jforge would now give LruCache's tests.
+    let hand = |name: &str| {
+        format!(
+            "package ds;\n\npublic class {name} {{\n    @org.junit.Test\n    public void mine() {{ }}\n}}\n"
+        )
+    };
+    std::fs::write(ds.join("RegressionTest0.java"), hand("RegressionTest0")).unwrap();
+    std::fs::write(
+        ds.join("LruCacheRegressionTest.java"),
+        hand("LruCacheRegressionTest"),
+    )
+    .unwrap();
+    let hand_written = snapshot(&out);
+
+    let json = d.path().join("s.json");
+    let gen_json = |class: &str, seed: &str| {
+        run_ok(&mut gen_cmd(
+            &out,
+            &[
+                "--class",
+                class,
+                "--generated-limit",
+                "400",
+                "--seed",
+                seed,
+                "--stats-json",
+                json.to_str().unwrap(),
+            ],
+        ));
+        read_json(&json)
+    };
+    let first = gen_json("ds.IntStack", "1");
+    assert_eq!(first["replaced_files"].as_array().unwrap().len(), 0);
+    let int_stack = ds.join("IntStackRegressionTest.java");
+    let int_stack_1 = std::fs::read(&int_stack).unwrap();
+    assert!(int_stack_1.starts_with(b"// jforge: gen, classes: ds.IntStack, run: "));
+
+    // Another class: the first class's tests stay, the hand-written file keeps its name.
+    let second = gen_json("ds.LruCache", "1");
+    assert_eq!(second["replaced_files"].as_array().unwrap().len(), 0);
+    assert_eq!(std::fs::read(&int_stack).unwrap(), int_stack_1);
+    let lru = ds.join("LruCache_2RegressionTest.java");
+    let lru_1 = std::fs::read(&lru).unwrap();
+    assert!(lru_1.starts_with(b"// jforge: gen, classes: ds.LruCache, run: "));
+
+    // exhaustive into the same folder deletes nothing of gen's.
+    let mut c = jforge();
+    c.args(["exhaustive", "-q", "--classpath"])
+        .arg(subjects())
+        .args([
+            "--class",
+            "ds.IntStack",
+            "--scope",
+            "2",
+            "--max-rounds",
+            "2",
+        ])
+        .arg("--output-dir")
+        .arg(&out);
+    run_ok(&mut c);
+    let exhaustive = ds.join("IntStackExhaustiveTest.java");
+    let exhaustive_1 = std::fs::read(&exhaustive).unwrap();
+    assert!(exhaustive_1.starts_with(b"// jforge: exhaustive, classes: ds.IntStack, run: "));
+    assert_eq!(std::fs::read(&int_stack).unwrap(), int_stack_1);
+
+    // The same class again: its own earlier file is replaced, and only that one.
+    let third = gen_json("ds.IntStack", "2");
+    assert_eq!(
+        third["replaced_files"],
+        serde_json::json!([int_stack.display().to_string()])
+    );
+    assert_ne!(std::fs::read(&int_stack).unwrap(), int_stack_1);
+    assert_eq!(std::fs::read(&lru).unwrap(), lru_1);
+    assert_eq!(std::fs::read(&exhaustive).unwrap(), exhaustive_1);
+    let now = snapshot(&out);
+    for (p, bytes) in &hand_written {
+        assert_eq!(now.get(p), Some(bytes), "{} changed", p.display());
+    }
+    assert!(jforge_leftovers(d.path()).is_empty());
+    // Everything together still compiles and passes.
+    let run = compile_and_run_junit4(&out, subjects().to_str().unwrap());
+    assert!(run.failures.is_empty(), "{}", run.output);
+}
+
+#[test]
+fn a_second_run_into_a_locked_folder_is_refused_at_once() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let mut first = gen_cmd(&out, &["--class", "ds.IntStack", "--time-limit", "60s"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for("the lock file", Duration::from_secs(60), || {
+        out.join(".jforge.lock").exists()
+    });
+    let t0 = Instant::now();
+    let o = gen_cmd(&out, &["--class", "ds.LruCache", "--time-limit", "60s"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        t0.elapsed() < Duration::from_secs(10),
+        "not refused at once"
+    );
+    assert!(
+        err.contains(&format!(
+            "another jforge run is writing to {} (pid {}); wait for it or choose another --output-dir",
+            out.display(),
+            first.id()
+        )),
+        "{err}"
+    );
+    sigint(&first);
+    assert_eq!(
+        wait_timeout(&mut first, Duration::from_secs(30)).code(),
+        Some(130)
+    );
+    assert!(jforge_leftovers(d.path()).is_empty());
+    assert!(
+        java_files(&out).is_empty(),
+        "the interrupted run wrote nothing"
+    );
+}
+
+#[test]
+fn interrupted_runs_leave_the_earlier_suite_and_nothing_else() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    run_ok(&mut gen_cmd(
+        &out,
+        &[
+            "--class",
+            "ds.IntStack",
+            "--class",
+            "quirks.BrokenEquals",
+            "--generated-limit",
+            "500",
+        ],
+    ));
+    let earlier = snapshot(d.path());
+    assert!(
+        earlier
+            .keys()
+            .any(|p| p.ends_with("IntStackRegressionTest.java"))
+    );
+    assert!(
+        earlier
+            .keys()
+            .any(|p| p.ends_with("BrokenEqualsErrorTest.java"))
+    );
+
+    let interrupted = |name: &str, args: &[&str], when: &dyn Fn(&Path) -> bool| {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut child = gen_cmd(&out, args)
+            .env("TMPDIR", tmp.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        wait_for(name, Duration::from_secs(180), || {
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "the run ended before it could be interrupted {name}"
+            );
+            when(tmp.path())
+        });
+        sigint(&child);
+        let status = wait_timeout(&mut child, Duration::from_secs(30));
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+        assert_eq!(status.code(), Some(130), "{name}: {err}");
+        assert!(err.contains("jforge: interrupted"), "{name}: {err}");
+        assert_eq!(
+            snapshot(d.path()),
+            earlier,
+            "{name}: the earlier suite changed"
+        );
+        assert_eq!(jforge_leftovers(d.path()), Vec::<PathBuf>::new(), "{name}");
+        let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
+        assert!(left.is_empty(), "{name}: left in TMPDIR: {left:?}");
+        std::thread::sleep(Duration::from_millis(500));
+        let procs = processes_mentioning(&tmp.path().display().to_string());
+        assert!(procs.is_empty(), "{name}: still running: {procs:?}");
+    };
+
+    // During generation: the workers run (their socket folders are in TMPDIR) for a while.
+    let started = std::cell::Cell::new(None::<Instant>);
+    interrupted(
+        "during generation",
+        &[
+            "--class",
+            "ds.IntStack",
+            "--class",
+            "ds.LruCache",
+            "--time-limit",
+            "120s",
+        ],
+        &|tmp: &Path| {
+            let workers = std::fs::read_dir(tmp)
+                .unwrap()
+                .flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with("jforge-w"));
+            if workers && started.get().is_none() {
+                started.set(Some(Instant::now()));
+            }
+            started
+                .get()
+                .is_some_and(|t| t.elapsed() > Duration::from_secs(2))
+        },
+    );
+
+    // During the final check: the staged files exist and javac/JUnit work in TMPDIR.
+    interrupted(
+        "during the final check",
+        &[
+            "--class",
+            "ds.IntStack",
+            "--class",
+            "java.util.ArrayDeque",
+            "--generated-limit",
+            "3000",
+            "--workers",
+            "1",
+        ],
+        &|tmp: &Path| {
+            let checking = std::fs::read_dir(tmp).unwrap().flatten().any(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("jforge-validate")
+            });
+            let staged = jforge_leftovers(&out).iter().any(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with(".jforge-staging"))
+                    && !java_files(p).is_empty()
+            });
+            checking && staged
+        },
+    );
+}
