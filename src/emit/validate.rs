@@ -1107,6 +1107,22 @@ pub fn compile_and_run_with(
     } else {
         None
     };
+    // The JUnit class path alone must provide the JUnit API (the tests compile against it);
+    // the console launcher's jar could otherwise hide its absence. Cached like the runner.
+    if console.is_some()
+        && let Err(out) = prepare_runner(javac, junit, junit_cp, None, tmp.path())?
+    {
+        bail!(
+            "the JUnit {junit} class path ({}) does not provide the JUnit API needed to run tests; \
+             install Debian package junit{junit} or pass --junit-classpath. javac said: {}",
+            junit_cp
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(":"),
+            first_javac_errors(&out, 2)
+        );
+    }
     let mut runner = prepare_runner(javac, junit, junit_cp, console, tmp.path())?;
     if let (Err(out), Some(c)) = (&runner, console) {
         validation.warnings.push(format!(
