@@ -75,10 +75,12 @@ pub struct ExhaustiveArgs {
     /// Properties file with the settings above.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Only methods whose signature matches (e.g. 'ds.Avl\.(Avl|add)\(.*').
+    /// Only members whose signature matches, constructors included (e.g.
+    /// 'ds\.AvlTree(\(\)|\.add\()' for `ds.AvlTree()` and `ds.AvlTree.add(int)`).
     #[arg(long, value_name = "REGEX")]
     pub methods: Option<String>,
-    /// File of builder signatures (one regex per line, # comments): only those methods.
+    /// File of builder signatures (one regex per line, # comments): only those members;
+    /// list a constructor too (e.g. `ds\.AvlTree\(\)`).
     #[arg(long, value_name = "FILE")]
     pub builders: Option<PathBuf>,
     /// Write a JUnit suite (one test per structure) and a failure suite here.
