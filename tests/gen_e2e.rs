@@ -340,3 +340,36 @@ fn jar_selection_tests_every_public_class() {
     );
     assert_eq!(stats["validation"]["clean"], true);
 }
+
+#[test]
+fn repeated_calls_nothing_uses_are_written_once() {
+    // generation repeats calls up to 100 times; the written tests do not
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    let mut args = gen_args(&out, &json);
+    args.extend(
+        [
+            "--class",
+            "java.util.ArrayList",
+            "--generated-limit",
+            "3000",
+            "--no-validate",
+        ]
+        .map(String::from),
+    );
+    run_done(jforge().args(&args));
+    for f in java_files(&out) {
+        let src = std::fs::read_to_string(&f).unwrap();
+        let lines: Vec<&str> = src.lines().map(str::trim).collect();
+        for w in lines.windows(3) {
+            let call = w[0].ends_with(");") && !w[0].starts_with("assert");
+            assert!(
+                !(call && w[0] == w[1] && w[1] == w[2]),
+                "{} repeats {}",
+                f.display(),
+                w[0]
+            );
+        }
+    }
+}

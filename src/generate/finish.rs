@@ -119,6 +119,7 @@ pub fn regression_tests(
 ) -> anyhow::Result<Vec<TestCase>> {
     let ops = generator.ops;
     let cands = spread(generator.final_candidates(), limit);
+    let cands = super::simplify::collapse_candidates(cands, pool)?; // readable tests: simplify.rs
     if cands.is_empty() {
         return Ok(Vec::new());
     }

@@ -5,9 +5,11 @@
 //! - `random`: feedback-directed random generation (Randoop).
 //! - `bloom`: fixed-size "seen before?" sets.
 //! - `finish`: from candidates to test cases (observers, flakiness filter, minimization).
+//! - `simplify`: repeated calls nothing uses collapsed before regression tests are built.
 
 pub mod bloom;
 pub mod finish;
 pub mod literals;
 pub mod ops;
 pub mod random;
+pub mod simplify;
