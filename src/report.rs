@@ -1,7 +1,7 @@
 //! The end of a run: a summary table on the terminal and the `--stats-json` report.
 
 use crate::cli::GenArgs;
-use crate::emit::{TestCase, WrittenFile};
+use crate::emit::{Ending, TestCase, WrittenFile};
 use crate::gen_cmd::last_op;
 use crate::generate::finish::{ErrorTest, FinishStats};
 use crate::generate::ops::{OpSet, SkipReason};
@@ -41,10 +41,24 @@ pub struct ClassRow {
 #[derive(Debug, Clone, Serialize)]
 pub struct ErrorRow {
     pub class: String,
+    /// The operation where the shortest test shows it.
     pub operation: String,
     pub contract: String,
+    /// What breaks: an object contract is a defect of its class, an exception contract of
+    /// its operation.
+    pub kind: DefectKind,
     pub occurrences: u64,
+    /// Operations through which it showed (constructors and methods producing a breaking
+    /// value, or the throwing operation).
+    pub routes: usize,
     pub statements: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DefectKind {
+    ObjectContract,
+    Exception,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -161,10 +175,15 @@ impl Report {
                     .or_default() += 1;
             }
             error_rows.push(ErrorRow {
-                class,
+                class: e.class.as_deref().map_or(class, str::to_string),
                 operation: ops.table.get(e.op).signature(),
                 contract: e.contract.to_string(),
+                kind: match e.case.ending {
+                    Ending::ErrorContract { .. } => DefectKind::ObjectContract,
+                    _ => DefectKind::Exception,
+                },
                 occurrences: e.occurrences,
+                routes: e.routes,
                 statements: e.case.seq.len(),
             });
         }
@@ -299,10 +318,18 @@ impl Report {
             self.regression_tests, self.error_tests, self.output_dir
         )?;
         for e in &self.errors {
+            let who = match e.kind {
+                DefectKind::ObjectContract => &e.class,
+                DefectKind::Exception => &e.operation,
+            };
             writeln!(
                 out,
-                "  error: {} breaks {} ({} sequences, shortest test {} statements)",
-                e.operation, e.contract, e.occurrences, e.statements
+                "  error: {who} breaks {} ({} sequences, {} route{}, shortest test {} statements)",
+                e.contract,
+                e.occurrences,
+                e.routes,
+                if e.routes == 1 { "" } else { "s" },
+                e.statements
             )?;
         }
         let v = &self.validation;
