@@ -36,7 +36,7 @@ pub enum Command {
 /// `omit.fields` are accepted too). Flags override the file.
 #[derive(Args, Debug, Clone, Default)]
 pub struct ExhaustiveArgs {
-    /// Class whose structures are enumerated, binary name (repeatable).
+    /// Class whose structures are enumerated, binary name (repeatable; Outer.Inner works too).
     #[arg(long = "class", value_name = "NAME")]
     pub classes: Vec<String>,
     /// Class path of the code under test (':'-separated folders and jars).
@@ -75,10 +75,12 @@ pub struct ExhaustiveArgs {
     /// Properties file with the settings above.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Only methods whose signature matches (e.g. 'ds.Avl\.(Avl|add)\(.*').
+    /// Only members whose signature matches, constructors included (e.g.
+    /// 'ds\.AvlTree(\(\)|\.add\()' for `ds.AvlTree()` and `ds.AvlTree.add(int)`).
     #[arg(long, value_name = "REGEX")]
     pub methods: Option<String>,
-    /// File of builder signatures (one regex per line, # comments): only those methods.
+    /// File of builder signatures (one regex per line, # comments): only those members;
+    /// list a constructor too (e.g. `ds\.AvlTree\(\)`).
     #[arg(long, value_name = "FILE")]
     pub builders: Option<PathBuf>,
     /// Write a JUnit suite (one test per structure) here.
@@ -103,7 +105,7 @@ pub struct ExhaustiveArgs {
     /// Write a JSON report here.
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
-    /// Worker JVMs (default: number of cores).
+    /// Worker JVMs, at least 1 (default: number of cores).
     #[arg(long, value_name = "N")]
     pub workers: Option<usize>,
     /// Keep every sequence that runs normally within scope (ablation; bound it with --max-rounds).
@@ -154,7 +156,8 @@ pub struct CoverageArgs {
     /// The tests: a folder of .java sources (compiled first) or of .class files, or a jar.
     #[arg(long, value_name = "DIR|JAR")]
     pub tests: PathBuf,
-    /// Class to measure, binary name (repeatable); its nested classes are measured too.
+    /// Class to measure, binary name (repeatable; Outer.Inner works too); its nested classes
+    /// are measured too.
     #[arg(long = "class", value_name = "NAME")]
     pub classes: Vec<String>,
     /// Measure every class of this package prefix on the class path (repeatable).
@@ -189,7 +192,8 @@ pub struct CoverageArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct GenArgs {
-    /// Class under test, binary name (repeatable): java.util.TreeMap, com.acme.Outer$Inner.
+    /// Class under test, binary name (repeatable): java.util.TreeMap, com.acme.Outer$Inner
+    /// (com.acme.Outer.Inner works too).
     #[arg(long = "class", value_name = "NAME")]
     pub classes: Vec<String>,
     /// Class path of the code under test (':'-separated folders and jars).
@@ -219,7 +223,7 @@ pub struct GenArgs {
     /// Random seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Worker JVMs (default: number of cores).
+    /// Worker JVMs, at least 1 (default: number of cores).
     #[arg(long, value_name = "N")]
     pub workers: Option<usize>,
     /// Folder for the generated JUnit sources.

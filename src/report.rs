@@ -2,7 +2,7 @@
 
 use crate::cli::GenArgs;
 use crate::emit::output::OutputSummary;
-use crate::emit::{TestCase, WrittenFile};
+use crate::emit::{Ending, TestCase, WrittenFile};
 use crate::gen_cmd::test_owner;
 use crate::generate::finish::{ErrorTest, FinishStats};
 use crate::generate::ops::{OpSet, SkipReason};
@@ -53,10 +53,24 @@ pub struct ClassRow {
 #[derive(Debug, Clone, Serialize)]
 pub struct ErrorRow {
     pub class: String,
+    /// The operation where the shortest test shows it.
     pub operation: String,
     pub contract: String,
+    /// What breaks: an object contract is a defect of its class, an exception contract of
+    /// its operation.
+    pub kind: DefectKind,
     pub occurrences: u64,
+    /// Operations through which it showed (constructors and methods producing a breaking
+    /// value, or the throwing operation).
+    pub routes: usize,
     pub statements: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DefectKind {
+    ObjectContract,
+    Exception,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -214,10 +228,15 @@ impl Report {
                     .or_default() += 1;
             }
             error_rows.push(ErrorRow {
-                class,
+                class: e.class.as_deref().map_or(class, str::to_string),
                 operation: ops.table.get(e.op).signature(),
                 contract: e.contract.to_string(),
+                kind: match e.case.ending {
+                    Ending::ErrorContract { .. } => DefectKind::ObjectContract,
+                    _ => DefectKind::Exception,
+                },
                 occurrences: e.occurrences,
+                routes: e.routes,
                 statements: e.case.seq.len(),
             });
         }
@@ -410,10 +429,18 @@ impl Report {
             )?;
         }
         for e in &self.errors {
+            let who = match e.kind {
+                DefectKind::ObjectContract => &e.class,
+                DefectKind::Exception => &e.operation,
+            };
             writeln!(
                 out,
-                "  error: {} breaks {} ({} sequences, shortest test {} statements)",
-                e.operation, e.contract, e.occurrences, e.statements
+                "  error: {who} breaks {} ({} sequences, {} route{}, shortest test {} statements)",
+                e.contract,
+                e.occurrences,
+                e.routes,
+                if e.routes == 1 { "" } else { "s" },
+                e.statements
             )?;
         }
         let v = &self.validation;

@@ -129,6 +129,63 @@ fn tree_map_put_get_with_assertions() {
 }
 
 #[test]
+fn no_assertion_is_repeated_on_the_same_value() {
+    let mut ops = OpTable::default();
+    let new_map = ops.intern(op(
+        OpKind::Constructor,
+        tree_map(),
+        "<init>",
+        vec![],
+        Some(tree_map()),
+    ));
+    let size = ops.intern(op(
+        OpKind::Method,
+        tree_map(),
+        "size",
+        vec![],
+        Some(JType::Prim(Prim::Int)),
+    ));
+    let empty = ops.intern(op(
+        OpKind::Method,
+        tree_map(),
+        "isEmpty",
+        vec![],
+        Some(JType::Prim(Prim::Boolean)),
+    ));
+    let mut c = case(
+        vec![call(new_map, &[]), call(size, &[0])],
+        vec![None, Some(Value::Int(0))],
+        Ending::Normal,
+    );
+    // size() is the last call, asserted already; isEmpty() listed twice
+    c.observers = vec![
+        (0, empty, Value::Bool(true)),
+        (0, size, Value::Int(0)),
+        (0, empty, Value::Bool(true)),
+    ];
+    let src = render_test(&ops, &c, "test01", 4);
+    let want = r#"    @Test
+    public void test01() throws Throwable {
+        TreeMap<String, Integer> treeMap0 = new TreeMap<String, Integer>();
+        int i0 = treeMap0.size();
+        assertEquals(0, i0);
+        assertTrue(treeMap0.isEmpty());
+    }
+"#;
+    assert_eq!(src, want);
+    // after a call that may change the map, the same observer is a new check: kept
+    let clear = ops.intern(op(OpKind::Method, tree_map(), "clear", vec![], None));
+    let mut c = case(
+        vec![call(new_map, &[]), call(size, &[0]), call(clear, &[0])],
+        vec![None, Some(Value::Int(0))],
+        Ending::Normal,
+    );
+    c.observers = vec![(0, size, Value::Int(0))];
+    let src = render_test(&ops, &c, "test02", 4);
+    assert_eq!(src.matches("size()").count(), 2, "{src}");
+}
+
+#[test]
 fn primitive_assertions_pick_one_overload() {
     let mut ops = OpTable::default();
     let math = JType::class("java.lang.Math");

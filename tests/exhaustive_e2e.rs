@@ -583,6 +583,22 @@ fn cli_errors_are_clear() {
         "50",
     ]);
     assert!(e.contains("round 6 reached the budget of 1 MiB"), "{e}");
+    // a selection without a constructor builds nothing: refused, with an example line
+    let d = tempfile::tempdir().unwrap();
+    let builders = d.path().join("b.txt");
+    std::fs::write(&builders, "ds\\.AvlTree\\.add\\(.*\n").unwrap();
+    let e = exh_err(&[
+        "--class",
+        "ds.AvlTree",
+        "--scope",
+        "3",
+        "--builders",
+        builders.to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("--builders selects no constructor") && e.contains("ds\\.AvlTree\\(\\)"),
+        "{e}"
+    );
 }
 
 #[test]

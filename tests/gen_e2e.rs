@@ -367,3 +367,74 @@ fn jar_selection_tests_every_public_class() {
     );
     assert_eq!(stats["validation"]["clean"], true);
 }
+
+#[test]
+fn repeated_calls_nothing_uses_are_written_once() {
+    // generation repeats calls up to 100 times; the written tests do not
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    let mut args = gen_args(&out, &json);
+    args.extend(
+        [
+            "--class",
+            "java.util.ArrayList",
+            "--generated-limit",
+            "3000",
+            "--no-validate",
+        ]
+        .map(String::from),
+    );
+    run_done(jforge().args(&args));
+    for f in java_files(&out) {
+        let src = std::fs::read_to_string(&f).unwrap();
+        let lines: Vec<&str> = src.lines().map(str::trim).collect();
+        for w in lines.windows(3) {
+            let call = w[0].ends_with(");") && !w[0].starts_with("assert");
+            assert!(
+                !(call && w[0] == w[1] && w[1] == w[2]),
+                "{} repeats {}",
+                f.display(),
+                w[0]
+            );
+        }
+    }
+}
+
+#[test]
+fn one_error_test_per_defect_whatever_the_route() {
+    // a broken equals reachable through three constructors is one defect of the class
+    let classes = subjects();
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    let mut args = gen_args(&out, &json);
+    args.extend(
+        [
+            "--classpath",
+            classes.to_str().unwrap(),
+            "--class",
+            "quirks.ThreeWays",
+            "--generated-limit",
+            "600",
+        ]
+        .map(String::from),
+    );
+    let o = run_done(jforge().args(&args));
+    assert_eq!(o.status.code(), Some(3), "error tests written: exit 3");
+    let stats = read_json(&json);
+    let errors = stats["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let e = &errors[0];
+    assert_eq!(e["class"], "quirks.ThreeWays");
+    assert_eq!(e["contract"], "equals-reflexive");
+    assert_eq!(e["kind"], "object-contract");
+    assert_eq!(e["routes"], 3, "{e:#}");
+    assert_eq!(count_tests(&out, "ErrorTest"), 1);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("error: quirks.ThreeWays breaks equals-reflexive")
+            && text.contains("3 routes"),
+        "{text}"
+    );
+}

@@ -129,6 +129,34 @@ fn subject(dir: &std::path::Path, name: &str) -> jforge::model::ClassInfo {
 }
 
 #[test]
+fn bootstrap_arguments_are_not_literals() {
+    let dir = common::compile_subjects();
+    let strings = |name: &str| -> Vec<String> {
+        subject(dir.path(), name)
+            .literals
+            .into_iter()
+            .filter_map(|l| match l {
+                Literal::Str(s) => Some(s),
+                _ => None,
+            })
+            .collect()
+    };
+    // "quantity must be positive: " + q is compiled to an invokedynamic whose recipe is
+    // "quantity must be positive: \u{1}": its constant pieces are the literals
+    let orders = strings("p.Orders");
+    for piece in ["quantity must be positive: ", "order of ", " items"] {
+        assert!(orders.iter().any(|s| s == piece), "{piece:?} in {orders:?}");
+    }
+    assert!(
+        !orders.iter().any(|s| s.contains(['\u{1}', '\u{2}'])),
+        "{orders:?}"
+    );
+    // a record's ObjectMethods bootstrap gets "sku;quantity": no literal of the program
+    let line = strings("p.Orders$Line");
+    assert!(!line.iter().any(|s| s.contains("sku;")), "{line:?}");
+}
+
+#[test]
 fn compiled_subject() {
     let dir = common::compile_subjects();
     let d = dir.path();

@@ -654,8 +654,11 @@ impl MethodWriter<'_> {
             self.case.ending,
             Ending::Normal | Ending::ErrorContract { .. }
         ) {
-            for (s, op, v) in &self.case.observers {
-                let op = self.ops.get(*op);
+            for (k, (s, op_id, v)) in self.case.observers.iter().enumerate() {
+                if repeats_an_assertion(self.case, k) {
+                    continue;
+                }
+                let op = self.ops.get(*op_id);
                 let Some(recv) = self.exprs.get(*s as usize).cloned().flatten() else {
                     continue;
                 };
@@ -669,6 +672,24 @@ impl MethodWriter<'_> {
             self.contract_lines(*contract, *a, *b);
         }
     }
+}
+
+/// Whether observer `k` of `case` would repeat an assertion on the same unchanged value: the
+/// same observer on the same statement listed before it, or the last statement is that very
+/// call on that receiver and is asserted with the same value (`int i0 = map.size();
+/// assertEquals(1, i0);` makes `assertEquals(1, map.size())` after it redundant).
+fn repeats_an_assertion(case: &TestCase, k: usize) -> bool {
+    let (s, op, v) = &case.observers[k];
+    if case.observers[..k]
+        .iter()
+        .any(|(s2, op2, _)| s2 == s && op2 == op)
+    {
+        return true;
+    }
+    let n = case.seq.stmts.len();
+    matches!(case.seq.stmts.last(), Some(Stmt::Call { op: last, args }) if last == op && args.as_slice() == [*s])
+        && n > 0
+        && case.asserts.get(n - 1) == Some(&Some(v.clone()))
 }
 
 fn is_identifier(s: &str) -> bool {

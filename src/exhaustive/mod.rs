@@ -408,6 +408,52 @@ fn usable_ops(
     out
 }
 
+/// The search starts from operations without structure inputs (constructors, static
+/// factories): when --methods/--builders leave none, nothing can be built, which is refused
+/// instead of reporting 0 structures.
+fn check_can_start(
+    ops: &OpSet,
+    classes: &[String],
+    usable: &[Usable],
+    s: &Settings,
+) -> anyhow::Result<()> {
+    let starts = usable
+        .iter()
+        .any(|u| u.canon_result && u.params.iter().all(|p| matches!(p, ParamDom::Lits(_))));
+    if starts {
+        return Ok(());
+    }
+    let flags = if s.methods.is_some() && !s.builders.is_empty() {
+        "--methods and --builders select"
+    } else if s.methods.is_some() {
+        "--methods selects"
+    } else if !s.builders.is_empty() {
+        "--builders selects"
+    } else {
+        bail!(
+            "{} has no public constructor or static factory whose inputs jforge can supply, so no structure can be built",
+            classes.join(", ")
+        );
+    };
+    let example = ops
+        .primary
+        .iter()
+        .map(|&o| ops.table.get(o))
+        .find(|o| o.kind == OpKind::Constructor)
+        .map(|o| {
+            format!(
+                ", e.g. {} (signatures are written like {})",
+                regex::escape(&o.signature()),
+                o.signature()
+            )
+        })
+        .unwrap_or_default();
+    bail!(
+        "{flags} no constructor or static factory of {}, so no structure can be built: add one{example}",
+        classes.join(", ")
+    )
+}
+
 /// Runs `jforge exhaustive`; failures and --check counterexamples make the outcome
 /// `ErrorsFound` (exit 3); an interrupted run exits with status 130 (see `crate::interrupt`).
 pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
@@ -550,6 +596,7 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
             }
         );
     }
+    check_can_start(&ops, &classes, &usable, &settings)?;
     let failed = pool.register(&table)?;
     if let Some((_, why)) = failed
         .iter()

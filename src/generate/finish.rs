@@ -5,7 +5,7 @@
 //! runs become assertions, so identity hash codes, addresses, times and random numbers never
 //! reach a test. Error candidates are reduced by removing every statement not needed to
 //! reproduce the same violation (seed 003, §6.1 phase 1), confirmed in another JVM, and kept
-//! one per (operation, contract).
+//! one per defect (`random::DefectKey`).
 
 use super::ops::OpSet;
 use super::random::{CandEnding, Candidate, ErrorCandidate, Generator, Violation, null_input};
@@ -70,6 +70,10 @@ pub struct ErrorTest {
     pub contract: &'static str,
     /// How many generated sequences showed this kind of violation.
     pub occurrences: u64,
+    /// Through how many operations it showed (`ErrorCandidate::routes`).
+    pub routes: usize,
+    /// For an object contract: the class whose contract breaks.
+    pub class: Option<Arc<str>>,
 }
 
 fn observer_calls(ops: &OpSet, seq: &Sequence, stmt: u32) -> Vec<(u32, OpId)> {
@@ -103,7 +107,9 @@ pub fn regression_tests(
     deadline: Option<Instant>,
 ) -> anyhow::Result<Vec<TestCase>> {
     let ops = generator.ops;
-    let cands = generator.final_candidates();
+    // readable tests: collapse unused repetitions first (simplify.rs), so that the cover is
+    // chosen over the sequences that will be written
+    let cands = super::simplify::collapse_candidates(generator.final_candidates(), pool)?;
     if cands.is_empty() {
         return Ok(Vec::new());
     }
@@ -325,8 +331,7 @@ fn minimize_all(
     }
 }
 
-/// Build the error-revealing tests: one per (operation, contract), minimized and confirmed
-/// in two JVMs. Minimization stops at `deadline` (the tests are then written less short).
+/// Build the error-revealing tests: one per defect, minimized and confirmed in two JVMs. Minimization stops at `deadline` (the tests are then written less short).
 pub fn error_tests(
     generator: &Generator,
     pool: &mut Pool,
@@ -384,6 +389,8 @@ pub fn error_tests(
             op: e.op,
             contract: v.contract_name(),
             occurrences: e.count,
+            routes: e.routes.len(),
+            class: e.class.clone(),
         });
     }
     Ok(out)

@@ -5,6 +5,7 @@
 //! - `random`: feedback-directed random generation (Randoop).
 //! - `bloom`: fixed-size "seen before?" sets.
 //! - `finish`: from candidates to test cases (observers, flakiness filter, minimization).
+//! - `simplify`: repeated calls nothing uses collapsed before regression tests are built.
 
 pub mod bloom;
 pub mod finish;
@@ -12,3 +13,4 @@ pub mod literals;
 pub mod ops;
 pub mod random;
 pub mod select;
+pub mod simplify;

@@ -21,7 +21,7 @@ use crate::runner::{CrashKind, ExecMode, ExecRequest, Observed, Pool, SeqResult,
 use crate::sequence::{OpId, OpKind, SeqRef, Sequence, Stmt, Value};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -144,10 +144,33 @@ impl Violation {
 pub struct ErrorCandidate {
     pub comp: CompRef,
     pub violation: Violation,
-    /// Operation of the statement where it shows (the thrower, or the producer of value a).
+    /// Operation of the statement where it shows (the thrower, or the producer of value a),
+    /// in the shortest sequence.
     pub op: OpId,
-    /// How many sequences showed this (op, contract) kind.
+    /// How many sequences showed this defect.
     pub count: u64,
+    /// The operations through which it showed (the "routes": one for an exception
+    /// contract; for an object contract, each operation that produced a breaking value).
+    pub routes: BTreeSet<OpId>,
+    /// For an object contract: the class whose contract breaks (see [`DefectKey`]).
+    pub class: Option<Arc<str>>,
+}
+
+/// One defect, however many sequences show it: an exception contract
+/// (`npe-without-null-input`, ...) is a defect of the operation that throws; a broken object
+/// contract (equals, hashCode, compareTo, toString) is a defect of the class of the value
+/// that breaks it (its runtime class, or the declaring class of the operation that produced
+/// it when the value is a String, boxed value or enum), whichever operation built it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DefectKey {
+    Exception {
+        op: OpId,
+        contract: &'static str,
+    },
+    Contract {
+        class: Arc<str>,
+        contract: crate::runner::Contract,
+    },
 }
 
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -248,7 +271,7 @@ pub struct Generator<'a> {
     next_cand: u64,
     cand_seen: u64,
     subsumed: HashSet<u64>,
-    pub errors: BTreeMap<(OpId, &'static str), ErrorCandidate>,
+    pub errors: BTreeMap<DefectKey, ErrorCandidate>,
     pub incidents: Vec<Incident>,
     pub progress: Progress,
     /// Why generation ended: "time-limit", "generated-limit", "plateau" (--stop-on-plateau)
@@ -1033,6 +1056,7 @@ impl<'a> Generator<'a> {
                                 contract,
                                 class: class.to_string(),
                             },
+                            None,
                         );
                     } else if !class.starts_with("jforge.")
                         && (self.seen_exceptions.insert((thrower, class.to_string())) || new_probe)
@@ -1055,6 +1079,10 @@ impl<'a> Generator<'a> {
                         Stmt::Call { op, .. } => *op,
                         _ => op,
                     };
+                    let class = match r.outcomes.get(v.a as usize) {
+                        Some(StmtOutcome::Normal(Observed::Object { class, .. })) => class.clone(),
+                        _ => Arc::from(self.ops.table.get(vop).class.as_str()),
+                    };
                     self.stats[op as usize].errors += 1;
                     self.add_error(
                         b.comp,
@@ -1064,6 +1092,7 @@ impl<'a> Generator<'a> {
                             a: v.a,
                             b: v.b,
                         },
+                        Some(class),
                     );
                     return;
                 }
@@ -1233,15 +1262,34 @@ impl<'a> Generator<'a> {
         }
     }
 
-    fn add_error(&mut self, comp: Component, op: OpId, violation: Violation) {
-        let key = (op, violation.contract_name());
+    /// Records an error-revealing sequence under its defect ([`DefectKey`]; `class`: the
+    /// class of the value breaking an object contract); the shortest sequence is kept.
+    fn add_error(
+        &mut self,
+        comp: Component,
+        op: OpId,
+        violation: Violation,
+        class: Option<Arc<str>>,
+    ) {
+        let key = match (&violation, &class) {
+            (Violation::Contract { contract, .. }, Some(class)) => DefectKey::Contract {
+                class: class.clone(),
+                contract: *contract,
+            },
+            _ => DefectKey::Exception {
+                op,
+                contract: violation.contract_name(),
+            },
+        };
         let comp = Arc::new(comp);
         match self.errors.get_mut(&key) {
             Some(e) => {
                 e.count += 1;
+                e.routes.insert(op);
                 if comp.seq.len() < e.comp.seq.len() {
                     e.comp = comp;
                     e.violation = violation;
+                    e.op = op;
                 }
             }
             None => {
@@ -1252,6 +1300,8 @@ impl<'a> Generator<'a> {
                         violation,
                         op,
                         count: 1,
+                        routes: BTreeSet::from([op]),
+                        class,
                     },
                 );
             }

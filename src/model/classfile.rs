@@ -226,8 +226,69 @@ pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
         methods,
         fields,
         enum_constants,
-        literals: pool.literals(),
+        literals: pool.literals(&bootstrap_strings(&attrs, &pool)),
     })
+}
+
+/// How a String constant is used as a static argument of a bootstrap method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BootstrapString {
+    /// The recipe of `StringConcatFactory.makeConcatWithConstants`: the constant text of a
+    /// `"a" + x + "b"` expression, with `\u{1}` for each argument and `\u{2}` for each
+    /// constant passed separately.
+    ConcatRecipe,
+    /// A constant of the source: a `\u{2}` constant of a concatenation, a case label of a
+    /// pattern `switch` (`SwitchBootstraps.typeSwitch`).
+    Constant,
+    /// Anything else javac generates (record field names for `ObjectMethods`, enum constant
+    /// names of `enumSwitch`, ...): not a literal of the program.
+    Artefact,
+}
+
+/// String constants used as bootstrap-method arguments (JVMS 4.7.23), by pool index. A String
+/// constant used both there and by `ldc` is one pool entry; javac's recipes contain `\u{1}`,
+/// which no program literal does in practice, so treating such an entry as a recipe loses
+/// nothing.
+fn bootstrap_strings(
+    attrs: &[RawAttr],
+    pool: &Pool,
+) -> std::collections::HashMap<u16, BootstrapString> {
+    let mut out = std::collections::HashMap::new();
+    let Some(data) = find_attr(attrs, "BootstrapMethods") else {
+        return out;
+    };
+    let mut r = Reader::new(data);
+    // A malformed attribute only costs literals: the JVM verifies it, we never execute it.
+    let Ok(n) = r.u2() else { return out };
+    for _ in 0..n {
+        let (Ok(mh), Ok(nargs)) = (r.u2(), r.u2()) else {
+            return out;
+        };
+        let target = pool.method_handle_target(mh);
+        let is = |class: &str, name: &str| {
+            target
+                .as_ref()
+                .is_some_and(|(c, m)| c == class && m == name)
+        };
+        let concat = is(
+            "java.lang.invoke.StringConcatFactory",
+            "makeConcatWithConstants",
+        );
+        let labels = is("java.lang.runtime.SwitchBootstraps", "typeSwitch");
+        for i in 0..nargs {
+            let Ok(arg) = r.u2() else { return out };
+            if !matches!(pool.get(arg), Ok(Const::Str(_))) {
+                continue;
+            }
+            let role = match (concat, labels, i) {
+                (true, _, 0) => BootstrapString::ConcatRecipe,
+                (true, _, _) | (_, true, _) => BootstrapString::Constant,
+                _ => BootstrapString::Artefact,
+            };
+            out.entry(arg).or_insert(role);
+        }
+    }
+    out
 }
 
 #[derive(Clone, Debug)]
@@ -241,7 +302,13 @@ enum Const {
     Double(f64),
     Class(u16),
     Str(u16),
-    /// Member refs, NameAndType, MethodHandle, MethodType, Dynamic, Module, Package: not needed.
+    /// Fieldref, Methodref, InterfaceMethodref: class and NameAndType indices.
+    MemberRef(u16, u16),
+    /// NameAndType: the name index (the descriptor is not needed).
+    NameAndType(u16),
+    /// MethodHandle: the referenced member (its kind is not needed).
+    MethodHandle(u16),
+    /// MethodType, Dynamic, InvokeDynamic, Module, Package: not needed.
     Other,
 }
 
@@ -271,15 +338,25 @@ impl Pool {
                 6 => Const::Double(f64::from_bits(r.u8().with_context(ctx)?)),
                 7 => Const::Class(r.u2().with_context(ctx)?),
                 8 => Const::Str(r.u2().with_context(ctx)?),
-                // Fieldref, Methodref, InterfaceMethodref, NameAndType, Dynamic, InvokeDynamic.
-                9 | 10 | 11 | 12 | 17 | 18 => {
+                // Fieldref, Methodref, InterfaceMethodref, NameAndType.
+                9..=12 => {
+                    let a = r.u2().with_context(ctx)?;
+                    let b = r.u2().with_context(ctx)?;
+                    if tag == 12 {
+                        Const::NameAndType(a)
+                    } else {
+                        Const::MemberRef(a, b)
+                    }
+                }
+                // Dynamic, InvokeDynamic.
+                17 | 18 => {
                     r.bytes(4).with_context(ctx)?;
                     Const::Other
                 }
-                // MethodHandle.
+                // MethodHandle: reference kind, reference index.
                 15 => {
-                    r.bytes(3).with_context(ctx)?;
-                    Const::Other
+                    r.u1().with_context(ctx)?;
+                    Const::MethodHandle(r.u2().with_context(ctx)?)
                 }
                 // MethodType, Module, Package.
                 16 | 19 | 20 => {
@@ -335,7 +412,29 @@ impl Pool {
         }
     }
 
-    fn literals(&self) -> Vec<Literal> {
+    /// (class, member name) a MethodHandle entry refers to, when the entries are well formed.
+    fn method_handle_target(&self, idx: u16) -> Option<(String, String)> {
+        let Ok(Const::MethodHandle(m)) = self.get(idx) else {
+            return None;
+        };
+        let Ok(Const::MemberRef(class, nat)) = self.get(*m) else {
+            return None;
+        };
+        let Ok(Const::NameAndType(name)) = self.get(*nat) else {
+            return None;
+        };
+        Some((
+            self.class_name(*class).ok()?,
+            self.utf8(*name).ok()?.to_string(),
+        ))
+    }
+
+    /// The literal constants: numbers, and Strings except javac's bootstrap artefacts
+    /// (`bootstrap`): a string-concatenation recipe contributes its constant pieces.
+    fn literals(
+        &self,
+        bootstrap: &std::collections::HashMap<u16, BootstrapString>,
+    ) -> Vec<Literal> {
         let mut out: Vec<Literal> = Vec::new();
         let mut push = |l: Literal| {
             // Compare floats by bits so NaN deduplicates too.
@@ -348,17 +447,30 @@ impl Pool {
                 out.push(l);
             }
         };
-        for c in &self.entries {
+        for (i, c) in self.entries.iter().enumerate() {
+            let role = u16::try_from(i)
+                .ok()
+                .and_then(|i| bootstrap.get(&i))
+                .copied();
             match c {
                 Const::Int(v) => push(Literal::Int(*v)),
                 Const::Long(v) => push(Literal::Long(*v)),
                 Const::Float(v) => push(Literal::Float(*v)),
                 Const::Double(v) => push(Literal::Double(*v)),
                 Const::Str(i) => {
-                    if let Ok(s) = self.utf8(*i)
-                        && s.chars().count() <= MAX_LITERAL_CHARS
-                    {
-                        push(Literal::Str(s.to_string()))
+                    let Ok(s) = self.utf8(*i) else { continue };
+                    let pieces: Vec<&str> = match role {
+                        Some(BootstrapString::Artefact) => continue,
+                        Some(BootstrapString::ConcatRecipe) => s
+                            .split(['\u{1}', '\u{2}'])
+                            .filter(|p| !p.is_empty())
+                            .collect(),
+                        Some(BootstrapString::Constant) | None => vec![s],
+                    };
+                    for p in pieces {
+                        if p.chars().count() <= MAX_LITERAL_CHARS {
+                            push(Literal::Str(p.to_string()))
+                        }
                     }
                 }
                 _ => {}
@@ -378,6 +490,9 @@ fn tag_name(c: &Const) -> &'static str {
         Const::Double(_) => "a Double entry",
         Const::Class(_) => "a Class entry",
         Const::Str(_) => "a String entry",
+        Const::MemberRef(..) => "a member reference",
+        Const::NameAndType(_) => "a NameAndType entry",
+        Const::MethodHandle(_) => "a MethodHandle entry",
         Const::Other => "another kind of entry",
     }
 }

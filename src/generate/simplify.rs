@@ -1,0 +1,229 @@
+//! Readable regression tests: runs of a repeated call that nothing uses are collapsed before
+//! the tests are built.
+//!
+//! Generation repeats a call up to 100 times (`random.rs`, repetition) to reach deep states;
+//! a written test with fifty identical `list.add(i0, str0);` lines is unreadable. Before
+//! `finish::regression_tests` observes its candidates, each run of identical consecutive
+//! calls whose results no statement uses is collapsed to its last call; the two-JVM
+//! observation then decides the assertions on the collapsed sequence, so what a test asserts
+//! is always what its written statements do. A collapsed sequence must still end the same way
+//! (normally, or with the same exception): one extra run checks that, and when the
+//! repetition was needed to reach the ending (`stack.pop()` until it throws) the candidate
+//! keeps its original sequence. A collapsed sequence equal to an earlier candidate's is
+//! dropped (the same test twice).
+
+use super::random::{CandEnding, Candidate, Component};
+use crate::runner::{ExecMode, ExecRequest, Pool, SeqResult, StmtOutcome};
+use crate::sequence::{Sequence, Stmt};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// `seq` with every run of identical consecutive calls whose results no statement uses
+/// collapsed to its last call, and the indices of the statements kept; `None` when there
+/// is no such run.
+pub fn collapse_repeats(seq: &Sequence) -> Option<(Sequence, Vec<usize>)> {
+    let n = seq.stmts.len();
+    let mut used = vec![false; n];
+    for s in &seq.stmts {
+        for &i in s.inputs() {
+            if let Some(u) = used.get_mut(i as usize) {
+                *u = true;
+            }
+        }
+    }
+    let keep: Vec<usize> = (0..n)
+        .filter(|&i| {
+            let repeated = matches!(seq.stmts[i], Stmt::Call { .. })
+                && seq.stmts.get(i + 1) == Some(&seq.stmts[i]);
+            !repeated || used[i]
+        })
+        .collect();
+    if keep.len() == n {
+        return None;
+    }
+    // new index of each kept statement; a dropped statement is never an input
+    let mut new_index = vec![0u32; n];
+    for (k, &i) in keep.iter().enumerate() {
+        new_index[i] = k as u32;
+    }
+    let map = |a: &u32| new_index[*a as usize];
+    let stmts = keep
+        .iter()
+        .map(|&i| match &seq.stmts[i] {
+            Stmt::Call { op, args } => Stmt::Call {
+                op: *op,
+                args: args.iter().map(map).collect(),
+            },
+            Stmt::Array { elem, elems } => Stmt::Array {
+                elem: elem.clone(),
+                elems: elems.iter().map(map).collect(),
+            },
+            s @ Stmt::Lit { .. } => s.clone(),
+        })
+        .collect();
+    Some((Sequence { stmts }, keep))
+}
+
+fn ends_as(r: &SeqResult, ending: &CandEnding) -> bool {
+    let n = r.outcomes.len();
+    match ending {
+        CandEnding::Normal => r.first_abnormal().is_none(),
+        CandEnding::Exception(cls) => {
+            r.first_abnormal() == Some(n.saturating_sub(1))
+                && matches!(&r.outcomes[n - 1], StmtOutcome::Exception { public_class, .. } if public_class.as_ref() == cls)
+        }
+    }
+}
+
+/// The candidates with their repeated calls collapsed where that keeps their ending (see the
+/// module documentation), duplicates dropped, order kept.
+/// Whether the collapsed run `r` covered every probe the original sequence covered (a
+/// repetition can reach code a single call does not, e.g. a collection growing its array):
+/// the written suite must keep the run's coverage.
+fn covers(r: &SeqResult, original: Option<&[u32]>) -> bool {
+    let Some(orig) = original else { return true };
+    let Some(now) = r.coverage.as_deref() else {
+        return false;
+    };
+    // Both lists are increasing.
+    let mut k = 0;
+    for &id in orig {
+        while k < now.len() && now[k] < id {
+            k += 1;
+        }
+        if k == now.len() || now[k] != id {
+            return false;
+        }
+    }
+    true
+}
+
+pub fn collapse_candidates(
+    cands: Vec<Candidate>,
+    pool: &mut Pool,
+) -> anyhow::Result<Vec<Candidate>> {
+    let collapsed: Vec<Option<(Sequence, Vec<usize>)>> = cands
+        .iter()
+        .map(|c| collapse_repeats(&c.comp.seq))
+        .collect();
+    let reqs: Vec<ExecRequest> = collapsed
+        .iter()
+        .flatten()
+        .map(|(seq, _)| ExecRequest {
+            seq: Arc::new(seq.clone()),
+            mode: ExecMode::Generate,
+            contract_values: Vec::new(),
+            observers: Vec::new(),
+            reuse: None,
+        })
+        .collect();
+    let mut results = if reqs.is_empty() {
+        Vec::new()
+    } else {
+        pool.execute(reqs)?
+    }
+    .into_iter();
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(cands.len());
+    for (c, short) in cands.into_iter().zip(collapsed) {
+        let c = match short {
+            Some((seq, keep))
+                if results
+                    .next()
+                    .is_some_and(|r| ends_as(&r, &c.ending) && covers(&r, c.cov.as_deref())) =>
+            {
+                let comp = Component {
+                    seq: Arc::new(seq),
+                    tids: keep.iter().map(|&i| c.comp.tids[i]).collect(),
+                    has_null: c.comp.has_null,
+                    cand: c.comp.cand,
+                };
+                Candidate {
+                    comp: Arc::new(comp),
+                    ..c
+                }
+            }
+            _ => c,
+        };
+        let thrown = match &c.ending {
+            CandEnding::Normal => None,
+            CandEnding::Exception(cls) => Some(cls.clone()),
+        };
+        if seen.insert((c.comp.seq.fingerprint(), thrown)) {
+            out.push(c);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::JType;
+    use crate::sequence::Value;
+
+    fn call(op: u32, args: &[u32]) -> Stmt {
+        Stmt::Call {
+            op,
+            args: args.to_vec(),
+        }
+    }
+
+    #[test]
+    fn unused_repeats_collapse_to_the_last_call() {
+        let lit = Stmt::Lit {
+            ty: JType::string(),
+            value: Value::Str("a".into()),
+        };
+        // list = new L(); s = "a"; list.add(s) x3; list.size() uses nothing repeated
+        let seq = Sequence {
+            stmts: vec![
+                call(0, &[]),
+                lit,
+                call(1, &[0, 1]),
+                call(1, &[0, 1]),
+                call(1, &[0, 1]),
+                call(2, &[0]),
+            ],
+        };
+        let (short, keep) = collapse_repeats(&seq).unwrap();
+        assert_eq!(keep, vec![0, 1, 4, 5]);
+        assert_eq!(short.stmts[2], call(1, &[0, 1]));
+        assert_eq!(short.stmts[3], call(2, &[0]));
+        // nothing to collapse
+        assert!(collapse_repeats(&short).is_none());
+    }
+
+    #[test]
+    fn repeats_whose_results_are_used_stay() {
+        // it = c.iterator() twice, the first one's value used later: kept; different
+        // arguments are no repetition
+        let seq = Sequence {
+            stmts: vec![
+                call(0, &[]),
+                call(1, &[0]),
+                call(1, &[0]),
+                call(2, &[1]),
+                call(3, &[0, 1]),
+                call(3, &[0, 2]),
+            ],
+        };
+        assert!(collapse_repeats(&seq).is_none());
+    }
+
+    #[test]
+    fn indices_shift_past_removed_statements() {
+        let seq = Sequence {
+            stmts: vec![
+                call(0, &[]),
+                call(1, &[0]),
+                call(1, &[0]),
+                call(2, &[]),
+                call(3, &[0, 3]),
+            ],
+        };
+        let (short, keep) = collapse_repeats(&seq).unwrap();
+        assert_eq!(keep, vec![0, 2, 3, 4]);
+        assert_eq!(short.stmts[3], call(3, &[0, 2]));
+    }
+}
