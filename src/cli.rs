@@ -123,6 +123,8 @@ pub struct ExhaustiveArgs {
     /// JUnit version of the written tests: 4 or 5.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(4..=5))]
     pub junit: u8,
+    #[command(flatten)]
+    pub checking: CheckArgs,
     /// JDK to use (a JDK home or a java binary); default $JAVA_HOME, then java on PATH.
     #[arg(long, value_name = "PATH")]
     pub java: Option<PathBuf>,
@@ -267,12 +269,8 @@ pub struct GenArgs {
     /// JDK to use (a JDK home or a java binary); default $JAVA_HOME, then java on PATH.
     #[arg(long, value_name = "PATH")]
     pub java: Option<PathBuf>,
-    /// Class path of JUnit for checking the written tests (default: Debian's /usr/share/java).
-    #[arg(long, value_name = "PATH")]
-    pub junit_classpath: Option<String>,
-    /// Do not compile and run the written suite.
-    #[arg(long)]
-    pub no_validate: bool,
+    #[command(flatten)]
+    pub checking: CheckArgs,
     /// Heap of each worker JVM in MiB.
     #[arg(long, default_value_t = 1024)]
     pub worker_heap: u32,
@@ -407,4 +405,15 @@ mod tests {
         );
         assert!(parse_regex("--methods", "a.*").is_ok());
     }
+}
+
+/// How the written suite is checked: one definition for every command that writes tests.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct CheckArgs {
+    /// Class path of JUnit for checking the written tests (default: Debian's /usr/share/java).
+    #[arg(long, value_name = "PATH", env = "JFORGE_JUNIT_CLASSPATH")]
+    pub junit_classpath: Option<String>,
+    /// Do not compile and run the written suite.
+    #[arg(long)]
+    pub no_validate: bool,
 }

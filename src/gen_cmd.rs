@@ -3,22 +3,21 @@
 use crate::cli::{GenArgs, parse_duration};
 use crate::emit::output::RunOutput;
 use crate::emit::suite::Tool;
-use crate::emit::validate::{
-    CheckOptions, CoverageRun, compile_and_run_with, find_junit, removed_by_cause,
-};
-use crate::emit::{EmitConfig, Ending, TestCase, WrittenFile};
+use crate::emit::validate::CoverageRun;
+use crate::emit::{EmitConfig, TestCase};
 use crate::generate::finish::{ErrorTest, FinishStats, error_tests, regression_tests};
 use crate::generate::literals::LiteralPool;
 use crate::generate::ops::{OpSet, SkipReason, add_view_ops, build_ops, helper_classes};
 use crate::generate::random::{GenConfig, Generator, Progress};
-use crate::report::{Phases, Report, SuiteCoverage, ValidationSummary};
+use crate::report::{Phases, Report, SuiteCoverage};
 use crate::select;
 use crate::sequence::Stmt;
 use crate::session::{Session, WorkerSettings};
+use crate::suite::check::{CheckSettings, write_and_check};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use regex::Regex;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 fn method_filter(re: Option<&str>, flag: &str) -> anyhow::Result<Option<Regex>> {
@@ -313,7 +312,7 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
         );
     }
     let mut fstats = FinishStats::default();
-    let mut regression = regression_tests(
+    let regression = regression_tests(
         &generator,
         &mut pool,
         output_limit,
@@ -329,95 +328,38 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
             fstats.selection.cover, fstats.selection.left_out, fstats.selection.probes
         );
     }
-    let mut errors = error_tests(&generator, &mut pool, &mut fstats, work_deadline)?;
+    let errors = error_tests(&generator, &mut pool, &mut fstats, work_deadline)?;
     let finish_time = finish_start.elapsed();
     let check_start = Instant::now();
 
-    let mut files = write(&mut out, &ops, &classes, &regression, &errors)?;
-    let mut validation = ValidationSummary::default();
-    if files.is_empty() {
-        validation.skipped = Some("no tests were generated".into());
-        validation.clean = true;
-    } else if args.no_validate {
-        validation.skipped = Some("--no-validate".into());
-    } else {
-        match (
-            java.javac.as_ref(),
-            find_junit(args.junit, args.junit_classpath.as_deref()),
-        ) {
-            (None, _) => {
-                validation.skipped =
-                    Some("no javac in the JDK: point --java at a JDK, not a JRE".into())
-            }
-            (_, Err(e)) => {
-                eprintln!("warning: the written tests were not checked: {e:#}");
-                validation.skipped = Some(format!("{e:#}"));
-            }
-            (Some(javac), Ok(junit_cp)) => {
-                if !args.quiet {
-                    eprintln!("Checking the written tests with javac and JUnit...");
-                }
-                let mut check = CheckOptions::new(args.junit, &junit_cp);
-                check.coverage = cov_setup.as_ref().map(CoverageRun::from_setup);
-                for round in 0..3 {
-                    // The test JVM may go this long without progress; with a time limit, no
-                    // longer than the finishing budget has left (at least 5 s).
-                    let run_timeout = deadline.map_or(Duration::from_secs(600), |d| {
-                        d.saturating_duration_since(Instant::now())
-                            .clamp(Duration::from_secs(5), Duration::from_secs(600))
-                    });
-                    if round > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
-                        // The failing tests are already removed; the rest passed last round.
-                        validation.budget_cut = true;
-                        break;
-                    }
-                    let mut v = compile_and_run_with(
-                        javac,
-                        &java.java,
-                        entries,
-                        &junit_cp,
-                        &files,
-                        args.junit,
-                        run_timeout,
-                        &check,
-                    )?;
-                    for w in &v.warnings {
-                        eprintln!("warning: {w}");
-                    }
-                    let (bad_reg, bad_err) = judge(&files, &v, &errors);
-                    let removed = removed_by_cause(&files, &v, |err, case| {
-                        if err { &bad_err } else { &bad_reg }.contains(&case)
-                    });
-                    for (cause, n) in removed {
-                        *validation.removed_by_cause.entry(cause).or_default() += n;
-                    }
-                    validation.suite_hits = v.suite_hits.take();
-                    validation.rounds = round + 1;
-                    validation.compile_removed += v.compile_failures.len();
-                    validation.failing_removed += bad_reg.len();
-                    validation.error_tests_removed += bad_err.len();
-                    validation.passed = v.passed.len();
-                    if bad_reg.is_empty() && bad_err.is_empty() {
-                        validation.clean = true;
-                        break;
-                    }
-                    regression = regression
-                        .into_iter()
-                        .enumerate()
-                        .filter(|(i, _)| !bad_reg.contains(i))
-                        .map(|(_, c)| c)
-                        .collect();
-                    errors = errors
-                        .into_iter()
-                        .enumerate()
-                        .filter(|(i, _)| !bad_err.contains(i))
-                        .map(|(_, c)| c)
-                        .collect();
-                    files = write(&mut out, &ops, &classes, &regression, &errors)?;
-                }
-            }
-        }
-    }
+    let error_cases: Vec<TestCase> = errors.iter().map(|e| e.case.clone()).collect();
+    let checked = write_and_check(
+        &mut out,
+        &ops.table,
+        &ops.owner_class,
+        &classes,
+        &regression,
+        &error_cases,
+        &CheckSettings {
+            javac: java.javac.as_deref(),
+            java: &java.java,
+            user_cp: entries,
+            junit: args.junit,
+            junit_classpath: args.checking.junit_classpath.as_deref(),
+            skip: args.checking.no_validate,
+            quiet: args.quiet,
+            coverage: cov_setup.as_ref().map(CoverageRun::from_setup),
+            deadline,
+        },
+    )?;
+    let regression: Vec<TestCase> = checked
+        .regression
+        .iter()
+        .map(|&i| regression[i].clone())
+        .collect();
+    let errors: Vec<ErrorTest> = checked.errors.iter().map(|&i| errors[i].clone()).collect();
+    let files = checked.files;
+    let validation = checked.validation;
 
     // ---- into place: only now are earlier files replaced
     let installed = out.install(&files)?;
@@ -472,7 +414,7 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
         finish_budget: finish_budget.map(|b| b.as_secs_f64()),
     };
     report.output = out.summary(
-        args.junit_classpath.as_deref(),
+        args.checking.junit_classpath.as_deref(),
         entries,
         &files,
         &installed.replaced,
@@ -491,72 +433,6 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     } else {
         crate::exit::Outcome::ErrorsFound
     })
-}
-
-fn write(
-    out: &mut RunOutput,
-    ops: &OpSet,
-    classes: &[String],
-    regression: &[TestCase],
-    errors: &[ErrorTest],
-) -> anyhow::Result<Vec<WrittenFile>> {
-    let ecases: Vec<TestCase> = errors.iter().map(|e| e.case.clone()).collect();
-    out.write(&ops.table, &ops.owner_class, classes, regression, &ecases)
-}
-
-/// Which written tests must go: regression tests that did not compile or did not pass, error
-/// tests that did not compile or did not fail for their stated reason.
-fn judge(
-    files: &[WrittenFile],
-    v: &crate::emit::validate::Validation,
-    errors: &[ErrorTest],
-) -> (HashSet<usize>, HashSet<usize>) {
-    let mut loc: BTreeMap<(String, String), (bool, usize)> = BTreeMap::new();
-    for f in files {
-        for t in &f.tests {
-            loc.insert(
-                (f.class_name.clone(), t.method.clone()),
-                (f.error_suite, t.case),
-            );
-        }
-    }
-    let mut bad_reg = HashSet::new();
-    let mut bad_err = HashSet::new();
-    let mut mark = |key: (String, String), ok_if_error: Option<&dyn Fn(usize) -> bool>| {
-        if let Some(&(is_err, case)) = loc.get(&key) {
-            match (is_err, ok_if_error) {
-                (false, _) => {
-                    bad_reg.insert(case);
-                }
-                (true, Some(ok)) if ok(case) => {}
-                (true, _) => {
-                    bad_err.insert(case);
-                }
-            }
-        }
-    };
-    for (c, m, _) in &v.compile_failures {
-        mark((c.clone(), m.clone()), None);
-    }
-    for f in &v.test_failures {
-        let expected = |case: usize| match errors.get(case).map(|e| &e.case.ending) {
-            Some(Ending::ErrorContract { contract, .. }) => f
-                .message
-                .starts_with(&format!("jforge contract violated: {}", contract.name())),
-            Some(Ending::ErrorException { contract, .. }) => f
-                .message
-                .starts_with(&format!("jforge contract violated: {contract}")),
-            _ => false,
-        };
-        mark((f.class_name.clone(), f.method.clone()), Some(&expected));
-    }
-    // Error tests that passed reveal nothing.
-    for (c, m) in &v.passed {
-        if let Some(&(true, case)) = loc.get(&(c.clone(), m.clone())) {
-            bad_err.insert(case);
-        }
-    }
-    (bad_reg, bad_err)
 }
 
 fn progress_bar(args: &GenArgs, time_limit: Option<Duration>) -> ProgressBar {

@@ -207,7 +207,15 @@ fn line_and_branch_coverage_agree_with_jacoco() {
                 ahead,
                 "line coverage differs:\n{report}"
             );
-            assert!(ahead <= 3, "line coverage differs too much:\n{report}");
+            // Every difference is of that one kind (checked above); how many there are
+            // depends on how many written tests end in an expected exception (the suite keeps
+            // every test that covered something new, throwing ones included): at most 2% of
+            // the class's lines.
+            let total = c["lines"]["total"].as_u64().unwrap();
+            assert!(
+                ahead * 50 <= total,
+                "line coverage differs too much:\n{report}"
+            );
         }
         checked += 1;
     }

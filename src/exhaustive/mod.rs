@@ -19,6 +19,7 @@ use crate::runner::Pool;
 use crate::select;
 use crate::sequence::{OpKind, Operation, Stmt, Value};
 use crate::session::{Session, WorkerSettings};
+use crate::suite::check::{CheckSettings, write_and_check};
 use crate::suite::{Expect, ObserveItem, ObserveStats};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -683,6 +684,7 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
     let mut failure_tests = 0usize;
     let mut observe_stats = ObserveStats::default();
     let mut installed = Installed::default();
+    let mut validation: Option<crate::report::ValidationSummary> = None;
     if let Some(out) = &mut output {
         let (reg, err) = build_tests(
             &search,
@@ -692,10 +694,31 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
             args.max_tests,
             &mut observe_stats,
         )?;
-        written = reg.len();
-        failure_tests = err.len();
-        let files = out.write(&ops.table, &ops.owner_class, &classes, &reg, &err)?;
-        installed = out.install(&files)?;
+        // The shared suite stage's check: compiled and run as a build would, what does not
+        // compile or pass removed, before anything is put in place.
+        let checked = write_and_check(
+            out,
+            &ops.table,
+            &ops.owner_class,
+            &classes,
+            &reg,
+            &err,
+            &CheckSettings {
+                javac: session.java.javac.as_deref(),
+                java: &session.java.java,
+                user_cp: &session.entries,
+                junit: args.junit,
+                junit_classpath: args.checking.junit_classpath.as_deref(),
+                skip: args.checking.no_validate,
+                quiet: args.quiet,
+                coverage: None,
+                deadline: None,
+            },
+        )?;
+        written = checked.regression.len();
+        failure_tests = checked.errors.len();
+        installed = out.install(&checked.files)?;
+        validation = Some(checked.validation);
     }
     let stats = pool.stats();
     pool.shutdown();
@@ -765,6 +788,7 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
             "counterexamples": counterexamples,
             "tests_written": written,
             "tests_dropped": observe_stats,
+            "validation": validation,
             "failure_tests_written": failure_tests,
             "restarts": stats.restarts,
             "timeouts": stats.timeouts,

@@ -12,6 +12,8 @@
 //! differ between JVMs were asserted) and asserted enum constants tests cannot name, after
 //! `gen` had fixed both.
 
+pub mod check;
+
 use crate::emit::{Ending, TestCase};
 use crate::model::Model;
 use crate::runner::{ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};

@@ -1,0 +1,216 @@
+//! The end of the suite stage every generator shares: write the tests (to the run's staging
+//! folder), compile and run them with javac and JUnit the way a build would, remove what does
+//! not compile or pass (and error tests that do not fail for their stated reason), and
+//! repeat until clean, within the time budget.
+//!
+//! Why shared: `exhaustive --output-dir` once wrote suites that were never compiled or run.
+
+use crate::emit::output::RunOutput;
+use crate::emit::validate::{
+    CheckOptions, CoverageRun, Validation, compile_and_run_with, find_junit, removed_by_cause,
+};
+use crate::emit::{Ending, TestCase, WrittenFile};
+use crate::report::ValidationSummary;
+use crate::sequence::OpTable;
+use anyhow::Result;
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How the written suite is checked.
+pub struct CheckSettings<'a> {
+    pub javac: Option<&'a Path>,
+    pub java: &'a Path,
+    pub user_cp: &'a [PathBuf],
+    pub junit: u8,
+    pub junit_classpath: Option<&'a str>,
+    /// `--no-validate`: write without checking.
+    pub skip: bool,
+    pub quiet: bool,
+    /// With coverage: measure the written suite on these instrumented classes.
+    pub coverage: Option<CoverageRun>,
+    /// The check may not run past this (the finishing budget).
+    pub deadline: Option<Instant>,
+}
+
+/// What was written and kept.
+pub struct Checked {
+    pub files: Vec<WrittenFile>,
+    pub validation: ValidationSummary,
+    /// Indices (into the slices given) of the regression and error tests kept.
+    pub regression: Vec<usize>,
+    pub errors: Vec<usize>,
+}
+
+/// Writes `regression` and `errors` through `out` and checks them (see the module doc).
+pub fn write_and_check(
+    out: &mut RunOutput,
+    table: &OpTable,
+    owner_class: &[Option<String>],
+    classes: &[String],
+    regression: &[TestCase],
+    errors: &[TestCase],
+    settings: &CheckSettings,
+) -> Result<Checked> {
+    let mut keep_reg: Vec<usize> = (0..regression.len()).collect();
+    let mut keep_err: Vec<usize> = (0..errors.len()).collect();
+    let pick = |all: &[TestCase], keep: &[usize]| -> Vec<TestCase> {
+        keep.iter().map(|&i| all[i].clone()).collect()
+    };
+    let mut files = out.write(table, owner_class, classes, regression, errors)?;
+    let mut validation = ValidationSummary::default();
+    if files.is_empty() {
+        validation.skipped = Some("no tests were generated".into());
+        validation.clean = true;
+    } else if settings.skip {
+        validation.skipped = Some("--no-validate".into());
+    } else {
+        match (
+            settings.javac,
+            find_junit(settings.junit, settings.junit_classpath),
+        ) {
+            (None, _) => {
+                validation.skipped =
+                    Some("no javac in the JDK: point --java at a JDK, not a JRE".into())
+            }
+            (_, Err(e)) => {
+                eprintln!("warning: the written tests were not checked: {e:#}");
+                validation.skipped = Some(format!("{e:#}"));
+            }
+            (Some(javac), Ok(junit_cp)) => {
+                if !settings.quiet {
+                    eprintln!("Checking the written tests with javac and JUnit...");
+                }
+                let mut check = CheckOptions::new(settings.junit, &junit_cp);
+                check.coverage = settings.coverage.clone();
+                for round in 0..3 {
+                    // The test JVM may go this long without progress; with a time limit, no
+                    // longer than the finishing budget has left (at least 5 s).
+                    let run_timeout = settings.deadline.map_or(Duration::from_secs(600), |d| {
+                        d.saturating_duration_since(Instant::now())
+                            .clamp(Duration::from_secs(5), Duration::from_secs(600))
+                    });
+                    if round > 0 && settings.deadline.is_some_and(|d| Instant::now() >= d) {
+                        // The failing tests are already removed; the rest passed last round.
+                        validation.budget_cut = true;
+                        break;
+                    }
+                    let mut v = compile_and_run_with(
+                        javac,
+                        settings.java,
+                        settings.user_cp,
+                        &junit_cp,
+                        &files,
+                        settings.junit,
+                        run_timeout,
+                        &check,
+                    )?;
+                    for w in &v.warnings {
+                        eprintln!("warning: {w}");
+                    }
+                    let current_errors = pick(errors, &keep_err);
+                    let (bad_reg, bad_err) = judge(&files, &v, &current_errors);
+                    let removed = removed_by_cause(&files, &v, |err, case| {
+                        if err { &bad_err } else { &bad_reg }.contains(&case)
+                    });
+                    for (cause, n) in removed {
+                        *validation.removed_by_cause.entry(cause).or_default() += n;
+                    }
+                    validation.suite_hits = v.suite_hits.take();
+                    validation.rounds = round + 1;
+                    validation.compile_removed += v.compile_failures.len();
+                    validation.failing_removed += bad_reg.len();
+                    validation.error_tests_removed += bad_err.len();
+                    validation.passed = v.passed.len();
+                    if bad_reg.is_empty() && bad_err.is_empty() {
+                        validation.clean = true;
+                        break;
+                    }
+                    keep_reg = keep_reg
+                        .into_iter()
+                        .enumerate()
+                        .filter(|(k, _)| !bad_reg.contains(k))
+                        .map(|(_, i)| i)
+                        .collect();
+                    keep_err = keep_err
+                        .into_iter()
+                        .enumerate()
+                        .filter(|(k, _)| !bad_err.contains(k))
+                        .map(|(_, i)| i)
+                        .collect();
+                    files = out.write(
+                        table,
+                        owner_class,
+                        classes,
+                        &pick(regression, &keep_reg),
+                        &pick(errors, &keep_err),
+                    )?;
+                }
+            }
+        }
+    }
+    Ok(Checked {
+        files,
+        validation,
+        regression: keep_reg,
+        errors: keep_err,
+    })
+}
+
+/// Which written tests must go: regression tests that did not compile or did not pass, error
+/// tests that did not compile or did not fail for their stated reason. Indices are the
+/// writer's (`WrittenTest::case`).
+fn judge(
+    files: &[WrittenFile],
+    v: &Validation,
+    errors: &[TestCase],
+) -> (HashSet<usize>, HashSet<usize>) {
+    let mut loc: BTreeMap<(String, String), (bool, usize)> = BTreeMap::new();
+    for f in files {
+        for t in &f.tests {
+            loc.insert(
+                (f.class_name.clone(), t.method.clone()),
+                (f.error_suite, t.case),
+            );
+        }
+    }
+    let mut bad_reg = HashSet::new();
+    let mut bad_err = HashSet::new();
+    let mut mark = |key: (String, String), ok_if_error: Option<&dyn Fn(usize) -> bool>| {
+        if let Some(&(is_err, case)) = loc.get(&key) {
+            match (is_err, ok_if_error) {
+                (false, _) => {
+                    bad_reg.insert(case);
+                }
+                (true, Some(ok)) if ok(case) => {}
+                (true, _) => {
+                    bad_err.insert(case);
+                }
+            }
+        }
+    };
+    for (c, m, _) in &v.compile_failures {
+        mark((c.clone(), m.clone()), None);
+    }
+    for f in &v.test_failures {
+        let expected = |case: usize| match errors.get(case).map(|e| &e.ending) {
+            Some(Ending::ErrorContract { contract, .. }) => f
+                .message
+                .starts_with(&format!("jforge contract violated: {}", contract.name())),
+            Some(Ending::ErrorException { contract, .. }) => f
+                .message
+                .starts_with(&format!("jforge contract violated: {contract}")),
+            // A --check counterexample: an observer assertion that fails.
+            Some(Ending::Normal) => f.exception_class.contains("Assertion"),
+            _ => false,
+        };
+        mark((f.class_name.clone(), f.method.clone()), Some(&expected));
+    }
+    // Error tests that passed reveal nothing.
+    for (c, m) in &v.passed {
+        if let Some(&(true, case)) = loc.get(&(c.clone(), m.clone())) {
+            bad_err.insert(case);
+        }
+    }
+    (bad_reg, bad_err)
+}
