@@ -14,6 +14,10 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+/// Version of the `--stats-json` layout of every command; raised when a field changes meaning
+/// or goes away (new fields do not raise it).
+pub const REPORT_VERSION: u32 = 2;
+
 #[derive(Debug, Default, Clone, Serialize)]
 pub struct ValidationSummary {
     /// Why the written suite was not checked, if it was not.
@@ -87,7 +91,7 @@ pub struct Report {
     pub statements: u64,
     pub generation_seconds: f64,
     /// Why generation ended: time-limit, generated-limit, plateau or exhausted.
-    pub stop_reason: String,
+    pub stop_reason: crate::generate::random::StopReason,
     pub total_seconds: f64,
     pub regression_tests: usize,
     pub error_tests: usize,
@@ -250,7 +254,7 @@ impl Report {
             executed: progress.executed,
             statements: progress.statements,
             generation_seconds: gen_time.as_secs_f64(),
-            stop_reason: generator.stop_reason.to_string(),
+            stop_reason: generator.stop_reason,
             total_seconds: total.as_secs_f64(),
             regression_tests: regression.len(),
             error_tests: errors.len(),
@@ -302,6 +306,8 @@ impl Report {
                 json!(self.statements as f64 / secs),
             );
             o.insert("version".into(), json!(env!("CARGO_PKG_VERSION")));
+            o.insert("report_version".into(), json!(REPORT_VERSION));
+            o.insert("command".into(), json!("gen"));
         }
         v
     }
@@ -349,12 +355,7 @@ impl Report {
             self.statements as f64 / secs,
             self.workers,
             self.total_seconds,
-            match self.stop_reason.as_str() {
-                "plateau" => "no new branch for the --stop-on-plateau duration",
-                "time-limit" => "time limit",
-                "generated-limit" => "--generated-limit reached",
-                _ => "no new sequences could be built",
-            }
+            self.stop_reason.describe()
         )?;
         if let Some(c) = &self.coverage {
             writeln!(

@@ -79,18 +79,30 @@ fn the_runner_knows_no_generator_and_no_output() {
 fn generators_do_not_reach_into_each_other() {
     // The random generator and the exhaustive search share operations (generate::ops), the
     // session and the suite stage, never each other's search.
-    let bad = offenders("exhaustive", &["generate::random", "generate::finish", "generate::select"]);
+    let bad = offenders(
+        "exhaustive",
+        &["generate::random", "generate::finish", "generate::select"],
+    );
     assert!(bad.is_empty(), "{bad:#?}");
     let bad = offenders("generate", &["crate::exhaustive"]);
     assert!(bad.is_empty(), "{bad:#?}");
     // The suite stage serves every generator and depends on none.
-    let bad = offenders("suite", &["generate::random", "crate::exhaustive", "generate::finish"]);
+    let bad = offenders(
+        "suite",
+        &["generate::random", "crate::exhaustive", "generate::finish"],
+    );
     assert!(bad.is_empty(), "{bad:#?}");
 }
 
 #[test]
 fn nothing_below_the_suite_stage_prints() {
-    for area in ["model", "instrument", "runner", "sequence.rs", "classbytes.rs"] {
+    for area in [
+        "model",
+        "instrument",
+        "runner",
+        "sequence.rs",
+        "classbytes.rs",
+    ] {
         let bad = offenders(area, &["println!", "print!(", "eprint!("]);
         assert!(
             bad.is_empty(),

@@ -756,6 +756,9 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
         .collect();
     if let Some(path) = &args.stats_json {
         let j = serde_json::json!({
+            "command": "exhaustive",
+            "report_version": crate::report::REPORT_VERSION,
+            "version": env!("CARGO_PKG_VERSION"),
             "classes": classes,
             "scope": settings.scope,
             "ints": settings.ints,

@@ -30,6 +30,32 @@ pub type TypeId = u32;
 /// Pseudo-exception the worker reports for a call that printed more than 1 MiB.
 pub const EXCESSIVE_OUTPUT: &str = "jforge.ExcessiveOutput";
 
+/// Why generation ended (`stop_reason` in `--stats-json`: kebab-case).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopReason {
+    /// `--time-limit` reached.
+    TimeLimit,
+    /// `--generated-limit` reached.
+    GeneratedLimit,
+    /// No new branch for the `--stop-on-plateau` duration.
+    Plateau,
+    /// Repeated batches made no new sequence.
+    Exhausted,
+}
+
+impl StopReason {
+    /// For the summary line.
+    pub fn describe(self) -> &'static str {
+        match self {
+            StopReason::Plateau => "no new branch for the --stop-on-plateau duration",
+            StopReason::TimeLimit => "time limit",
+            StopReason::GeneratedLimit => "--generated-limit reached",
+            StopReason::Exhausted => "no new sequences could be built",
+        }
+    }
+}
+
 /// Why a statement is blamed.
 enum Blame {
     Timeout,
@@ -276,7 +302,7 @@ pub struct Generator<'a> {
     pub progress: Progress,
     /// Why generation ended: "time-limit", "generated-limit", "plateau" (--stop-on-plateau)
     /// or "exhausted" (repeated batches made no new sequence).
-    pub stop_reason: &'static str,
+    pub stop_reason: StopReason,
     op_ret: Vec<Option<TypeId>>,
     op_inputs: Vec<Vec<TypeId>>,
     /// Coverage feedback, when the workers run instrumented classes.
@@ -327,7 +353,7 @@ impl<'a> Generator<'a> {
             errors: BTreeMap::new(),
             incidents: Vec::new(),
             progress: Progress::default(),
-            stop_reason: "exhausted",
+            stop_reason: StopReason::Exhausted,
             op_ret: Vec::with_capacity(n),
             op_inputs: Vec::with_capacity(n),
             cov: None,
@@ -951,13 +977,13 @@ impl<'a> Generator<'a> {
                     continue;
                 }
                 self.stop_reason = if plateau {
-                    "plateau"
+                    StopReason::Plateau
                 } else if time_up {
-                    "time-limit"
+                    StopReason::TimeLimit
                 } else if remaining == Some(0) {
-                    "generated-limit"
+                    StopReason::GeneratedLimit
                 } else {
-                    "exhausted"
+                    StopReason::Exhausted
                 };
                 break;
             }
