@@ -62,6 +62,7 @@ const CLASSES: [&str; 3] = [
 ];
 
 #[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
 fn line_and_branch_coverage_agree_with_jacoco() {
     if !Path::new(JACOCO).exists() || !Path::new(LANG3).exists() {
         panic!("this test needs Debian packages libjacoco-java and libcommons-lang3-java");

@@ -301,6 +301,7 @@ fn survives_hostile_code() {
 }
 
 #[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
 fn commons_lang_strbuilder_and_junit5() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("tests");

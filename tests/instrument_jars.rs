@@ -148,6 +148,7 @@ fn commons_lang3_classes_all_verify_after_instrumentation() {
 }
 
 #[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
 fn guava_classes_all_verify_after_instrumentation() {
     check_jar(Path::new("/usr/share/java/guava.jar"));
 }

@@ -159,6 +159,7 @@ fn mvn(project: &Path, goal: &str) {
 }
 
 #[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
 fn maven_runs_every_generated_test_and_no_error_test() {
     let d = tempfile::tempdir().unwrap();
     let proj = d.path().join("proj");
@@ -381,6 +382,7 @@ fn a_second_run_into_a_locked_folder_is_refused_at_once() {
 }
 
 #[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
 fn interrupted_runs_leave_the_earlier_suite_and_nothing_else() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("tests");

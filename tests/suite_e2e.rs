@@ -203,6 +203,7 @@ fn throws_contract_error_tests_are_written_and_fail_for_their_reason() {
 }
 
 #[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
 fn time_budget_holds_with_hostile_code() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("tests");
