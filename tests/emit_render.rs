@@ -382,7 +382,7 @@ fn expected_exception_wraps_the_last_statement() {
 }
 
 #[test]
-fn error_exception_is_a_comment_and_the_plain_statement() {
+fn error_exception_is_a_comment_and_a_failure_naming_the_contract() {
     let mut ops = OpTable::default();
     let parse = ops.intern(op(
         OpKind::StaticMethod,
@@ -402,7 +402,7 @@ fn error_exception_is_a_comment_and_the_plain_statement() {
     let src = render_test(&ops, &c, "test1", 4);
     assert!(
         src.contains(
-            "        // Fails: declared-exception: throws java.lang.NumberFormatException\n        int i0 = Integer.parseInt(\"x\");\n"
+            "        // Fails: declared-exception: throws java.lang.NumberFormatException\n        try {\n            Integer.parseInt(\"x\");\n        } catch (NumberFormatException e) {\n            fail(\"jforge contract violated: declared-exception: \" + e);\n        }\n"
         ),
         "{src}"
     );
@@ -444,12 +444,12 @@ fn every_contract_kind() {
         (
             Contract::HashCodeThrows,
             None,
-            "// Fails: hashcode-throws: hashCode() throws\n        bad0.hashCode();",
+            "// Fails: hashcode-throws: hashCode() throws\n        try {\n            bad0.hashCode();\n        } catch (Throwable e) {\n            fail(\"jforge contract violated: hashcode-throws: \" + e);\n        }",
         ),
         (
             Contract::ToStringThrows,
             None,
-            "// Fails: tostring-throws: toString() throws\n        bad0.toString();",
+            "// Fails: tostring-throws: toString() throws\n        try {\n            bad0.toString();\n        } catch (Throwable e) {\n            fail(\"jforge contract violated: tostring-throws: \" + e);\n        }",
         ),
         (
             Contract::CompareToReflexive,
