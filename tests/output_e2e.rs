@@ -186,7 +186,7 @@ fn maven_runs_every_generated_test_and_no_error_test() {
         "--stats-json",
     ]);
     c.arg(&json);
-    let o = run_ok(&mut c);
+    let o = run_done(&mut c);
     let stats = read_json(&json);
     let text = String::from_utf8_lossy(&o.stdout);
     let tests = proj.join("src/test/java");
@@ -271,7 +271,7 @@ fn runs_into_one_folder_keep_each_others_files_and_hand_written_ones() {
 
     let json = d.path().join("s.json");
     let gen_json = |class: &str, seed: &str| {
-        run_ok(&mut gen_cmd(
+        run_done(&mut gen_cmd(
             &out,
             &[
                 "--class",
@@ -314,7 +314,7 @@ fn runs_into_one_folder_keep_each_others_files_and_hand_written_ones() {
         ])
         .arg("--output-dir")
         .arg(&out);
-    run_ok(&mut c);
+    run_done(&mut c);
     let exhaustive = ds.join("IntStackExhaustiveTest.java");
     let exhaustive_1 = std::fs::read(&exhaustive).unwrap();
     assert!(exhaustive_1.starts_with(b"// jforge: exhaustive, classes: ds.IntStack, run: "));
@@ -386,7 +386,7 @@ fn a_second_run_into_a_locked_folder_is_refused_at_once() {
 fn interrupted_runs_leave_the_earlier_suite_and_nothing_else() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("tests");
-    run_ok(&mut gen_cmd(
+    run_done(&mut gen_cmd(
         &out,
         &[
             "--class",

@@ -20,7 +20,7 @@ fn run_gen(out: &Path, json: &Path, extra: &[&str]) -> std::process::Output {
         .arg("--classpath")
         .arg(classes())
         .args(extra);
-    run_ok(&mut cmd)
+    run_done(&mut cmd)
 }
 
 /// Every `.java` under `dir` whose header says it holds error-revealing tests, or not.

@@ -248,6 +248,10 @@ pub struct CovGuide {
     switch_probes: Vec<(u32, u32)>,
     /// The case keys of each instrumented switch.
     switch_keys: Vec<Vec<i32>>,
+    /// Probe ids of static initialisers: they run in the first sequence that uses a class in
+    /// each worker JVM, so which sequence carries them depends on the number of workers; a
+    /// candidate's coverage leaves them out (the written suite runs them anyway).
+    clinit: Vec<bool>,
 }
 
 /// A warning for the summary (e.g. an operation excluded after repeated crashes).
@@ -422,7 +426,20 @@ impl<'a> Generator<'a> {
             }
         }
         switch_probes.sort_unstable();
+        let mut clinit = vec![false; tracker.hit.len()];
+        for m in &maps {
+            for p in &m.probes {
+                if m.methods
+                    .get(p.method as usize)
+                    .is_some_and(|mp| mp.name == "<clinit>")
+                    && let Some(c) = clinit.get_mut(p.id as usize)
+                {
+                    *c = true;
+                }
+            }
+        }
         self.cov = Some(Box::new(CovGuide {
+            clinit,
             tracker,
             maps,
             op_method,
@@ -433,6 +450,20 @@ impl<'a> Generator<'a> {
             switch_probes,
             switch_keys,
         }));
+    }
+
+    /// A sequence's coverage as a candidate keeps it: without static initialisers (see
+    /// `CovGuide::clinit`).
+    fn candidate_cov(&self, r: &SeqResult) -> Option<Arc<[u32]>> {
+        let ids = r.coverage.as_ref()?;
+        let Some(g) = self.cov.as_ref() else {
+            return Some(ids.clone());
+        };
+        let is_clinit = |id: &u32| g.clinit.get(*id as usize).copied().unwrap_or(false);
+        if !ids.iter().any(is_clinit) {
+            return Some(ids.clone());
+        }
+        Some(ids.iter().filter(|id| !is_clinit(id)).copied().collect())
     }
 
     /// Adds a sequence's coverage. Returns whether it covered a probe no earlier sequence
@@ -1014,7 +1045,7 @@ impl<'a> Generator<'a> {
         let op = b.op;
         self.stats[op as usize].calls += 1;
         let (new_probe, new_cov) = self.take_coverage(&r);
-        let cov = r.coverage.clone();
+        let cov = self.candidate_cov(&r);
         if self.cfg.guidance {
             self.learn_compared(op, &b.comp.seq, &r);
         }
@@ -1232,7 +1263,7 @@ impl<'a> Generator<'a> {
         }
         if novel {
             self.cands_per_op[op as usize] += 1;
-            let cov = r.coverage.clone();
+            let cov = self.candidate_cov(r);
             self.push_candidate(comp, &b.parents, CandEnding::Normal, cov, new_probe);
         }
     }

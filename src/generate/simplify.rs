@@ -22,6 +22,11 @@ use std::sync::Arc;
 /// collapsed to its last call, and the indices of the statements kept; `None` when there
 /// is no such run.
 pub fn collapse_repeats(seq: &Sequence) -> Option<(Sequence, Vec<usize>)> {
+    collapse_runs(seq, 1)
+}
+
+/// Like [`collapse_repeats`], keeping the last `keep_last` calls of each run.
+pub fn collapse_runs(seq: &Sequence, keep_last: usize) -> Option<(Sequence, Vec<usize>)> {
     let n = seq.stmts.len();
     let mut used = vec![false; n];
     for s in &seq.stmts {
@@ -33,8 +38,12 @@ pub fn collapse_repeats(seq: &Sequence) -> Option<(Sequence, Vec<usize>)> {
     }
     let keep: Vec<usize> = (0..n)
         .filter(|&i| {
-            let repeated = matches!(seq.stmts[i], Stmt::Call { .. })
-                && seq.stmts.get(i + 1) == Some(&seq.stmts[i]);
+            // how many identical calls follow statement i in its run
+            let after = seq.stmts[i + 1..]
+                .iter()
+                .take_while(|s| **s == seq.stmts[i])
+                .count();
+            let repeated = matches!(seq.stmts[i], Stmt::Call { .. }) && after >= keep_last;
             !repeated || used[i]
         })
         .collect();
@@ -102,9 +111,36 @@ pub fn collapse_candidates(
     cands: Vec<Candidate>,
     pool: &mut Pool,
 ) -> anyhow::Result<Vec<Candidate>> {
+    // Each run to its last call; where that loses the ending or coverage (a repeated call
+    // that reaches another branch the second time, e.g. `trimToSize()`), to its last two.
+    let mut cands = cands;
+    for keep_last in [1, 2] {
+        cands = collapse_pass(cands, pool, keep_last)?;
+    }
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(cands.len());
+    for c in cands {
+        let thrown = match &c.ending {
+            CandEnding::Normal => None,
+            CandEnding::Exception(cls) => Some(cls.clone()),
+        };
+        if seen.insert((c.comp.seq.fingerprint(), thrown)) {
+            out.push(c);
+        }
+    }
+    Ok(out)
+}
+
+/// One collapse to `keep_last` calls per run, kept where it ends the same way and covers
+/// what the original covered (one batch for all candidates that have such runs).
+fn collapse_pass(
+    cands: Vec<Candidate>,
+    pool: &mut Pool,
+    keep_last: usize,
+) -> anyhow::Result<Vec<Candidate>> {
     let collapsed: Vec<Option<(Sequence, Vec<usize>)>> = cands
         .iter()
-        .map(|c| collapse_repeats(&c.comp.seq))
+        .map(|c| collapse_runs(&c.comp.seq, keep_last))
         .collect();
     let reqs: Vec<ExecRequest> = collapsed
         .iter()
@@ -123,7 +159,6 @@ pub fn collapse_candidates(
         pool.execute(reqs)?
     }
     .into_iter();
-    let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(cands.len());
     for (c, short) in cands.into_iter().zip(collapsed) {
         let c = match short {
@@ -145,13 +180,7 @@ pub fn collapse_candidates(
             }
             _ => c,
         };
-        let thrown = match &c.ending {
-            CandEnding::Normal => None,
-            CandEnding::Exception(cls) => Some(cls.clone()),
-        };
-        if seen.insert((c.comp.seq.fingerprint(), thrown)) {
-            out.push(c);
-        }
+        out.push(c);
     }
     Ok(out)
 }

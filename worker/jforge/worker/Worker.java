@@ -272,6 +272,10 @@ final class Worker {
         out.n = countPos;
         out.i32(failures);
         out.n = save;
+        // What ran before the first sequence (JVM start-up using instrumented JDK classes,
+        // registration) is no sequence's coverage: with it, the first sequence of each worker
+        // JVM would carry it, and results would depend on the number of workers.
+        discardCoverage();
         Main.writeFully(ch, out);
     }
 
@@ -885,16 +889,22 @@ final class Worker {
         }
     }
 
-    /**
-     * With coverage on, appends the probes hit since the previous sequence: the marker, a
-     * varint count, then varint deltas of the increasing ids. Without coverage nothing is
-     * written, so RESULT frames stay byte-identical.
-     */
-    void appendCoverage() throws Exception {
+    /** Drops the probes hit so far (see {@link #register}). */
+    void discardCoverage() {
         if (COV_PROBES < 0) {
             return;
         }
-        int[] ids = NO_IDS;
+        lookupDrain();
+        if (covDrain != null) {
+            try {
+                int[] ignored = (int[]) covDrain.invokeExact(COV_PROBES);
+            } catch (Throwable t) {
+                // nothing to drop
+            }
+        }
+    }
+
+    void lookupDrain() {
         if (covDrain == null && !covBroken) {
             try {
                 // A full-power lookup: with JDK classes patched, jforge.rt lives in java.base and
@@ -907,6 +917,19 @@ final class Worker {
                 realErr.println("jforge worker: coverage runtime unavailable: " + t);
             }
         }
+    }
+
+    /**
+     * With coverage on, appends the probes hit since the previous sequence: the marker, a
+     * varint count, then varint deltas of the increasing ids. Without coverage nothing is
+     * written, so RESULT frames stay byte-identical.
+     */
+    void appendCoverage() throws Exception {
+        if (COV_PROBES < 0) {
+            return;
+        }
+        int[] ids = NO_IDS;
+        lookupDrain();
         if (covDrain != null) {
             try {
                 ids = (int[]) covDrain.invokeExact(COV_PROBES);
