@@ -390,6 +390,9 @@ pub struct CheckOptions {
     pub max_test_bytes: u64,
     /// Heap limit of run 1, in MiB.
     pub first_run_heap_mb: u32,
+    /// The run's time budget: later runs (identity hashes, reverse order, console launcher)
+    /// are skipped, with a warning, once it has passed.
+    pub deadline: Option<Instant>,
 }
 
 impl CheckOptions {
@@ -403,6 +406,7 @@ impl CheckOptions {
                 None
             },
             slow_test: Duration::from_secs(1),
+            deadline: None,
             max_test_bytes: 200 << 20,
             first_run_heap_mb: 256,
         }
@@ -1405,6 +1409,13 @@ pub fn compile_and_run_with(
     }
     for (run, cause) in later {
         if candidates.is_empty() {
+            break;
+        }
+        if opts.deadline.is_some_and(|d| Instant::now() >= d) {
+            env.warnings.push(format!(
+                "the time budget ran out before {}; it and the later runs were skipped",
+                run.name()
+            ));
             break;
         }
         let order: Vec<Key> = if run == Run::Reverse {

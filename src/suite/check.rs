@@ -83,6 +83,7 @@ pub fn write_and_check(
                 }
                 let mut check = CheckOptions::new(settings.junit, &junit_cp);
                 check.coverage = settings.coverage.clone();
+                check.deadline = settings.deadline;
                 for round in 0..3 {
                     // The test JVM may go this long without progress; with a time limit, no
                     // longer than the finishing budget has left (at least 5 s).
