@@ -109,7 +109,8 @@ pub fn regression_tests(
     let ops = generator.ops;
     // readable tests: collapse unused repetitions first (simplify.rs), so that the cover is
     // chosen over the sequences that will be written
-    let cands = super::simplify::collapse_candidates(generator.final_candidates(), pool)?;
+    let noisy = |id: u32| generator.is_jdk_probe(id);
+    let cands = super::simplify::collapse_candidates(generator.final_candidates(), pool, &noisy)?;
     if cands.is_empty() {
         return Ok(Vec::new());
     }

@@ -252,6 +252,8 @@ pub struct CovGuide {
     /// each worker JVM, so which sequence carries them depends on the number of workers; a
     /// candidate's coverage leaves them out (the written suite runs them anyway).
     clinit: Vec<bool>,
+    /// Probe ids of JDK classes (patched into java.base): the JVM runs them too.
+    jdk: Vec<bool>,
 }
 
 /// A warning for the summary (e.g. an operation excluded after repeated crashes).
@@ -427,7 +429,18 @@ impl<'a> Generator<'a> {
         }
         switch_probes.sort_unstable();
         let mut clinit = vec![false; tracker.hit.len()];
+        let mut jdk = vec![false; tracker.hit.len()];
         for m in &maps {
+            if ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
+                .iter()
+                .any(|p| m.class_name.starts_with(p))
+            {
+                for p in &m.probes {
+                    if let Some(j) = jdk.get_mut(p.id as usize) {
+                        *j = true;
+                    }
+                }
+            }
             for p in &m.probes {
                 if m.methods
                     .get(p.method as usize)
@@ -440,6 +453,7 @@ impl<'a> Generator<'a> {
         }
         self.cov = Some(Box::new(CovGuide {
             clinit,
+            jdk,
             tracker,
             maps,
             op_method,
@@ -1383,6 +1397,13 @@ impl<'a> Generator<'a> {
     /// Can generated tests name this class?
     pub fn is_accessible(&self, class: &str) -> bool {
         self.model.is_accessible(class)
+    }
+
+    /// Whether probe `id` belongs to a JDK class (see `CovGuide::jdk`).
+    pub fn is_jdk_probe(&self, id: u32) -> bool {
+        self.cov
+            .as_ref()
+            .is_some_and(|g| g.jdk.get(id as usize).copied().unwrap_or(false))
     }
 
     /// The model of the classes under test.

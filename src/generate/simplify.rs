@@ -89,14 +89,17 @@ fn ends_as(r: &SeqResult, ending: &CandEnding) -> bool {
 /// Whether the collapsed run `r` covered every probe the original sequence covered (a
 /// repetition can reach code a single call does not, e.g. a collection growing its array):
 /// the written suite must keep the run's coverage.
-fn covers(r: &SeqResult, original: Option<&[u32]>) -> bool {
+/// Probes for which `noisy` is true are not compared: those of JDK classes under test, which
+/// the JVM and the worker also run (class loading, reflection), so whether a run hits them
+/// varies with the JVM's state and would make the choice depend on the number of workers.
+fn covers(r: &SeqResult, original: Option<&[u32]>, noisy: &dyn Fn(u32) -> bool) -> bool {
     let Some(orig) = original else { return true };
     let Some(now) = r.coverage.as_deref() else {
         return false;
     };
     // Both lists are increasing.
     let mut k = 0;
-    for &id in orig {
+    for &id in orig.iter().filter(|&&id| !noisy(id)) {
         while k < now.len() && now[k] < id {
             k += 1;
         }
@@ -110,12 +113,13 @@ fn covers(r: &SeqResult, original: Option<&[u32]>) -> bool {
 pub fn collapse_candidates(
     cands: Vec<Candidate>,
     pool: &mut Pool,
+    noisy: &dyn Fn(u32) -> bool,
 ) -> anyhow::Result<Vec<Candidate>> {
     // Each run to its last call; where that loses the ending or coverage (a repeated call
     // that reaches another branch the second time, e.g. `trimToSize()`), to its last two.
     let mut cands = cands;
     for keep_last in [1, 2] {
-        cands = collapse_pass(cands, pool, keep_last)?;
+        cands = collapse_pass(cands, pool, keep_last, noisy)?;
     }
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(cands.len());
@@ -137,6 +141,7 @@ fn collapse_pass(
     cands: Vec<Candidate>,
     pool: &mut Pool,
     keep_last: usize,
+    noisy: &dyn Fn(u32) -> bool,
 ) -> anyhow::Result<Vec<Candidate>> {
     let collapsed: Vec<Option<(Sequence, Vec<usize>)>> = cands
         .iter()
@@ -163,9 +168,9 @@ fn collapse_pass(
     for (c, short) in cands.into_iter().zip(collapsed) {
         let c = match short {
             Some((seq, keep))
-                if results
-                    .next()
-                    .is_some_and(|r| ends_as(&r, &c.ending) && covers(&r, c.cov.as_deref())) =>
+                if results.next().is_some_and(|r| {
+                    ends_as(&r, &c.ending) && covers(&r, c.cov.as_deref(), noisy)
+                }) =>
             {
                 let comp = Component {
                     seq: Arc::new(seq),

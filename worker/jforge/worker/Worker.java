@@ -272,10 +272,6 @@ final class Worker {
         out.n = countPos;
         out.i32(failures);
         out.n = save;
-        // What ran before the first sequence (JVM start-up using instrumented JDK classes,
-        // registration) is no sequence's coverage: with it, the first sequence of each worker
-        // JVM would carry it, and results would depend on the number of workers.
-        discardCoverage();
         Main.writeFully(ch, out);
     }
 
@@ -886,21 +882,6 @@ final class Worker {
             covResumeH.invokeExact((boolean[]) live);
         } catch (Throwable t) {
             covBroken = true;
-        }
-    }
-
-    /** Drops the probes hit so far (see {@link #register}). */
-    void discardCoverage() {
-        if (COV_PROBES < 0) {
-            return;
-        }
-        lookupDrain();
-        if (covDrain != null) {
-            try {
-                int[] ignored = (int[]) covDrain.invokeExact(COV_PROBES);
-            } catch (Throwable t) {
-                // nothing to drop
-            }
         }
     }
 
