@@ -33,7 +33,7 @@ pub enum ExecMode {
 }
 
 /// Observer op id meaning "canonical form of this statement's value" in [`ExecMode::Canon`].
-pub const CANON_OP: OpId = u32::MAX;
+pub const CANON_OP: OpId = protocol::CANON_OP;
 
 #[derive(Clone, Debug)]
 pub struct ExecRequest {

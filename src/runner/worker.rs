@@ -7,7 +7,10 @@
 //! earlier statements did. While the worker is alive, its epoch counter (bumped at each call)
 //! tells a slow-but-progressing sequence from a hung one.
 
-use crate::runner::protocol::{self, ClassTable, Dec, TypeTable};
+use crate::runner::protocol::{
+    self, ClassTable, Dec, HALT_CODE, M_LEAKED_THREADS, M_OOM, M_SOE, M_TIMEOUT, P_BYTES, P_COUNT,
+    P_DATA, P_EPOCH, P_MARKER, P_NSTMT, P_STMT, P_TAG, TypeTable,
+};
 use crate::runner::{CrashKind, ExecRequest, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, Operation};
 use anyhow::{Context, Result, bail};
@@ -21,9 +24,6 @@ use std::time::{Duration, Instant};
 
 /// Size of the shared progress file (sparse; only touched pages cost memory).
 const PROGRESS_SIZE: u64 = 8 << 20;
-const P_DATA: u64 = 32;
-/// Exit code the worker uses when it halts itself after writing a crash marker.
-const HALT_CODE: i32 = 77;
 /// How much of the child's stdout/stderr is kept for diagnostics.
 const TAIL: usize = 64 * 1024;
 const START_TIMEOUT: Duration = Duration::from_secs(60);
@@ -276,7 +276,7 @@ impl Worker {
 
     fn epoch(&self) -> u32 {
         let mut b = [0u8; 4];
-        match self.progress.read_at(&mut b, 0) {
+        match self.progress.read_at(&mut b, P_EPOCH as u64) {
             Ok(4) => u32::from_be_bytes(b),
             _ => 0,
         }
@@ -518,17 +518,26 @@ impl Worker {
         let st = self.wait_exit();
         let mut hdr = [0u8; P_DATA as usize];
         let _ = self.progress.read_at(&mut hdr, 0);
-        let int = |i: usize| u32::from_be_bytes(hdr[i..i + 4].try_into().unwrap_or([0; 4]));
-        let (p_tag, p_stmt, marker, count, nbytes, nstmt) =
-            (int(4), int(8), int(12), int(16), int(20), int(24));
+        let int = |i: u32| {
+            let i = i as usize;
+            u32::from_be_bytes(hdr[i..i + 4].try_into().unwrap_or([0; 4]))
+        };
+        let (p_tag, p_stmt, marker, count, nbytes, nstmt) = (
+            int(P_TAG),
+            int(P_STMT),
+            int(P_MARKER),
+            int(P_COUNT),
+            int(P_BYTES),
+            int(P_NSTMT),
+        );
         let n = req.seq.len();
         let matches = p_tag == tag && nstmt as usize == n;
         let code = st.and_then(|s| s.code());
         let kind_outcome = match (marker, self.killed) {
-            (1, _) if code == Some(HALT_CODE) || !self.killed => StmtOutcome::Timeout,
-            (2, _) => StmtOutcome::Crash(CrashKind::OutOfMemory),
-            (3, _) => StmtOutcome::Crash(CrashKind::StackOverflow),
-            (4, _) => StmtOutcome::Crash(CrashKind::LeakedThreads),
+            (M_TIMEOUT, _) if code == Some(HALT_CODE) || !self.killed => StmtOutcome::Timeout,
+            (M_OOM, _) => StmtOutcome::Crash(CrashKind::OutOfMemory),
+            (M_SOE, _) => StmtOutcome::Crash(CrashKind::StackOverflow),
+            (M_LEAKED_THREADS, _) => StmtOutcome::Crash(CrashKind::LeakedThreads),
             (_, true) => StmtOutcome::Crash(CrashKind::Unresponsive),
             _ => StmtOutcome::Crash(CrashKind::Exited(code)),
         };
@@ -542,9 +551,9 @@ impl Worker {
         } else {
             0
         };
-        if matches && nbytes > 0 && (nbytes as u64) < PROGRESS_SIZE - P_DATA {
+        if matches && nbytes > 0 && (nbytes as u64) < PROGRESS_SIZE - P_DATA as u64 {
             let mut data = vec![0u8; nbytes as usize];
-            if self.progress.read_at(&mut data, P_DATA).is_ok() {
+            if self.progress.read_at(&mut data, P_DATA as u64).is_ok() {
                 let mut d = Dec::new(&data);
                 let mut classes = self.classes.clone();
                 for _ in 0..count.min(n as u32) {

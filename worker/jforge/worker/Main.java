@@ -28,7 +28,7 @@ public final class Main {
         PrintStream realErr = System.err;
         if (args.length < 3) {
             realErr.println("usage: jforge.worker.Main SOCKET PROGRESS_FILE CALL_TIMEOUT_MS");
-            Runtime.getRuntime().halt(2);
+            Runtime.getRuntime().halt(Proto.EXIT_USAGE);
         }
         PrintStream sink = new PrintStream(new CountingSink());
         System.setOut(sink);
@@ -48,7 +48,7 @@ public final class Main {
             realErr.println("jforge worker: fatal: " + t);
             t.printStackTrace(realErr);
             realErr.flush();
-            Runtime.getRuntime().halt(3);
+            Runtime.getRuntime().halt(Proto.EXIT_FATAL);
         }
         Runtime.getRuntime().halt(0);
     }

@@ -23,28 +23,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Serves requests: op registration, sequence batches, JDK class bytes. See Main. */
+import static jforge.worker.Proto.*;
+
+/** Serves requests: op registration, sequence batches, JDK class bytes. See Main. Constants: Proto. */
 final class Worker {
-    static final int MAGIC = 0x4A465247; // "JFRG"
-    static final int VERSION = 1;
-
-    // Rust -> Java
-    static final int REGISTER = 1, EXEC = 2, CLASS_BYTES = 3, LIST_CLASSES = 4, SHUTDOWN = 5;
-    // Java -> Rust
-    static final int HELLO = 0x10, REGISTERED = 0x11, RESULT = 0x12, BYTES = 0x13, LIST = 0x14;
-
-    // op kinds (same order as Rust OpKind)
-    static final int CTOR = 0, METHOD = 1, SMETHOD = 2, FGET = 3, SFGET = 4, FSET = 5, SFSET = 6;
-
-    // outcome tags
-    static final int O_NOTRUN = 0, O_VOID = 1, O_NULL = 2, O_VALUE = 3, O_OBJECT = 4, O_EXC = 5;
-
-    // progress file layout
-    static final int P_EPOCH = 0, P_TAG = 4, P_STMT = 8, P_MARKER = 12, P_COUNT = 16, P_BYTES = 20,
-            P_NSTMT = 24, P_DATA = 32;
-    static final int M_TIMEOUT = 1, M_OOM = 2, M_SOE = 3, M_LEAK = 4;
-    static final int HALT_CODE = 77;
-
     static final int MAX_STRING = 10_000;
     static final int MAX_MESSAGE = 500;
     static final int MAX_PAIRS = 64;
@@ -280,7 +262,7 @@ final class Worker {
         Op op = new Op();
         op.kind = kind;
         int[] pos = {0};
-        if (kind == CTOR || kind == METHOD || kind == SMETHOD) {
+        if (kind == OP_CTOR || kind == OP_METHOD || kind == OP_SMETHOD) {
             if (desc.isEmpty() || desc.charAt(0) != '(') {
                 throw new IllegalArgumentException("bad method descriptor " + desc);
             }
@@ -295,7 +277,7 @@ final class Worker {
             op.nparams = params.length;
             op.voidRet = ret == void.class;
             op.primRet = ret.isPrimitive() && ret != void.class;
-            if (kind == CTOR) {
+            if (kind == OP_CTOR) {
                 op.ctor = c.getDeclaredConstructor(params);
                 op.voidRet = false;
                 op.primRet = false;
@@ -305,7 +287,7 @@ final class Worker {
                 if (m == null) {
                     throw new NoSuchMethodException(cls + "." + name + desc);
                 }
-                if (Modifier.isStatic(m.getModifiers()) != (kind == SMETHOD)) {
+                if (Modifier.isStatic(m.getModifiers()) != (kind == OP_SMETHOD)) {
                     throw new IllegalArgumentException("static/instance mismatch for " + cls + "." + name);
                 }
                 op.method = m;
@@ -317,13 +299,13 @@ final class Worker {
             if (f == null) {
                 throw new NoSuchFieldException(cls + "." + name + ":" + desc);
             }
-            boolean st = kind == SFGET || kind == SFSET;
+            boolean st = kind == OP_SFGET || kind == OP_SFSET;
             if (Modifier.isStatic(f.getModifiers()) != st) {
                 throw new IllegalArgumentException("static/instance mismatch for " + cls + "." + name);
             }
             op.field = f;
-            op.nparams = (kind == FSET || kind == SFSET) ? 1 : 0;
-            op.voidRet = kind == FSET || kind == SFSET;
+            op.nparams = (kind == OP_FSET || kind == OP_SFSET) ? 1 : 0;
+            op.voidRet = kind == OP_FSET || kind == OP_SFSET;
             op.primRet = !op.voidRet && ft.isPrimitive();
             trySetAccessible(f);
         }
@@ -626,9 +608,6 @@ final class Worker {
 
     // ---------------------------------------------------------------- exhaustive, bulk
 
-    /** Marker of the canonical-forms section of a bulk RESULT frame. */
-    static final int FORMS_SECTION = 0xC2;
-
     /**
      * jforge exhaustive with prototype reuse: many one-call tasks in one request (mode 3).
      * Each task is "deep copy of prototype P as input POS, literals from the request's table
@@ -839,8 +818,6 @@ final class Worker {
 
     // ---------------------------------------------------------------- coverage
 
-    /** Marker byte of the optional coverage section at the end of a RESULT frame. */
-    static final int COVERAGE_SECTION = 0xC0;
     /** Number of probes when the classes under test are instrumented (jforge.cov.probes), else -1. */
     static final int COV_PROBES = Integer.getInteger("jforge.cov.probes", -1);
     static java.lang.invoke.MethodHandle covDrain;
@@ -999,8 +976,6 @@ final class Worker {
         }
     }
 
-    static final int COMPARED_SECTION = 0xC1;
-    static final int COMPARED_NUMS_SECTION = 0xC3;
     static java.lang.invoke.MethodHandle covNums;
     static boolean cmpBroken;
     static final long[] NO_LONGS = new long[0];
@@ -1110,7 +1085,7 @@ final class Worker {
             return malformed(i, "operation " + s.op + " is not registered or did not resolve");
         }
         Op op = ops[s.op];
-        boolean recv = op.kind == METHOD || op.kind == FGET || op.kind == FSET;
+        boolean recv = op.kind == OP_METHOD || op.kind == OP_FGET || op.kind == OP_FSET;
         int off = recv ? 1 : 0;
         if (s.nargs != op.nparams + off) {
             return malformed(i, "operation takes " + (op.nparams + off) + " inputs, got " + s.nargs);
@@ -1124,13 +1099,13 @@ final class Worker {
         }
         try {
             switch (op.kind) {
-                case CTOR -> r = op.ctor.newInstance(argsOf(s, 0, op.nparams));
-                case METHOD -> r = op.method.invoke(self, argsOf(s, 1, op.nparams));
-                case SMETHOD -> r = op.method.invoke(null, argsOf(s, 0, op.nparams));
-                case FGET -> r = op.field.get(self);
-                case SFGET -> r = op.field.get(null);
-                case FSET -> op.field.set(self, vals[s.args[1]]);
-                case SFSET -> op.field.set(null, vals[s.args[0]]);
+                case OP_CTOR -> r = op.ctor.newInstance(argsOf(s, 0, op.nparams));
+                case OP_METHOD -> r = op.method.invoke(self, argsOf(s, 1, op.nparams));
+                case OP_SMETHOD -> r = op.method.invoke(null, argsOf(s, 0, op.nparams));
+                case OP_FGET -> r = op.field.get(self);
+                case OP_SFGET -> r = op.field.get(null);
+                case OP_FSET -> op.field.set(self, vals[s.args[1]]);
+                case OP_SFSET -> op.field.set(null, vals[s.args[0]]);
                 default -> {
                     return malformed(i, "bad op kind");
                 }
@@ -1412,9 +1387,6 @@ final class Worker {
 
     // ---------------------------------------------------------------- contracts and observers
 
-    static final int C_REFLEXIVE = 0, C_NULL = 1, C_SYMMETRIC = 2, C_HASHCODE = 3, C_HASH_THROWS = 4,
-            C_TOSTRING_THROWS = 5, C_CMP_REFLEXIVE = 6, C_CMP_ANTI = 7;
-
     void violation(int contract, int a, int b, String detail) {
         tail.u8(contract);
         tail.i32(a);
@@ -1462,7 +1434,7 @@ final class Worker {
         int nviol = 0;
         try {
             if (!o.equals(o)) {
-                out.add(C_REFLEXIVE, "x.equals(x) is false");
+                out.add(C_EQUALS_REFLEXIVE, "x.equals(x) is false");
                 nviol++;
             }
         } catch (Throwable t) {
@@ -1470,7 +1442,7 @@ final class Worker {
         }
         try {
             if (o.equals(null)) {
-                out.add(C_NULL, "x.equals(null) is true");
+                out.add(C_EQUALS_NULL, "x.equals(null) is true");
                 nviol++;
             }
         } catch (Throwable t) {
@@ -1480,7 +1452,7 @@ final class Worker {
             o.hashCode();
         } catch (Throwable t) {
             checkFatal(t);
-            out.add(C_HASH_THROWS, t.getClass().getName());
+            out.add(C_HASHCODE_THROWS, t.getClass().getName());
             nviol++;
         }
         try {
@@ -1495,7 +1467,7 @@ final class Worker {
                 @SuppressWarnings({"unchecked", "rawtypes"})
                 int r = ((Comparable) o).compareTo(o);
                 if (r != 0) {
-                    out.add(C_CMP_REFLEXIVE, "x.compareTo(x) is " + r);
+                    out.add(C_COMPARETO_REFLEXIVE, "x.compareTo(x) is " + r);
                     nviol++;
                 }
             } catch (Throwable t) {
@@ -1513,14 +1485,14 @@ final class Worker {
             xy = x.equals(y);
             yx = y.equals(x);
             if (xy != yx) {
-                violation(C_SYMMETRIC, a, b, "x.equals(y) is " + xy + " but y.equals(x) is " + yx);
+                violation(C_EQUALS_SYMMETRIC, a, b, "x.equals(y) is " + xy + " but y.equals(x) is " + yx);
                 nviol++;
             }
             if (xy) {
                 int hx = x.hashCode();
                 int hy = y.hashCode();
                 if (hx != hy) {
-                    violation(C_HASHCODE, a, b, "x.equals(y) but hashCodes " + hx + " != " + hy);
+                    violation(C_EQUALS_HASHCODE, a, b, "x.equals(y) but hashCodes " + hx + " != " + hy);
                     nviol++;
                 }
             }
@@ -1532,7 +1504,7 @@ final class Worker {
                 int r1 = Integer.signum(((Comparable) x).compareTo(y));
                 int r2 = Integer.signum(((Comparable) y).compareTo(x));
                 if (r1 != -r2) {
-                    violation(C_CMP_ANTI, a, b, "sgn(x.compareTo(y)) = " + r1 + ", sgn(y.compareTo(x)) = " + r2);
+                    violation(C_COMPARETO_ANTISYMMETRIC, a, b, "sgn(x.compareTo(y)) = " + r1 + ", sgn(y.compareTo(x)) = " + r2);
                     nviol++;
                 }
             } catch (Throwable t) {
@@ -1571,7 +1543,7 @@ final class Worker {
         tail.i32(st);
         tail.i32(opId);
         Op op = opId >= 0 && opId < nops ? ops[opId] : null;
-        if (st < 0 || st >= n || op == null || op.kind != METHOD || op.nparams != 0) {
+        if (st < 0 || st >= n || op == null || op.kind != OP_METHOD || op.nparams != 0) {
             tail.u8(0);
             tail.str(MALFORMED);
             return;
@@ -1645,7 +1617,7 @@ final class Worker {
                 // ignore
             }
             if (t.isAlive() && !t.isDaemon()) {
-                crash(M_LEAK, blame);
+                crash(M_LEAKED_THREADS, blame);
             }
         }
         threadBaseline = Thread.activeCount();
