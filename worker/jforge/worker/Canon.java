@@ -100,7 +100,7 @@ final class Canon {
             l.unsafe = Protos.U != null && !c.isHidden() && !c.isRecord();
             for (int i = 0; i < l.fields.length; i++) {
                 Class<?> t = l.fields[i].getType();
-                l.kinds[i] = t == boolean.class ? 'Z' : t.isPrimitive() ? Worker.primOf(t) : 'L';
+                l.kinds[i] = t == boolean.class ? 'Z' : t.isPrimitive() ? Executor.primOf(t) : 'L';
                 if (l.unsafe) {
                     try {
                         l.offsets[i] = Protos.U.objectFieldOffset(l.fields[i]);

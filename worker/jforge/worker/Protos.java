@@ -221,7 +221,7 @@ final class Protos {
                         }
                         offs.add(U.objectFieldOffset(f));
                         Class<?> t = f.getType();
-                        kinds.append(t == boolean.class ? 'Z' : t.isPrimitive() ? Worker.primOf(t) : 'L');
+                        kinds.append(t == boolean.class ? 'Z' : t.isPrimitive() ? Executor.primOf(t) : 'L');
                     }
                 }
             } catch (RuntimeException | LinkageError e) {
