@@ -199,21 +199,41 @@ pub fn expect_tag(d: &mut Dec, tag: u8) -> Result<()> {
     Ok(())
 }
 
-/// HELLO payload -> worker pid.
-pub fn decode_hello(payload: &[u8]) -> Result<u64> {
+/// What a worker says first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hello {
+    /// The protocol version of the worker jar.
+    pub version: u16,
+    pub pid: u64,
+}
+
+/// HELLO payload -> the worker's protocol version and pid (see [`check_version`]).
+pub fn decode_hello(payload: &[u8]) -> Result<Hello> {
     let mut d = Dec::new(payload);
     expect_tag(&mut d, HELLO)?;
     let magic = d.u32()?;
-    let version = d.u16()?;
     if magic != MAGIC {
         bail!("not a jforge worker (magic {magic:#x})");
     }
+    let version = d.u16()?;
+    Ok(Hello {
+        version,
+        pid: d.u64()?,
+    })
+}
+
+/// Refuses a worker jar of another protocol version than this jforge's. The jar is unpacked
+/// under a name holding the hash of its bytes, so this means the file at `jar` is not the one
+/// this binary embeds (replaced, or unpacked by another build that hashed the same).
+pub fn check_version(version: u16, jar: &std::path::Path) -> Result<()> {
     if version != VERSION {
         bail!(
-            "worker protocol version {version}, expected {VERSION}: stale worker jar in the cache?"
+            "worker jar protocol {version}, jforge expects {VERSION}: the cached worker jar is \
+             stale; remove {} (jforge unpacks a fresh one on the next run) or rebuild jforge",
+            jar.display()
         );
     }
-    d.u64()
+    Ok(())
 }
 
 /// Rust-side string table of type descriptors sent to one worker.
@@ -1348,15 +1368,41 @@ mod tests {
         assert!(decode_result(&f[4..], &mut ClassTable::default(), 0).is_err());
         assert!(decode_hello(&[RESULT]).is_err());
         let mut h = Enc::frame(HELLO);
-        h.u32(MAGIC);
-        h.u16(VERSION + 1);
+        h.u32(MAGIC ^ 1);
+        h.u16(VERSION);
         h.u64(1);
-        assert!(
-            decode_hello(&h.finish()[4..])
-                .unwrap_err()
-                .to_string()
-                .contains("version")
-        );
+        let e = decode_hello(&h.finish()[4..]).unwrap_err().to_string();
+        assert!(e.contains("not a jforge worker"), "{e}");
+    }
+
+    #[test]
+    fn handshake_refuses_another_protocol_version() {
+        let hello = |v: u16| {
+            let mut h = Enc::frame(HELLO);
+            h.u32(MAGIC);
+            h.u16(v);
+            h.u64(4242);
+            h.finish()
+        };
+        let jar = std::path::Path::new("/home/u/.cache/jforge/worker-0123.jar");
+        let ok = decode_hello(&hello(VERSION)[4..]).unwrap();
+        assert_eq!(ok.pid, 4242);
+        assert!(check_version(ok.version, jar).is_ok());
+        for v in [0, VERSION - 1, VERSION + 1, u16::MAX] {
+            let h = decode_hello(&hello(v)[4..]).unwrap();
+            let e = check_version(h.version, jar).unwrap_err().to_string();
+            let want = format!("worker jar protocol {v}, jforge expects {VERSION}");
+            assert!(e.starts_with(&want), "{e}");
+            assert!(
+                e.contains("stale") && e.contains(&jar.display().to_string()),
+                "{e}"
+            );
+        }
+        // a truncated HELLO is an error, not a panic
+        let f = hello(VERSION);
+        for cut in 5..f.len() {
+            assert!(decode_hello(&f[4..cut]).is_err(), "cut at {cut}");
+        }
     }
 
     #[test]

@@ -245,7 +245,8 @@ impl Worker {
             ),
             Err(ReadErr::Other(e)) => return Err(e),
         };
-        protocol::decode_hello(&hello)?;
+        let hello = protocol::decode_hello(&hello).context("the worker's handshake")?;
+        protocol::check_version(hello.version, &spec.jar)?;
         Ok(w)
     }
 
