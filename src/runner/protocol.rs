@@ -639,6 +639,7 @@ pub fn decode_outcome(d: &mut Dec, classes: &mut ClassTable) -> Result<StmtOutco
                 2 => CrashKind::StackOverflow,
                 3 => CrashKind::LeakedThreads,
                 4 => CrashKind::Unresponsive,
+                5 => CrashKind::LeakedProcesses(d.u32()?),
                 t => bail!("bad crash kind {t}"),
             };
             StmtOutcome::Crash(kind)
@@ -701,6 +702,10 @@ pub fn encode_outcome(e: &mut Enc, o: &StmtOutcome, classes: &mut ClassEncTable)
                 CrashKind::StackOverflow => e.u8(2),
                 CrashKind::LeakedThreads => e.u8(3),
                 CrashKind::Unresponsive => e.u8(4),
+                CrashKind::LeakedProcesses(n) => {
+                    e.u8(5);
+                    e.u32(*n)
+                }
             }
         }
     }
@@ -1162,6 +1167,7 @@ mod tests {
                 },
                 StmtOutcome::Crash(CrashKind::Exited(Some(3))),
                 StmtOutcome::Crash(CrashKind::Exited(None)),
+                StmtOutcome::Crash(CrashKind::LeakedProcesses(7)),
                 StmtOutcome::Timeout,
                 StmtOutcome::NotRun,
             ],

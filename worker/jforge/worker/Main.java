@@ -46,8 +46,24 @@ public final class Main {
             realErr.println("jforge worker: fatal: " + t);
             t.printStackTrace(realErr);
             realErr.flush();
-            Runtime.getRuntime().halt(Proto.EXIT_FATAL);
+            exit(Proto.EXIT_FATAL);
         }
-        Runtime.getRuntime().halt(0);
+        exit(0);
+    }
+
+    /**
+     * Ends the worker: processes the code under test left running are killed first (jforge
+     * also kills the worker's process group, but it may be gone: the socket closes when it
+     * dies).
+     */
+    private static void exit(int code) {
+        try {
+            if (Leaks.mayHaveChildren()) {
+                Leaks.killDescendants(0);
+            }
+        } catch (Throwable t) {
+            // exiting anyway
+        }
+        Runtime.getRuntime().halt(code);
     }
 }

@@ -7,6 +7,7 @@ import static jforge.worker.Proto.M_TIMEOUT;
 import static jforge.worker.Proto.P_BYTES;
 import static jforge.worker.Proto.P_COUNT;
 import static jforge.worker.Proto.P_DATA;
+import static jforge.worker.Proto.P_DETAIL;
 import static jforge.worker.Proto.P_EPOCH;
 import static jforge.worker.Proto.P_MARKER;
 import static jforge.worker.Proto.P_NSTMT;
@@ -80,7 +81,13 @@ final class Progress {
 
     /** Records why the worker stops, blaming statement stmt, and halts the JVM. */
     void crash(int marker, int stmt) {
+        crash(marker, stmt, 0);
+    }
+
+    /** As {@link #crash(int, int)}, with a number that goes with the marker (P_DETAIL). */
+    void crash(int marker, int stmt, int detail) {
         synchronized (lock) {
+            pm.putInt(P_DETAIL, detail);
             pm.putInt(P_STMT, stmt);
             pm.putInt(P_MARKER, marker);
             Runtime.getRuntime().halt(HALT_CODE);
@@ -95,6 +102,7 @@ final class Progress {
     /** A request of n statements (or tasks) with this tag starts. */
     void reset(int n, int tag) {
         pm.putInt(P_MARKER, 0);
+        pm.putInt(P_DETAIL, 0);
         pm.putInt(P_COUNT, 0);
         pm.putInt(P_BYTES, 0);
         pm.putInt(P_NSTMT, n);
