@@ -22,8 +22,16 @@ import java.nio.file.StandardOpenOption;
 public final class Main {
     private Main() {}
 
+    /** The JVM's stderr before the code under test's output was silenced. */
+    private static PrintStream realErr = System.err;
+
+    /** A warning for whoever reads the worker's stderr (jforge shows it when a worker fails). */
+    static void warn(String what) {
+        realErr.println("jforge worker: warning: " + what);
+    }
+
     public static void main(String[] args) throws Throwable {
-        PrintStream realErr = System.err;
+        realErr = System.err;
         if (args.length < 3) {
             realErr.println("usage: jforge.worker.Main SOCKET PROGRESS_FILE CALL_TIMEOUT_MS");
             Runtime.getRuntime().halt(Proto.EXIT_USAGE);
