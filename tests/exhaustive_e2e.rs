@@ -328,6 +328,146 @@ fn counts_and_forms_do_not_depend_on_workers_or_prototype_reuse() {
     }
 }
 
+/// `jforge exhaustive` with the worker's field access forced (None: chosen automatically,
+/// Unsafe here); the stats and, with `dump`, the forms.
+fn exh_with_field_access(
+    class: &str,
+    extra: &[&str],
+    access: Option<&str>,
+    dump: bool,
+) -> (serde_json::Value, String) {
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("s.json");
+    let forms = d.path().join("forms.txt");
+    let mut c = jforge();
+    c.args(["exhaustive", "-q", "--classpath"])
+        .arg(subjects_exh())
+        .args(["--class", class, "--stats-json"])
+        .arg(&json)
+        .args(extra);
+    if dump {
+        c.arg("--dump").arg(&forms);
+    }
+    // the worker JVMs inherit it
+    match access {
+        Some(a) => c.env("JAVA_TOOL_OPTIONS", format!("-Djforge.fieldAccess={a}")),
+        None => c.env_remove("JAVA_TOOL_OPTIONS"),
+    };
+    run_ok(&mut c);
+    let text = if dump {
+        std::fs::read_to_string(&forms).unwrap()
+    } else {
+        String::new()
+    };
+    (read_json(&json), text)
+}
+
+#[test]
+fn field_access_through_method_handles_finds_the_same_structures() {
+    // -Djforge.fieldAccess=handles: the copier and the canonical walk read and write fields
+    // through method handles instead of sun.misc.Unsafe (deprecated for removal).
+    let treemap = [
+        "--scope",
+        "3",
+        "--omit-fields",
+        "modCount",
+        "--methods",
+        r"java\.util\.TreeMap(\(\)|\.put\(.*|\.remove\(.*)",
+    ];
+    let cases: [(&str, &[&str]); 3] = [
+        ("ds.BinarySearchTree", &["--scope", "4"]),
+        ("ds.AvlTree", &["--scope", "4"]),
+        ("java.util.TreeMap", &treemap),
+    ];
+    for (class, extra) in cases {
+        for dump in [false, true] {
+            let (a, forms_a) = exh_with_field_access(class, extra, None, dump);
+            let (b, forms_b) = exh_with_field_access(class, extra, Some("handles"), dump);
+            assert!(structures(&a) > 0);
+            assert_eq!(structures(&a), structures(&b), "{class}");
+            assert_eq!(a["explored"], b["explored"], "{class}");
+            assert_eq!(forms_a, forms_b, "{class}");
+            // the copies were made through the handles, not given up
+            let r = &b["prototype_reuse"];
+            assert!(r["disabled"].is_null(), "{class}: {r}");
+            assert!(r["from_prototype"].as_u64().unwrap() > 0, "{class}: {r}");
+        }
+    }
+    // A field out of the handles' reach: the copier refuses (Unsafe copies it), the search
+    // re-executes, the structures are the same.
+    let (a, forms_a) = exh_with_field_access("ds.CountingStack", &["--scope", "3"], None, true);
+    let (b, forms_b) =
+        exh_with_field_access("ds.CountingStack", &["--scope", "3"], Some("handles"), true);
+    assert_eq!(structures(&a), lists(3, 3));
+    assert_eq!(structures(&a), structures(&b));
+    assert_eq!(forms_a, forms_b);
+    assert!(a["prototype_reuse"]["disabled"].is_null(), "{a}");
+    let why = b["prototype_reuse"]["disabled"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        why.contains("out of reach") && why.contains("handles"),
+        "{why}"
+    );
+}
+
+/// The newest JDK 21+ installed under /usr/lib/jvm besides the default one (e.g. Temurin).
+fn newer_jdk() -> Option<(PathBuf, u32)> {
+    let default = jforge::runner::java::find_java(None).ok()?;
+    let mut best: Option<(PathBuf, u32)> = None;
+    for e in std::fs::read_dir("/usr/lib/jvm").ok()?.flatten() {
+        let Ok(jh) = jforge::runner::java::find_java(Some(&e.path())) else {
+            continue;
+        };
+        if jh.version >= 21
+            && jh.version > default.version
+            && best.as_ref().is_none_or(|b| jh.version > b.1)
+        {
+            best = Some((jh.home, jh.version));
+        }
+    }
+    best
+}
+
+#[test]
+fn a_newer_jdk_finds_the_same_structures_even_with_unsafe_denied() {
+    let Some((jdk, version)) = newer_jdk() else {
+        eprintln!("skipped: no JDK 21+ newer than the default one under /usr/lib/jvm");
+        return;
+    };
+    let java = jdk.to_str().unwrap();
+    let base = ["--scope", "4"];
+    let (a, forms_a) = exh_with_field_access("ds.AvlTree", &base, None, true);
+    let on_newer = ["--scope", "4", "--java", java];
+    let (b, forms_b) = exh_with_field_access("ds.AvlTree", &on_newer, None, true);
+    assert_eq!(structures(&a), structures(&b));
+    assert_eq!(a["explored"], b["explored"]);
+    assert_eq!(forms_a, forms_b);
+    if version >= 23 {
+        // A JDK that denies sun.misc.Unsafe's memory access: the worker falls back to method
+        // handles by itself, and still copies prototypes.
+        let d = tempfile::tempdir().unwrap();
+        let json = d.path().join("s.json");
+        let forms = d.path().join("forms.txt");
+        let mut c = jforge();
+        c.args(["exhaustive", "-q", "--classpath"])
+            .arg(subjects_exh())
+            .args(["--class", "ds.AvlTree", "--stats-json"])
+            .arg(&json)
+            .arg("--dump")
+            .arg(&forms)
+            .args(on_newer)
+            .env("JAVA_TOOL_OPTIONS", "--sun-misc-unsafe-memory-access=deny");
+        run_ok(&mut c);
+        let j = read_json(&json);
+        assert_eq!(structures(&j), structures(&a));
+        assert_eq!(std::fs::read_to_string(&forms).unwrap(), forms_a);
+        let r = &j["prototype_reuse"];
+        assert!(r["disabled"].is_null(), "{r}");
+        assert!(r["from_prototype"].as_u64().unwrap() > 0, "{r}");
+    }
+}
+
 #[test]
 fn written_suite_compiles_and_passes() {
     let d = tempfile::tempdir().unwrap();

@@ -303,6 +303,54 @@ fn survives_hostile_code() {
     assert!(started.elapsed().as_secs() < 300);
 }
 
+/// Processes running `sleep 347` (exact command line), whoever their parent is now.
+fn sleep_347() -> Vec<u32> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        if std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c == b"sleep\x00347\x00") {
+            v.push(pid);
+        }
+    }
+    v
+}
+
+#[test]
+fn processes_started_by_the_code_under_test_do_not_outlive_jforge() {
+    // hostile.Spawner.start() runs `new ProcessBuilder("sleep", "347").start()`: users saw
+    // thousands of them left after a 5-second run.
+    let classes = subjects();
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    let mut args = gen_args(&out, &json);
+    args.extend(
+        [
+            "--classpath",
+            classes.to_str().unwrap(),
+            "--class",
+            "hostile.Spawner",
+            "--time-limit",
+            "5s",
+        ]
+        .map(String::from),
+    );
+    let o = run_ok(jforge().args(&args));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(sleep_347().is_empty(), "left running: {:?}", sleep_347());
+    // the method is blamed and excluded, and the summary says why
+    let stats = read_json(&json);
+    let incidents = stats["incidents"].to_string();
+    assert!(
+        incidents.contains("hostile.Spawner.start()") && incidents.contains("running"),
+        "{incidents}\n{text}"
+    );
+    assert!(text.contains("hostile.Spawner.start()"), "{text}");
+    assert!(text.contains("process"), "{text}");
+}
+
 #[test]
 #[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
 fn commons_lang_strbuilder_and_junit5() {

@@ -425,3 +425,23 @@ fn jvm_start_failure_reports_its_stderr() {
     assert!(err.contains("NoSuchJforgeFlag"), "{err}");
     assert!(worker_children().is_empty());
 }
+
+#[test]
+fn a_worker_jar_of_another_protocol_version_is_refused() {
+    // jforge.test.protocolVersion makes the worker announce another protocol version in
+    // HELLO, as a stale worker jar would.
+    let _g = serial();
+    let mut cfg = config(1, std::time::Duration::from_secs(5), 128, vec![]);
+    cfg.extra_jvm_args = vec!["-Djforge.test.protocolVersion=0".into()];
+    let err = match jforge::runner::Pool::start(cfg) {
+        Ok(_) => panic!("a worker of protocol version 0 was accepted"),
+        Err(e) => format!("{e:#}"),
+    };
+    let want = format!(
+        "worker jar protocol 0, jforge expects {}: the cached worker jar is stale; remove ",
+        jforge::runner::protocol::VERSION
+    );
+    assert!(err.contains(&want), "{err}");
+    assert!(err.contains("worker-") && err.contains(".jar"), "{err}");
+    assert!(worker_children().is_empty());
+}

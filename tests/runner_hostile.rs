@@ -209,3 +209,75 @@ fn pipelined_batches_run_in_order_across_a_worker_death() {
         worker_children()
     );
 }
+
+/// Processes running `sleep SECONDS` (exact command line), whoever their parent is now.
+fn sleeping(seconds: &str) -> Vec<u32> {
+    let want = format!("sleep\0{seconds}\0");
+    let mut v = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        if std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c == want.as_bytes()) {
+            v.push(pid);
+        }
+    }
+    v
+}
+
+#[test]
+fn leaked_process_is_killed_and_blamed() {
+    let (res, st) = run_hostile("spawn", "()V", Duration::from_secs(5), 128, false);
+    // blamed on the last statement, like a leaked thread, with the number killed
+    assert_eq!(res[1].outcomes[1], StmtOutcome::Normal(Observed::Void));
+    assert_eq!(
+        res[1].outcomes[2],
+        StmtOutcome::Crash(CrashKind::LeakedProcesses(1))
+    );
+    // counted as one kind whatever the number of processes
+    assert_eq!(st.crashes.get(&CrashKind::LeakedProcesses(0)), Some(&1));
+    assert!(
+        sleeping("348").is_empty(),
+        "left running: {:?}",
+        sleeping("348")
+    );
+}
+
+#[test]
+fn escaped_grandchild_dies_with_the_worker_process_group() {
+    let _g = serial();
+    let mut t = OpTable::default();
+    let escape = smethod(&mut t, "rsub.Hostile", "escape", "()I", vec![], int());
+    let mut pool = Pool::start(config(1, Duration::from_secs(5), 128, vec![subjects()])).unwrap();
+    assert!(pool.register(&t).unwrap().is_empty());
+    let res = pool
+        .execute(vec![
+            req(vec![call(escape, &[])]),
+            req(vec![call(escape, &[])]),
+        ])
+        .unwrap();
+    // the shell ended normally: its orphan is not the sequence's descendant any more
+    for r in &res {
+        assert_eq!(
+            r.outcomes[0],
+            StmtOutcome::Normal(Observed::Value(Value::Int(0)))
+        );
+    }
+    let t0 = Instant::now();
+    while sleeping("349").len() < 2 && t0.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(sleeping("349").len(), 2, "the orphans did not start");
+    pool.shutdown();
+    // killed with the worker's process group (SIGKILL is immediate, reaping by init is not)
+    let t0 = Instant::now();
+    while !sleeping("349").is_empty() && t0.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        sleeping("349").is_empty(),
+        "left running: {:?}",
+        sleeping("349")
+    );
+    assert!(worker_children().is_empty());
+}

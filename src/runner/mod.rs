@@ -33,7 +33,7 @@ pub enum ExecMode {
 }
 
 /// Observer op id meaning "canonical form of this statement's value" in [`ExecMode::Canon`].
-pub const CANON_OP: OpId = u32::MAX;
+pub const CANON_OP: OpId = protocol::CANON_OP;
 
 #[derive(Clone, Debug)]
 pub struct ExecRequest {
@@ -143,8 +143,22 @@ pub enum CrashKind {
     StackOverflow,
     /// The sequence left non-daemon threads running.
     LeakedThreads,
+    /// The sequence left processes running (this many, killed by the worker; 0 in
+    /// [`PoolStats::crashes`](crate::runner::PoolStats), where the number is left out).
+    LeakedProcesses(u32),
     /// The worker stopped answering (killed after the grace period).
     Unresponsive,
+}
+
+impl CrashKind {
+    /// The kind as counted in [`PoolStats::crashes`](crate::runner::PoolStats): without the
+    /// number of processes a leak left.
+    pub fn counted(&self) -> CrashKind {
+        match self {
+            CrashKind::LeakedProcesses(_) => CrashKind::LeakedProcesses(0),
+            k => k.clone(),
+        }
+    }
 }
 
 impl std::fmt::Display for CrashKind {
@@ -155,6 +169,9 @@ impl std::fmt::Display for CrashKind {
             CrashKind::OutOfMemory => f.write_str("OutOfMemoryError"),
             CrashKind::StackOverflow => f.write_str("StackOverflowError"),
             CrashKind::LeakedThreads => f.write_str("left threads running"),
+            CrashKind::LeakedProcesses(0) => f.write_str("left processes running"),
+            CrashKind::LeakedProcesses(1) => f.write_str("left 1 process running"),
+            CrashKind::LeakedProcesses(n) => write!(f, "left {n} processes running"),
             CrashKind::Unresponsive => f.write_str("worker unresponsive"),
         }
     }

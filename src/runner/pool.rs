@@ -44,6 +44,8 @@ pub struct PoolStats {
     /// Requests not run because the stop time had passed.
     pub not_run: u64,
     pub timeouts: u64,
+    /// Worker deaths by kind ([`CrashKind::counted`]: all leaked-process crashes count as
+    /// one kind whatever the number of processes).
     pub crashes: BTreeMap<CrashKind, u64>,
     /// Peak resident set (VmHWM) per worker slot over all its JVMs, in KiB.
     pub worker_peak_rss_kb: Vec<u64>,
@@ -456,7 +458,7 @@ impl Pool {
             self.slot_restarts[out.slot] += out.restarts;
             self.stats.timeouts += out.timeouts;
             for c in out.crashes {
-                *self.stats.crashes.entry(c).or_default() += 1;
+                *self.stats.crashes.entry(c.counted()).or_default() += 1;
             }
             let peak = &mut self.stats.worker_peak_rss_kb[out.slot];
             *peak = (*peak).max(out.peak_rss_kb);

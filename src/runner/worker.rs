@@ -8,13 +8,18 @@
 //! tells a slow-but-progressing sequence from a hung one.
 
 use crate::exit::internal;
-use crate::runner::protocol::{self, ClassTable, Dec, TypeTable};
+use crate::runner::protocol::{
+    self, ClassTable, Dec, HALT_CODE, M_LEAKED_PROCESSES, M_LEAKED_THREADS, M_OOM, M_SOE,
+    M_TIMEOUT, P_BYTES, P_COUNT, P_DATA, P_DETAIL, P_EPOCH, P_MARKER, P_NSTMT, P_STMT, P_TAG,
+    TypeTable,
+};
 use crate::runner::{CrashKind, ExecRequest, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, Operation};
 use anyhow::{Context, Result, bail};
 use std::io::{Read, Write};
 use std::os::unix::fs::FileExt;
 use std::os::unix::net::{UnixListener, UnixStream};
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
@@ -22,9 +27,6 @@ use std::time::{Duration, Instant};
 
 /// Size of the shared progress file (sparse; only touched pages cost memory).
 const PROGRESS_SIZE: u64 = 8 << 20;
-const P_DATA: u64 = 32;
-/// Exit code the worker uses when it halts itself after writing a crash marker.
-const HALT_CODE: i32 = 77;
 /// How much of the child's stdout/stderr is kept for diagnostics.
 const TAIL: usize = 64 * 1024;
 const START_TIMEOUT: Duration = Duration::from_secs(60);
@@ -97,6 +99,7 @@ pub enum RunEnd {
 pub struct Worker {
     pub index: usize,
     child: Child,
+    group: ProcessGroup,
     stream: UnixStream,
     rbuf: Vec<u8>,
     /// Read buffer of the socket, allocated once.
@@ -125,58 +128,178 @@ enum ReadErr {
     Other(anyhow::Error),
 }
 
-impl Worker {
-    pub fn start(spec: &WorkerSpec, index: usize) -> Result<Worker> {
+/// The files a worker needs: its socket and its progress file, in a private directory.
+struct WorkerFiles {
+    dir: crate::interrupt::TempDir,
+    listener: UnixListener,
+    sock: PathBuf,
+    progress_path: PathBuf,
+    progress: std::fs::File,
+}
+
+impl WorkerFiles {
+    fn create() -> Result<WorkerFiles> {
         let dir = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-w"))
             .context("creating a private temporary directory for the worker socket")?;
         let sock = dir.path().join("s");
         let listener =
             UnixListener::bind(&sock).with_context(|| format!("binding {}", sock.display()))?;
         listener.set_nonblocking(true)?;
-        let ppath = dir.path().join("progress");
+        let progress_path = dir.path().join("progress");
         let progress = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(true)
-            .open(&ppath)
-            .with_context(|| format!("creating {}", ppath.display()))?;
+            .open(&progress_path)
+            .with_context(|| format!("creating {}", progress_path.display()))?;
         progress.set_len(PROGRESS_SIZE)?;
+        Ok(WorkerFiles {
+            dir,
+            listener,
+            sock,
+            progress_path,
+            progress,
+        })
+    }
+}
 
-        let mut cp = std::ffi::OsString::from(spec.jar.as_os_str());
-        for p in &spec.classpath {
-            cp.push(":");
-            cp.push(p.as_os_str());
+/// The worker JVM's command line.
+fn jvm_command(spec: &WorkerSpec, files: &WorkerFiles) -> Command {
+    let mut cp = std::ffi::OsString::from(spec.jar.as_os_str());
+    for p in &spec.classpath {
+        cp.push(":");
+        cp.push(p.as_os_str());
+    }
+    let mut cmd = Command::new(&spec.java);
+    cmd.arg(format!("-Xmx{}m", spec.heap_mb.max(16)))
+        .args([
+            "-Xss4m",
+            "-XX:+UseSerialGC",
+            "-XX:-UsePerfData",
+            "-XX:-OmitStackTraceInFastThrow",
+            "-Djava.awt.headless=true",
+            "--add-opens",
+            "java.base/java.util=ALL-UNNAMED",
+            "--add-opens",
+            "java.base/java.lang=ALL-UNNAMED",
+        ])
+        .args(&spec.extra_jvm_args)
+        .arg("-cp")
+        .arg(&cp)
+        .arg("jforge.worker.Main")
+        .arg(&files.sock)
+        .arg(&files.progress_path)
+        .arg(spec.call_timeout.as_millis().max(1).to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // A process group of its own, led by the JVM: whatever the code under test starts
+        // (and whatever those start) is in it unless it leaves on purpose, so killing the
+        // group when the worker goes leaves nothing behind (see `ProcessGroup`).
+        .process_group(0);
+    cmd
+}
+
+/// The worker JVM's process group (its pid: the JVM leads it).
+///
+/// Why kill the group and not only the JVM: a process started by the code under test outlives
+/// the JVM (users saw thousands of `sleep`s left after a run). The worker kills the ones still
+/// running after each sequence (they are its descendants); the group catches the rest, such as
+/// grandchildren whose parent exited, which are no one's descendants any more.
+///
+/// Why only once, and before the JVM is reaped: while the leader is a zombie its pid cannot be
+/// reused, so the group id names our group and nothing else.
+struct ProcessGroup {
+    pgid: Option<rustix::process::Pid>,
+}
+
+impl ProcessGroup {
+    fn of(child: &Child) -> ProcessGroup {
+        // never 0 or 1 (kill(0) and kill(-1) would signal far more than the worker)
+        let pgid = i32::try_from(child.id())
+            .ok()
+            .filter(|&p| p > 1)
+            .and_then(rustix::process::Pid::from_raw);
+        ProcessGroup { pgid }
+    }
+
+    /// SIGKILL to every process of the group; later calls do nothing.
+    fn kill(&mut self) {
+        if let Some(p) = self.pgid.take() {
+            // ESRCH (the group is empty) is fine
+            let _ = rustix::process::kill_process_group(p, rustix::process::Signal::KILL);
         }
-        let mut cmd = Command::new(&spec.java);
-        cmd.arg(format!("-Xmx{}m", spec.heap_mb.max(16)))
-            .args([
-                "-Xss4m",
-                "-XX:+UseSerialGC",
-                "-XX:-UsePerfData",
-                "-XX:-OmitStackTraceInFastThrow",
-                "-Djava.awt.headless=true",
-                "--add-opens",
-                "java.base/java.util=ALL-UNNAMED",
-                "--add-opens",
-                "java.base/java.lang=ALL-UNNAMED",
-            ])
-            .args(&spec.extra_jvm_args)
-            .arg("-cp")
-            .arg(&cp)
-            .arg("jforge.worker.Main")
-            .arg(&sock)
-            .arg(&ppath)
-            .arg(spec.call_timeout.as_millis().max(1).to_string())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = cmd.spawn().with_context(|| {
+    }
+}
+
+/// Whether the child has exited, asked without reaping it (WNOWAIT), so that its process group
+/// can still be killed safely (see [`ProcessGroup`]).
+fn exited_unreaped(child: &mut Child) -> bool {
+    use rustix::process::{Pid, WaitId, WaitIdOptions, waitid};
+    let opts = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+    match i32::try_from(child.id()).ok().and_then(Pid::from_raw) {
+        Some(pid) => match waitid(WaitId::Pid(pid), opts) {
+            Ok(r) => r.is_some(),
+            // waitid refused: ask std, which reaps (the group is killed right after)
+            Err(_) => matches!(child.try_wait(), Ok(Some(_))),
+        },
+        None => matches!(child.try_wait(), Ok(Some(_))),
+    }
+}
+
+/// Waits for the worker JVM to connect to the socket (or to die, or to time out).
+fn accept_worker(
+    listener: &UnixListener,
+    child: &mut Child,
+    group: &mut ProcessGroup,
+    stderr: &Mutex<Tail>,
+    java: &std::path::Path,
+) -> Result<UnixStream> {
+    let t0 = Instant::now();
+    loop {
+        match listener.accept() {
+            Ok((s, _)) => return Ok(s),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if exited_unreaped(child) {
+                    group.kill();
+                    let st = child.wait()?;
+                    std::thread::sleep(Duration::from_millis(50));
+                    let tail = stderr.lock().map(|t| t.text()).unwrap_or_default();
+                    bail!(
+                        "the worker JVM ({}) exited with {st} before connecting; its stderr:\n{}",
+                        java.display(),
+                        tail.trim_end()
+                    );
+                }
+                if t0.elapsed() > START_TIMEOUT {
+                    group.kill();
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    bail!("the worker JVM did not connect within {START_TIMEOUT:?}");
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            Err(e) => {
+                group.kill();
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(e).context("accepting the worker connection");
+            }
+        }
+    }
+}
+
+impl Worker {
+    pub fn start(spec: &WorkerSpec, index: usize) -> Result<Worker> {
+        let files = WorkerFiles::create()?;
+        let mut child = jvm_command(spec, &files).spawn().with_context(|| {
             format!(
                 "cannot start {}: check --java / JAVA_HOME",
                 spec.java.display()
             )
         })?;
+        let mut group = ProcessGroup::of(&child);
         let stderr = Arc::new(Mutex::new(Tail::default()));
         let stdout = Arc::new(Mutex::new(Tail::default()));
         if let Some(e) = child.stderr.take() {
@@ -185,46 +308,20 @@ impl Worker {
         if let Some(o) = child.stdout.take() {
             drain(o, stdout.clone());
         }
-        let t0 = Instant::now();
-        let stream = loop {
-            match listener.accept() {
-                Ok((s, _)) => break s,
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                    if let Some(st) = child.try_wait()? {
-                        std::thread::sleep(Duration::from_millis(50));
-                        let tail = stderr.lock().map(|t| t.text()).unwrap_or_default();
-                        bail!(
-                            "the worker JVM ({}) exited with {st} before connecting; its stderr:\n{}",
-                            spec.java.display(),
-                            tail.trim_end()
-                        );
-                    }
-                    if t0.elapsed() > START_TIMEOUT {
-                        let _ = child.kill();
-                        let _ = child.wait();
-                        bail!("the worker JVM did not connect within {START_TIMEOUT:?}");
-                    }
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-                Err(e) => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Err(e).context("accepting the worker connection");
-                }
-            }
-        };
+        let stream = accept_worker(&files.listener, &mut child, &mut group, &stderr, &spec.java)?;
         stream.set_nonblocking(false)?;
         stream.set_read_timeout(Some(TICK))?;
         stream.set_write_timeout(Some(REQUEST_TIMEOUT))?;
         let mut w = Worker {
             index,
             child,
+            group,
             stream,
             rbuf: Vec::with_capacity(1 << 16),
             chunk: Vec::new(),
             rpos: 0,
-            _dir: dir,
-            progress,
+            _dir: files.dir,
+            progress: files.progress,
             stderr,
             stdout,
             types: TypeTable::default(),
@@ -236,16 +333,22 @@ impl Worker {
             exit: None,
             peak_rss_kb: 0,
         };
-        let hello = match w.read_frame(Some(START_TIMEOUT), false) {
+        w.handshake(&spec.jar)?;
+        Ok(w)
+    }
+
+    /// Reads HELLO and refuses a worker of another protocol version.
+    fn handshake(&mut self, jar: &std::path::Path) -> Result<()> {
+        let hello = match self.read_frame(Some(START_TIMEOUT), false) {
             Ok(f) => f,
             Err(ReadErr::Dead) => bail!(
                 "the worker JVM died during the handshake; stderr:\n{}",
-                w.stderr_tail()
+                self.stderr_tail()
             ),
             Err(ReadErr::Other(e)) => return Err(e),
         };
-        protocol::decode_hello(&hello).map_err(internal)?;
-        Ok(w)
+        let hello = protocol::decode_hello(&hello).map_err(internal)?;
+        protocol::check_version(hello.version, jar)
     }
 
     pub fn pid(&self) -> u32 {
@@ -275,7 +378,7 @@ impl Worker {
 
     fn epoch(&self) -> u32 {
         let mut b = [0u8; 4];
-        match self.progress.read_at(&mut b, 0) {
+        match self.progress.read_at(&mut b, P_EPOCH as u64) {
             Ok(4) => u32::from_be_bytes(b),
             _ => 0,
         }
@@ -483,30 +586,28 @@ impl Worker {
         Ok(RunEnd::Died(kind))
     }
 
+    /// Waits up to 5 s for the JVM to exit on its own (then kills it); kills its process
+    /// group before reaping it.
     fn wait_exit(&mut self) -> Option<ExitStatus> {
         if self.exit.is_some() {
             return self.exit;
         }
         let t0 = Instant::now();
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(st)) => {
-                    self.exit = Some(st);
-                    return self.exit;
-                }
-                Ok(None) if t0.elapsed() < Duration::from_secs(5) => {
-                    std::thread::sleep(Duration::from_millis(5))
-                }
-                _ => {
-                    self.kill();
-                    return self.exit;
-                }
+        while t0.elapsed() < Duration::from_secs(5) {
+            if exited_unreaped(&mut self.child) {
+                self.group.kill();
+                self.exit = self.child.wait().ok();
+                return self.exit;
             }
+            std::thread::sleep(Duration::from_millis(5));
         }
+        self.kill();
+        self.exit
     }
 
-    /// Kills the process (SIGKILL) and reaps it.
+    /// Kills the process and its process group (SIGKILL) and reaps it.
     pub fn kill(&mut self) {
+        self.group.kill();
         if self.exit.is_none() {
             self.killed = true;
             let _ = self.child.kill();
@@ -518,17 +619,29 @@ impl Worker {
         let st = self.wait_exit();
         let mut hdr = [0u8; P_DATA as usize];
         let _ = self.progress.read_at(&mut hdr, 0);
-        let int = |i: usize| u32::from_be_bytes(hdr[i..i + 4].try_into().unwrap_or([0; 4]));
-        let (p_tag, p_stmt, marker, count, nbytes, nstmt) =
-            (int(4), int(8), int(12), int(16), int(20), int(24));
+        let int = |i: u32| {
+            let i = i as usize;
+            u32::from_be_bytes(hdr[i..i + 4].try_into().unwrap_or([0; 4]))
+        };
+        let (p_tag, p_stmt, marker, count, nbytes, nstmt) = (
+            int(P_TAG),
+            int(P_STMT),
+            int(P_MARKER),
+            int(P_COUNT),
+            int(P_BYTES),
+            int(P_NSTMT),
+        );
         let n = req.seq.len();
         let matches = p_tag == tag && nstmt as usize == n;
         let code = st.and_then(|s| s.code());
         let kind_outcome = match (marker, self.killed) {
-            (1, _) if code == Some(HALT_CODE) || !self.killed => StmtOutcome::Timeout,
-            (2, _) => StmtOutcome::Crash(CrashKind::OutOfMemory),
-            (3, _) => StmtOutcome::Crash(CrashKind::StackOverflow),
-            (4, _) => StmtOutcome::Crash(CrashKind::LeakedThreads),
+            (M_TIMEOUT, _) if code == Some(HALT_CODE) || !self.killed => StmtOutcome::Timeout,
+            (M_OOM, _) => StmtOutcome::Crash(CrashKind::OutOfMemory),
+            (M_SOE, _) => StmtOutcome::Crash(CrashKind::StackOverflow),
+            (M_LEAKED_THREADS, _) => StmtOutcome::Crash(CrashKind::LeakedThreads),
+            (M_LEAKED_PROCESSES, _) => {
+                StmtOutcome::Crash(CrashKind::LeakedProcesses(int(P_DETAIL)))
+            }
             (_, true) => StmtOutcome::Crash(CrashKind::Unresponsive),
             _ => StmtOutcome::Crash(CrashKind::Exited(code)),
         };
@@ -542,9 +655,9 @@ impl Worker {
         } else {
             0
         };
-        if matches && nbytes > 0 && (nbytes as u64) < PROGRESS_SIZE - P_DATA {
+        if matches && nbytes > 0 && (nbytes as u64) < PROGRESS_SIZE - P_DATA as u64 {
             let mut data = vec![0u8; nbytes as usize];
-            if self.progress.read_at(&mut data, P_DATA).is_ok() {
+            if self.progress.read_at(&mut data, P_DATA as u64).is_ok() {
                 let mut d = Dec::new(&data);
                 let mut classes = self.classes.clone();
                 for _ in 0..count.min(n as u32) {

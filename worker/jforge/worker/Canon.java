@@ -42,17 +42,22 @@ final class Canon {
 
     private static final ScopeExceeded EXCEEDED = new ScopeExceeded();
 
+    /** How fields are read (see FieldAccess); a constant, so the JIT inlines its calls. */
+    private static final FieldAccess FA = FieldAccess.INSTANCE;
+
     /**
-     * The fields of a class in form order, and how to read them: with sun.misc.Unsafe at a
-     * fixed offset (no boxing of primitives, no access checks per read) where the JVM gives
-     * offsets, else through the Field (hidden classes, records).
+     * The fields of a class in form order, and how to read them: through FieldAccess keys (no
+     * boxing of primitives, no access checks per read) where it lays the class out, else
+     * through the Field (hidden classes, records).
      */
     private static final class Layout {
         Field[] fields;
-        long[] offsets;
+        /** FieldAccess keys. */
+        long[] keys;
         /** Z B C S I J F D for primitives, L for references. */
         char[] kinds;
-        boolean unsafe;
+        /** Read through keys (else through the Fields). */
+        boolean direct;
         long nameHash;
         /** Instances are values ({@link #isValueClass}). */
         boolean value;
@@ -67,7 +72,7 @@ final class Canon {
                 v.value = true;
                 v.nameHash = nameHash(c.getName());
                 v.fields = new Field[0];
-                v.offsets = new long[0];
+                v.keys = new long[0];
                 v.kinds = new char[0];
                 return v;
             }
@@ -95,17 +100,16 @@ final class Canon {
             Layout l = new Layout();
             l.nameHash = nameHash(c.getName());
             l.fields = all.toArray(new Field[0]);
-            l.offsets = new long[l.fields.length];
+            l.keys = new long[l.fields.length];
             l.kinds = new char[l.fields.length];
-            l.unsafe = Protos.U != null && !c.isHidden() && !c.isRecord();
+            l.direct = FA.laysOut(c);
             for (int i = 0; i < l.fields.length; i++) {
-                Class<?> t = l.fields[i].getType();
-                l.kinds[i] = t == boolean.class ? 'Z' : t.isPrimitive() ? Worker.primOf(t) : 'L';
-                if (l.unsafe) {
+                l.kinds[i] = FieldAccess.kind(l.fields[i].getType());
+                if (l.direct) {
                     try {
-                        l.offsets[i] = Protos.U.objectFieldOffset(l.fields[i]);
+                        l.keys[i] = FA.key(l.fields[i]);
                     } catch (RuntimeException e) {
-                        l.unsafe = false;
+                        l.direct = false;
                     }
                 }
             }
@@ -267,8 +271,8 @@ final class Canon {
         sym('{');
         Field[] fs = l.fields;
         for (int i = 0; i < fs.length; i++) {
-            if (l.unsafe) {
-                field(o, l.offsets[i], l.kinds[i]);
+            if (l.direct) {
+                field(o, l.keys[i], l.kinds[i]);
             } else {
                 Object v;
                 try {
@@ -287,9 +291,9 @@ final class Canon {
         sym('}');
     }
 
-    /** A field read through Unsafe, written exactly as {@link #value} writes its boxed value. */
+    /** A field read through its key, written exactly as {@link #value} writes its boxed value. */
     private void field(Object o, long off, char kind) {
-        sun.misc.Unsafe u = Protos.U;
+        FieldAccess u = FA;
         if (TEXT) {
             switch (kind) {
                 case 'I' -> sb.append('I').append(u.getInt(o, off));

@@ -1,9 +1,7 @@
 package jforge.worker;
 
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
@@ -24,13 +22,21 @@ import java.nio.file.StandardOpenOption;
 public final class Main {
     private Main() {}
 
+    /** The JVM's stderr before the code under test's output was silenced. */
+    private static PrintStream realErr = System.err;
+
+    /** A warning for whoever reads the worker's stderr (jforge shows it when a worker fails). */
+    static void warn(String what) {
+        realErr.println("jforge worker: warning: " + what);
+    }
+
     public static void main(String[] args) throws Throwable {
-        PrintStream realErr = System.err;
+        realErr = System.err;
         if (args.length < 3) {
             realErr.println("usage: jforge.worker.Main SOCKET PROGRESS_FILE CALL_TIMEOUT_MS");
-            Runtime.getRuntime().halt(2);
+            Runtime.getRuntime().halt(Proto.EXIT_USAGE);
         }
-        PrintStream sink = new PrintStream(new CountingSink());
+        PrintStream sink = new PrintStream(new OutputSink());
         System.setOut(sink);
         System.setErr(sink);
         System.setIn(java.io.InputStream.nullInputStream());
@@ -48,60 +54,24 @@ public final class Main {
             realErr.println("jforge worker: fatal: " + t);
             t.printStackTrace(realErr);
             realErr.flush();
-            Runtime.getRuntime().halt(3);
+            exit(Proto.EXIT_FATAL);
         }
-        Runtime.getRuntime().halt(0);
+        exit(0);
     }
 
-    static void writeFully(SocketChannel ch, Buf out) throws java.io.IOException {
-        int len = out.n - 4;
-        out.b[0] = (byte) (len >>> 24);
-        out.b[1] = (byte) (len >>> 16);
-        out.b[2] = (byte) (len >>> 8);
-        out.b[3] = (byte) len;
-        ByteBuffer bb = ByteBuffer.wrap(out.b, 0, out.n);
-        while (bb.hasRemaining()) {
-            ch.write(bb);
-        }
-    }
-
-    /** Reads one frame into {@code in}; returns false at end of stream. */
-    static boolean readFrame(SocketChannel ch, Buf in) throws java.io.IOException {
-        in.reset();
-        ByteBuffer hdr = ByteBuffer.allocate(4);
-        while (hdr.hasRemaining()) {
-            if (ch.read(hdr) < 0) {
-                return false;
+    /**
+     * Ends the worker: processes the code under test left running are killed first (jforge
+     * also kills the worker's process group, but it may be gone: the socket closes when it
+     * dies).
+     */
+    private static void exit(int code) {
+        try {
+            if (Leaks.mayHaveChildren()) {
+                Leaks.killDescendants(0);
             }
+        } catch (Throwable t) {
+            // exiting anyway
         }
-        int len = hdr.getInt(0);
-        if (len < 0) {
-            throw new java.io.IOException("bad frame length " + len);
-        }
-        in.ensure(len);
-        ByteBuffer bb = ByteBuffer.wrap(in.b, 0, len);
-        while (bb.hasRemaining()) {
-            if (ch.read(bb) < 0) {
-                throw new java.io.IOException("truncated frame");
-            }
-        }
-        in.n = len;
-        return true;
-    }
-
-    /** Discards what the code under test prints through System.out/err, counting the bytes so
-     *  that a call printing megabytes can be reported (its tests would flood the user's console). */
-    static final class CountingSink extends OutputStream {
-        static volatile long written;
-
-        @Override
-        public void write(int b) {
-            written++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            written += len;
-        }
+        Runtime.getRuntime().halt(code);
     }
 }

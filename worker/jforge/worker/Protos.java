@@ -27,8 +27,8 @@ import java.util.Set;
  * enclosing classes): code such as {@code elementData == DEFAULTCAPACITY_EMPTY_ELEMENTDATA}
  * compares against them by identity. Instances of classes whose fields cannot be laid out
  * (hidden classes such as lambdas, records) are shared too. Everything else reachable is
- * copied field by field with {@code sun.misc.Unsafe} (no constructor runs, final fields
- * included), preserving sharing and cycles.
+ * copied field by field (no constructor runs, final fields
+ * included; see FieldAccess), preserving sharing and cycles.
  *
  * <p>Memory: when the heap is more than 70% full after a collection of candidates, promotions
  * are refused; the Rust side then sees {@code jforge.ProtoMissing} for those structures and
@@ -52,17 +52,8 @@ final class Protos {
     private static int promoteCalls;
     private static boolean full;
 
-    static final sun.misc.Unsafe U = unsafe();
-
-    private static sun.misc.Unsafe unsafe() {
-        try {
-            Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            return (sun.misc.Unsafe) f.get(null);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
-    }
+    /** How fields are read and written (see FieldAccess); a constant, so the JIT inlines it. */
+    private static final FieldAccess FA = FieldAccess.INSTANCE;
 
     static void retain(int retain, int stmt, Object v) {
         if (retain == 0 || v == null || full) {
@@ -189,12 +180,14 @@ final class Protos {
 
     // ------------------------------------------------------------------------- deep copy
 
-    /** Field layout of a class: offsets and kinds (Z B C S I J F D, or L for references). */
+    /** Field layout of a class: FieldAccess keys and kinds (Z B C S I J F D, or L for references). */
     private static final class Layout {
-        long[] offsets;
+        long[] keys;
         char[] kinds;
         /** False when the class cannot be copied (its instances are shared). */
         boolean copyable;
+        /** Why instances cannot be copied although they should be (a field out of reach). */
+        String unreachable;
         /** Values (Canon.isValueClass) and Class objects: always shared, never looked at. */
         boolean shared;
         /** The statics of the class's hierarchy and enclosing classes were scanned. */
@@ -208,10 +201,10 @@ final class Protos {
         protected Layout computeValue(Class<?> c) {
             Layout l = new Layout();
             l.shared = Canon.isValueClass(c) || c == Class.class;
-            ArrayList<Long> offs = new ArrayList<>();
+            ArrayList<Long> keys = new ArrayList<>();
             StringBuilder kinds = new StringBuilder();
             try {
-                if (U == null || c.isHidden() || c.isRecord()) {
+                if (!FA.laysOut(c)) {
                     return l;
                 }
                 for (Class<?> k = c; k != null; k = k.getSuperclass()) {
@@ -219,17 +212,22 @@ final class Protos {
                         if (Modifier.isStatic(f.getModifiers())) {
                             continue;
                         }
-                        offs.add(U.objectFieldOffset(f));
-                        Class<?> t = f.getType();
-                        kinds.append(t == boolean.class ? 'Z' : t.isPrimitive() ? Worker.primOf(t) : 'L');
+                        try {
+                            keys.add(FA.key(f));
+                        } catch (RuntimeException e) {
+                            // sharing would alias the prototype: refuse to copy instead
+                            l.unreachable = "field " + f + " is out of reach (" + FA.name() + "): " + e;
+                            return l;
+                        }
+                        kinds.append(FieldAccess.kind(f.getType()));
                     }
                 }
             } catch (RuntimeException | LinkageError e) {
                 return l;
             }
-            l.offsets = new long[offs.size()];
-            for (int i = 0; i < l.offsets.length; i++) {
-                l.offsets[i] = offs.get(i);
+            l.keys = new long[keys.size()];
+            for (int i = 0; i < l.keys.length; i++) {
+                l.keys[i] = keys.get(i);
             }
             l.kinds = kinds.toString().toCharArray();
             l.copyable = true;
@@ -261,16 +259,7 @@ final class Protos {
             }
             Object v = null;
             try {
-                if (U != null) {
-                    @SuppressWarnings("deprecation")
-                    Object base = U.staticFieldBase(f);
-                    @SuppressWarnings("deprecation")
-                    long off = U.staticFieldOffset(f);
-                    v = U.getObject(base, off);
-                } else {
-                    f.setAccessible(true);
-                    v = f.get(null);
-                }
+                v = FA.getStatic(f);
             } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
                 continue;
             }
@@ -358,28 +347,32 @@ final class Protos {
             return a;
         }
         if (!l.copyable) {
+            if (l.unreachable != null) {
+                throw new IllegalStateException("cannot copy " + k.getName() + ": " + l.unreachable);
+            }
             return o;
         }
         try {
-            c = U.allocateInstance(k);
+            c = FA.allocate(k);
         } catch (InstantiationException e) {
             throw new IllegalStateException("cannot allocate " + k.getName(), e);
         }
         remember(o, c);
-        long[] offs = l.offsets;
+        FieldAccess u = FA;
+        long[] keys = l.keys;
         char[] kinds = l.kinds;
-        for (int i = 0; i < offs.length; i++) {
-            long f = offs[i];
+        for (int i = 0; i < keys.length; i++) {
+            long f = keys[i];
             switch (kinds[i]) {
-                case 'Z' -> U.putBoolean(c, f, U.getBoolean(o, f));
-                case 'B' -> U.putByte(c, f, U.getByte(o, f));
-                case 'C' -> U.putChar(c, f, U.getChar(o, f));
-                case 'S' -> U.putShort(c, f, U.getShort(o, f));
-                case 'I' -> U.putInt(c, f, U.getInt(o, f));
-                case 'J' -> U.putLong(c, f, U.getLong(o, f));
-                case 'F' -> U.putFloat(c, f, U.getFloat(o, f));
-                case 'D' -> U.putDouble(c, f, U.getDouble(o, f));
-                default -> U.putObject(c, f, copy(U.getObject(o, f)));
+                case 'Z' -> u.putBoolean(c, f, u.getBoolean(o, f));
+                case 'B' -> u.putByte(c, f, u.getByte(o, f));
+                case 'C' -> u.putChar(c, f, u.getChar(o, f));
+                case 'S' -> u.putShort(c, f, u.getShort(o, f));
+                case 'I' -> u.putInt(c, f, u.getInt(o, f));
+                case 'J' -> u.putLong(c, f, u.getLong(o, f));
+                case 'F' -> u.putFloat(c, f, u.getFloat(o, f));
+                case 'D' -> u.putDouble(c, f, u.getDouble(o, f));
+                default -> u.putObject(c, f, copy(u.getObject(o, f)));
             }
         }
         return c;

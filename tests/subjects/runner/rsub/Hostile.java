@@ -72,4 +72,17 @@ public class Hostile {
         });
         t.start();
     }
+
+    /** Starts a process and leaves it running. */
+    public static void spawn() throws IOException {
+        new ProcessBuilder("sleep", "348").start();
+    }
+
+    /**
+     * Starts a process whose child outlives it: `sleep 349` ends up nobody's descendant, in
+     * the worker's process group.
+     */
+    public static int escape() throws IOException, InterruptedException {
+        return new ProcessBuilder("sh", "-c", "sleep 349 &").start().waitFor();
+    }
 }

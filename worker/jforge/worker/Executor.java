@@ -1,0 +1,509 @@
+package jforge.worker;
+
+import java.lang.reflect.Array;
+import java.lang.reflect.InvocationTargetException;
+import java.util.Arrays;
+
+import static jforge.worker.Proto.CANON_OP;
+import static jforge.worker.Proto.MODE_BULK;
+import static jforge.worker.Proto.MODE_CANON;
+import static jforge.worker.Proto.MODE_OBSERVE;
+import static jforge.worker.Proto.M_OOM;
+import static jforge.worker.Proto.M_SOE;
+import static jforge.worker.Proto.OP_CTOR;
+import static jforge.worker.Proto.OP_FGET;
+import static jforge.worker.Proto.OP_FSET;
+import static jforge.worker.Proto.OP_METHOD;
+import static jforge.worker.Proto.OP_SFGET;
+import static jforge.worker.Proto.OP_SFSET;
+import static jforge.worker.Proto.OP_SMETHOD;
+import static jforge.worker.Proto.O_NOTRUN;
+import static jforge.worker.Proto.STMT_ARRAY;
+import static jforge.worker.Proto.STMT_CALL;
+import static jforge.worker.Proto.STMT_LIT;
+import static jforge.worker.Proto.STMT_PROTO;
+import static jforge.worker.Proto.V_BOOLEAN;
+import static jforge.worker.Proto.V_BYTE;
+import static jforge.worker.Proto.V_CHAR;
+import static jforge.worker.Proto.V_DOUBLE;
+import static jforge.worker.Proto.V_ENUM;
+import static jforge.worker.Proto.V_FLOAT;
+import static jforge.worker.Proto.V_INT;
+import static jforge.worker.Proto.V_LONG;
+import static jforge.worker.Proto.V_NULL;
+import static jforge.worker.Proto.V_SHORT;
+import static jforge.worker.Proto.V_STRING;
+
+/**
+ * Runs EXEC requests: decodes each sequence, runs its statements by reflection in order (each
+ * call under the watchdog, its outcome mirrored into the progress file), then the contracts
+ * and observers, and replies with one RESULT frame per sequence. A statement that throws ends
+ * the sequence (the rest are not run); an out-of-memory error or stack overflow halts the
+ * worker with the statement blamed (Fatal); so does a sequence that leaves threads or
+ * processes behind (Leaks). A sequence jforge built wrongly (an argument that refers forward,
+ * an operation that did not resolve) gets the pseudo-exception jforge.MalformedSequence, never
+ * a crash. Bulk requests (jforge exhaustive) go to Exhaustive.
+ */
+final class Executor {
+    /** A call printing more than this is reported as jforge.ExcessiveOutput. */
+    static final long MAX_OUTPUT = 1 << 20;
+    static final String EXCESSIVE_OUTPUT = "jforge.ExcessiveOutput";
+
+    /** A decoded statement (reused between sequences). */
+    static final class Stmt {
+        /** Proto.STMT_*. */
+        int kind;
+        /** Operation id (calls), prototype id (copies of a prototype). */
+        int op;
+        int[] args = new int[8];
+        int nargs;
+        /** Type string id (literals, arrays). */
+        int ty;
+        Object lit;
+        String enumClass;
+        String enumName;
+    }
+
+    private final Frames frames;
+    private final Registry registry;
+    private final Progress progress;
+    private final Outcomes outcomes;
+    private final Contracts contracts;
+    private final Coverage coverage;
+    private final Leaks leaks;
+    private final Exhaustive exhaustive;
+    private final ClassLoader loader;
+
+    // the sequence being run
+    Object[] vals = new Object[64];
+    boolean[] isRef = new boolean[64];
+    private Stmt[] stmts = new Stmt[64];
+    private int[] cv = new int[16];
+    private int[] obsStmt = new int[16];
+    private int[] obsOp = new int[16];
+
+    Executor(Frames frames, Registry registry, Progress progress, Outcomes outcomes, Contracts contracts,
+            Coverage coverage, Leaks leaks, ClassLoader loader) {
+        this.frames = frames;
+        this.registry = registry;
+        this.progress = progress;
+        this.outcomes = outcomes;
+        this.contracts = contracts;
+        this.coverage = coverage;
+        this.leaks = leaks;
+        this.loader = loader;
+        this.exhaustive = new Exhaustive(this, frames, registry, progress, outcomes, contracts, leaks);
+    }
+
+    /** EXEC: new type strings, then the sequences, each answered with a RESULT frame. */
+    void exec() throws Exception {
+        Buf in = frames.in;
+        registry.readTypes(in);
+        int nseq = in.ri32();
+        for (int q = 0; q < nseq; q++) {
+            runSequence(in);
+        }
+    }
+
+    private void runSequence(Buf in) throws Exception {
+        int tag = in.ri32();
+        int mode = in.ru8();
+        if (mode == MODE_BULK) {
+            exhaustive.runBulk(tag);
+            return;
+        }
+        int n = readStatements(in);
+        int ncv = readContractValues(in);
+        int nobs = readObservers(in);
+        exhaustive.retain = 0;
+        if (mode == MODE_CANON) {
+            // jforge exhaustive, prototype reuse (see Protos): retain id, promotions, forget
+            exhaustive.retain = in.ri32();
+            exhaustive.readPromotions(in);
+        }
+        progress.reset(n, tag);
+        outcomes.outc.reset();
+        coverage.cmpStart();
+        try {
+            boolean ok = runStatements(n);
+            afterStatements(ok, n, mode, ncv, nobs);
+            coverage.cmpStop();
+            leaks.check(Math.max(0, n - 1));
+        } catch (Fatal f) {
+            progress.crash(f.marker, progress.stmt());
+        } catch (OutOfMemoryError e) {
+            progress.crash(M_OOM, progress.stmt());
+        } catch (StackOverflowError e) {
+            progress.crash(M_SOE, progress.stmt());
+        }
+        for (int i = 0; i < n; i++) {
+            vals[i] = null;
+            stmts[i].lit = null;
+        }
+        Buf out = frames.result(tag, n, outcomes.outc);
+        out.bytes(outcomes.tail.b, 0, outcomes.tail.n);
+        coverage.append(out);
+        frames.send();
+    }
+
+    /** Decodes the statements of a sequence; returns their number. */
+    private int readStatements(Buf in) {
+        int n = in.ri32();
+        if (n < 0 || n > 1_000_000) {
+            throw new IllegalStateException("bad statement count " + n);
+        }
+        ensureValues(n);
+        for (int i = 0; i < n; i++) {
+            Stmt s = stmt(i);
+            s.kind = in.ru8();
+            s.enumClass = null;
+            s.lit = null;
+            if (s.kind == STMT_CALL || s.kind == STMT_ARRAY) {
+                if (s.kind == STMT_CALL) {
+                    s.op = in.ri32();
+                } else {
+                    s.ty = in.ri32();
+                }
+                int na = in.ri32();
+                if (na < 0 || na > 100_000) {
+                    throw new IllegalStateException("bad argument count " + na);
+                }
+                if (s.args.length < na) {
+                    s.args = new int[Math.max(na, s.args.length * 2)];
+                }
+                s.nargs = na;
+                for (int k = 0; k < na; k++) {
+                    s.args[k] = in.ri32();
+                }
+            } else if (s.kind == STMT_LIT) {
+                s.ty = in.ri32();
+                s.lit = readValue(in, s);
+            } else if (s.kind == STMT_PROTO) {
+                s.op = in.ri32();
+                s.nargs = 0;
+            } else {
+                throw new IllegalStateException("bad statement kind " + s.kind);
+            }
+        }
+        return n;
+    }
+
+    /** The statements whose values get the contracts. */
+    private int readContractValues(Buf in) {
+        int ncv = in.ri32();
+        if (cv.length < ncv) {
+            cv = new int[ncv];
+        }
+        for (int i = 0; i < ncv; i++) {
+            cv[i] = in.ri32();
+        }
+        return ncv;
+    }
+
+    /** The observer calls (statement, op) made after the last statement. */
+    private int readObservers(Buf in) {
+        int nobs = in.ri32();
+        if (obsStmt.length < nobs) {
+            obsStmt = new int[nobs];
+            obsOp = new int[nobs];
+        }
+        for (int i = 0; i < nobs; i++) {
+            obsStmt[i] = in.ri32();
+            obsOp[i] = in.ri32();
+        }
+        return nobs;
+    }
+
+    /** Room for k values. */
+    void ensureValues(int k) {
+        if (vals.length < k) {
+            vals = new Object[Math.max(k, vals.length * 2)];
+            isRef = new boolean[vals.length];
+        }
+    }
+
+    /** Runs the statements in order until one ends the sequence; true when all ran normally. */
+    private boolean runStatements(int n) throws Exception {
+        Buf outc = outcomes.outc;
+        for (int i = 0; i < n; i++) {
+            int before = outc.n;
+            progress.begin(i);
+            boolean ok = execStmt(i, stmts[i]);
+            progress.end();
+            progress.record(outc, before, i + 1);
+            if (!ok) {
+                for (int j = i + 1; j < n; j++) {
+                    vals[j] = null;
+                    outc.u8(O_NOTRUN);
+                }
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The tail of the RESULT frame: contract violations, then observers (and, in Canon mode,
+     * canonical forms), both only when every statement ran normally.
+     */
+    private void afterStatements(boolean ok, int n, int mode, int ncv, int nobs) {
+        Buf tail = outcomes.tail;
+        tail.reset();
+        int violPos = tail.n;
+        tail.i32(0);
+        int nviol = 0;
+        if (ok) {
+            Object live = coverage.pause();
+            try {
+                nviol = contracts.check(vals, isRef, n, cv, ncv);
+            } finally {
+                coverage.resume(live);
+            }
+        }
+        int save = tail.n;
+        tail.n = violPos;
+        tail.i32(nviol);
+        tail.n = save;
+        if (ok && mode == MODE_OBSERVE) {
+            tail.i32(nobs);
+            for (int i = 0; i < nobs; i++) {
+                contracts.observe(vals, obsStmt[i], obsOp[i], n);
+            }
+        } else if (ok && mode == MODE_CANON) {
+            // ---- jforge exhaustive: canonical forms (CANON_OP) and observers (see Canon)
+            tail.i32(nobs);
+            for (int i = 0; i < nobs; i++) {
+                if (obsOp[i] == CANON_OP) {
+                    exhaustive.canon(vals, obsStmt[i], n);
+                } else {
+                    contracts.observe(vals, obsStmt[i], obsOp[i], n);
+                }
+            }
+        } else {
+            tail.i32(0);
+        }
+    }
+
+    Stmt stmt(int i) {
+        if (i >= stmts.length) {
+            stmts = Arrays.copyOf(stmts, Math.max(i + 1, stmts.length * 2));
+        }
+        Stmt s = stmts[i];
+        if (s == null) {
+            s = new Stmt();
+            stmts[i] = s;
+        }
+        return s;
+    }
+
+    /** A literal value (value tags Proto.V_*); an enum constant is left in s by name. */
+    static Object readValue(Buf b, Stmt s) {
+        int t = b.ru8();
+        switch (t) {
+            case V_NULL: return null;
+            case V_BOOLEAN: return b.ru8() != 0;
+            case V_BYTE: return (byte) b.ru8();
+            case V_SHORT: return (short) b.ru16();
+            case V_CHAR: return (char) b.ru16();
+            case V_INT: return b.ri32();
+            case V_LONG: return b.ri64();
+            case V_FLOAT: return Float.intBitsToFloat(b.ri32());
+            case V_DOUBLE: return Double.longBitsToDouble(b.ri64());
+            case V_STRING: return b.rstr();
+            case V_ENUM:
+                s.enumClass = b.rstr();
+                s.enumName = b.rstr();
+                return null;
+            default:
+                throw new IllegalStateException("bad value tag " + t);
+        }
+    }
+
+    /** The enum constant a literal names. */
+    Object enumConstant(Stmt s) throws ClassNotFoundException {
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Object e = Enum.valueOf((Class) Class.forName(s.enumClass, true, loader), s.enumName);
+        return e;
+    }
+
+    /** Runs one statement and writes its outcome; false when the sequence must stop. */
+    private boolean execStmt(int i, Stmt s) throws Exception {
+        for (int k = 0; k < s.nargs; k++) {
+            if (s.kind != STMT_LIT && (s.args[k] < 0 || s.args[k] >= i)) {
+                return malformed(i, "argument " + k + " refers to statement " + s.args[k]);
+            }
+        }
+        try {
+            switch (s.kind) {
+                case STMT_PROTO -> {
+                    Object v;
+                    try {
+                        v = Protos.copyOf(s.op);
+                    } catch (RuntimeException e) {
+                        return flagged(i, Protos.COPY_FAILED, e.toString());
+                    }
+                    if (v == null) {
+                        return flagged(i, Protos.MISSING, "prototype " + s.op + " is not held by this worker");
+                    }
+                    vals[i] = v;
+                    isRef[i] = true;
+                    outcomes.result(v, false);
+                    return true;
+                }
+                case STMT_LIT -> {
+                    Class<?> ty = registry.typeClass(s.ty);
+                    Object v;
+                    if (s.enumClass != null) {
+                        v = enumConstant(s);
+                    } else {
+                        v = convert(s.lit, ty);
+                        if (v == null && ty.isPrimitive()) {
+                            return malformed(i, "null literal of primitive type");
+                        }
+                    }
+                    vals[i] = v;
+                    isRef[i] = !ty.isPrimitive();
+                    outcomes.result(v, false);
+                    return true;
+                }
+                case STMT_ARRAY -> {
+                    Class<?> et = registry.typeClass(s.ty);
+                    Object arr = Array.newInstance(et, s.nargs);
+                    for (int k = 0; k < s.nargs; k++) {
+                        Array.set(arr, k, vals[s.args[k]]);
+                    }
+                    vals[i] = arr;
+                    isRef[i] = true;
+                    outcomes.result(arr, false);
+                    return true;
+                }
+                default -> {
+                    return call(i, s);
+                }
+            }
+        } catch (IllegalArgumentException | ClassNotFoundException | NoSuchFieldException e) {
+            return malformed(i, e.toString());
+        } catch (ExceptionInInitializerError | NoClassDefFoundError e) {
+            Fatal.check(e);
+            return exception(i, e);
+        }
+    }
+
+    /** A call statement: its value goes to vals[i]; false when it threw (or was malformed). */
+    boolean call(int i, Stmt s) throws Exception {
+        Registry.Op op = registry.op(s.op);
+        if (op == null) {
+            return malformed(i, "operation " + s.op + " is not registered or did not resolve");
+        }
+        boolean recv = op.kind == OP_METHOD || op.kind == OP_FGET || op.kind == OP_FSET;
+        int off = recv ? 1 : 0;
+        if (s.nargs != op.nparams + off) {
+            return malformed(i, "operation takes " + (op.nparams + off) + " inputs, got " + s.nargs);
+        }
+        Object r = null;
+        Object self = recv ? vals[s.args[0]] : null;
+        long printedBefore = OutputSink.written;
+        if (recv && self == null) {
+            vals[i] = null;
+            return exception(i, new NullPointerException());
+        }
+        try {
+            switch (op.kind) {
+                case OP_CTOR -> r = op.ctor.newInstance(argsOf(s, 0, op.nparams));
+                case OP_METHOD -> r = op.method.invoke(self, argsOf(s, 1, op.nparams));
+                case OP_SMETHOD -> r = op.method.invoke(null, argsOf(s, 0, op.nparams));
+                case OP_FGET -> r = op.field.get(self);
+                case OP_SFGET -> r = op.field.get(null);
+                case OP_FSET -> op.field.set(self, vals[s.args[1]]);
+                case OP_SFSET -> op.field.set(null, vals[s.args[0]]);
+                default -> {
+                    return malformed(i, "bad op kind");
+                }
+            }
+        } catch (InvocationTargetException e) {
+            Throwable c = e.getCause() == null ? e : e.getCause();
+            Fatal.check(c);
+            vals[i] = null;
+            return exception(i, c);
+        } catch (IllegalAccessException | InstantiationException | IllegalArgumentException e) {
+            return malformed(i, e.toString());
+        }
+        long printed = OutputSink.written - printedBefore;
+        if (printed > MAX_OUTPUT) {
+            return flagged(i, EXCESSIVE_OUTPUT, "printed " + printed + " bytes to System.out/System.err");
+        }
+        vals[i] = r;
+        isRef[i] = !op.primRet;
+        outcomes.result(r, op.voidRet);
+        return true;
+    }
+
+    private Object[] argsOf(Stmt s, int from, int n) {
+        Object[] a = new Object[n];
+        for (int k = 0; k < n; k++) {
+            a[k] = vals[s.args[from + k]];
+        }
+        return a;
+    }
+
+    /** A literal as the primitive (or boxed) type ty expects; other values unchanged. */
+    static Object convert(Object v, Class<?> ty) {
+        if (v == null) {
+            return null;
+        }
+        char p = primOf(ty);
+        if (p == 0) {
+            return v;
+        }
+        long l;
+        double d;
+        if (v instanceof Character c) {
+            l = c;
+            d = c;
+        } else if (v instanceof Number num) {
+            l = num.longValue();
+            d = num.doubleValue();
+        } else {
+            return v;
+        }
+        return switch (p) {
+            case 'B' -> (byte) l;
+            case 'S' -> (short) l;
+            case 'C' -> (char) l;
+            case 'I' -> (int) l;
+            case 'J' -> l;
+            case 'F' -> (v instanceof Float f) ? f : (float) d;
+            case 'D' -> (v instanceof Float f) ? (double) f : d;
+            default -> v;
+        };
+    }
+
+    /** The descriptor letter of a numeric or char type, primitive or boxed; 0 for others. */
+    static char primOf(Class<?> c) {
+        if (c == int.class || c == Integer.class) return 'I';
+        if (c == long.class || c == Long.class) return 'J';
+        if (c == short.class || c == Short.class) return 'S';
+        if (c == byte.class || c == Byte.class) return 'B';
+        if (c == char.class || c == Character.class) return 'C';
+        if (c == float.class || c == Float.class) return 'F';
+        if (c == double.class || c == Double.class) return 'D';
+        return 0;
+    }
+
+    private boolean malformed(int i, String why) {
+        return flagged(i, Outcomes.MALFORMED, why);
+    }
+
+    /** Statement i ends with a pseudo-exception of jforge's own; returns false. */
+    boolean flagged(int i, String cls, String why) {
+        vals[i] = null;
+        outcomes.flagged(cls, why);
+        return false;
+    }
+
+    private boolean exception(int i, Throwable t) {
+        vals[i] = null;
+        outcomes.exception(t);
+        return false;
+    }
+}

@@ -1,0 +1,162 @@
+package jforge.worker;
+
+import java.lang.reflect.Field;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static jforge.worker.Proto.M_LEAKED_PROCESSES;
+import static jforge.worker.Proto.M_LEAKED_THREADS;
+
+/**
+ * What a sequence leaves behind once it ends: non-daemon threads and processes. Why it
+ * matters: sequences must be independent, and a thread started by one keeps running (and
+ * mutating shared state) while the next ones run, and would keep the JVM of the user's
+ * written tests alive; a process started by one outlives the worker, and users saw thousands
+ * of them (`new ProcessBuilder("sleep", "347").start()`) left after a run. A sequence that
+ * leaves either (after a grace period of {@link #GRACE_MS} to finish) is blamed on its last
+ * statement and the worker halts (markers M_LEAKED_THREADS, M_LEAKED_PROCESSES), as for a
+ * crash; the processes are killed first and their number goes with the marker. jforge also
+ * kills the worker's whole process group when the worker goes, for what escapes this (a
+ * grandchild whose parent exited is no one's descendant any more).
+ */
+final class Leaks {
+    /** How long what a sequence started may take to end on its own. */
+    static final long GRACE_MS = 200;
+
+    private final Progress progress;
+    private final Set<Thread> initialThreads = new HashSet<>();
+    private int threadBaseline;
+
+    Leaks(Progress progress) {
+        this.progress = progress;
+    }
+
+    /** Takes the threads running before any sequence (the worker's own) as the baseline. */
+    void baseline() {
+        for (Thread t : allThreads()) {
+            if (!t.isDaemon()) {
+                initialThreads.add(t);
+            }
+        }
+        threadBaseline = Thread.activeCount();
+    }
+
+    static Thread[] allThreads() {
+        ThreadGroup g = Thread.currentThread().getThreadGroup();
+        while (g.getParent() != null) {
+            g = g.getParent();
+        }
+        Thread[] ts = new Thread[g.activeCount() * 2 + 16];
+        int k = g.enumerate(ts, true);
+        return Arrays.copyOf(ts, k);
+    }
+
+    /** After a sequence (or bulk request): halts, blaming statement blame, on a leak. */
+    void check(int blame) {
+        checkThreads(blame);
+        checkProcesses(blame);
+    }
+
+    private void checkThreads(int blame) {
+        if (Thread.activeCount() <= threadBaseline) {
+            return;
+        }
+        for (Thread t : allThreads()) {
+            if (t == Thread.currentThread() || t.isDaemon() || initialThreads.contains(t) || !t.isAlive()) {
+                continue;
+            }
+            try {
+                t.join(GRACE_MS);
+            } catch (InterruptedException e) {
+                // ignore
+            }
+            if (t.isAlive() && !t.isDaemon()) {
+                progress.crash(M_LEAKED_THREADS, blame);
+            }
+        }
+        threadBaseline = Thread.activeCount();
+    }
+
+    /**
+     * The JDK's table of the child processes it is waiting for (the private static field
+     * java.lang.ProcessHandleImpl.completions; java.lang is opened to the worker), or null. An
+     * entry is added when a process starts and removed once it has ended and was reaped, so an
+     * empty table means no child process is running: the cheap test made after every sequence.
+     */
+    private static final Map<?, ?> PENDING = pendingChildren();
+
+    private static Map<?, ?> pendingChildren() {
+        try {
+            Field f = Class.forName("java.lang.ProcessHandleImpl").getDeclaredField("completions");
+            f.setAccessible(true);
+            return f.get(null) instanceof Map<?, ?> m ? m : null;
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /** Whether this JVM may have child processes (false: it surely has none). */
+    static boolean mayHaveChildren() {
+        if (PENDING != null) {
+            return !PENDING.isEmpty();
+        }
+        // A JDK without that table: a process reaper thread lives for a minute after any
+        // process was started, so look at every descendant meanwhile.
+        for (Thread t : allThreads()) {
+            if (t.getName().startsWith("process reaper")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void checkProcesses(int blame) {
+        if (!mayHaveChildren()) {
+            return;
+        }
+        int killed = killDescendants(GRACE_MS);
+        if (killed > 0) {
+            progress.crash(M_LEAKED_PROCESSES, blame, killed);
+        }
+    }
+
+    /**
+     * Kills the descendants of this JVM (children, their children, ...) still running after
+     * waiting up to graceMs for them to end on their own; returns how many it killed.
+     */
+    static int killDescendants(long graceMs) {
+        List<ProcessHandle> left;
+        try {
+            left = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
+        } catch (RuntimeException e) {
+            return 0;
+        }
+        long deadline = System.nanoTime() + graceMs * 1_000_000L;
+        while (anyAlive(left) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                break;
+            }
+        }
+        int killed = 0;
+        for (ProcessHandle p : left) {
+            if (p.isAlive() && p.destroyForcibly()) {
+                killed++;
+            }
+        }
+        return killed;
+    }
+
+    private static boolean anyAlive(List<ProcessHandle> ps) {
+        for (ProcessHandle p : ps) {
+            if (p.isAlive()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,252 @@
+package jforge.worker;
+
+import java.lang.reflect.Modifier;
+import java.util.HashMap;
+
+import static jforge.worker.Proto.O_EXC;
+import static jforge.worker.Proto.O_NULL;
+import static jforge.worker.Proto.O_OBJECT;
+import static jforge.worker.Proto.O_VALUE;
+import static jforge.worker.Proto.O_VOID;
+import static jforge.worker.Proto.V_BOOLEAN;
+import static jforge.worker.Proto.V_BYTE;
+import static jforge.worker.Proto.V_CHAR;
+import static jforge.worker.Proto.V_DOUBLE;
+import static jforge.worker.Proto.V_ENUM;
+import static jforge.worker.Proto.V_FLOAT;
+import static jforge.worker.Proto.V_INT;
+import static jforge.worker.Proto.V_LONG;
+import static jforge.worker.Proto.V_SHORT;
+import static jforge.worker.Proto.V_STRING;
+
+/**
+ * Encodes what statements did into the RESULT frame (outcome tags Proto.O_*): values
+ * (primitives, boxed values, Strings, enum constants), other objects with a novelty
+ * fingerprint, exceptions with their nearest public class (what a test may name in a catch),
+ * and jforge's own pseudo-exceptions (jforge.MalformedSequence, jforge.ExcessiveOutput, ...).
+ * Why fingerprints: novelty is decided in Rust, so a class that overrides equals is reported
+ * as (class, hashCode()) mixed, and equal values collide as the contract requires; other
+ * objects are identity (always new). Class names go through a per-worker string table: each
+ * is sent once.
+ */
+final class Outcomes {
+    static final int MAX_STRING = 10_000;
+    static final int MAX_MESSAGE = 500;
+    static final String MALFORMED = "jforge.MalformedSequence";
+
+    /** The outcome bytes of the request running (mirrored into the progress file). */
+    final Buf outc = new Buf(1 << 12);
+    /** The rest of its RESULT frame: violations, observers, forms. */
+    final Buf tail = new Buf(1 << 10);
+
+    private final Coverage coverage;
+    private final HashMap<String, Integer> classIds = new HashMap<>();
+    private final HashMap<Class<?>, Boolean> overridesEquals = new HashMap<>();
+    private final HashMap<Class<?>, String> publicNames = new HashMap<>();
+
+    Outcomes(Coverage coverage) {
+        this.coverage = coverage;
+    }
+
+    /** The outcome of a statement that returned r (isVoid: a void method or a field write). */
+    void result(Object r, boolean isVoid) {
+        if (isVoid) {
+            outc.u8(O_VOID);
+            return;
+        }
+        if (r == null) {
+            outc.u8(O_NULL);
+            return;
+        }
+        int mark = outc.n;
+        outc.u8(O_VALUE);
+        if (writeValue(outc, r)) {
+            return;
+        }
+        outc.n = mark;
+        outc.u8(O_OBJECT);
+        Class<?> c = r.getClass();
+        putString(outc, c.getName());
+        if (overrides(c)) {
+            int h;
+            Object live = coverage.pause();
+            try {
+                h = r.hashCode();
+            } catch (Throwable t) {
+                Fatal.check(t);
+                outc.u8(0);
+                return;
+            } finally {
+                coverage.resume(live);
+            }
+            outc.u8(1);
+            outc.i64(mix(((long) c.getName().hashCode() << 32) ^ (h & 0xffffffffL)));
+        } else {
+            outc.u8(0);
+        }
+    }
+
+    /** A pseudo-exception outcome jforge itself raises (class names under `jforge.`). */
+    void flagged(String cls, String why) {
+        outc.u8(O_EXC);
+        putString(outc, cls);
+        putString(outc, cls);
+        outc.u8(1);
+        outc.str(truncate(why));
+    }
+
+    /** The outcome of a statement that threw t. */
+    void exception(Throwable t) {
+        outc.u8(O_EXC);
+        Class<?> c = t.getClass();
+        putString(outc, c.getName());
+        putString(outc, publicName(c));
+        String msg = null;
+        try {
+            msg = t.getMessage();
+        } catch (Throwable e) {
+            Fatal.check(e);
+        }
+        if (msg == null) {
+            outc.u8(0);
+        } else {
+            outc.u8(1);
+            outc.str(truncate(msg));
+        }
+    }
+
+    /**
+     * Worker string table (class names): returns the id, or -1-id when the name is new (the
+     * caller then sends the id followed by the string).
+     */
+    private int stringId(String name) {
+        Integer id = classIds.get(name);
+        if (id != null) {
+            return id;
+        }
+        int nid = classIds.size();
+        classIds.put(name, nid);
+        return -1 - nid;
+    }
+
+    /** A class name through the string table. */
+    void putString(Buf b, String name) {
+        int id = stringId(name);
+        if (id < 0) {
+            b.i32(-1 - id);
+            b.str(name);
+        } else {
+            b.i32(id);
+        }
+    }
+
+    static String truncate(String s) {
+        return s.length() > MAX_MESSAGE ? s.substring(0, MAX_MESSAGE) : s;
+    }
+
+    private String publicName(Class<?> c) {
+        String p = publicNames.get(c);
+        if (p == null) {
+            Class<?> k = c;
+            while (k != null && !allPublic(k)) {
+                k = k.getSuperclass();
+            }
+            p = k == null ? "java.lang.Throwable" : k.getName();
+            publicNames.put(c, p);
+        }
+        return p;
+    }
+
+    private static boolean allPublic(Class<?> k) {
+        for (Class<?> x = k; x != null; x = x.getEnclosingClass()) {
+            if (!Modifier.isPublic(x.getModifiers()) || x.isAnonymousClass() || x.isLocalClass()) {
+                return false;
+            }
+        }
+        Module m = k.getModule();
+        return !m.isNamed() || m.isExported(k.getPackageName());
+    }
+
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
+    }
+
+    private boolean overrides(Class<?> c) {
+        Boolean b = overridesEquals.get(c);
+        if (b == null) {
+            boolean o = false;
+            if (!c.isArray()) {
+                try {
+                    o = c.getMethod("equals", Object.class).getDeclaringClass() != Object.class;
+                } catch (NoSuchMethodException | RuntimeException e) {
+                    o = false;
+                }
+            }
+            b = o;
+            overridesEquals.put(c, b);
+        }
+        return b;
+    }
+
+    private static boolean wellFormed(String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                } else {
+                    return false;
+                }
+            } else if (Character.isLowSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Primitive/boxed/String/enum values; false (nothing written) for anything else. */
+    static boolean writeValue(Buf b, Object v) {
+        Class<?> c = v.getClass();
+        if (c == Integer.class) {
+            b.u8(V_INT);
+            b.i32((Integer) v);
+        } else if (c == String.class) {
+            String s = (String) v;
+            if (s.length() > MAX_STRING || !wellFormed(s)) {
+                return false;
+            }
+            b.u8(V_STRING);
+            b.str(s);
+        } else if (c == Boolean.class) {
+            b.u8(V_BOOLEAN);
+            b.u8(((Boolean) v) ? 1 : 0);
+        } else if (c == Long.class) {
+            b.u8(V_LONG);
+            b.i64((Long) v);
+        } else if (c == Double.class) {
+            b.u8(V_DOUBLE);
+            b.i64(Double.doubleToRawLongBits((Double) v));
+        } else if (c == Float.class) {
+            b.u8(V_FLOAT);
+            b.i32(Float.floatToRawIntBits((Float) v));
+        } else if (c == Character.class) {
+            b.u8(V_CHAR);
+            b.u16((Character) v);
+        } else if (c == Byte.class) {
+            b.u8(V_BYTE);
+            b.u8((Byte) v);
+        } else if (c == Short.class) {
+            b.u8(V_SHORT);
+            b.u16((Short) v);
+        } else if (v instanceof Enum<?> e) {
+            b.u8(V_ENUM);
+            b.str(e.getDeclaringClass().getName());
+            b.str(e.name());
+        } else {
+            return false;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,129 @@
+package jforge.worker;
+
+import java.nio.MappedByteBuffer;
+
+import static jforge.worker.Proto.HALT_CODE;
+import static jforge.worker.Proto.M_TIMEOUT;
+import static jforge.worker.Proto.P_BYTES;
+import static jforge.worker.Proto.P_COUNT;
+import static jforge.worker.Proto.P_DATA;
+import static jforge.worker.Proto.P_DETAIL;
+import static jforge.worker.Proto.P_EPOCH;
+import static jforge.worker.Proto.P_MARKER;
+import static jforge.worker.Proto.P_NSTMT;
+import static jforge.worker.Proto.P_STMT;
+import static jforge.worker.Proto.P_TAG;
+
+/**
+ * The progress file and the per-call watchdog. Why: the worker may die without a word
+ * (System.exit, Runtime.halt, a kill after a hang), so it mirrors into a memory-mapped file
+ * shared with jforge which request and statement run now, the outcomes so far and, when it
+ * halts itself, why (a marker); after any death that file says whom to blame and what the
+ * earlier statements did. The epoch, bumped at each call, tells jforge a slow but progressing
+ * sequence from a hung one. The watchdog thread halts the JVM when one call runs past the
+ * per-call time limit; {@link #crash} halts it for the other reasons. Layout: Proto.P_*.
+ */
+final class Progress {
+    private final MappedByteBuffer pm;
+    private final long limitNanos;
+    private final Object lock = new Object();
+    private volatile boolean inCall;
+    private volatile long callStart;
+    private int epoch;
+    /** False once the outcomes no longer fit the file (jforge then blames without them). */
+    private boolean recording = true;
+
+    Progress(MappedByteBuffer pm, long timeoutMs) {
+        this.pm = pm;
+        this.limitNanos = timeoutMs * 1_000_000L;
+    }
+
+    void startWatchdog() {
+        Thread wd = new Thread(this::watchdog, "jforge-watchdog");
+        wd.setDaemon(true);
+        wd.setPriority(Thread.MAX_PRIORITY);
+        wd.start();
+    }
+
+    private void watchdog() {
+        long periodMs = Math.max(5, Math.min(100, limitNanos / 1_000_000L / 10));
+        while (true) {
+            try {
+                Thread.sleep(periodMs);
+            } catch (InterruptedException e) {
+                // keep watching
+            }
+            if (inCall && System.nanoTime() - callStart > limitNanos) {
+                synchronized (lock) {
+                    if (inCall && System.nanoTime() - callStart > limitNanos) {
+                        pm.putInt(P_MARKER, M_TIMEOUT);
+                        Runtime.getRuntime().halt(HALT_CODE);
+                    }
+                }
+            }
+        }
+    }
+
+    /** A call of statement (or task) stmt starts: the watchdog's clock runs. */
+    void begin(int stmt) {
+        pm.putInt(P_STMT, stmt);
+        pm.putInt(P_EPOCH, ++epoch);
+        callStart = System.nanoTime();
+        inCall = true;
+    }
+
+    /** The call returned (or threw). */
+    void end() {
+        synchronized (lock) {
+            inCall = false;
+        }
+    }
+
+    /** Records why the worker stops, blaming statement stmt, and halts the JVM. */
+    void crash(int marker, int stmt) {
+        crash(marker, stmt, 0);
+    }
+
+    /** As {@link #crash(int, int)}, with a number that goes with the marker (P_DETAIL). */
+    void crash(int marker, int stmt, int detail) {
+        synchronized (lock) {
+            pm.putInt(P_DETAIL, detail);
+            pm.putInt(P_STMT, stmt);
+            pm.putInt(P_MARKER, marker);
+            Runtime.getRuntime().halt(HALT_CODE);
+        }
+    }
+
+    /** The statement (or task) running or last run. */
+    int stmt() {
+        return pm.getInt(P_STMT);
+    }
+
+    /** A request of n statements (or tasks) with this tag starts. */
+    void reset(int n, int tag) {
+        pm.putInt(P_MARKER, 0);
+        pm.putInt(P_DETAIL, 0);
+        pm.putInt(P_COUNT, 0);
+        pm.putInt(P_BYTES, 0);
+        pm.putInt(P_NSTMT, n);
+        pm.putInt(P_STMT, 0);
+        pm.putInt(P_TAG, tag);
+        recording = true;
+    }
+
+    /** Mirrors the outcome bytes of outc written since {@code from}; count outcomes so far. */
+    void record(Buf outc, int from, int count) {
+        if (!recording) {
+            return;
+        }
+        int len = outc.n - from;
+        int at = P_DATA + from;
+        if (at + len > pm.capacity()) {
+            recording = false;
+            return;
+        }
+        pm.put(at, outc.b, from, len);
+        pm.putInt(P_BYTES, outc.n);
+        pm.putInt(P_COUNT, count);
+    }
+}
