@@ -1,6 +1,8 @@
 //! End to end: write suites for hand-built sequences over JDK classes and a small compiled
 //! class, then compile and run them with javac and JUnit 4 / 5 through the validator.
 
+mod common;
+use common::jdk_tool;
 use jforge::emit::junit::write_suites;
 use jforge::emit::validate::{JVM_EXIT, TIMEOUT, Validation, compile_and_run, find_junit};
 use jforge::emit::{EmitConfig, Ending, TestCase, WrittenFile};
@@ -11,20 +13,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
-
-fn jdk_tool(name: &str) -> PathBuf {
-    let homes = [
-        std::env::var("JAVA_HOME").ok(),
-        Some("/usr/lib/jvm/java-17-openjdk-amd64".to_string()),
-    ];
-    for h in homes.into_iter().flatten() {
-        let p = PathBuf::from(h).join("bin").join(name);
-        if p.is_file() {
-            return p;
-        }
-    }
-    PathBuf::from(name)
-}
 
 fn op(kind: OpKind, owner: JType, name: &str, params: Vec<JType>, ret: Option<JType>) -> Operation {
     Operation {

@@ -3,26 +3,13 @@
 //! bits / UTF-16 units), and that must equal the value we asked for. This catches wrong
 //! escapes, lossy float text and literals of the wrong static type.
 
+mod common;
+use common::jdk_tool;
 use jforge::emit::literal::java_literal;
 use jforge::model::types::{JType, Prim};
 use jforge::sequence::Value;
 use rand::{Rng, SeedableRng};
-use std::path::PathBuf;
 use std::process::Command;
-
-fn jdk_tool(name: &str) -> PathBuf {
-    let homes = [
-        std::env::var("JAVA_HOME").ok(),
-        Some("/usr/lib/jvm/java-17-openjdk-amd64".to_string()),
-    ];
-    for h in homes.into_iter().flatten() {
-        let p = PathBuf::from(h).join("bin").join(name);
-        if p.is_file() {
-            return p;
-        }
-    }
-    PathBuf::from(name)
-}
 
 fn prim_of(v: &Value) -> Option<Prim> {
     Some(match v {

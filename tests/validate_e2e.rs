@@ -18,20 +18,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 mod common;
-
-fn jdk_tool(name: &str) -> PathBuf {
-    let homes = [
-        std::env::var("JAVA_HOME").ok(),
-        Some("/usr/lib/jvm/java-17-openjdk-amd64".to_string()),
-    ];
-    for h in homes.into_iter().flatten() {
-        let p = PathBuf::from(h).join("bin").join(name);
-        if p.is_file() {
-            return p;
-        }
-    }
-    PathBuf::from(name)
-}
+use common::jdk_tool;
 
 /// tests/subjects/validate compiled once per test binary.
 fn subject_classes() -> PathBuf {

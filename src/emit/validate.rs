@@ -501,6 +501,20 @@ fn parse_javac_errors(out: &str) -> Vec<(String, usize, String)> {
 
 /// The first `n` javac error messages of `out`, one line each without the file's folder, and
 /// how many more there were (a missing JUnit makes javac print dozens of the same error).
+/// The one message for a JUnit class path without the JUnit API (javac's first errors only).
+fn no_junit_api(junit: u8, junit_cp: &[PathBuf], javac_out: &str) -> anyhow::Error {
+    anyhow!(
+        "the JUnit {junit} class path ({}) does not provide the JUnit API needed to run tests; \
+         install Debian package junit{junit} or pass --junit-classpath. javac said: {}",
+        junit_cp
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(":"),
+        first_javac_errors(javac_out, 2)
+    )
+}
+
 fn first_javac_errors(out: &str, n: usize) -> String {
     let errs = parse_javac_errors(out);
     if errs.is_empty() {
@@ -1116,16 +1130,7 @@ pub fn compile_and_run_with(
     if console.is_some()
         && let Err(out) = prepare_runner(javac, junit, junit_cp, None, tmp.path())?
     {
-        bail!(
-            "the JUnit {junit} class path ({}) does not provide the JUnit API needed to run tests; \
-             install Debian package junit{junit} or pass --junit-classpath. javac said: {}",
-            junit_cp
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(":"),
-            first_javac_errors(&out, 2)
-        );
+        return Err(no_junit_api(junit, junit_cp, &out));
     }
     let mut runner = prepare_runner(javac, junit, junit_cp, console, tmp.path())?;
     if let (Err(out), Some(c)) = (&runner, console) {
@@ -1141,16 +1146,7 @@ pub fn compile_and_run_with(
     }
     let runner = match runner {
         Ok(r) => r,
-        Err(out) => bail!(
-            "the JUnit {junit} class path ({}) does not provide the JUnit API needed to run tests; \
-             install Debian package junit{junit} or pass --junit-classpath. javac said: {}",
-            junit_cp
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(":"),
-            first_javac_errors(&out, 2)
-        ),
+        Err(out) => return Err(no_junit_api(junit, junit_cp, &out)),
     };
     timed(
         &mut validation.timings,

@@ -168,3 +168,18 @@ pub fn compile_and_run_junit4(tests_dir: &Path, cp: &str) -> JUnitRun {
         output: text,
     }
 }
+
+/// A JDK tool (`javac`, `java`, `jmod`): from $JAVA_HOME, else Debian's JDK 17, else PATH.
+pub fn jdk_tool(name: &str) -> PathBuf {
+    let homes = [
+        std::env::var("JAVA_HOME").ok(),
+        Some("/usr/lib/jvm/java-17-openjdk-amd64".to_string()),
+    ];
+    for h in homes.into_iter().flatten() {
+        let p = PathBuf::from(h).join("bin").join(name);
+        if p.is_file() {
+            return p;
+        }
+    }
+    PathBuf::from(name)
+}
