@@ -482,8 +482,14 @@ fn written_suite_compiles_and_passes() {
             "3",
             "--output-dir",
         ])
-        .arg(&out);
+        .arg(&out)
+        .arg("--stats-json")
+        .arg(d.path().join("s.json"));
     run_done(&mut c);
+    // jforge checked the suite itself (the shared suite stage) before putting it in place
+    let j = read_json(&d.path().join("s.json"));
+    assert_eq!(j["validation"]["clean"], true, "{j:#}");
+    assert_eq!(j["validation"]["passed"], 15, "{j:#}");
     let cp = subjects_exh().display().to_string();
     let run = compile_and_run_junit4(&out, &cp);
     // the BST structures at scope 3 with keys 0..2: 1 + 3 + 3*2 + 5 = 15 tests
