@@ -338,7 +338,12 @@ fn processes_started_by_the_code_under_test_do_not_outlive_jforge() {
         .map(String::from),
     );
     let o = run_ok(jforge().args(&args));
-    let text = String::from_utf8_lossy(&o.stdout);
+    // the summary (stdout) and the grouped warnings (stderr)
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(sleep_347().is_empty(), "left running: {:?}", sleep_347());
     // the method is blamed and excluded, and the summary says why
     let stats = read_json(&json);
