@@ -50,6 +50,27 @@ pub struct Settings {
     pub check: Option<String>,
 }
 
+/// A builders file (`--builders`, and what `jforge builders` writes): one signature regex per
+/// line, matched whole against `Operation::signature`; `#` starts a comment line.
+pub fn read_builders_file(f: &std::path::Path) -> anyhow::Result<Vec<Regex>> {
+    let text = std::fs::read_to_string(f)
+        .with_context(|| format!("cannot read --builders file {}", f.display()))?;
+    let mut builders = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        builders.push(Regex::new(&format!("^(?:{l})$")).with_context(|| {
+            format!("{}:{}: not a valid regular expression", f.display(), i + 1)
+        })?);
+    }
+    if builders.is_empty() {
+        bail!("--builders file {} lists no signatures", f.display());
+    }
+    Ok(builders)
+}
+
 /// Parse `A:B` (inclusive).
 pub fn parse_range(flag: &str, s: &str) -> anyhow::Result<(i64, i64)> {
     let bad = || {
@@ -202,23 +223,10 @@ impl Settings {
             .builders
             .clone()
             .or_else(|| props.get("builders").map(PathBuf::from));
-        let mut builders = Vec::new();
-        if let Some(f) = builders_file {
-            let text = std::fs::read_to_string(&f)
-                .with_context(|| format!("cannot read --builders file {}", f.display()))?;
-            for (i, line) in text.lines().enumerate() {
-                let l = line.trim();
-                if l.is_empty() || l.starts_with('#') {
-                    continue;
-                }
-                builders.push(Regex::new(&format!("^(?:{l})$")).with_context(|| {
-                    format!("{}:{}: not a valid regular expression", f.display(), i + 1)
-                })?);
-            }
-            if builders.is_empty() {
-                bail!("--builders file {} lists no signatures", f.display());
-            }
-        }
+        let builders = match builders_file {
+            Some(f) => read_builders_file(&f)?,
+            None => Vec::new(),
+        };
         let mut misuse: Vec<String> = a
             .misuse_exceptions
             .iter()
@@ -322,16 +330,41 @@ fn mem_total_kb() -> u64 {
         .unwrap_or(8 << 20)
 }
 
-fn memory_budget(args: &ExhaustiveArgs) -> u64 {
+/// Memory the kept structures may take: --max-memory, else half the machine's RAM.
+pub fn memory_budget(args: &ExhaustiveArgs) -> u64 {
     if let Some(m) = args.max_memory {
         return m << 20;
     }
     mem_total_kb() * 1024 / 2
 }
 
+/// JVM options of workers that canonicalize with these settings: at most `scope` objects per
+/// class (`None`: no bound), forms written as text (`--dump`) or hashed.
+pub fn canon_jvm_args(settings: &Settings, scope: Option<u32>, text: bool) -> Vec<String> {
+    let mut jvm = vec![
+        "--add-opens".into(),
+        "java.base/java.util.concurrent=ALL-UNNAMED".into(),
+        "--add-opens".into(),
+        "java.base/java.math=ALL-UNNAMED".into(),
+    ];
+    if let Some(s) = scope {
+        jvm.insert(0, format!("-Djforge.canon.scope={s}"));
+    }
+    if let Some(m) = settings.max_array {
+        jvm.push(format!("-Djforge.canon.maxArray={m}"));
+    }
+    if let Some(o) = &settings.omit_fields {
+        jvm.push(format!("-Djforge.canon.omit={o}"));
+    }
+    if text {
+        jvm.push("-Djforge.canon.text=true".into());
+    }
+    jvm
+}
+
 /// Usable operations: constructors and methods of the classes under test, after --methods and
 /// --builders; members whose inputs cannot be supplied are listed as skipped.
-fn usable_ops(
+pub fn usable_ops(
     ops: &OpSet,
     classes: &[String],
     s: &Settings,
@@ -421,22 +454,7 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
         .workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
         .max(1);
-    let mut jvm = vec![
-        format!("-Djforge.canon.scope={}", settings.scope),
-        "--add-opens".into(),
-        "java.base/java.util.concurrent=ALL-UNNAMED".into(),
-        "--add-opens".into(),
-        "java.base/java.math=ALL-UNNAMED".into(),
-    ];
-    if let Some(m) = settings.max_array {
-        jvm.push(format!("-Djforge.canon.maxArray={m}"));
-    }
-    if let Some(o) = &settings.omit_fields {
-        jvm.push(format!("-Djforge.canon.omit={o}"));
-    }
-    if args.dump.is_some() {
-        jvm.push("-Djforge.canon.text=true".into());
-    }
+    let jvm = canon_jvm_args(&settings, Some(settings.scope), args.dump.is_some());
     let mut pool = Pool::start(PoolConfig {
         java: java.java.clone(),
         classpath: entries.clone(),
@@ -518,6 +536,12 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
             }
         );
     }
+    check_creators(
+        &ops,
+        &usable,
+        &classes,
+        settings.methods.is_some() || !settings.builders.is_empty(),
+    )?;
     let failed = pool.register(&table)?;
     if let Some((_, why)) = failed
         .iter()
@@ -754,6 +778,59 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// Refuses an operation set that cannot build a first structure: without a constructor or a
+/// static factory of a class under test whose inputs are all literals, the search could only
+/// end with 0 structures (`--methods add` used to do that silently).
+fn check_creators(
+    ops: &OpSet,
+    usable: &[Usable],
+    classes: &[String],
+    filtered: bool,
+) -> anyhow::Result<()> {
+    let creates = |u: &Usable| {
+        u.canon_result
+            && u.params.iter().all(|p| matches!(p, ParamDom::Lits(_)))
+            && !ops.table.get(u.op).has_receiver()
+    };
+    if usable.iter().any(creates) {
+        return Ok(());
+    }
+    let available: Vec<String> = ops
+        .primary
+        .iter()
+        .map(|&o| ops.table.get(o))
+        .filter(|o| {
+            o.kind == OpKind::Constructor
+                || o.kind == OpKind::StaticMethod
+                    && o.ret
+                        .as_ref()
+                        .and_then(|r| r.erasure().class_name().map(String::from))
+                        .is_some_and(|r| classes.contains(&r))
+        })
+        .map(|o| o.signature())
+        .collect();
+    if filtered {
+        bail!(
+            "--methods/--builders leave no constructor or static factory of {}: nothing can \
+             build a first structure, so the search would find none; add one{}",
+            classes.join(", "),
+            match available.first() {
+                Some(first) => format!(
+                    " (e.g. `{}`; available: {})",
+                    regex::escape(first),
+                    available.join(", ")
+                ),
+                None => String::new(),
+            }
+        );
+    }
+    bail!(
+        "{} has no public constructor or static factory whose inputs jforge can supply \
+         (primitives, boxed values, Strings): nothing can build a first structure",
+        classes.join(", ")
+    );
 }
 
 struct PoolJdk<'p>(&'p mut Pool);
