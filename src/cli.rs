@@ -24,6 +24,11 @@ pub enum Command {
     Exhaustive(ExhaustiveArgs),
     /// Run a JUnit 4/5 suite against instrumented classes; report line and branch coverage.
     Coverage(CoverageArgs),
+    // ---- jforge builders (flags in src/builders_cmd.rs) ----
+    /// Identify a sufficient and minimal set of builder methods (hill climbing or a genetic
+    /// algorithm), checked against the whole API at a small scope.
+    Builders(crate::builders_cmd::BuildersArgs),
+    // ---- end jforge builders ----
 }
 
 /// `jforge exhaustive`. Every setting but the class path, classes and outputs can also come
@@ -75,7 +80,8 @@ pub struct ExhaustiveArgs {
     #[arg(long, value_name = "REGEX")]
     pub methods: Option<String>,
     /// File of builder signatures (one regex per line, # comments): only those methods.
-    #[arg(long, value_name = "FILE")]
+    /// `auto`: identify them first (jforge builders, hill climbing at scope min(5, --scope)).
+    #[arg(long, value_name = "FILE|auto")]
     pub builders: Option<PathBuf>,
     /// Write a JUnit suite (one test per structure) and a failure suite here.
     #[arg(long, value_name = "DIR")]
@@ -199,6 +205,10 @@ pub struct GenArgs {
     /// Leave out methods whose signature matches.
     #[arg(long, value_name = "REGEX")]
     pub exclude_methods: Option<String>,
+    /// Call only the methods of this builders file (jforge builders --output); observers of
+    /// the whole class still give the assertions.
+    #[arg(long, value_name = "FILE")]
+    pub builders: Option<PathBuf>,
     /// Stop after this long: 30s, 2m, 1h, or plain seconds. Default 60s.
     #[arg(long, value_name = "DURATION")]
     pub time_limit: Option<String>,

@@ -188,6 +188,9 @@ pub fn run(args: GenArgs) -> anyhow::Result<()> {
         bail!("none of the selected classes is public: nothing to test");
     }
     let mut ops = build_ops(&model, &classes, include.as_ref(), exclude.as_ref());
+    if let Some(f) = &args.builders {
+        crate::builders::restrict_ops(&mut ops, f)?;
+    }
     let explicit: HashSet<&String> = args.classes.iter().collect();
     for c in &classes {
         // Callable means: something can be called without first having an instance, or

@@ -7,6 +7,7 @@ fn main() {
         Command::Gen(args) => jforge::gen_cmd::run(args),
         Command::Exhaustive(args) => jforge::exhaustive::run(args),
         Command::Coverage(args) => jforge::coverage_cmd::run(args),
+        Command::Builders(args) => jforge::builders_cmd::run(args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

@@ -439,6 +439,16 @@ pub fn usable_ops(
 
 pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
     let started = Instant::now();
+    // `--builders auto`: identify a builder set first (jforge builders), then enumerate with it
+    let auto_builders = args.builders.as_deref() == Some(std::path::Path::new("auto"));
+    let args = if auto_builders {
+        ExhaustiveArgs {
+            builders: None,
+            ..args
+        }
+    } else {
+        args
+    };
     let settings = Settings::from_args(&args)?;
     if args.classes.is_empty() {
         bail!("name the class to enumerate with --class NAME");
@@ -525,6 +535,17 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<()> {
     }
     let mut skipped = ops.skipped.clone();
     let usable = usable_ops(&ops, &classes, &settings, &mut skipped);
+    let usable = match auto_builders
+        .then(|| crate::builders::auto(&args, &java, &entries, &model, &ops, &classes))
+        .transpose()?
+        .flatten()
+    {
+        Some(keep) => usable
+            .into_iter()
+            .filter(|u| keep.contains(&u.op))
+            .collect(),
+        None => usable,
+    };
     if usable.is_empty() {
         bail!(
             "no usable constructor or method in {}{}",
