@@ -28,6 +28,11 @@ pub enum Command {
     /// Run a JUnit 4/5 suite against instrumented classes; report line and branch coverage.
     #[command(after_help = crate::exit::HELP)]
     Coverage(CoverageArgs),
+    // ---- jforge builders (flags in src/builders_cmd.rs) ----
+    /// Identify a sufficient and minimal set of builder methods (hill climbing or a genetic
+    /// algorithm), checked against the whole API at a small scope.
+    Builders(crate::builders_cmd::BuildersArgs),
+    // ---- end jforge builders ----
 }
 
 /// `jforge exhaustive`. Every setting but the class path, classes and outputs can also come
@@ -80,8 +85,9 @@ pub struct ExhaustiveArgs {
     #[arg(long, value_name = "REGEX")]
     pub methods: Option<String>,
     /// File of builder signatures (one regex per line, # comments): only those members;
-    /// list a constructor too (e.g. `ds\.AvlTree\(\)`).
-    #[arg(long, value_name = "FILE")]
+    /// list a constructor too (e.g. `ds\.AvlTree\(\)`). `auto`: identify them first (jforge
+    /// builders, hill climbing at scope min(5, --scope)).
+    #[arg(long, value_name = "FILE|auto")]
     pub builders: Option<PathBuf>,
     /// Write a JUnit suite (one test per structure) here.
     #[arg(long, value_name = "DIR")]
@@ -216,6 +222,10 @@ pub struct GenArgs {
     /// Leave out methods whose signature matches.
     #[arg(long, value_name = "REGEX")]
     pub exclude_methods: Option<String>,
+    /// Call only the methods of this builders file (jforge builders --output); observers of
+    /// the whole class still give the assertions.
+    #[arg(long, value_name = "FILE")]
+    pub builders: Option<PathBuf>,
     /// Stop after this long: 30s, 2m, 1h, or plain seconds. Default 60s.
     #[arg(long, value_name = "DURATION")]
     pub time_limit: Option<String>,

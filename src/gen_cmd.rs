@@ -148,6 +148,9 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
         bail!("none of the selected classes is public: nothing to test");
     }
     let mut ops = build_ops(&session.model, &classes, include.as_ref(), exclude.as_ref());
+    if let Some(f) = &args.builders {
+        crate::builders::restrict_ops(&mut ops, f)?;
+    }
     for c in &classes {
         // Callable means: something can be called without first having an instance, or
         // another operation produces one.

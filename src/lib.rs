@@ -1,5 +1,7 @@
 //! jforge: automatic unit-test generation for Java. See ARCHITECTURE.md for the map.
 
+pub mod builders;
+pub mod builders_cmd;
 mod classbytes;
 pub mod cli;
 pub mod coverage;

@@ -17,6 +17,9 @@ fn main() {
         Command::Gen(args) => jforge::gen_cmd::run(args),
         Command::Exhaustive(args) => jforge::exhaustive::run(args),
         Command::Coverage(args) => jforge::coverage_cmd::run(args),
+        Command::Builders(args) => {
+            jforge::builders_cmd::run(args).map(|()| jforge::exit::Outcome::Clean)
+        }
     });
     let status = match std::panic::catch_unwind(run) {
         Ok(Ok(outcome)) => outcome.status(),

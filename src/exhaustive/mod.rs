@@ -53,6 +53,27 @@ pub struct Settings {
     pub check: Option<String>,
 }
 
+/// A builders file (`--builders`, and what `jforge builders` writes): one signature regex per
+/// line, matched whole against `Operation::signature`; `#` starts a comment line.
+pub fn read_builders_file(f: &std::path::Path) -> anyhow::Result<Vec<Regex>> {
+    let text = std::fs::read_to_string(f)
+        .with_context(|| format!("cannot read --builders file {}", f.display()))?;
+    let mut builders = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        builders.push(Regex::new(&format!("^(?:{l})$")).with_context(|| {
+            format!("{}:{}: not a valid regular expression", f.display(), i + 1)
+        })?);
+    }
+    if builders.is_empty() {
+        bail!("--builders file {} lists no signatures", f.display());
+    }
+    Ok(builders)
+}
+
 /// Parse `A:B` (inclusive).
 pub fn parse_range(flag: &str, s: &str) -> anyhow::Result<(i64, i64)> {
     let bad = || {
@@ -207,23 +228,10 @@ impl Settings {
             .builders
             .clone()
             .or_else(|| props.get("builders").map(PathBuf::from));
-        let mut builders = Vec::new();
-        if let Some(f) = builders_file {
-            let text = std::fs::read_to_string(&f)
-                .with_context(|| format!("cannot read --builders file {}", f.display()))?;
-            for (i, line) in text.lines().enumerate() {
-                let l = line.trim();
-                if l.is_empty() || l.starts_with('#') {
-                    continue;
-                }
-                let at = format!("{}:{}", f.display(), i + 1);
-                crate::cli::parse_regex(&at, l)?;
-                builders.push(crate::cli::parse_regex(&at, &format!("^(?:{l})$"))?);
-            }
-            if builders.is_empty() {
-                bail!("--builders file {} lists no signatures", f.display());
-            }
-        }
+        let builders = match builders_file {
+            Some(f) => read_builders_file(&f)?,
+            None => Vec::new(),
+        };
         let mut misuse: Vec<String> = a
             .misuse_exceptions
             .iter()
@@ -327,16 +335,41 @@ fn mem_total_kb() -> u64 {
         .unwrap_or(8 << 20)
 }
 
-fn memory_budget(args: &ExhaustiveArgs) -> u64 {
+/// Memory the kept structures may take: --max-memory, else half the machine's RAM.
+pub fn memory_budget(args: &ExhaustiveArgs) -> u64 {
     if let Some(m) = args.max_memory {
         return m << 20;
     }
     mem_total_kb() * 1024 / 2
 }
 
+/// JVM options of workers that canonicalize with these settings: at most `scope` objects per
+/// class (`None`: no bound), forms written as text (`--dump`) or hashed.
+pub fn canon_jvm_args(settings: &Settings, scope: Option<u32>, text: bool) -> Vec<String> {
+    let mut jvm = vec![
+        "--add-opens".into(),
+        "java.base/java.util.concurrent=ALL-UNNAMED".into(),
+        "--add-opens".into(),
+        "java.base/java.math=ALL-UNNAMED".into(),
+    ];
+    if let Some(s) = scope {
+        jvm.insert(0, format!("-Djforge.canon.scope={s}"));
+    }
+    if let Some(m) = settings.max_array {
+        jvm.push(format!("-Djforge.canon.maxArray={m}"));
+    }
+    if let Some(o) = &settings.omit_fields {
+        jvm.push(format!("-Djforge.canon.omit={o}"));
+    }
+    if text {
+        jvm.push("-Djforge.canon.text=true".into());
+    }
+    jvm
+}
+
 /// Usable operations: constructors and methods of the classes under test, after --methods and
 /// --builders; members whose inputs cannot be supplied are listed as skipped.
-fn usable_ops(
+pub fn usable_ops(
     ops: &OpSet,
     classes: &[String],
     s: &Settings,
@@ -465,6 +498,16 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
 fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
     let started = Instant::now();
     args.check()?;
+    // `--builders auto`: identify a builder set first (jforge builders), then enumerate with it
+    let auto_builders = args.builders.as_deref() == Some(std::path::Path::new("auto"));
+    let args = if auto_builders {
+        ExhaustiveArgs {
+            builders: None,
+            ..args
+        }
+    } else {
+        args
+    };
     let settings = Settings::from_args(&args)?;
     if args.classes.is_empty() {
         bail!("name the class to enumerate with --class NAME");
@@ -488,22 +531,7 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
         .workers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
         .max(1);
-    let mut jvm = vec![
-        format!("-Djforge.canon.scope={}", settings.scope),
-        "--add-opens".into(),
-        "java.base/java.util.concurrent=ALL-UNNAMED".into(),
-        "--add-opens".into(),
-        "java.base/java.math=ALL-UNNAMED".into(),
-    ];
-    if let Some(m) = settings.max_array {
-        jvm.push(format!("-Djforge.canon.maxArray={m}"));
-    }
-    if let Some(o) = &settings.omit_fields {
-        jvm.push(format!("-Djforge.canon.omit={o}"));
-    }
-    if args.dump.is_some() {
-        jvm.push("-Djforge.canon.text=true".into());
-    }
+    let jvm = canon_jvm_args(&settings, Some(settings.scope), args.dump.is_some());
     let mut session = Session::open(
         args.java.as_deref(),
         &args.classpath,
@@ -586,6 +614,26 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
     }
     let mut skipped = ops.skipped.clone();
     let usable = usable_ops(&ops, &classes, &settings, &mut skipped);
+    let usable = match auto_builders
+        .then(|| {
+            crate::builders::auto(
+                &args,
+                &session.java,
+                &session.entries,
+                model,
+                &ops,
+                &classes,
+            )
+        })
+        .transpose()?
+        .flatten()
+    {
+        Some(keep) => usable
+            .into_iter()
+            .filter(|u| keep.contains(&u.op))
+            .collect(),
+        None => usable,
+    };
     if usable.is_empty() {
         bail!(
             "no usable constructor or method in {}{}",

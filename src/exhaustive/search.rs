@@ -84,6 +84,16 @@ pub struct Counterexample {
     pub result: String,
 }
 
+/// One combination that ran normally within scope, recorded when [`Search::log`] is on: the
+/// usable operation, its inputs, and the key of every value canonicalized after the call
+/// (inputs in order, then the result) with the kept index it got if it was new.
+#[derive(Clone, Debug)]
+pub struct Applied {
+    pub ui: u32,
+    pub choice: Box<[Choice]>,
+    pub built: Vec<(u128, Option<u32>)>,
+}
+
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct RoundStats {
     pub round: u32,
@@ -148,6 +158,9 @@ pub struct Search<'a> {
     pub warnings: Vec<String>,
     /// The memory-growth warning was printed (once per run).
     memory_warned: bool,
+    /// `Some`: every combination applied is recorded here (`jforge builders` derives the
+    /// structures any subset of the operations builds from these records; it takes them).
+    pub log: Option<Vec<Applied>>,
     bytes: u64,
     round: u32,
     batch: Vec<(usize, Vec<Choice>)>,
@@ -279,6 +292,7 @@ impl<'a> Search<'a> {
             fixpoint: false,
             warnings: Vec::new(),
             memory_warned: false,
+            log: None,
             bytes: 0,
             round: 0,
             batch: Vec::new(),
@@ -316,6 +330,12 @@ impl<'a> Search<'a> {
         out
     }
 
+    /// The canonical-form keys of every distinct structure seen (any class), for comparing
+    /// the structures of two searches.
+    pub fn keys(&self) -> impl Iterator<Item = u128> + '_ {
+        self.seen.iter().copied()
+    }
+
     /// Distinct structures of the given classes (runtime class names).
     pub fn structures_of(&self, classes: &[String]) -> u64 {
         self.structures
@@ -335,7 +355,9 @@ impl<'a> Search<'a> {
         id
     }
 
-    fn fits(&mut self, class: u32, ty: &JType) -> bool {
+    /// Whether structures of class `class` (an index into [`Search::classes`]) can be passed
+    /// where `ty` is expected.
+    pub fn fits(&mut self, class: u32, ty: &JType) -> bool {
         if let Some(&b) = self.assignable.get(&(class, ty.clone())) {
             return b;
         }
@@ -362,7 +384,8 @@ impl<'a> Search<'a> {
             let structures_before = self.seen.len() as u64;
             self.check_memory(old_end, new_end)?;
             self.cache.borrow_mut().clear();
-            self.rebalance(pool, old_end, new_end)?;
+            let frontier: Vec<usize> = (old_end..new_end).collect();
+            self.rebalance(pool, &frontier)?;
             self.check_contracts(pool, new_end)?;
             for ui in 0..self.usable.len() {
                 let params = self.usable[ui].params.clone();
@@ -638,21 +661,22 @@ impl<'a> Search<'a> {
     /// At the start of a round: gives prototypes back to the frontier entries whose worker
     /// lost them, and moves some from the most loaded workers to the least loaded ones so
     /// that each worker extends about the same number of structures. A move re-executes the
-    /// structure's sequence in the new worker and keeps the value there.
-    fn rebalance(&mut self, pool: &mut Pool, old_end: usize, new_end: usize) -> anyhow::Result<()> {
+    /// structure's sequence in the new worker and keeps the value there. `frontier`: the kept
+    /// entries about to be extended, increasing.
+    fn rebalance(&mut self, pool: &mut Pool, frontier: &[usize]) -> anyhow::Result<()> {
         let w = pool.workers();
-        if !self.cfg.reuse || new_end == old_end {
+        if !self.cfg.reuse || frontier.is_empty() {
             return Ok(());
         }
         let mut load = vec![0usize; w];
         let mut lost = Vec::new();
-        for k in old_end..new_end {
+        for &k in frontier {
             match self.kept[k].home {
                 Some(h) => load[h as usize % w] += 1,
                 None => lost.push(k),
             }
         }
-        let target = (new_end - old_end).div_ceil(w);
+        let target = frontier.len().div_ceil(w);
         let slack = target / 10 + 1;
         let mut moves: Vec<(usize, usize)> = Vec::new();
         let least = |load: &mut Vec<usize>| {
@@ -665,7 +689,7 @@ impl<'a> Search<'a> {
             moves.push((k, v));
         }
         if w > 1 {
-            for k in (old_end..new_end).rev() {
+            for &k in frontier.iter().rev() {
                 let Some(h) = self.kept[k].home.map(|h| h as usize % w) else {
                     continue;
                 };
@@ -1139,6 +1163,33 @@ impl<'a> Search<'a> {
         Ok(())
     }
 
+    /// Runs the given combinations (usable index, inputs) and applies their results as a round
+    /// does (new structures are kept and stay live as prototypes, failures are recorded), for
+    /// drivers that choose the combinations themselves instead of [`Search::run`]'s
+    /// breadth-first rounds: `jforge builders` explores what its candidate sets need.
+    /// `inputs`: the kept structures the combinations extend (increasing), rebalanced across
+    /// the workers first.
+    pub fn explore(
+        &mut self,
+        pool: &mut Pool,
+        inputs: &[usize],
+        combos: impl IntoIterator<Item = (usize, Vec<Choice>)>,
+    ) -> anyhow::Result<()> {
+        if self.promotions.len() != pool.workers() {
+            self.promotions = vec![Vec::new(); pool.workers()];
+            self.restarts_seen = pool.slot_restarts().to_vec();
+        }
+        self.rebalance(pool, inputs)?;
+        for c in combos {
+            self.batch.push(c);
+            if self.batch.len() >= self.cfg.batch {
+                self.flush(pool)?;
+                self.check_budget()?;
+            }
+        }
+        self.drain(pool)
+    }
+
     /// Waits for the batch in flight and applies its results; runs again what had to be
     /// re-queued, until nothing is left.
     pub fn drain(&mut self, pool: &mut Pool) -> anyhow::Result<()> {
@@ -1239,6 +1290,7 @@ impl<'a> Search<'a> {
             self.out_of_scope += 1;
             return;
         }
+        let mut built = Vec::new();
         for f in forms {
             let Some(&stmt) = m.canon.get(f.which as usize) else {
                 continue;
@@ -1262,7 +1314,23 @@ impl<'a> Search<'a> {
                 FormValue::Violation(..) => continue,
             };
             let Some(class) = &f.class else { continue };
+            let before = self.kept.len();
             self.record_form(m, stmt, key, class);
+            if self.log.is_some() {
+                built.push((key, (self.kept.len() > before).then_some(before as u32)));
+            }
+        }
+        self.log_applied(m, built);
+    }
+
+    /// Records an applied combination when [`Search::log`] is on.
+    fn log_applied(&mut self, m: &Meta, built: Vec<(u128, Option<u32>)>) {
+        if let Some(log) = self.log.as_mut() {
+            log.push(Applied {
+                ui: m.ui as u32,
+                choice: m.choice.clone(),
+                built,
+            });
         }
     }
 
@@ -1393,6 +1461,7 @@ impl<'a> Search<'a> {
                 checks.insert(o.stmt, res);
             }
         }
+        let mut built = Vec::new();
         for (stmt, form) in forms {
             let Form::Form(text) = form else { continue };
             let StmtOutcome::Normal(Observed::Object { class, .. }) = &r.outcomes[stmt as usize]
@@ -1413,10 +1482,15 @@ impl<'a> Search<'a> {
                     self.forms.insert(text);
                 }
             }
+            let before = self.kept.len();
             if new || !self.cfg.state_matching {
                 self.keep(m, stmt, class, new.then(|| checks.get(&stmt)).flatten());
             }
+            if self.log.is_some() {
+                built.push((k, (self.kept.len() > before).then_some(before as u32)));
+            }
         }
+        self.log_applied(m, built);
     }
 
     /// State matching for one value of a bulk task (its key, class).

@@ -1,0 +1,207 @@
+//! Field extensions (seed 004, after Ponzio et al.): the set of (field, object, value) triples
+//! over the canonical forms of a set of structures. A richer set of field values means the
+//! builders reach more diverse objects; the genetic algorithm maximizes their number.
+//!
+//! The triples are read off the worker's text linearization (worker/jforge/worker/Canon.java,
+//! `jforge.canon.text`): objects are numbered in first-visit order (root 0), fields are
+//! written in a fixed order per class, so a field is (runtime class, position) and an object is
+//! its canonical number. Grammar of a value: `N` (null), `#k` (object k, already visited), a
+//! literal (`I5`, `Btrue`, `D3ff0…`, `"text"`, `pkg.Enum.NAME`), or a new object: its class
+//! name then `{v,v,…,}` (fields) or `[len:v,v,…,]` (array elements).
+
+use anyhow::bail;
+use std::collections::HashMap;
+
+/// Interns fields, values and triples across structures, so that every structure's field
+/// extension is a small sorted list of triple ids.
+#[derive(Default, Debug)]
+pub struct Interner {
+    fields: HashMap<(String, u32), u32>,
+    values: HashMap<String, u32>,
+    triples: HashMap<(u32, u32, u32), u32>,
+}
+
+impl Interner {
+    /// Triple ids of one canonical text, sorted and distinct. A text the worker did not write
+    /// in the expected grammar gives an error naming where it stopped.
+    pub fn triples(&mut self, text: &str) -> anyhow::Result<Vec<u32>> {
+        let mut p = Parser {
+            b: text.as_bytes(),
+            at: 0,
+            next_id: 0,
+            out: Vec::new(),
+        };
+        p.value()?;
+        if p.at != p.b.len() {
+            bail!("unexpected text at byte {} of a canonical form", p.at);
+        }
+        let mut ids = Vec::with_capacity(p.out.len());
+        for (class, index, owner, value) in p.out {
+            let nf = self.fields.len() as u32;
+            let f = *self.fields.entry((class, index)).or_insert(nf);
+            let nv = self.values.len() as u32;
+            let v = *self.values.entry(value).or_insert(nv);
+            let nt = self.triples.len() as u32;
+            ids.push(*self.triples.entry((f, owner, v)).or_insert(nt));
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        Ok(ids)
+    }
+}
+
+struct Parser<'t> {
+    b: &'t [u8],
+    at: usize,
+    next_id: u32,
+    /// (class, field position, owner object, value)
+    out: Vec<(String, u32, u32, String)>,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.at).copied()
+    }
+
+    fn expect(&mut self, c: u8) -> anyhow::Result<()> {
+        if self.peek() != Some(c) {
+            bail!(
+                "expected '{}' at byte {} of a canonical form",
+                c as char,
+                self.at
+            );
+        }
+        self.at += 1;
+        Ok(())
+    }
+
+    fn text(&self, from: usize) -> String {
+        String::from_utf8_lossy(&self.b[from..self.at]).into_owned()
+    }
+
+    /// One value; an object is parsed whole and given as `#id`.
+    fn value(&mut self) -> anyhow::Result<String> {
+        let start = self.at;
+        match self.peek() {
+            None => bail!("a canonical form ends early"),
+            Some(b'"') => {
+                self.at += 1;
+                loop {
+                    match self.peek() {
+                        None => bail!("unterminated string in a canonical form"),
+                        Some(b'\\') => self.at += 2,
+                        Some(b'"') => {
+                            self.at += 1;
+                            break;
+                        }
+                        Some(_) => self.at += 1,
+                    }
+                }
+                Ok(self.text(start))
+            }
+            Some(b'#') => {
+                self.at += 1;
+                while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    self.at += 1;
+                }
+                Ok(self.text(start))
+            }
+            Some(b'[') => {
+                // an array class name: [[I, [Ljava.lang.Object;
+                while self.peek() == Some(b'[') {
+                    self.at += 1;
+                }
+                if self.peek() == Some(b'L') {
+                    while self.peek().is_some_and(|c| c != b';') {
+                        self.at += 1;
+                    }
+                    self.expect(b';')?;
+                } else {
+                    self.at += 1;
+                }
+                let class = self.text(start);
+                self.object(class)
+            }
+            Some(_) => {
+                while self
+                    .peek()
+                    .is_some_and(|c| !matches!(c, b',' | b'{' | b'}' | b'[' | b']'))
+                {
+                    self.at += 1;
+                }
+                let token = self.text(start);
+                match self.peek() {
+                    Some(b'{') | Some(b'[') => self.object(token),
+                    _ => Ok(token),
+                }
+            }
+        }
+    }
+
+    fn object(&mut self, class: String) -> anyhow::Result<String> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let close = match self.peek() {
+            Some(b'{') => {
+                self.at += 1;
+                b'}'
+            }
+            Some(b'[') => {
+                self.at += 1;
+                while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    self.at += 1;
+                }
+                self.expect(b':')?;
+                b']'
+            }
+            _ => bail!("expected an object body at byte {}", self.at),
+        };
+        let mut index = 0u32;
+        while self.peek() != Some(close) {
+            let v = self.value()?;
+            self.expect(b',')?;
+            self.out.push((class.clone(), index, id, v));
+            index += 1;
+        }
+        self.at += 1;
+        Ok(format!("#{id}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn triples_of_a_list_with_a_cycle() {
+        // a header node pointing to itself, a size, a string and an int array
+        let mut i = Interner::default();
+        let t = i
+            .triples(r#"ds.L{ds.L$N{#1,#1,N,},I0,"a,b",[I[2:I1,I2,],}"#)
+            .unwrap();
+        // L: 4 fields; N: 3 fields; the array: 2 elements
+        assert_eq!(t.len(), 9);
+        // the same form again adds nothing; a form differing in one value adds one triple
+        assert_eq!(
+            i.triples(r#"ds.L{ds.L$N{#1,#1,N,},I0,"a,b",[I[2:I1,I2,],}"#)
+                .unwrap(),
+            t
+        );
+        let u = i
+            .triples(r#"ds.L{ds.L$N{#1,#1,N,},I1,"a,b",[I[2:I1,I2,],}"#)
+            .unwrap();
+        let union: std::collections::BTreeSet<u32> = t.iter().chain(&u).copied().collect();
+        assert_eq!(union.len(), 10);
+    }
+
+    #[test]
+    fn object_arrays_enums_and_errors() {
+        let mut i = Interner::default();
+        let t = i
+            .triples("p.Q{[Ljava.lang.Object;[2:N,p.Color.RED,],Btrue,}")
+            .unwrap();
+        assert_eq!(t.len(), 4);
+        assert!(i.triples("p.Q{I1").is_err());
+        assert!(i.triples("p.Q{I1,}x").is_err());
+    }
+}

@@ -1,0 +1,166 @@
+//! Hill climbing (seed 001, BEAPI section 3.3): fitness is the number of distinct structures
+//! the set builds at the scope. Start from the best single constructor or factory; at each
+//! step add the method that raises the fitness most; stop when none raises it. Ties go to the
+//! method with fewer and simpler parameters (primitive 1, reference `w3`, seed 004), then to
+//! the smaller signature, so the result is deterministic.
+//!
+//! Every successor of a step is a closure started from the current set's closure (its
+//! structures are a subset of the answer), and all of them are computed together, so their
+//! missing combinations share the workers' batches (see space.rs).
+
+use super::bits::Bits;
+use super::space::{Closure, Space, Wave};
+use anyhow::bail;
+use std::time::Instant;
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Step {
+    pub step: u32,
+    /// The method added (the constructor or factory at step 1).
+    pub added: String,
+    pub set: Vec<String>,
+    pub structures: u64,
+    /// Candidate sets measured in this step.
+    pub evaluated: usize,
+    /// Sequences the step ran (combinations no earlier step had run).
+    pub sequences: u64,
+    pub seconds: f64,
+}
+
+pub struct Outcome {
+    pub builders: Vec<u32>,
+    pub structures: u64,
+    pub steps: Vec<Step>,
+    pub evaluations: usize,
+    pub closure: Closure,
+}
+
+/// Orders candidates: more structures first, then lighter parameters, then signature.
+fn better(space: &Space, w3: f64, a: (u64, u32), b: (u64, u32)) -> bool {
+    let (fa, ua) = a;
+    let (fb, ub) = b;
+    if fa != fb {
+        return fa > fb;
+    }
+    let (oa, ob) = (&space.ops[ua as usize], &space.ops[ub as usize]);
+    let (wa, wb) = (oa.weight(w3), ob.weight(w3));
+    if wa != wb {
+        return wa < wb;
+    }
+    oa.signature < ob.signature
+}
+
+pub fn climb(
+    space: &mut Space,
+    candidates: &[u32],
+    w3: f64,
+    progress: &mut dyn FnMut(&Step),
+    wave: &mut dyn FnMut(&Wave),
+) -> anyhow::Result<Outcome> {
+    let mut evaluations = 0usize;
+    let mut steps = Vec::new();
+    // step 1: the best single constructor or factory
+    let started = Instant::now();
+    let explored = space.explored();
+    let creators: Vec<u32> = candidates
+        .iter()
+        .copied()
+        .filter(|&u| space.ops[u as usize].is_creator())
+        .collect();
+    if creators.is_empty() {
+        bail!(
+            "no constructor or static factory among the candidate methods: nothing can build a \
+             first structure (check --methods and the class's public constructors)"
+        );
+    }
+    let mut closures: Vec<Closure> = creators
+        .iter()
+        .map(|&u| Closure::of(&Bits::from_indices([u])))
+        .collect();
+    space.close(&mut closures, wave)?;
+    evaluations += closures.len();
+    let mut best: Option<(u64, u32, usize)> = None;
+    for (i, &u) in creators.iter().enumerate() {
+        let f = space.structures(&closures[i]);
+        if best.is_none_or(|(bf, bu, _)| better(space, w3, (f, u), (bf, bu))) {
+            best = Some((f, u, i));
+        }
+    }
+    let Some((mut fitness, first, at)) = best else {
+        bail!("internal error: no creator measured");
+    };
+    if fitness == 0 {
+        bail!(
+            "no constructor or static factory builds a structure of the class at this scope \
+             (each one threw or went out of scope): try a larger --scope"
+        );
+    }
+    let mut curr = closures.swap_remove(at);
+    let mut builders = vec![first];
+    let set_names = |space: &Space, b: &[u32]| -> Vec<String> {
+        b.iter()
+            .map(|&u| space.ops[u as usize].signature.clone())
+            .collect()
+    };
+    let s = Step {
+        step: 1,
+        added: space.ops[first as usize].signature.clone(),
+        set: set_names(space, &builders),
+        structures: fitness,
+        evaluated: creators.len(),
+        sequences: space.explored() - explored,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    progress(&s);
+    steps.push(s);
+    loop {
+        let started = Instant::now();
+        let explored = space.explored();
+        let rest: Vec<u32> = candidates
+            .iter()
+            .copied()
+            .filter(|u| !builders.contains(u) && !space.excluded.contains_key(u))
+            .collect();
+        if rest.is_empty() {
+            break;
+        }
+        let mut closures: Vec<Closure> = rest.iter().map(|&u| curr.with(u)).collect();
+        space.close(&mut closures, wave)?;
+        evaluations += closures.len();
+        let mut best: Option<(u64, u32, usize)> = None;
+        for (i, &u) in rest.iter().enumerate() {
+            if closures[i].over_budget.is_some() {
+                continue;
+            }
+            let f = space.structures(&closures[i]);
+            if best.is_none_or(|(bf, bu, _)| better(space, w3, (f, u), (bf, bu))) {
+                best = Some((f, u, i));
+            }
+        }
+        let Some((f, u, at)) = best else { break };
+        if f <= fitness {
+            break;
+        }
+        fitness = f;
+        curr = closures.swap_remove(at);
+        builders.push(u);
+        let s = Step {
+            step: steps.len() as u32 + 1,
+            added: space.ops[u as usize].signature.clone(),
+            set: set_names(space, &builders),
+            structures: fitness,
+            evaluated: rest.len(),
+            sequences: space.explored() - explored,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        progress(&s);
+        steps.push(s);
+    }
+    Ok(Outcome {
+        builders,
+        structures: fitness,
+        steps,
+        evaluations,
+        closure: curr,
+    })
+}

@@ -1,0 +1,720 @@
+//! `jforge builders`: a sufficient and minimal set of builder methods of a class, the methods
+//! an analysis needs to build every structure the whole API builds (seed 004, Ponzio et al.,
+//! FASE'19; hill climbing from seed 001, BEAPI section 3.3).
+//!
+//! Pipeline: observer detection by a short random run (`observers.rs`); the candidates are the
+//! other usable methods; one lazily explored exhaustive search at a small scope holds every
+//! combination any candidate set needs, as a transition graph (`space.rs`); hill climbing on
+//! structure counts (`hill.rs`, default) or the genetic algorithm on field extensions
+//! (`ga.rs`) searches the sets; the answer is verified against the whole API (`verify.rs`)
+//! and, by default, by an independent exhaustive search restricted to it on fresh workers.
+//! The result is a builders file that `jforge exhaustive --builders` and `jforge gen
+//! --builders` read (and `jforge exhaustive --builders auto` runs all this first).
+//!
+//! The command line is in src/builders_cmd.rs; `exhaustive` and `gen` call [`auto`] and
+//! [`restrict_ops`].
+
+pub mod bits;
+pub mod fieldext;
+pub mod ga;
+pub mod hill;
+pub mod observers;
+pub mod space;
+pub mod verify;
+
+use crate::cli::ExhaustiveArgs;
+use crate::exhaustive::Settings;
+use crate::exhaustive::search::{Search, SearchConfig, Usable};
+use crate::generate::ops::OpSet;
+use crate::model::Model;
+use crate::runner::java::JavaHome;
+use crate::runner::{Pool, PoolConfig};
+use crate::sequence::OpId;
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use observers::{Evidence, Role};
+use space::{Space, Wave};
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Scope of identification when none is given (seed 001: "a scope of 5 was enough for
+/// builders computation in all our case studies").
+pub const DEFAULT_SCOPE: u32 = 5;
+/// Sequences of the observer-detection random run.
+pub const DEFAULT_OBSERVER_SEQUENCES: u64 = 3000;
+/// Most combinations one operation with several structure inputs (`putAll(Map)`) may need in
+/// one closure; beyond it the operation is left out and reported (they grow as the square of
+/// the structures: TreeMap's 33,026 at scope 5 would need 1.1e9).
+pub const DEFAULT_MAX_COMBINATIONS: u64 = 2_000_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+pub enum Algorithm {
+    /// Hill climbing on the number of structures (BEAPI's).
+    #[value(name = "hc")]
+    #[serde(rename = "hc")]
+    HillClimbing,
+    /// The genetic algorithm of seed 004 on field extensions.
+    #[value(name = "ga")]
+    #[serde(rename = "ga")]
+    Genetic,
+}
+
+impl Algorithm {
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::HillClimbing => "hill climbing",
+            Algorithm::Genetic => "genetic algorithm",
+        }
+    }
+}
+
+/// What identification needs from its caller (`jforge builders` or `jforge exhaustive`).
+pub struct Env<'a> {
+    pub java: &'a JavaHome,
+    pub entries: &'a [PathBuf],
+    pub model: &'a Model,
+    pub ops: &'a OpSet,
+    pub classes: &'a [String],
+    /// Scope, domains, omitted fields and misuse exceptions of the identification.
+    pub settings: &'a Settings,
+    pub workers: usize,
+    pub heap_mb: u32,
+    pub batch: usize,
+    pub memory_budget: u64,
+}
+
+pub struct Options {
+    pub algorithm: Algorithm,
+    pub seed: u64,
+    pub observer_sequences: u64,
+    pub max_combinations: u64,
+    /// The genetic algorithm's parameters; `w3` also breaks hill climbing's ties.
+    pub ga: ga::Params,
+    /// Check the answer with an independent exhaustive search restricted to it.
+    pub search_check: bool,
+    /// `Some`: verify this set (signatures given by the user) instead of searching one.
+    pub given: Option<Vec<regex::Regex>>,
+    pub quiet: bool,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MethodRole {
+    pub signature: String,
+    pub role: Role,
+    pub evidence: Evidence,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SearchCheck {
+    pub structures: u64,
+    pub forms: usize,
+    /// The same canonical forms as the closure of the set.
+    pub agrees: bool,
+    pub seconds: f64,
+}
+
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Timings {
+    pub observers: f64,
+    pub identification: f64,
+    pub verification: f64,
+    pub search_check: f64,
+    pub total: f64,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Report {
+    pub classes: Vec<String>,
+    pub scope: u32,
+    /// `None` when a given set was verified (`--verify`).
+    pub algorithm: Option<Algorithm>,
+    pub seed: u64,
+    pub methods: Vec<MethodRole>,
+    pub observers: Vec<String>,
+    pub candidates: Vec<String>,
+    /// Methods left out of the search and of the check (over the combination budget).
+    pub excluded: Vec<(String, String)>,
+    pub steps: Vec<hill::Step>,
+    pub generations: Vec<ga::Generation>,
+    pub builders: Vec<String>,
+    #[serde(skip)]
+    pub builder_ops: Vec<OpId>,
+    /// Hill climbing: structures; GA: field extensions plus the tie-break term.
+    pub fitness: f64,
+    pub evaluations: usize,
+    pub verdict: verify::Verdict,
+    pub search_check: Option<SearchCheck>,
+    pub generated: u64,
+    pub sampled_calls: usize,
+    /// Sequences the exploration ran.
+    pub sequences: u64,
+    pub waves: u64,
+    /// Exceptions other than API misuse met while exploring (kind and count).
+    pub failures: Vec<(String, u64)>,
+    pub timings: Timings,
+}
+
+fn pool_config(env: &Env, scope: Option<u32>, text: bool, workers: usize) -> PoolConfig {
+    PoolConfig {
+        java: env.java.java.clone(),
+        classpath: env.entries.to_vec(),
+        workers,
+        call_timeout: Duration::from_secs(5),
+        heap_mb: env.heap_mb,
+        extra_jvm_args: crate::exhaustive::canon_jvm_args(env.settings, scope, text),
+    }
+}
+
+fn search_config(env: &Env) -> SearchConfig {
+    SearchConfig {
+        state_matching: true,
+        reuse: true,
+        misuse: env.settings.misuse.clone(),
+        batch: env.batch.max(1),
+        max_rounds: None,
+        memory_budget: env.memory_budget,
+        dump: false,
+        check_ops: HashMap::new(),
+        contracts: false,
+    }
+}
+
+fn spinner(quiet: bool) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::new_spinner();
+    b.set_style(
+        ProgressStyle::with_template("{elapsed_precise} {spinner} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    b.enable_steady_tick(Duration::from_millis(250));
+    b
+}
+
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Observer detection, the search for a builder set (or the set given), its verification.
+pub fn identify(env: &Env, opt: &Options) -> anyhow::Result<Report> {
+    let started = Instant::now();
+    let scope = env.settings.scope;
+    let mut skipped = Vec::new();
+    let usable = crate::exhaustive::usable_ops(env.ops, env.classes, env.settings, &mut skipped);
+    if usable.is_empty() {
+        bail!(
+            "{} has no public constructor or method whose inputs jforge can supply",
+            env.classes.join(", ")
+        );
+    }
+    let bar = spinner(opt.quiet);
+    // progress lines: above the spinner on a terminal, plain lines on stderr otherwise
+    let say = |m: String| {
+        if opt.quiet {
+        } else if bar.is_hidden() {
+            eprintln!("{m}");
+        } else {
+            bar.println(m);
+        }
+    };
+    // The space's workers (bounded by the scope) start while the random run goes on in the
+    // detection's (no bound: larger objects count as evidence too).
+    let space_cfg = pool_config(env, Some(scope), false, env.workers);
+    let space_pool = std::thread::spawn(move || Pool::start(space_cfg));
+    let mut det_pool = Pool::start(pool_config(env, None, false, env.workers))
+        .context("starting the worker JVMs")?;
+    let unregistered = det_pool.register(&env.ops.table)?;
+    bar.set_message(format!(
+        "observer detection: {} random sequences",
+        opt.observer_sequences
+    ));
+    let detection = observers::detect(
+        env.model,
+        env.ops,
+        env.classes,
+        &mut det_pool,
+        &unregistered,
+        &usable,
+        opt.seed,
+        opt.observer_sequences,
+    )?;
+    det_pool.shutdown();
+    let mut pool = space_pool
+        .join()
+        .map_err(|_| anyhow::anyhow!("the thread starting the workers panicked"))?
+        .context("starting the worker JVMs")?;
+    let unregistered = pool.register(&env.ops.table)?;
+    let usable: Vec<Usable> = usable
+        .into_iter()
+        .filter(|u| !unregistered.iter().any(|(id, _)| *id == u.op))
+        .collect();
+    let roles: Vec<MethodRole> = usable
+        .iter()
+        .map(|u| MethodRole {
+            signature: env.ops.table.get(u.op).signature(),
+            role: detection.role(env.ops, u.op),
+            evidence: detection.evidence.get(&u.op).copied().unwrap_or_default(),
+        })
+        .collect();
+    let observers_seconds = started.elapsed().as_secs_f64();
+    {
+        let obs: Vec<&str> = roles
+            .iter()
+            .filter(|r| r.role == Role::Observer)
+            .map(|r| r.signature.as_str())
+            .collect();
+        say(format!(
+            "observers ({} of {} methods, {} sampled calls): {}",
+            obs.len(),
+            roles.len(),
+            detection.sampled_calls,
+            if obs.is_empty() {
+                "none".to_string()
+            } else {
+                obs.join(", ")
+            }
+        ));
+    }
+
+    let search = Search::new(env.model, env.ops, usable.clone(), search_config(env));
+    let text_cfg = pool_config(env, Some(scope), true, 1);
+    let mut space = Space::new(
+        search,
+        pool,
+        env.classes.to_vec(),
+        opt.max_combinations,
+        scope,
+        text_cfg,
+    );
+    let candidates: Vec<u32> = (0..roles.len() as u32)
+        .filter(|&u| roles[u as usize].role != Role::Observer)
+        .collect();
+    let ident_start = Instant::now();
+    let step_started = std::cell::Cell::new(Instant::now());
+    let mut wave = |w: &Wave| {
+        let secs = step_started.get().elapsed().as_secs_f64().max(1e-3);
+        bar.set_message(format!(
+            "{} structures known | {} sequences ({}/s this step)",
+            thousands(w.structures as u64),
+            thousands(w.explored_total),
+            thousands((w.sequences as f64 / secs) as u64)
+        ));
+    };
+    let mut steps = Vec::new();
+    let mut generations = Vec::new();
+    let (builders, fitness, evaluations) = match (&opt.given, opt.algorithm) {
+        (Some(given), _) => {
+            let picked: Vec<u32> = (0..space.ops.len() as u32)
+                .filter(|&u| {
+                    let sig = &space.ops[u as usize].signature;
+                    given.iter().any(|r| r.is_match(sig))
+                })
+                .collect();
+            if picked.is_empty() {
+                bail!(
+                    "the builders file matches no usable method of {}: write one signature \
+                     regex per line, as jforge builders does (e.g. {})",
+                    env.classes.join(", "),
+                    regex::escape(&space.ops[0].signature)
+                );
+            }
+            (picked, 0.0, 0)
+        }
+        (None, Algorithm::HillClimbing) => {
+            let mut step_line = |s: &hill::Step| {
+                let rate = s.evaluated as f64 / s.seconds.max(1e-3);
+                say(format!(
+                    "step {}: + {} -> {} structures ({} sets, {:.0} sets/s, {} sequences, {:.2}s)",
+                    s.step,
+                    s.added,
+                    thousands(s.structures),
+                    s.evaluated,
+                    rate,
+                    thousands(s.sequences),
+                    s.seconds
+                ));
+                step_started.set(Instant::now());
+            };
+            let out = hill::climb(
+                &mut space,
+                &candidates,
+                opt.ga.w3,
+                &mut step_line,
+                &mut wave,
+            )?;
+            steps = out.steps;
+            (out.builders, out.structures as f64, out.evaluations)
+        }
+        (None, Algorithm::Genetic) => {
+            let mut gen_line = |g: &ga::Generation| {
+                let rate = g.evaluated as f64 / g.seconds.max(1e-3);
+                say(format!(
+                    "generation {}: best {{{}}} fitness {:.3} ({} field values, {} structures) \
+                     | population {} | {} new sets, {:.0} sets/s, {} sequences",
+                    g.generation,
+                    g.best.join(", "),
+                    g.fitness,
+                    g.field_extensions,
+                    thousands(g.structures),
+                    g.population,
+                    g.evaluated,
+                    rate,
+                    thousands(g.sequences)
+                ));
+                step_started.set(Instant::now());
+            };
+            let params = ga::Params {
+                seed: opt.seed,
+                ..opt.ga.clone()
+            };
+            let out = ga::evolve(&mut space, &candidates, &params, &mut gen_line, &mut wave)?;
+            generations = out.generations;
+            (out.builders, out.fitness, out.evaluations)
+        }
+    };
+    let identification = ident_start.elapsed().as_secs_f64();
+    bar.set_message(format!(
+        "verifying against the whole API ({} methods) at scope {scope}",
+        space.ops.len()
+    ));
+    let verify_start = Instant::now();
+    let (verdict, own) = verify::verify(&mut space, &builders, scope, &mut wave)?;
+    let verification = verify_start.elapsed().as_secs_f64();
+    let builder_ops: Vec<OpId> = builders.iter().map(|&u| space.ops[u as usize].op).collect();
+    let own_keys = space.keys(&own);
+    let mut failures: Vec<(String, u64)> = space
+        .search()
+        .failures
+        .iter()
+        .map(|f| {
+            let op = match f.seq.stmts.last() {
+                Some(crate::sequence::Stmt::Call { op, .. }) => env.ops.table.get(*op).signature(),
+                _ => "?".into(),
+            };
+            (format!("{} in {op}", f.what), f.occurrences)
+        })
+        .collect();
+    failures.sort();
+    let excluded: Vec<(String, String)> = space
+        .excluded
+        .iter()
+        .map(|(&u, why)| (space.ops[u as usize].signature.clone(), why.clone()))
+        .collect();
+    let names = |v: &[u32]| -> Vec<String> {
+        v.iter()
+            .map(|&u| space.ops[u as usize].signature.clone())
+            .collect()
+    };
+    let builder_names = names(&builders);
+    let candidate_names = names(&candidates);
+    let sequences = space.explored();
+    let waves = space.waves;
+    space.shutdown();
+    let mut search_check = None;
+    let check_start = Instant::now();
+    if opt.search_check {
+        bar.set_message(format!(
+            "checking with an exhaustive search restricted to the {} builders",
+            builders.len()
+        ));
+        let subset: Vec<Usable> = usable
+            .iter()
+            .filter(|u| builder_ops.contains(&u.op))
+            .cloned()
+            .collect();
+        search_check = Some(check_by_search(env, subset, &own_keys)?);
+    }
+    let search_seconds = check_start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    Ok(Report {
+        classes: env.classes.to_vec(),
+        scope,
+        algorithm: opt.given.is_none().then_some(opt.algorithm),
+        seed: opt.seed,
+        observers: roles
+            .iter()
+            .filter(|r| r.role == Role::Observer)
+            .map(|r| r.signature.clone())
+            .collect(),
+        methods: roles,
+        candidates: candidate_names,
+        excluded,
+        steps,
+        generations,
+        builders: builder_names,
+        builder_ops,
+        fitness,
+        evaluations,
+        verdict,
+        search_check,
+        generated: detection.generated,
+        sampled_calls: detection.sampled_calls,
+        sequences,
+        waves,
+        failures,
+        timings: Timings {
+            observers: observers_seconds,
+            identification,
+            verification,
+            search_check: search_seconds,
+            total: started.elapsed().as_secs_f64(),
+        },
+    })
+}
+
+/// The structures of an exhaustive search restricted to `subset`, run as `jforge exhaustive`
+/// runs it (fresh workers, breadth-first rounds), compared with the closure's forms.
+fn check_by_search(
+    env: &Env,
+    subset: Vec<Usable>,
+    expected: &[u128],
+) -> anyhow::Result<SearchCheck> {
+    let started = Instant::now();
+    let mut pool = Pool::start(pool_config(
+        env,
+        Some(env.settings.scope),
+        false,
+        env.workers,
+    ))
+    .context("starting the worker JVMs")?;
+    pool.register(&env.ops.table)?;
+    let mut search = Search::new(env.model, env.ops, subset, search_config(env));
+    search.run(&mut pool, &mut |_| {})?;
+    pool.shutdown();
+    let mut keys: Vec<u128> = search.keys().collect();
+    keys.sort_unstable();
+    Ok(SearchCheck {
+        structures: search.structures_of(env.classes),
+        forms: keys.len(),
+        agrees: keys == expected,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The builders file: one escaped signature per line (the format `--builders FILE` reads),
+/// with the verdict and the observers as comments.
+pub fn file_text(r: &Report) -> String {
+    let mut s = format!(
+        "# jforge builders: {} at scope {} ({})\n",
+        r.classes.join(", "),
+        r.scope,
+        r.algorithm.map_or("verified set", |a| a.name())
+    );
+    s.push_str(&format!("# {}\n", verdict_line(r)));
+    for b in &r.builders {
+        s.push_str(&regex::escape(b));
+        s.push('\n');
+    }
+    if !r.observers.is_empty() {
+        s.push_str(&format!("# observers: {}\n", r.observers.join(", ")));
+    }
+    s
+}
+
+fn yes(b: bool) -> &'static str {
+    if b { "yes" } else { "NO" }
+}
+
+/// One line: both verdicts and the scope they were checked at.
+pub fn verdict_line(r: &Report) -> String {
+    let v = &r.verdict;
+    format!(
+        "sufficient at scope {}: {} ({} structures, the whole API's {} methods build {}); \
+         minimal: {}",
+        v.scope,
+        yes(v.sufficient),
+        thousands(v.structures),
+        v.api_methods,
+        thousands(v.api_structures),
+        yes(v.minimal)
+    )
+}
+
+/// The summary `jforge builders` prints.
+pub fn print_summary(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+    let how = match r.algorithm {
+        Some(a) => format!("{}, {} sets evaluated", a.name(), r.evaluations),
+        None => "the set given".to_string(),
+    };
+    writeln!(
+        out,
+        "jforge builders: {} at scope {} ({how}; {:.2}s: observers {:.2}s, search {:.2}s, \
+         verification {:.2}s{})",
+        r.classes.join(", "),
+        r.scope,
+        r.timings.total,
+        r.timings.observers,
+        r.timings.identification,
+        r.timings.verification,
+        if r.search_check.is_some() {
+            format!(", check {:.2}s", r.timings.search_check)
+        } else {
+            String::new()
+        }
+    )?;
+    writeln!(
+        out,
+        "  observers ({} of {}): {}",
+        r.observers.len(),
+        r.methods.len(),
+        if r.observers.is_empty() {
+            "none".into()
+        } else {
+            r.observers.join(", ")
+        }
+    )?;
+    for (m, why) in &r.excluded {
+        writeln!(out, "  left out: {m}: {why}")?;
+    }
+    writeln!(out, "  builders ({}):", r.builders.len())?;
+    for b in &r.builders {
+        writeln!(out, "    {b}")?;
+    }
+    writeln!(out, "  {}", verdict_line(r))?;
+    let v = &r.verdict;
+    if !v.sufficient {
+        writeln!(
+            out,
+            "  the whole API builds {} more canonical forms; for example:",
+            v.api_forms - v.forms
+        )?;
+        for e in &v.missing_examples {
+            writeln!(out, "    {}", e.join("; "))?;
+        }
+    }
+    for w in &v.without {
+        writeln!(
+            out,
+            "    without {}: {} structures{}",
+            w.method,
+            thousands(w.structures),
+            if w.structures >= v.structures {
+                " (superfluous)"
+            } else {
+                ""
+            }
+        )?;
+    }
+    if let Some(c) = &r.search_check {
+        writeln!(
+            out,
+            "  exhaustive search restricted to the builders: {} structures, {} ({:.2}s)",
+            thousands(c.structures),
+            if c.agrees {
+                "the same canonical forms"
+            } else {
+                "DIFFERENT canonical forms: the code under test is not deterministic, or \
+                 depends on state outside the structure"
+            },
+            c.seconds
+        )?;
+    }
+    if !r.failures.is_empty() {
+        let list: Vec<String> = r
+            .failures
+            .iter()
+            .map(|(what, n)| format!("{what} ({n}x)"))
+            .collect();
+        writeln!(
+            out,
+            "  exceptions other than API misuse, dropped like misuse (jforge exhaustive reports \
+             them as failures; --misuse-exceptions): {}",
+            list.join(", ")
+        )?;
+    }
+    Ok(())
+}
+
+/// `jforge exhaustive --builders auto`: identifies the builders (hill climbing at scope
+/// min(5, --scope), checked against the whole API there) and returns the operations to
+/// enumerate with; `None`: a set that is not sufficient is not used, the whole API is (with a
+/// warning).
+pub fn auto(
+    args: &ExhaustiveArgs,
+    java: &JavaHome,
+    entries: &[PathBuf],
+    model: &Model,
+    ops: &OpSet,
+    classes: &[String],
+) -> anyhow::Result<Option<HashSet<OpId>>> {
+    let full = Settings::from_args(args)?;
+    let scope = full.scope.min(DEFAULT_SCOPE);
+    let settings = Settings::from_args(&ExhaustiveArgs {
+        scope: Some(scope),
+        ..args.clone()
+    })?;
+    let workers = args
+        .workers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1);
+    let env = Env {
+        java,
+        entries,
+        model,
+        ops,
+        classes,
+        settings: &settings,
+        workers,
+        heap_mb: args.worker_heap.unwrap_or(1024),
+        batch: args.batch,
+        memory_budget: crate::exhaustive::memory_budget(args),
+    };
+    let report = identify(
+        &env,
+        &Options {
+            algorithm: Algorithm::HillClimbing,
+            seed: 0,
+            observer_sequences: DEFAULT_OBSERVER_SEQUENCES,
+            max_combinations: DEFAULT_MAX_COMBINATIONS,
+            ga: ga::Params::default(),
+            search_check: false,
+            given: None,
+            quiet: args.quiet,
+        },
+    )?;
+    eprintln!(
+        "builders (identified at scope {scope} in {:.2}s): {}",
+        report.timings.total,
+        report.builders.join(", ")
+    );
+    eprintln!("  {}", verdict_line(&report));
+    if !report.verdict.sufficient {
+        eprintln!(
+            "warning: the identified builders are not sufficient at scope {scope}: \
+             enumerating with the whole API instead"
+        );
+        return Ok(None);
+    }
+    Ok(Some(report.builder_ops.iter().copied().collect()))
+}
+
+/// `jforge gen --builders FILE`: generation calls only the methods of the classes under test
+/// the file lists (helper-class operations still supply arguments, and observers still give
+/// the assertions: they come from the whole class).
+pub fn restrict_ops(ops: &mut OpSet, file: &Path) -> anyhow::Result<()> {
+    let builders = crate::exhaustive::read_builders_file(file)?;
+    let table = &ops.table;
+    ops.primary.retain(|&o| {
+        let sig = table.get(o).signature();
+        builders.iter().any(|b| b.is_match(&sig))
+    });
+    if ops.primary.is_empty() {
+        bail!(
+            "--builders {}: no method of the classes under test matches its lines; write one \
+             signature regex per line as jforge builders does (e.g. ds\\.Stack\\.push\\(int\\))",
+            file.display()
+        );
+    }
+    Ok(())
+}

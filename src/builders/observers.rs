@@ -1,0 +1,310 @@
+//! Observer detection (seed 004, section 4.4): a short random run over the whole API (the
+//! generator of `jforge gen`) builds objects; each method is then called on objects drawn from
+//! them, and the canonical forms of the call's receiver and arguments are compared before and
+//! after the call (the worker computes them, as for `jforge exhaustive`). A method that never
+//! changed any of them and never returned a structure cannot build anything: it is an
+//! observer, left out of the builder search.
+//!
+//! Why calls of our own rather than the run's sequences: the generator keeps only the first
+//! sequences of a void method, mostly on fresh objects (`clear()` on empty lists looked like
+//! an observer). Half the literal arguments are values the object was built with
+//! (`remove(v)` changes a list only when `v` is in it).
+//!
+//! Deviation from the paper, whose observers never return any non-primitive value: a method
+//! returning only other objects (TreeMap's subMap views, its entries) is an observer here
+//! too, because the exhaustive search never keeps those results as structures of the classes
+//! under test, so such a method can never raise a set's fitness (it stays part of the whole
+//! API the verdict checks against).
+//!
+//! The run is not bounded by the scope (forms are computed at any size) so that larger objects
+//! count as evidence too. The classification is a heuristic; the verification of the final
+//! set (against the whole API, observers included) is what makes the answer safe.
+
+use crate::exhaustive::search::{ParamDom, Usable};
+use crate::generate::literals::LiteralPool;
+use crate::generate::ops::OpSet;
+use crate::generate::random::{CandEnding, GenConfig, Generator};
+use crate::model::{JType, Model};
+use crate::runner::{CANON_OP, ExecMode, ExecRequest, Observed, Pool, StmtOutcome};
+use crate::sequence::{OpId, OpKind, Sequence, Stmt, Value};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Calls sampled per method.
+const SAMPLES_PER_METHOD: usize = 32;
+
+/// What the sampled calls of one method showed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Evidence {
+    /// Calls observed (each: forms before and after).
+    pub calls: u32,
+    /// Calls after which the receiver or an argument had another canonical form.
+    pub changed: u32,
+    /// Calls that returned an object the search keeps as a structure (of a class under test).
+    pub returned_structure: u32,
+    /// Calls that returned another object (a view, an entry, an iterator).
+    pub returned_other: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// Never changed its inputs, never returned an object: left out of the search.
+    Observer,
+    /// Changed an input, returned a structure, or is a constructor.
+    Builder,
+    /// Never ran normally in the random run: kept as a candidate (nothing shows it is an
+    /// observer).
+    Unseen,
+}
+
+pub struct Detection {
+    pub generated: u64,
+    pub sampled_calls: usize,
+    pub seconds: f64,
+    pub evidence: HashMap<OpId, Evidence>,
+}
+
+impl Detection {
+    pub fn role(&self, ops: &OpSet, op: OpId) -> Role {
+        if ops.table.get(op).kind == OpKind::Constructor {
+            return Role::Builder;
+        }
+        match self.evidence.get(&op) {
+            None => Role::Unseen,
+            Some(e) if e.calls == 0 => Role::Unseen,
+            Some(e) if e.changed > 0 || e.returned_structure > 0 => Role::Builder,
+            Some(_) => Role::Observer,
+        }
+    }
+}
+
+/// Runs the random generator for `sequences` sequences (deterministic for a seed), on a pool
+/// whose workers canonicalize without a scope bound, then calls each method of `usable` on up
+/// to 32 objects the run built (drawn with a seeded generator; literal arguments from the
+/// method's domain) and compares the forms of its inputs before and after the call.
+#[allow(clippy::too_many_arguments)]
+pub fn detect(
+    model: &Model,
+    ops: &OpSet,
+    classes: &[String],
+    pool: &mut Pool,
+    unregistered: &[(OpId, String)],
+    usable: &[Usable],
+    seed: u64,
+    sequences: u64,
+) -> anyhow::Result<Detection> {
+    let started = Instant::now();
+    // Randoop's default literals, the class's constants and the bounded domains (so that
+    // calls such as remove(v) meet values the structures hold)
+    let mut literals = LiteralPool::with_defaults();
+    for c in classes {
+        if let Some(ci) = model.get(c) {
+            for l in &ci.literals {
+                literals.add_literal(l);
+            }
+        }
+    }
+    for u in usable {
+        for p in &u.params {
+            if let ParamDom::Lits(l) = p {
+                for st in l {
+                    if let Stmt::Lit { value, .. } = st {
+                        literals.add_observed(value);
+                    }
+                }
+            }
+        }
+    }
+    let cfg = GenConfig {
+        seed,
+        time_limit: None,
+        generated_limit: Some(sequences),
+        max_candidates: (sequences as usize).max(100),
+        ..GenConfig::default()
+    };
+    let mut g = Generator::new(model, ops, literals, cfg);
+    for (op, why) in unregistered {
+        g.exclude(*op, &format!("cannot be loaded: {why}"));
+    }
+    g.run(pool, &mut |_| {})?;
+    let mut cands: Vec<_> = g
+        .candidates
+        .iter()
+        .chain(&g.coverage_candidates)
+        .filter(|c| c.ending == CandEnding::Normal)
+        .collect();
+    cands.sort_by_key(|c| c.id);
+    // objects the run built: (sequence, statement, static type): the receiver of each
+    // sequence's last call and its result when that is an object of a class under test
+    let mut objects: Vec<(Arc<Sequence>, u32, JType)> = Vec::new();
+    for c in cands {
+        let seq = &c.comp.seq;
+        let last = seq.stmts.len() - 1;
+        let Some(Stmt::Call { op, args }) = seq.stmts.last() else {
+            continue;
+        };
+        let o = ops.table.get(*op);
+        if o.has_receiver()
+            && let Some(&r) = args.first()
+            && let Some(t) = seq.out_type(&ops.table, r as usize)
+        {
+            objects.push((seq.clone(), r, t));
+        }
+        if let Some(t) = &o.ret
+            && t.erasure()
+                .class_name()
+                .is_some_and(|n| classes.iter().any(|c| c == n))
+        {
+            objects.push((seq.clone(), last as u32, t.clone()));
+        }
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0b5e_7ae5);
+    // (op, the sequence with the call last, inputs of the call that are structures, whether
+    // the search keeps its result as a structure)
+    let mut samples: Vec<(OpId, Sequence, Vec<u32>, bool)> = Vec::new();
+    for u in usable {
+        let fitting: Vec<Vec<usize>> = u
+            .params
+            .iter()
+            .map(|p| match p {
+                ParamDom::Refs(ty) => (0..objects.len())
+                    .filter(|&i| {
+                        let t = &objects[i].2;
+                        t.erasure() == ty.erasure() || model.is_subtype(t, ty)
+                    })
+                    .collect(),
+                ParamDom::Lits(_) => Vec::new(),
+            })
+            .collect();
+        if u.params
+            .iter()
+            .zip(&fitting)
+            .any(|(p, f)| matches!(p, ParamDom::Refs(_)) && f.is_empty())
+        {
+            continue;
+        }
+        for _ in 0..SAMPLES_PER_METHOD {
+            let mut seq = Sequence::default();
+            let mut args = Vec::with_capacity(u.params.len());
+            let mut inputs = Vec::new();
+            for (p, f) in u.params.iter().zip(&fitting) {
+                match p {
+                    ParamDom::Lits(l) => {
+                        // half the time a literal the objects were built with (remove(v)
+                        // changes a list only when v is in it), else one of the domain
+                        let ty = match &l[0] {
+                            Stmt::Lit { ty, .. } => Some(ty),
+                            _ => None,
+                        };
+                        let used: Vec<u32> = (0..seq.stmts.len() as u32)
+                            .filter(|&i| {
+                                matches!(&seq.stmts[i as usize],
+                                    Stmt::Lit { ty: t, value } if Some(t) == ty && *value != Value::Null)
+                            })
+                            .collect();
+                        if !used.is_empty() && rng.random_bool(0.5) {
+                            args.push(used[rng.random_range(0..used.len())]);
+                        } else {
+                            seq.stmts.push(l[rng.random_range(0..l.len())].clone());
+                            args.push(seq.stmts.len() as u32 - 1);
+                        }
+                    }
+                    ParamDom::Refs(_) => {
+                        // the longest of three random objects: most objects the run kept are
+                        // small (fresh or emptied), and an observer is told apart on large ones
+                        let pick = (0..3)
+                            .map(|_| f[rng.random_range(0..f.len())])
+                            .max_by_key(|&i| (objects[i].0.stmts.len(), std::cmp::Reverse(i)))
+                            .unwrap_or(f[0]);
+                        let (s, at, _) = &objects[pick];
+                        let off = seq.append(s);
+                        args.push(off + at);
+                        inputs.push(off + at);
+                    }
+                }
+            }
+            seq.stmts.push(Stmt::Call { op: u.op, args });
+            samples.push((u.op, seq, inputs, u.canon_result));
+        }
+    }
+    // two requests per sample: without the call (forms before) and with it
+    let mut reqs = Vec::with_capacity(samples.len() * 2);
+    for (_, seq, inputs, _) in &samples {
+        let n = seq.stmts.len();
+        let observers: Vec<(u32, OpId)> = inputs.iter().map(|&a| (a, CANON_OP)).collect();
+        reqs.push(ExecRequest {
+            seq: Arc::new(Sequence {
+                stmts: seq.stmts[..n - 1].to_vec(),
+            }),
+            mode: ExecMode::Canon,
+            contract_values: Vec::new(),
+            observers: observers.clone(),
+            reuse: None,
+        });
+        reqs.push(ExecRequest {
+            seq: Arc::new(seq.clone()),
+            mode: ExecMode::Canon,
+            contract_values: Vec::new(),
+            observers,
+            reuse: None,
+        });
+    }
+    let mut results = Vec::with_capacity(reqs.len());
+    for chunk in reqs.chunks(2000) {
+        results.extend(pool.execute(chunk.to_vec())?);
+    }
+    let forms = |r: &crate::runner::SeqResult| -> Option<BTreeMap<u32, String>> {
+        if r.first_abnormal().is_some() {
+            return None;
+        }
+        let mut m = BTreeMap::new();
+        for o in &r.observers {
+            match &o.result {
+                Ok(Value::Str(f)) if o.op == CANON_OP => {
+                    m.insert(o.stmt, f.clone());
+                }
+                _ => return None,
+            }
+        }
+        Some(m)
+    };
+    let mut evidence: HashMap<OpId, Evidence> = HashMap::new();
+    let mut sampled = 0usize;
+    for (i, (op, seq, inputs, structure)) in samples.iter().enumerate() {
+        let (Some(before), Some(after)) = (forms(&results[2 * i]), forms(&results[2 * i + 1]))
+        else {
+            continue;
+        };
+        let distinct: std::collections::BTreeSet<&u32> = inputs.iter().collect();
+        if before.len() != distinct.len() || after.len() != distinct.len() {
+            continue;
+        }
+        sampled += 1;
+        let e = evidence.entry(*op).or_default();
+        e.calls += 1;
+        if before != after {
+            e.changed += 1;
+        }
+        let last = seq.stmts.len() - 1;
+        if matches!(
+            results[2 * i + 1].outcomes.get(last),
+            Some(StmtOutcome::Normal(Observed::Object { .. }))
+        ) {
+            if *structure {
+                e.returned_structure += 1;
+            } else {
+                e.returned_other += 1;
+            }
+        }
+    }
+    Ok(Detection {
+        generated: g.progress.generated,
+        sampled_calls: sampled,
+        seconds: started.elapsed().as_secs_f64(),
+        evidence,
+    })
+}

@@ -1,0 +1,392 @@
+//! End-to-end tests of `jforge builders` (real JVMs): observer detection on subjects whose
+//! observers are known, both algorithms on subjects whose minimal sufficient sets are known
+//! (checked by the tool against the whole API and by an independent restricted search),
+//! verification of hand-written sets that are insufficient or not minimal, determinism of the
+//! genetic algorithm, `exhaustive --builders auto`, and the refusal of a set that cannot build
+//! a first structure.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+
+fn subjects_exh() -> PathBuf {
+    static ONCE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    ONCE.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("jforge-bld-subjects-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        javac(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/exhaustive"),
+            &dir,
+            "",
+        );
+        dir
+    })
+    .clone()
+}
+
+/// Runs `jforge builders` and returns the --stats-json.
+fn builders(class: &str, extra: &[&str]) -> serde_json::Value {
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("b.json");
+    let mut c = jforge();
+    c.args(["builders", "-q", "--classpath"])
+        .arg(subjects_exh())
+        .args(["--class", class, "--stats-json"])
+        .arg(&json)
+        .args(extra);
+    run_ok(&mut c);
+    read_json(&json)
+}
+
+fn strings(v: &serde_json::Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Method names of the builder set, without the class (`add(int)`, `<init>(int)`).
+fn set(j: &serde_json::Value) -> Vec<String> {
+    let mut v: Vec<String> = strings(&j["builders"])
+        .into_iter()
+        .map(|s| {
+            let (head, params) = s.split_once('(').unwrap();
+            let name = head.rsplit('.').next().unwrap();
+            let name = if name.chars().next().unwrap().is_uppercase() {
+                "<init>"
+            } else {
+                name
+            };
+            format!("{name}({params}")
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn assert_verified(j: &serde_json::Value) {
+    let v = &j["verdict"];
+    assert_eq!(v["sufficient"], true, "{v}");
+    assert_eq!(v["minimal"], true, "{v}");
+    assert_eq!(v["structures"], v["api_structures"], "{v}");
+    if let Some(c) = j["search_check"].as_object() {
+        assert_eq!(c["agrees"], true, "{j}");
+        assert_eq!(c["structures"], v["structures"], "{j}");
+    }
+}
+
+fn role(j: &serde_json::Value, method: &str) -> String {
+    j["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["signature"].as_str().unwrap().ends_with(method))
+        .unwrap_or_else(|| panic!("no method {method} in {j}"))["role"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn observers_are_told_from_builders() {
+    // NodeCachingLinkedList: the queries are observers; every add and removal changes the list
+    let j = builders("ds.NodeCachingLinkedList", &["--scope", "4"]);
+    for m in [
+        "contains(int)",
+        "get(int)",
+        "indexOf(int)",
+        "size()",
+        "repOK()",
+    ] {
+        assert_eq!(role(&j, m), "observer", "{m}: {}", j["methods"]);
+    }
+    for m in [
+        "add(int)",
+        "addFirst(int)",
+        "remove(int)",
+        "removeIndex(int)",
+        "clear()",
+        "NodeCachingLinkedList()",
+    ] {
+        assert_eq!(role(&j, m), "builder", "{m}: {}", j["methods"]);
+    }
+    assert_eq!(strings(&j["observers"]).len(), 5);
+    // the search's candidates are the others
+    assert_eq!(strings(&j["candidates"]).len(), 7);
+}
+
+#[test]
+fn hill_climbing_finds_the_minimal_sets() {
+    // NodeCachingLinkedList: a removal fills the node cache, and the two constructors build
+    // different cache limits (20, and 0..4 from the int domain)
+    let j = builders("ds.NodeCachingLinkedList", &[]);
+    assert_verified(&j);
+    assert_eq!(
+        set(&j),
+        ["<init>()", "<init>(int)", "add(int)", "remove(int)"],
+        "{}",
+        j["builders"]
+    );
+    assert_eq!(j["verdict"]["structures"], 5610);
+    // a red-black tree needs remove for some colourings; an AVL tree only add
+    let j = builders("ds.RedBlackTree", &[]);
+    assert_verified(&j);
+    assert_eq!(set(&j), ["<init>()", "add(int)", "remove(int)"]);
+    let j = builders("ds.AvlTree", &[]);
+    assert_verified(&j);
+    assert_eq!(set(&j), ["<init>()", "add(int)"]);
+    // consolidation after extractMin builds trees insertions alone do not
+    let j = builders("ds.FibonacciHeap", &[]);
+    assert_verified(&j);
+    assert_eq!(set(&j), ["<init>()", "extractMin()", "insert(int)"]);
+    // steps: the constructor first, then one method per step, the count rising each time
+    let steps = j["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 3);
+    let counts: Vec<u64> = steps
+        .iter()
+        .map(|s| s["structures"].as_u64().unwrap())
+        .collect();
+    assert!(counts.windows(2).all(|w| w[0] < w[1]), "{counts:?}");
+}
+
+#[test]
+fn a_builder_that_is_no_add() {
+    // disjoint sets grow only by union; find compresses paths but union(x, x) does the same
+    for alg in ["hc", "ga"] {
+        let j = builders("ds.DisjointSets", &["--algorithm", alg]);
+        assert_verified(&j);
+        assert_eq!(set(&j), ["<init>(int)", "union(int,int)"], "{alg}");
+        assert_eq!(role(&j, "sets()"), "observer");
+        assert_eq!(role(&j, "size()"), "observer");
+    }
+}
+
+#[test]
+fn genetic_algorithm_finds_the_minimal_sets_deterministically() {
+    let run = |seed: &str| {
+        builders(
+            "ds.NodeCachingLinkedList",
+            &["--algorithm", "ga", "--seed", seed],
+        )
+    };
+    let a = run("3");
+    assert_verified(&a);
+    let s = set(&a);
+    assert_eq!(s.len(), 4, "{s:?}");
+    assert!(s.contains(&"<init>()".to_string()) && s.contains(&"<init>(int)".to_string()));
+    assert!(
+        s.iter().any(|m| m == "add(int)" || m == "addFirst(int)"),
+        "{s:?}"
+    );
+    assert!(
+        s.iter()
+            .any(|m| m == "remove(int)" || m == "removeIndex(int)"),
+        "{s:?}"
+    );
+    // the same seed gives the same run, generation by generation (all but the timings)
+    let b = run("3");
+    let untimed = |j: &serde_json::Value| {
+        let mut g = j["generations"].clone();
+        for x in g.as_array_mut().unwrap() {
+            x.as_object_mut().unwrap().remove("seconds");
+        }
+        g
+    };
+    assert_eq!(untimed(&a), untimed(&b));
+    assert_eq!(untimed(&a).as_array().unwrap().len(), 21);
+    assert_eq!(a["builders"], b["builders"]);
+    assert_eq!(a["methods"], b["methods"]);
+    let j = builders("ds.RedBlackTree", &["--algorithm", "ga", "--seed", "1"]);
+    assert_verified(&j);
+    assert_eq!(set(&j), ["<init>()", "add(int)", "remove(int)"]);
+    // the paper's fitness alone cannot tell remove from nothing on field extensions
+    let p = builders(
+        "ds.RedBlackTree",
+        &["--algorithm", "ga", "--seed", "1", "--paper-fitness"],
+    );
+    assert_eq!(p["verdict"]["sufficient"], false, "{}", p["verdict"]);
+}
+
+#[test]
+fn verification_rejects_insufficient_and_superfluous_sets() {
+    let d = tempfile::tempdir().unwrap();
+    let write = |name: &str, lines: &[&str]| {
+        let f = d.path().join(name);
+        std::fs::write(&f, lines.join("\n")).unwrap();
+        f.display().to_string()
+    };
+    // without a removal the node cache stays empty: not sufficient
+    let adds = write(
+        "adds.txt",
+        &[
+            r"ds\.NodeCachingLinkedList\(\)",
+            r"ds\.NodeCachingLinkedList\(int\)",
+            r"ds\.NodeCachingLinkedList\.add\(int\)",
+        ],
+    );
+    let j = builders("ds.NodeCachingLinkedList", &["--verify", &adds]);
+    let v = &j["verdict"];
+    assert_eq!(v["sufficient"], false, "{v}");
+    assert_eq!(v["minimal"], true, "{v}");
+    assert_eq!(v["structures"], 4686);
+    assert_eq!(v["api_structures"], 5610);
+    assert!(!v["missing_examples"].as_array().unwrap().is_empty());
+    assert!(j["algorithm"].is_null());
+    // addFirst next to add is superfluous: sufficient but not minimal
+    let extra = write(
+        "extra.txt",
+        &[
+            r"ds\.NodeCachingLinkedList\(\)",
+            r"ds\.NodeCachingLinkedList\(int\)",
+            r"ds\.NodeCachingLinkedList\.add\(int\)",
+            r"ds\.NodeCachingLinkedList\.addFirst\(int\)",
+            r"ds\.NodeCachingLinkedList\.remove\(int\)",
+        ],
+    );
+    let j = builders("ds.NodeCachingLinkedList", &["--verify", &extra]);
+    let v = &j["verdict"];
+    assert_eq!(v["sufficient"], true, "{v}");
+    assert_eq!(v["minimal"], false, "{v}");
+    let without = v["without"].as_array().unwrap();
+    let first = without
+        .iter()
+        .find(|w| w["method"].as_str().unwrap().ends_with("addFirst(int)"))
+        .unwrap();
+    assert_eq!(first["structures"], 5610);
+    // the red-black tree without remove
+    let rbt = write(
+        "rbt.txt",
+        &[r"ds\.RedBlackTree\(\)", r"ds\.RedBlackTree\.add\(int\)"],
+    );
+    let j = builders("ds.RedBlackTree", &["--verify", &rbt]);
+    assert_eq!(j["verdict"]["sufficient"], false);
+}
+
+#[test]
+fn the_output_file_is_what_exhaustive_and_gen_read() {
+    let d = tempfile::tempdir().unwrap();
+    let file = d.path().join("avl.txt");
+    let j = builders("ds.AvlTree", &["--output", file.to_str().unwrap()]);
+    assert_verified(&j);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains(r"ds\.AvlTree\.add\(int\)"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("# sufficient at scope 5: yes")),
+        "{text}"
+    );
+    // exhaustive with the file and with --builders auto: the same count as the whole API
+    let exh = |b: &str| {
+        let json = d.path().join(format!("e-{}.json", b.len()));
+        run_ok(
+            jforge()
+                .args(["exhaustive", "-q", "--classpath"])
+                .arg(subjects_exh())
+                .args(["--class", "ds.AvlTree", "--scope", "7", "--builders", b])
+                .arg("--stats-json")
+                .arg(&json),
+        );
+        read_json(&json)
+    };
+    let hand = d.path().join("hand.txt");
+    std::fs::write(&hand, "ds\\.AvlTree\\(\\)\nds\\.AvlTree\\.add\\(.*\n").unwrap();
+    let by_hand = exh(hand.to_str().unwrap());
+    let by_file = exh(file.to_str().unwrap());
+    let auto = exh("auto");
+    assert_eq!(by_hand["structures"], auto["structures"]);
+    assert_eq!(by_file["structures"], auto["structures"]);
+    assert_eq!(auto["usable_operations"], 2);
+    // gen restricted to the builders: only AvlTree() and add(int) are called
+    let out = d.path().join("tests");
+    let json = d.path().join("gen.json");
+    run_ok(
+        jforge()
+            .args(["gen", "-q", "--no-validate", "--no-coverage", "--classpath"])
+            .arg(subjects_exh())
+            .args([
+                "--class",
+                "ds.AvlTree",
+                "--generated-limit",
+                "300",
+                "--builders",
+            ])
+            .arg(&file)
+            .arg("--output-dir")
+            .arg(&out)
+            .arg("--stats-json")
+            .arg(&json),
+    );
+    let mut called = String::new();
+    for f in java_files(&out) {
+        called.push_str(&std::fs::read_to_string(f).unwrap());
+    }
+    assert!(called.contains(".add("), "{called}");
+    assert!(!called.contains(".contains("), "{called}");
+}
+
+#[test]
+fn sets_without_a_constructor_are_refused() {
+    let o = jforge()
+        .args(["exhaustive", "-q", "--classpath"])
+        .arg(subjects_exh())
+        .args([
+            "--class",
+            "ds.SinglyLinkedList",
+            "--scope",
+            "3",
+            "--methods",
+            r"ds\.SinglyLinkedList\.add\(.*",
+        ])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("no constructor or static factory"), "{e}");
+    assert!(e.contains(r"ds\.SinglyLinkedList\(\)"), "{e}");
+    // a builders file that matches nothing is refused by gen too
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("b.txt");
+    std::fs::write(&f, "ds\\.Nothing\\(\\)\n").unwrap();
+    let o = jforge()
+        .args(["gen", "-q", "--no-validate", "--classpath"])
+        .arg(subjects_exh())
+        .args(["--class", "ds.AvlTree", "--builders"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("no method of the classes under test"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn cli_errors_are_clear() {
+    let err = |args: &[&str]| {
+        let o = jforge()
+            .args(["builders", "-q", "--classpath"])
+            .arg(subjects_exh())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(!o.status.success());
+        String::from_utf8_lossy(&o.stderr).to_string()
+    };
+    assert!(err(&[]).contains("--class"));
+    assert!(err(&["--class", "ds.Nope"]).contains("ds.Nope"));
+    assert!(err(&["--class", "ds.AvlTree", "--mutation-rate", "2"]).contains("--mutation-rate"));
+    // a modification counter kept in the forms: the search never ends, and says why
+    let e = err(&[
+        "--class",
+        "ds.NodeCachingLinkedList",
+        "--scope",
+        "3",
+        "--omit-fields",
+        "",
+        "--no-search-check",
+    ]);
+    assert!(e.contains("--omit-fields"), "{e}");
+}
