@@ -6,10 +6,15 @@ builder set found, whether the tool verified it sufficient and minimal, and the 
     cargo build --release
     python3 bench/builders.py --seeds 5 --markdown
     python3 bench/builders.py --only TreeMap --algorithm hc --seeds 1
+    python3 bench/builders.py --compare-gen 60 --markdown      # seed 004's experiment
 
 Times: "identification" is observer detection plus the search for a set (what BEAPI reports
 as builder identification), "verification" the check against the whole API, "check" the
 independent restricted exhaustive search, "wall" the whole command (JVM starts included).
+--compare-gen S instead runs, per subject, hill climbing (seed 0) then random generation (gen's
+generator, unguided, ints 0..99 added to its literals) for S seconds with only the builders and
+for S seconds with the whole API, and compares the distinct objects of the class built
+(canonical forms, no scope bound) and the largest (objects reachable from it).
 Extra flags for jforge go after `--`.
 """
 import argparse, collections, json, os, subprocess, sys, tempfile, time
@@ -76,6 +81,7 @@ def run(a, classes, cls, flags, alg, seed, extra):
         "observers": len(j["observers"]),
         "methods": len(j["methods"]),
         "excluded": [m for m, _ in j["excluded"]],
+        "gen": j.get("gen_comparison"),
     }
 
 
@@ -87,11 +93,31 @@ def main():
     ap.add_argument("--only", default=None, help="substring of a subject's label or class")
     ap.add_argument("--algorithm", choices=["hc", "ga", "both"], default="both")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--compare-gen", type=int, default=None, metavar="S")
     a, extra = ap.parse_known_args()
     extra = [x for x in extra if x != "--"]
     tmp = tempfile.mkdtemp(prefix="jforge-bld-bench-")
     classes = compile_subjects(tmp)
     algs = ["hc", "ga"] if a.algorithm == "both" else [a.algorithm]
+    if a.compare_gen:
+        print("| subject | builders | distinct objects: builders / whole API | largest (objects) "
+              "| sequences: builders / whole API |")
+        print("|---|---|---|---|---|")
+        for label, cls, flags in SUBJECTS:
+            if a.only and a.only not in label and a.only not in cls:
+                continue
+            r = run(a, classes, cls, flags + ["--compare-gen", f"{a.compare_gen}s", "--no-search-check"],
+                    "hc", 0, extra)
+            if "error" in r:
+                print(f"| {label} | error: {r['error']} | | | |", flush=True)
+                continue
+            g = r["gen"]
+            b, w = g["builders"], g["whole_api"]
+            ratio = b["distinct"] / max(1, w["distinct"])
+            print(f"| {label} | {{{', '.join(r['set'])}}} | {b['distinct']:,} / {w['distinct']:,} "
+                  f"({ratio:.1f}x) | {b['largest']} / {w['largest']} "
+                  f"| {b['sequences']:,} / {w['sequences']:,} |", flush=True)
+        return
     rows = []
     for label, cls, flags in SUBJECTS:
         if a.only and a.only not in label and a.only not in cls:

@@ -114,6 +114,11 @@ pub struct BuildersArgs {
     /// structure count that tells apart sets with equal field extensions.
     #[arg(long)]
     pub paper_fitness: bool,
+    /// Then run random generation (gen's, unguided) for this long with only the builders and
+    /// with the whole API, and compare distinct objects and the largest (seed 004's
+    /// experiment), e.g. 60s.
+    #[arg(long, value_name = "DURATION")]
+    pub compare_gen: Option<String>,
     /// Skip the independent exhaustive search that re-checks the answer on fresh workers.
     #[arg(long)]
     pub no_search_check: bool,
@@ -295,7 +300,21 @@ pub fn run(args: BuildersArgs) -> anyhow::Result<()> {
         given,
         quiet: args.quiet,
     };
-    let report = builders::identify(&env, &opt)?;
+    let compare_gen = args
+        .compare_gen
+        .as_deref()
+        .map(crate::cli::parse_duration)
+        .transpose()
+        .context("--compare-gen")?;
+    let mut report = builders::identify(&env, &opt)?;
+    if let Some(limit) = compare_gen {
+        report.gen_comparison = Some(builders::compare::compare(
+            &env,
+            &report.builders,
+            limit,
+            args.seed,
+        )?);
+    }
     let mut out = std::io::stdout().lock();
     builders::print_summary(&report, &mut out)?;
     if let Some(o) = &args.output {

@@ -326,6 +326,22 @@ fn the_output_file_is_what_exhaustive_and_gen_read() {
 }
 
 #[test]
+fn random_generation_with_the_builders_is_compared_with_the_whole_api() {
+    let j = builders(
+        "ds.BinarySearchTree",
+        &["--compare-gen", "2s", "--no-search-check"],
+    );
+    let c = &j["gen_comparison"];
+    for side in ["builders", "whole_api"] {
+        let f = &c[side];
+        assert!(f["sequences"].as_u64().unwrap() > 0, "{c}");
+        assert!(f["distinct"].as_u64().unwrap() > 1, "{c}");
+        assert!(f["distinct"].as_u64() <= f["objects"].as_u64(), "{c}");
+        assert!(f["largest"].as_u64().unwrap() >= 2, "{c}");
+    }
+}
+
+#[test]
 fn sets_without_a_constructor_are_refused() {
     let o = jforge()
         .args(["exhaustive", "-q", "--classpath"])

@@ -50,6 +50,19 @@ impl Interner {
     }
 }
 
+/// Objects in one canonical text (the root and every object reachable from it that is not a
+/// value): the size of a structure.
+pub fn object_count(text: &str) -> anyhow::Result<u32> {
+    let mut p = Parser {
+        b: text.as_bytes(),
+        at: 0,
+        next_id: 0,
+        out: Vec::new(),
+    };
+    p.value()?;
+    Ok(p.next_id)
+}
+
 struct Parser<'t> {
     b: &'t [u8],
     at: usize,
@@ -201,6 +214,11 @@ mod tests {
             .triples("p.Q{[Ljava.lang.Object;[2:N,p.Color.RED,],Btrue,}")
             .unwrap();
         assert_eq!(t.len(), 4);
+        assert_eq!(
+            object_count("p.Q{[Ljava.lang.Object;[2:N,p.Color.RED,],Btrue,}").unwrap(),
+            2
+        );
+        assert_eq!(object_count(r#"ds.L{ds.L$N{#1,#1,N,},I0,}"#).unwrap(), 2);
         assert!(i.triples("p.Q{I1").is_err());
         assert!(i.triples("p.Q{I1,}x").is_err());
     }

@@ -15,6 +15,7 @@
 //! [`restrict_ops`].
 
 pub mod bits;
+pub mod compare;
 pub mod fieldext;
 pub mod ga;
 pub mod hill;
@@ -154,6 +155,8 @@ pub struct Report {
     /// Exceptions other than API misuse met while exploring (kind and count).
     pub failures: Vec<(String, u64)>,
     pub timings: Timings,
+    /// `--compare-gen`: random generation with the builders against the whole API.
+    pub gen_comparison: Option<compare::GenComparison>,
 }
 
 fn pool_config(env: &Env, scope: Option<u32>, text: bool, workers: usize) -> PoolConfig {
@@ -470,6 +473,7 @@ pub fn identify(env: &Env, opt: &Options) -> anyhow::Result<Report> {
             search_check: search_seconds,
             total: started.elapsed().as_secs_f64(),
         },
+        gen_comparison: None,
     })
 }
 
@@ -577,6 +581,29 @@ pub fn print_summary(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     for (m, why) in &r.excluded {
         writeln!(out, "  left out: {m}: {why}")?;
     }
+    if !r.steps.is_empty() {
+        let steps: Vec<String> = r
+            .steps
+            .iter()
+            .map(|s| format!("{}. + {} -> {}", s.step, s.added, thousands(s.structures)))
+            .collect();
+        writeln!(out, "  steps (structures): {}", steps.join(", "))?;
+    }
+    let mut last: Option<&Vec<String>> = None;
+    for g in &r.generations {
+        if last != Some(&g.best) {
+            writeln!(
+                out,
+                "  generation {}: fitness {:.3} ({} field values, {} structures): {{{}}}",
+                g.generation,
+                g.fitness,
+                g.field_extensions,
+                thousands(g.structures),
+                g.best.join(", ")
+            )?;
+            last = Some(&g.best);
+        }
+    }
     writeln!(out, "  builders ({}):", r.builders.len())?;
     for b in &r.builders {
         writeln!(out, "    {b}")?;
@@ -618,6 +645,20 @@ pub fn print_summary(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
                  depends on state outside the structure"
             },
             c.seconds
+        )?;
+    }
+    if let Some(c) = &r.gen_comparison {
+        writeln!(
+            out,
+            "  random generation, {:.0}s each (distinct objects / largest, in objects): \
+             builders {} / {} ({} sequences), whole API {} / {} ({} sequences)",
+            c.seconds,
+            thousands(c.builders.distinct as u64),
+            c.builders.largest,
+            thousands(c.builders.sequences),
+            thousands(c.whole_api.distinct as u64),
+            c.whole_api.largest,
+            thousands(c.whole_api.sequences)
         )?;
     }
     if !r.failures.is_empty() {

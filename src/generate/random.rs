@@ -1414,6 +1414,16 @@ impl<'a> Generator<'a> {
     pub fn static_type(&self, t: TypeId) -> &JType {
         &self.types[t as usize]
     }
+
+    /// The values kept for reuse (at most `max_per_type` per static type), as the sequence
+    /// building each and its statement: the objects later calls could take as inputs.
+    /// `jforge builders --compare-gen` measures their diversity (seed 004's experiment).
+    pub fn reusable_values(&self) -> impl Iterator<Item = (&JType, &SeqRef, u32)> + '_ {
+        self.by_type.iter().enumerate().flat_map(move |(t, vals)| {
+            vals.iter()
+                .map(move |(c, stmt)| (&self.types[t], &c.seq, *stmt))
+        })
+    }
 }
 
 fn value_hash(v: &Value) -> u64 {
