@@ -56,7 +56,7 @@ pub enum Algorithm {
     #[value(name = "hc")]
     #[serde(rename = "hc")]
     HillClimbing,
-    /// The genetic algorithm of seed 004 on field extensions.
+    /// The genetic algorithm of Ponzio et al. (FASE'19) on field extensions.
     #[value(name = "ga")]
     #[serde(rename = "ga")]
     Genetic,
