@@ -115,7 +115,7 @@ pub struct BuildersArgs {
     #[arg(long)]
     pub paper_fitness: bool,
     /// Then run random generation (gen's, unguided) for this long with only the builders and
-    /// with the whole API, and compare distinct objects and the largest (seed 004's
+    /// with the whole API, and compare distinct objects and the largest (the FASE'19 paper's
     /// experiment), e.g. 60s.
     #[arg(long, value_name = "DURATION")]
     pub compare_gen: Option<String>,

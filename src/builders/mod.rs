@@ -56,7 +56,7 @@ pub enum Algorithm {
     #[value(name = "hc")]
     #[serde(rename = "hc")]
     HillClimbing,
-    /// The genetic algorithm of seed 004 on field extensions.
+    /// The genetic algorithm of Ponzio et al. (FASE'19) on field extensions.
     #[value(name = "ga")]
     #[serde(rename = "ga")]
     Genetic,
@@ -195,6 +195,22 @@ fn spinner(quiet: bool) -> ProgressBar {
     );
     b.enable_steady_tick(Duration::from_millis(250));
     b
+}
+
+/// `ds.AvlTree.add(int)` -> `add(int)`, `ds.AvlTree()` -> `AvlTree()`: for progress lines.
+fn short_signature(sig: &str) -> &str {
+    let head = sig.split('(').next().unwrap_or(sig);
+    match head.rfind('.') {
+        Some(i) => &sig[i + 1..],
+        None => sig,
+    }
+}
+
+fn short_set(set: &[String]) -> String {
+    set.iter()
+        .map(|s| short_signature(s))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn thousands(n: u64) -> String {
@@ -338,9 +354,11 @@ pub fn identify(env: &Env, opt: &Options) -> anyhow::Result<Report> {
             let mut step_line = |s: &hill::Step| {
                 let rate = s.evaluated as f64 / s.seconds.max(1e-3);
                 say(format!(
-                    "step {}: + {} -> {} structures ({} sets, {:.0} sets/s, {} sequences, {:.2}s)",
+                    "step {}: + {} -> {{{}}}: {} structures ({} sets, {:.0} sets/s, {} \
+                     sequences, {:.2}s)",
                     s.step,
-                    s.added,
+                    short_signature(&s.added),
+                    short_set(&s.set),
                     thousands(s.structures),
                     s.evaluated,
                     rate,
@@ -356,6 +374,11 @@ pub fn identify(env: &Env, opt: &Options) -> anyhow::Result<Report> {
                 &mut step_line,
                 &mut wave,
             )?;
+            say(format!(
+                "no other method raises the count: {} builders, {} sets evaluated",
+                out.builders.len(),
+                out.evaluations
+            ));
             steps = out.steps;
             (out.builders, out.structures as f64, out.evaluations)
         }
@@ -366,7 +389,7 @@ pub fn identify(env: &Env, opt: &Options) -> anyhow::Result<Report> {
                     "generation {}: best {{{}}} fitness {:.3} ({} field values, {} structures) \
                      | population {} | {} new sets, {:.0} sets/s, {} sequences",
                     g.generation,
-                    g.best.join(", "),
+                    short_set(&g.best),
                     g.fitness,
                     g.field_extensions,
                     thousands(g.structures),
