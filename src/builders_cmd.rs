@@ -3,29 +3,21 @@
 //! Flag names follow `jforge exhaustive` for the same concepts (scope, domains, omitted fields).
 
 use crate::builders::{self, Algorithm, Env, Options, ga};
-use crate::cli::ExhaustiveArgs;
+use crate::cli::{DomainArgs, ExhaustiveArgs, RunArgs};
 use crate::exhaustive::Settings;
-use crate::generate::ops::{build_ops, helper_classes};
-use crate::model::Model;
-use crate::model::classpath::{ClassPath, JdkClasses, JmodClasses};
-use crate::runner::java::find_java;
-use crate::runner::{Pool, PoolConfig};
+use crate::generate::ops::build_ops;
 use crate::select;
+use crate::session::{Session, WorkerSettings};
 use anyhow::{Context, bail};
 use clap::Args;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// `jforge builders`. Identifies a sufficient and minimal set of builder methods: the methods
 /// that build every structure (at the scope) the whole API builds, none of them superfluous.
 #[derive(Args, Debug, Clone)]
 pub struct BuildersArgs {
-    /// Class whose builders are identified, binary name (repeatable).
-    #[arg(long = "class", value_name = "NAME")]
-    pub classes: Vec<String>,
-    /// Class path of the code under test (':'-separated folders and jars).
-    #[arg(long, value_name = "PATH", default_value = "")]
-    pub classpath: String,
+    #[command(flatten)]
+    pub run: RunArgs,
     /// Search: hc (hill climbing on structure counts, BEAPI) or ga (genetic algorithm on
     /// field extensions, FASE'19).
     #[arg(long, value_enum, default_value = "hc")]
@@ -34,53 +26,17 @@ pub struct BuildersArgs {
     /// structure's root (root excluded).
     #[arg(long, value_name = "N", default_value_t = builders::DEFAULT_SCOPE)]
     pub scope: u32,
+    #[command(flatten)]
+    pub domain: DomainArgs,
     /// Write the builder set here (one signature regex per line, the format --builders reads).
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Verify this builders file (sufficient, minimal) instead of searching a set.
     #[arg(long, value_name = "FILE", conflicts_with = "algorithm")]
     pub verify: Option<PathBuf>,
-    /// Write a JSON report here.
-    #[arg(long, value_name = "FILE")]
-    pub stats_json: Option<PathBuf>,
     /// Random seed (observer detection; the genetic algorithm).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Fields left out of canonical forms (regex on the name or Class.name). A counter of
-    /// calls such as modCount makes every call build a new structure and no set ever reaches
-    /// a fixpoint; '' keeps every field.
-    #[arg(long, value_name = "REGEX", default_value = "modCount")]
-    pub omit_fields: String,
-    /// Only these methods form the API considered (signature regex).
-    #[arg(long, value_name = "REGEX")]
-    pub methods: Option<String>,
-    /// int/Integer domain A:B inclusive (default 0:scope-1).
-    #[arg(long, value_name = "A:B")]
-    pub ints: Option<String>,
-    /// String domain (default a,b,...: scope letters).
-    #[arg(long, value_name = "a,b,c")]
-    pub strings: Option<String>,
-    /// long/Long domain A:B (default: the int domain).
-    #[arg(long, value_name = "A:B")]
-    pub longs: Option<String>,
-    /// short/Short and byte/Byte domain A:B (default: the int domain).
-    #[arg(long, value_name = "A:B")]
-    pub shorts: Option<String>,
-    /// double/Double and float/Float values, comma-separated (default: the int domain).
-    #[arg(long, value_name = "x,y")]
-    pub doubles: Option<String>,
-    /// char/Character values as a string (default: a, b, ... scope letters).
-    #[arg(long, value_name = "CHARS")]
-    pub chars: Option<String>,
-    /// boolean/Boolean values, comma-separated (default false,true).
-    #[arg(long, value_name = "false,true")]
-    pub booleans: Option<String>,
-    /// Longest array in a structure (longer ones are out of scope).
-    #[arg(long, value_name = "N")]
-    pub max_array: Option<u32>,
-    /// Exceptions meaning API misuse (default IllegalArgumentException, IllegalStateException).
-    #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
-    pub misuse_exceptions: Vec<String>,
     /// Sequences of the random run that detects observers.
     #[arg(long, value_name = "N", default_value_t = builders::DEFAULT_OBSERVER_SEQUENCES)]
     pub observer_sequences: u64,
@@ -122,53 +78,25 @@ pub struct BuildersArgs {
     /// Skip the independent exhaustive search that re-checks the answer on fresh workers.
     #[arg(long)]
     pub no_search_check: bool,
-    /// Worker JVMs (default: number of cores).
-    #[arg(long, value_name = "N")]
-    pub workers: Option<usize>,
-    /// JDK to use (a JDK home or a java binary); default $JAVA_HOME, then java on PATH.
-    #[arg(long, value_name = "PATH")]
-    pub java: Option<PathBuf>,
-    /// Heap of each worker JVM in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 1024)]
-    pub worker_heap: u32,
-    /// Memory the exploration may use for kept structures, in MiB (default: half the RAM).
-    #[arg(long, value_name = "MIB")]
-    pub max_memory: Option<u64>,
-    /// Sequences per batch sent to the workers.
-    #[arg(long, default_value_t = 2000)]
-    pub batch: usize,
-    /// Hide the progress lines.
-    #[arg(long, short)]
-    pub quiet: bool,
 }
 
 impl BuildersArgs {
-    /// The same settings in `jforge exhaustive`'s terms (domains, omitted fields...).
+    /// The same settings in `jforge exhaustive`'s terms: the shared run and domain flags, the
+    /// scope, and `modCount` omitted unless `--omit-fields` says otherwise ('' keeps all).
     fn exhaustive(&self) -> ExhaustiveArgs {
+        let mut domain = self.domain.clone();
+        domain.omit_fields = Some(domain.omit_fields.unwrap_or_else(|| "modCount".into()))
+            .filter(|o| !o.trim().is_empty());
         ExhaustiveArgs {
-            classes: self.classes.clone(),
-            classpath: self.classpath.clone(),
+            run: self.run.clone(),
             scope: Some(self.scope),
-            ints: self.ints.clone(),
-            strings: self.strings.clone(),
-            longs: self.longs.clone(),
-            shorts: self.shorts.clone(),
-            doubles: self.doubles.clone(),
-            chars: self.chars.clone(),
-            booleans: self.booleans.clone(),
-            max_array: self.max_array,
-            omit_fields: Some(self.omit_fields.clone()).filter(|o| !o.trim().is_empty()),
-            methods: self.methods.clone(),
-            misuse_exceptions: self.misuse_exceptions.clone(),
-            workers: self.workers,
-            max_memory: self.max_memory,
-            batch: self.batch,
+            domain,
             ..ExhaustiveArgs::default()
         }
     }
 
     fn check(&self) -> anyhow::Result<()> {
-        if self.classes.is_empty() {
+        if self.run.classes.is_empty() {
             bail!("name the class whose builders to identify with --class NAME");
         }
         if self.scope == 0 {
@@ -177,7 +105,7 @@ impl BuildersArgs {
                 builders::DEFAULT_SCOPE
             );
         }
-        if self.workers == Some(0) {
+        if self.run.workers == Some(0) {
             bail!("--workers must be at least 1 (default: the number of cores)");
         }
         for (flag, r) in [
@@ -200,18 +128,6 @@ impl BuildersArgs {
     }
 }
 
-/// JDK classes from a worker when the JDK has no jmods.
-struct WorkerJdk(Pool);
-
-impl JdkClasses for WorkerJdk {
-    fn class_bytes(&mut self, n: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        self.0.class_bytes(n)
-    }
-    fn list_classes(&mut self, p: &str) -> anyhow::Result<Vec<String>> {
-        self.0.list_classes(p)
-    }
-}
-
 pub fn run(args: BuildersArgs) -> anyhow::Result<()> {
     args.check()?;
     let ex = args.exhaustive();
@@ -230,54 +146,40 @@ pub fn run(args: BuildersArgs) -> anyhow::Result<()> {
             )
         })?;
     }
-    let java = find_java(args.java.as_deref())?;
-    let entries: Vec<PathBuf> = ClassPath::parse(&args.classpath)?.entries().to_vec();
-    let cp = ClassPath::new(&entries)?;
-    let workers = args
-        .workers
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
-        .max(1);
-
-    // ---- model and operations (as in `jforge exhaustive`)
-    let mut model = Model::new();
-    let classes = {
-        let mut jdk: Box<dyn JdkClasses> = match JmodClasses::open(&java.home)? {
-            Some(j) => Box::new(j),
-            None => Box::new(WorkerJdk(Pool::start(PoolConfig {
-                java: java.java.clone(),
-                classpath: entries.clone(),
-                workers: 1,
-                call_timeout: Duration::from_secs(5),
-                heap_mb: 256,
-                extra_jvm_args: Vec::new(),
-            })?)),
-        };
-        let mut classes = Vec::new();
-        for c in &args.classes {
-            let Some(ci) = model.load(&cp, &mut *jdk, c)? else {
-                return Err(select::unknown_class_error(c, &cp, &mut *jdk));
-            };
-            if !ci.is_public() || !model.is_accessible(c) {
-                bail!("class {c} is not public: its builders are methods of its public API");
-            }
-            classes.push(c.clone());
-        }
-        for h in helper_classes(&model, &classes) {
-            let _ = model.load(&cp, &mut *jdk, &h);
-        }
-        classes
-    };
-    let ops = build_ops(&model, &classes, None, None);
+    let mut session = Session::open(
+        args.run.java.as_deref(),
+        &args.run.classpath,
+        &[],
+        args.run.workers,
+        WorkerSettings {
+            heap_mb: args.run.worker_heap.unwrap_or(1024),
+            ..WorkerSettings::default()
+        },
+    )?;
+    select::check_class_versions(
+        &args.run.classes,
+        None,
+        &[],
+        &[],
+        &session.cp,
+        session.java.version,
+    )?;
+    let classes = session.load_classes_under_test(
+        &args.run.classes,
+        "its builders are methods of its public API",
+    )?;
+    // Identification starts the pools it needs (several at once) from the session's maker.
+    session.shutdown();
+    let pools = session.pool_maker();
+    let model = &session.model;
+    let ops = build_ops(model, &classes, None, None);
     let env = Env {
-        java: &java,
-        entries: &entries,
-        model: &model,
+        pools: &pools,
+        model,
         ops: &ops,
         classes: &classes,
         settings: &settings,
-        workers,
-        heap_mb: args.worker_heap,
-        batch: args.batch,
+        batch: args.domain.batch,
         memory_budget: crate::exhaustive::memory_budget(&ex),
     };
     let opt = Options {
@@ -298,7 +200,7 @@ pub fn run(args: BuildersArgs) -> anyhow::Result<()> {
         },
         search_check: !args.no_search_check,
         given,
-        quiet: args.quiet,
+        quiet: args.run.quiet,
     };
     let compare_gen = args
         .compare_gen
@@ -323,7 +225,7 @@ pub fn run(args: BuildersArgs) -> anyhow::Result<()> {
         use std::io::Write;
         writeln!(out, "  wrote {}", o.display())?;
     }
-    if let Some(p) = &args.stats_json {
+    if let Some(p) = &args.run.stats_json {
         std::fs::write(p, serde_json::to_string_pretty(&report)?)
             .with_context(|| format!("cannot write --stats-json file {}", p.display()))?;
     }

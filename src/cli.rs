@@ -41,64 +41,23 @@ pub enum Command {
 /// `omit.fields` are accepted too). Flags override the file.
 #[derive(Args, Debug, Clone, Default)]
 pub struct ExhaustiveArgs {
-    /// Class whose structures are enumerated, binary name (repeatable; Outer.Inner works too).
-    #[arg(long = "class", value_name = "NAME")]
-    pub classes: Vec<String>,
-    /// Class path of the code under test (':'-separated folders and jars).
-    #[arg(long, value_name = "PATH", default_value = "")]
-    pub classpath: String,
+    #[command(flatten)]
+    pub run: RunArgs,
     /// Most objects of one class reachable from a structure's root (root excluded).
     #[arg(long, value_name = "N")]
     pub scope: Option<u32>,
-    /// int/Integer domain A:B inclusive (default 0:scope-1).
-    #[arg(long, value_name = "A:B")]
-    pub ints: Option<String>,
-    /// String domain (default a,b,...: scope letters).
-    #[arg(long, value_name = "a,b,c")]
-    pub strings: Option<String>,
-    /// long/Long domain A:B (default: the int domain).
-    #[arg(long, value_name = "A:B")]
-    pub longs: Option<String>,
-    /// short/Short and byte/Byte domain A:B (default: the int domain).
-    #[arg(long, value_name = "A:B")]
-    pub shorts: Option<String>,
-    /// double/Double and float/Float values, comma-separated (default: the int domain).
-    #[arg(long, value_name = "x,y")]
-    pub doubles: Option<String>,
-    /// char/Character values as a string, one char each (default: a, b, ... scope letters).
-    #[arg(long, value_name = "CHARS")]
-    pub chars: Option<String>,
-    /// boolean/Boolean values, comma-separated (default false,true).
-    #[arg(long, value_name = "false,true")]
-    pub booleans: Option<String>,
-    /// Longest array in a structure (longer ones are out of scope).
-    #[arg(long, value_name = "N")]
-    pub max_array: Option<u32>,
-    /// Fields left out of the canonical form (regex on the name or Class.name), e.g. modCount.
-    #[arg(long, value_name = "REGEX")]
-    pub omit_fields: Option<String>,
+    #[command(flatten)]
+    pub domain: DomainArgs,
     /// Properties file with the settings above.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Only members whose signature matches, constructors included (e.g.
-    /// 'ds\.AvlTree(\(\)|\.add\()' for `ds.AvlTree()` and `ds.AvlTree.add(int)`).
-    #[arg(long, value_name = "REGEX")]
-    pub methods: Option<String>,
+    #[command(flatten)]
+    pub suite: SuiteArgs,
     /// File of builder signatures (one regex per line, # comments): only those members;
     /// list a constructor too (e.g. `ds\.AvlTree\(\)`). `auto`: identify them first (jforge
     /// builders, hill climbing at scope min(5, --scope)).
     #[arg(long, value_name = "FILE|auto")]
     pub builders: Option<PathBuf>,
-    /// Write a JUnit suite (one test per structure) here.
-    #[arg(long, value_name = "DIR")]
-    pub output_dir: Option<PathBuf>,
-    /// Folder for the failure tests, which fail on purpose (default: `jforge-error-tests`
-    /// next to --output-dir, where a build does not run them).
-    #[arg(long, value_name = "DIR", conflicts_with = "error_tests_in_suite")]
-    pub error_output_dir: Option<PathBuf>,
-    /// Write the failure tests next to the structure tests (a build then runs them and fails).
-    #[arg(long)]
-    pub error_tests_in_suite: bool,
     /// Most structure tests written to --output-dir.
     #[arg(long, default_value_t = 10_000)]
     pub max_tests: usize,
@@ -108,12 +67,6 @@ pub struct ExhaustiveArgs {
     /// Append `class,scope,seconds,structures,explored` to this CSV file.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Write a JSON report here.
-    #[arg(long, value_name = "FILE")]
-    pub stats_json: Option<PathBuf>,
-    /// Worker JVMs, at least 1 (default: number of cores).
-    #[arg(long, value_name = "N")]
-    pub workers: Option<usize>,
     /// Keep every sequence that runs normally within scope (ablation; bound it with --max-rounds).
     #[arg(long)]
     pub no_state_matching: bool,
@@ -123,21 +76,6 @@ pub struct ExhaustiveArgs {
     /// A boolean no-argument method (e.g. repOK) called on every structure; false = counterexample.
     #[arg(long, value_name = "METHOD")]
     pub check: Option<String>,
-    /// Exceptions meaning API misuse: sequences throwing them are dropped silently.
-    #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
-    pub misuse_exceptions: Vec<String>,
-    /// JUnit version of the written tests: 4 or 5.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(4..=5))]
-    pub junit: u8,
-    #[command(flatten)]
-    pub checking: CheckArgs,
-    /// JDK to use (a JDK home or a java binary); default $JAVA_HOME, then java on PATH.
-    #[arg(long, value_name = "PATH")]
-    pub java: Option<PathBuf>,
-    /// Heap of each worker JVM in MiB (default: a third of the RAM shared by the workers,
-    /// 1-8 GiB each; the structures kept live for prototype reuse are held there).
-    #[arg(long, value_name = "MIB")]
-    pub worker_heap: Option<u32>,
     /// Re-execute every sequence from scratch instead of extending live copies of the kept
     /// structures (same results, slower; for comparison).
     #[arg(long)]
@@ -145,15 +83,6 @@ pub struct ExhaustiveArgs {
     /// Do not check the equals/hashCode/toString/compareTo contracts on every structure.
     #[arg(long)]
     pub no_contracts: bool,
-    /// Memory the search may use for kept sequences, in MiB (default: half the machine's RAM).
-    #[arg(long, value_name = "MIB")]
-    pub max_memory: Option<u64>,
-    /// Sequences per batch sent to the workers.
-    #[arg(long, default_value_t = 2000)]
-    pub batch: usize,
-    /// Hide the progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -200,13 +129,10 @@ pub struct CoverageArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct GenArgs {
-    /// Class under test, binary name (repeatable): java.util.TreeMap, com.acme.Outer$Inner
-    /// (com.acme.Outer.Inner works too).
-    #[arg(long = "class", value_name = "NAME")]
-    pub classes: Vec<String>,
-    /// Class path of the code under test (':'-separated folders and jars).
-    #[arg(long, value_name = "PATH", default_value = "")]
-    pub classpath: String,
+    #[command(flatten)]
+    pub run: RunArgs,
+    #[command(flatten)]
+    pub suite: SuiteArgs,
     /// File with one class name per line (# comments allowed).
     #[arg(long, value_name = "FILE")]
     pub classlist: Option<PathBuf>,
@@ -235,34 +161,11 @@ pub struct GenArgs {
     /// Random seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Worker JVMs, at least 1 (default: number of cores).
-    #[arg(long, value_name = "N")]
-    pub workers: Option<usize>,
-    /// Folder for the generated JUnit sources.
-    #[arg(long, value_name = "DIR", default_value = "jforge-tests")]
-    pub output_dir: PathBuf,
-    /// Folder for the error-revealing tests, which fail on purpose (default: `jforge-error-tests`
-    /// next to --output-dir, where a build does not run them).
-    #[arg(long, value_name = "DIR", conflicts_with = "error_tests_in_suite")]
-    pub error_output_dir: Option<PathBuf>,
-    /// Write the error-revealing tests next to the regression tests (a build then runs them and
-    /// fails).
-    #[arg(long)]
-    pub error_tests_in_suite: bool,
-    /// JUnit version of the generated tests: 4 or 5.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(4..=5))]
-    pub junit: u8,
-    /// Test methods per generated class.
-    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
-    pub tests_per_file: u64,
     /// Most regression tests to write (default 1000). The tests that keep the run's coverage
     /// are chosen first; when they alone are more than the default, they are all written;
     /// when they are more than a limit you set, the cut is reported with the coverage lost.
     #[arg(long)]
     pub output_limit: Option<usize>,
-    /// Write a JSON report here.
-    #[arg(long, value_name = "FILE")]
-    pub stats_json: Option<PathBuf>,
     /// Exception classes that reveal errors when a call throws them (comma-separated, repeatable).
     #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
     pub error_exceptions: Vec<String>,
@@ -276,17 +179,6 @@ pub struct GenArgs {
     /// Favour methods that have fewer successful sequences (adaptive weights).
     #[arg(long)]
     pub adaptive_weights: bool,
-    /// JDK to use (a JDK home or a java binary); default $JAVA_HOME, then java on PATH.
-    #[arg(long, value_name = "PATH")]
-    pub java: Option<PathBuf>,
-    #[command(flatten)]
-    pub checking: CheckArgs,
-    /// Heap of each worker JVM in MiB.
-    #[arg(long, default_value_t = 1024)]
-    pub worker_heap: u32,
-    /// Hide the progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
     /// Measure branch and line coverage of the classes under test on every sequence and use
     /// it to guide generation (instrumented classes in the workers).
     #[arg(long, overrides_with = "no_coverage")]
@@ -330,14 +222,22 @@ fn check_common(
 impl GenArgs {
     /// Refuses flag values that cannot work, before anything starts.
     pub fn check(&self) -> anyhow::Result<()> {
-        check_common(self.workers, &self.classes, &self.packages)
+        check_common(self.run.workers, &self.run.classes, &self.packages)
+    }
+
+    /// `--output-dir`, else `jforge-tests`.
+    pub fn output_dir(&self) -> PathBuf {
+        self.suite
+            .output_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("jforge-tests"))
     }
 }
 
 impl ExhaustiveArgs {
     /// Refuses flag values that cannot work, before anything starts.
     pub fn check(&self) -> anyhow::Result<()> {
-        check_common(self.workers, &self.classes, &[])
+        check_common(self.run.workers, &self.run.classes, &[])
     }
 }
 
@@ -415,6 +315,120 @@ mod tests {
         );
         assert!(parse_regex("--methods", "a.*").is_ok());
     }
+}
+
+/// What is under test and how the worker JVMs run: one definition for every generator
+/// (`gen`, `exhaustive`, `builders`, and the ones to come), so a flag means the same
+/// everywhere and a new generator gets them by flattening this struct.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RunArgs {
+    /// Class under test, binary name (repeatable): java.util.TreeMap, com.acme.Outer$Inner
+    /// (com.acme.Outer.Inner works too).
+    #[arg(long = "class", value_name = "NAME")]
+    pub classes: Vec<String>,
+    /// Class path of the code under test (':'-separated folders and jars).
+    #[arg(long, value_name = "PATH", default_value = "")]
+    pub classpath: String,
+    /// JDK to use (a JDK home or a java binary); default $JAVA_HOME, then java on PATH.
+    #[arg(long, value_name = "PATH")]
+    pub java: Option<PathBuf>,
+    /// Worker JVMs, at least 1 (default: number of cores).
+    #[arg(long, value_name = "N")]
+    pub workers: Option<usize>,
+    /// Heap of each worker JVM in MiB (default 1024; exhaustive: a third of the RAM shared by
+    /// the workers, 1-8 GiB each, as the structures kept live for reuse are held there).
+    #[arg(long, value_name = "MIB")]
+    pub worker_heap: Option<u32>,
+    /// Write a JSON report here (README, "Reports").
+    #[arg(long, value_name = "FILE")]
+    pub stats_json: Option<PathBuf>,
+    /// Hide the progress bar and progress lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl RunArgs {
+    /// `--workers`, else the number of cores.
+    pub fn workers_or_cores(&self) -> usize {
+        self.workers
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+            .max(1)
+    }
+}
+
+/// Where the written JUnit suite goes and how it is checked: every command that writes tests.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SuiteArgs {
+    /// Folder for the written JUnit sources (gen: default jforge-tests; exhaustive: a suite
+    /// is written only when this is given).
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
+    /// Folder for the error-revealing tests, which fail on purpose (default: `jforge-error-tests`
+    /// next to --output-dir, where a build does not run them).
+    #[arg(long, value_name = "DIR", conflicts_with = "error_tests_in_suite")]
+    pub error_output_dir: Option<PathBuf>,
+    /// Write the error-revealing tests next to the regression tests (a build then runs them and
+    /// fails).
+    #[arg(long)]
+    pub error_tests_in_suite: bool,
+    /// JUnit version of the written tests: 4 or 5.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(4..=5))]
+    pub junit: u8,
+    /// Test methods per written class.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
+    pub tests_per_file: u64,
+    #[command(flatten)]
+    pub checking: CheckArgs,
+}
+
+/// The input space of the bounded-exhaustive search, shared by `exhaustive` and `builders`
+/// (whose fitness is that search): literal domains, omitted fields, the API considered, and
+/// the search's memory. Each can also come from `exhaustive --config`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct DomainArgs {
+    /// int/Integer domain A:B inclusive (default 0:scope-1).
+    #[arg(long, value_name = "A:B")]
+    pub ints: Option<String>,
+    /// String domain (default a,b,...: scope letters).
+    #[arg(long, value_name = "a,b,c")]
+    pub strings: Option<String>,
+    /// long/Long domain A:B (default: the int domain).
+    #[arg(long, value_name = "A:B")]
+    pub longs: Option<String>,
+    /// short/Short and byte/Byte domain A:B (default: the int domain).
+    #[arg(long, value_name = "A:B")]
+    pub shorts: Option<String>,
+    /// double/Double and float/Float values, comma-separated (default: the int domain).
+    #[arg(long, value_name = "x,y")]
+    pub doubles: Option<String>,
+    /// char/Character values as a string, one char each (default: a, b, ... scope letters).
+    #[arg(long, value_name = "CHARS")]
+    pub chars: Option<String>,
+    /// boolean/Boolean values, comma-separated (default false,true).
+    #[arg(long, value_name = "false,true")]
+    pub booleans: Option<String>,
+    /// Longest array in a structure (longer ones are out of scope).
+    #[arg(long, value_name = "N")]
+    pub max_array: Option<u32>,
+    /// Fields left out of the canonical form (regex on the name or Class.name), e.g. modCount
+    /// (builders: default modCount, since a counter of calls makes every call build a new
+    /// structure; '' keeps every field).
+    #[arg(long, value_name = "REGEX")]
+    pub omit_fields: Option<String>,
+    /// Only members whose signature matches, constructors included (e.g.
+    /// 'ds\.AvlTree(\(\)|\.add\()' for `ds.AvlTree()` and `ds.AvlTree.add(int)`).
+    #[arg(long, value_name = "REGEX")]
+    pub methods: Option<String>,
+    /// Exceptions meaning API misuse: sequences throwing them are dropped silently (default
+    /// IllegalArgumentException, IllegalStateException).
+    #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
+    pub misuse_exceptions: Vec<String>,
+    /// Memory the search may use for kept sequences, in MiB (default: half the machine's RAM).
+    #[arg(long, value_name = "MIB")]
+    pub max_memory: Option<u64>,
+    /// Sequences per batch sent to the workers.
+    #[arg(long, default_value_t = 2000)]
+    pub batch: usize,
 }
 
 /// How the written suite is checked: one definition for every command that writes tests.

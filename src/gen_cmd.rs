@@ -66,27 +66,27 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     let mut out = RunOutput::open(
         Tool::Gen,
         EmitConfig {
-            out_dir: args.output_dir.clone(),
-            junit: args.junit,
+            out_dir: args.output_dir(),
+            junit: args.suite.junit,
             package: args.test_package.clone(),
-            tests_per_file: args.tests_per_file as usize,
+            tests_per_file: args.suite.tests_per_file as usize,
         },
-        args.error_output_dir.as_deref(),
-        args.error_tests_in_suite,
+        args.suite.error_output_dir.as_deref(),
+        args.suite.error_tests_in_suite,
     )?;
     let mut session = Session::open(
-        args.java.as_deref(),
-        &args.classpath,
+        args.run.java.as_deref(),
+        &args.run.classpath,
         &args.jars,
-        args.workers,
+        args.run.workers,
         WorkerSettings {
             call_timeout,
-            heap_mb: args.worker_heap,
+            heap_mb: args.run.worker_heap.unwrap_or(1024),
             ..WorkerSettings::default()
         },
     )?;
     select::check_class_versions(
-        &args.classes,
+        &args.run.classes,
         args.classlist.as_deref(),
         &args.packages,
         &args.jars,
@@ -97,7 +97,7 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     // ---- selection and model
     let (classes, skipped_classes, explicit) = session.with_classes(|model, cp, jdk| {
         let sel = select::resolve(
-            &args.classes,
+            &args.run.classes,
             args.classlist.as_deref(),
             &args.packages,
             &args.jars,
@@ -307,7 +307,7 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     let progress = generator.progress.clone();
 
     // ---- tests
-    if !args.quiet {
+    if !args.run.quiet {
         eprintln!(
             "Building tests: re-running {} candidates in two JVMs, minimizing {} errors...",
             generator.final_candidates().len().min(output_limit),
@@ -347,10 +347,10 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
             javac: java.javac.as_deref(),
             java: &java.java,
             user_cp: entries,
-            junit: args.junit,
-            junit_classpath: args.checking.junit_classpath.as_deref(),
-            skip: args.checking.no_validate,
-            quiet: args.quiet,
+            junit: args.suite.junit,
+            junit_classpath: args.suite.checking.junit_classpath.as_deref(),
+            skip: args.suite.checking.no_validate,
+            quiet: args.run.quiet,
             coverage: cov_setup.as_ref().map(CoverageRun::from_setup),
             deadline,
         },
@@ -417,12 +417,12 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
         finish_budget: finish_budget.map(|b| b.as_secs_f64()),
     };
     report.output = out.summary(
-        args.checking.junit_classpath.as_deref(),
+        args.suite.checking.junit_classpath.as_deref(),
         entries,
         &files,
         &installed.replaced,
     );
-    if let Some(path) = &args.stats_json {
+    if let Some(path) = &args.run.stats_json {
         let text = serde_json::to_string_pretty(&report.json())?;
         std::fs::write(path, text)
             .with_context(|| format!("cannot write --stats-json file {}", path.display()))?;
@@ -439,7 +439,7 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
 }
 
 fn progress_bar(args: &GenArgs, time_limit: Option<Duration>) -> ProgressBar {
-    if args.quiet {
+    if args.run.quiet {
         return ProgressBar::hidden();
     }
     let len = match (args.generated_limit, time_limit) {

@@ -261,7 +261,7 @@ impl Report {
             finish: finish.clone(),
             validation: validation.clone(),
             files: files.iter().map(|f| f.path.display().to_string()).collect(),
-            output_dir: args.output_dir.display().to_string(),
+            output_dir: args.output_dir().display().to_string(),
             output: OutputSummary::default(),
             seed: args.seed,
             workers: pool.worker_peak_rss_kb.len(),

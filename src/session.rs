@@ -11,12 +11,19 @@
 //! runs instrumented copies of the classes under test); a pool started first would be thrown
 //! away. On a JDK without jmods the pool starts early because it serves JDK class bytes
 //! through `jrt:/`; changing the worker settings then restarts it once.
+//!
+//! More than one pool: a generator that runs several searches at once (builders: observer
+//! detection beside the bounded search space, a pool writing canonical forms as text) asks
+//! for a [`PoolMaker`], which starts pools with the session's JDK, class path and worker
+//! settings plus JVM options of its own. Nothing else starts worker JVMs.
 
+use crate::generate::ops::helper_classes;
 use crate::model::Model;
 use crate::model::classpath::{ClassPath, JdkClasses, JmodClasses};
 use crate::runner::java::{JavaHome, find_java};
 use crate::runner::{Pool, PoolConfig};
-use anyhow::Result;
+use crate::select;
+use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -54,6 +61,33 @@ pub struct Session {
     settings: WorkerSettings,
     /// The settings the running pool was started with.
     started_with: Option<WorkerSettings>,
+}
+
+/// Starts pools with a session's JDK, class path and worker settings: for generators that
+/// need several pools (each with JVM options of its own) besides [`Session::pool`]. `Send`
+/// and cheap to clone, so a pool can be started on another thread while one runs.
+#[derive(Clone, Debug)]
+pub struct PoolMaker {
+    base: PoolConfig,
+}
+
+impl PoolMaker {
+    /// The configuration of a pool with these JVM options added to the session's.
+    pub fn config(&self, extra_jvm_args: Vec<String>) -> PoolConfig {
+        let mut c = self.base.clone();
+        c.extra_jvm_args.extend(extra_jvm_args);
+        c
+    }
+
+    /// Starts a pool with these JVM options added to the session's.
+    pub fn start(&self, extra_jvm_args: Vec<String>) -> Result<Pool> {
+        use anyhow::Context;
+        Pool::start(self.config(extra_jvm_args)).context("starting the worker JVMs")
+    }
+
+    pub fn workers(&self) -> usize {
+        self.base.workers
+    }
 }
 
 /// JDK classes from the jmods when the JDK has them, else from a worker.
@@ -150,6 +184,42 @@ impl Session {
             Some(p) => Ok(p),
             None => anyhow::bail!("internal error: the worker pool did not start"),
         }
+    }
+
+    /// A maker of further pools like this session's (see [`PoolMaker`]): same JDK, class path
+    /// (prefix included), workers, heap and call timeout; the JVM options are the caller's
+    /// (the session's own serve its pool's purpose, e.g. exhaustive's scope bound).
+    pub fn pool_maker(&self) -> PoolMaker {
+        let mut base = self.config();
+        base.extra_jvm_args.clear();
+        PoolMaker { base }
+    }
+
+    /// Loads the classes the user named (`Outer.Inner` accepted, near names suggested when
+    /// one is unknown), refuses classes that are not public (`why` says what the public API
+    /// is needed for), and loads the helper classes their operations need. Returns the
+    /// binary names.
+    pub fn load_classes_under_test(&mut self, asked: &[String], why: &str) -> Result<Vec<String>> {
+        self.with_classes(|model, cp, jdk| {
+            let mut classes = Vec::new();
+            for asked in asked {
+                let asked = select::normalize(asked);
+                let found =
+                    select::find_class(&asked, &mut |n| Ok(model.load(cp, jdk, n)?.is_some()))?;
+                let Some(ci) = found.as_deref().and_then(|c| model.get(c)) else {
+                    return Err(select::unknown_class_error(&asked, cp, jdk));
+                };
+                let c = ci.name.clone();
+                if !ci.is_public() || !model.is_accessible(&c) {
+                    bail!("class {c} is not public: {why}");
+                }
+                classes.push(c);
+            }
+            for h in helper_classes(model, &classes) {
+                let _ = model.load(cp, jdk, &h);
+            }
+            Ok(classes)
+        })
     }
 
     /// Changes how workers start; a running pool is replaced on the next [`Session::pool`].

@@ -76,8 +76,8 @@ fn generate(
             }
         }
     }
-    let mut pool = Pool::start(pool_config(env, None, false, env.workers))
-        .context("starting the worker JVMs")?;
+    let mut pool =
+        Pool::start(pool_config(env, None, false)).context("starting the worker JVMs")?;
     let unregistered = pool.register(&ops.table)?;
     let cfg = GenConfig {
         seed,
@@ -136,8 +136,7 @@ fn canonical_forms(
     values: &[(SeqRef, u32)],
     text: bool,
 ) -> anyhow::Result<Vec<Option<String>>> {
-    let mut pool = Pool::start(pool_config(env, None, text, env.workers))
-        .context("starting the worker JVMs")?;
+    let mut pool = Pool::start(pool_config(env, None, text)).context("starting the worker JVMs")?;
     pool.register(table)?;
     let mut out = Vec::with_capacity(values.len());
     for chunk in values.chunks(2000) {

@@ -28,16 +28,16 @@ use crate::exhaustive::Settings;
 use crate::exhaustive::search::{Search, SearchConfig, Usable};
 use crate::generate::ops::OpSet;
 use crate::model::Model;
-use crate::runner::java::JavaHome;
 use crate::runner::{Pool, PoolConfig};
 use crate::sequence::OpId;
+use crate::session::PoolMaker;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use observers::{Evidence, Role};
 use space::{Space, Wave};
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Scope of identification when none is given (seed 001: "a scope of 5 was enough for
@@ -73,15 +73,13 @@ impl Algorithm {
 
 /// What identification needs from its caller (`jforge builders` or `jforge exhaustive`).
 pub struct Env<'a> {
-    pub java: &'a JavaHome,
-    pub entries: &'a [PathBuf],
+    /// Starts the pools identification needs (the session's JDK, class path, workers, heap).
+    pub pools: &'a PoolMaker,
     pub model: &'a Model,
     pub ops: &'a OpSet,
     pub classes: &'a [String],
     /// Scope, domains, omitted fields and misuse exceptions of the identification.
     pub settings: &'a Settings,
-    pub workers: usize,
-    pub heap_mb: u32,
     pub batch: usize,
     pub memory_budget: u64,
 }
@@ -159,15 +157,11 @@ pub struct Report {
     pub gen_comparison: Option<compare::GenComparison>,
 }
 
-fn pool_config(env: &Env, scope: Option<u32>, text: bool, workers: usize) -> PoolConfig {
-    PoolConfig {
-        java: env.java.java.clone(),
-        classpath: env.entries.to_vec(),
-        workers,
-        call_timeout: Duration::from_secs(5),
-        heap_mb: env.heap_mb,
-        extra_jvm_args: crate::exhaustive::canon_jvm_args(env.settings, scope, text),
-    }
+/// A pool whose workers canonicalize with the identification's settings, bounded by
+/// `scope` when given, writing forms as text when `text`.
+fn pool_config(env: &Env, scope: Option<u32>, text: bool) -> PoolConfig {
+    env.pools
+        .config(crate::exhaustive::canon_jvm_args(env.settings, scope, text))
 }
 
 fn search_config(env: &Env) -> SearchConfig {
@@ -249,10 +243,10 @@ pub fn identify(env: &Env, opt: &Options) -> anyhow::Result<Report> {
     };
     // The space's workers (bounded by the scope) start while the random run goes on in the
     // detection's (no bound: larger objects count as evidence too).
-    let space_cfg = pool_config(env, Some(scope), false, env.workers);
+    let space_cfg = pool_config(env, Some(scope), false);
     let space_pool = std::thread::spawn(move || Pool::start(space_cfg));
-    let mut det_pool = Pool::start(pool_config(env, None, false, env.workers))
-        .context("starting the worker JVMs")?;
+    let mut det_pool =
+        Pool::start(pool_config(env, None, false)).context("starting the worker JVMs")?;
     let unregistered = det_pool.register(&env.ops.table)?;
     bar.set_message(format!(
         "observer detection: {} random sequences",
@@ -307,7 +301,10 @@ pub fn identify(env: &Env, opt: &Options) -> anyhow::Result<Report> {
     }
 
     let search = Search::new(env.model, env.ops, usable.clone(), search_config(env));
-    let text_cfg = pool_config(env, Some(scope), true, 1);
+    let text_cfg = PoolConfig {
+        workers: 1,
+        ..pool_config(env, Some(scope), true)
+    };
     let mut space = Space::new(
         search,
         pool,
@@ -508,13 +505,8 @@ fn check_by_search(
     expected: &[u128],
 ) -> anyhow::Result<SearchCheck> {
     let started = Instant::now();
-    let mut pool = Pool::start(pool_config(
-        env,
-        Some(env.settings.scope),
-        false,
-        env.workers,
-    ))
-    .context("starting the worker JVMs")?;
+    let mut pool = Pool::start(pool_config(env, Some(env.settings.scope), false))
+        .context("starting the worker JVMs")?;
     pool.register(&env.ops.table)?;
     let mut search = Search::new(env.model, env.ops, subset, search_config(env));
     search.run(&mut pool, &mut |_| {})?;
@@ -706,8 +698,7 @@ pub fn print_summary(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
 /// warning).
 pub fn auto(
     args: &ExhaustiveArgs,
-    java: &JavaHome,
-    entries: &[PathBuf],
+    pools: &PoolMaker,
     model: &Model,
     ops: &OpSet,
     classes: &[String],
@@ -718,20 +709,13 @@ pub fn auto(
         scope: Some(scope),
         ..args.clone()
     })?;
-    let workers = args
-        .workers
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
-        .max(1);
     let env = Env {
-        java,
-        entries,
+        pools,
         model,
         ops,
         classes,
         settings: &settings,
-        workers,
-        heap_mb: args.worker_heap.unwrap_or(1024),
-        batch: args.batch,
+        batch: args.domain.batch,
         memory_budget: crate::exhaustive::memory_budget(args),
     };
     let report = identify(
@@ -744,7 +728,7 @@ pub fn auto(
             ga: ga::Params::default(),
             search_check: false,
             given: None,
-            quiet: args.quiet,
+            quiet: args.run.quiet,
         },
     )?;
     eprintln!(

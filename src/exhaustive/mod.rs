@@ -13,7 +13,7 @@ use crate::cli::ExhaustiveArgs;
 use crate::emit::output::{Installed, RunOutput};
 use crate::emit::suite::Tool;
 use crate::emit::{EmitConfig, Ending, TestCase};
-use crate::generate::ops::{OpSet, SkipReason, build_ops, helper_classes, is_literal_type};
+use crate::generate::ops::{OpSet, SkipReason, build_ops, is_literal_type};
 use crate::model::{JType, Prim};
 use crate::runner::Pool;
 use crate::select;
@@ -157,7 +157,7 @@ impl Settings {
                 None => Ok((0..scope.max(1) as i64).collect()),
             }
         };
-        let ints64 = range("ints", get(&a.ints, "ints"))?;
+        let ints64 = range("ints", get(&a.domain.ints, "ints"))?;
         if ints64
             .iter()
             .any(|&v| v < i32::MIN as i64 || v > i32::MAX as i64)
@@ -165,18 +165,18 @@ impl Settings {
             bail!("--ints: values must fit in an int");
         }
         let ints: Vec<i32> = ints64.iter().map(|&v| v as i32).collect();
-        let longs = match get(&a.longs, "longs") {
+        let longs = match get(&a.domain.longs, "longs") {
             Some(s) => range("longs", Some(s))?,
             None => ints64.clone(),
         };
-        let shorts = match get(&a.shorts, "shorts") {
+        let shorts = match get(&a.domain.shorts, "shorts") {
             Some(s) => range("shorts", Some(s))?
                 .into_iter()
                 .map(|v| v.clamp(i16::MIN as i64, i16::MAX as i64) as i32)
                 .collect(),
             None => ints.clone(),
         };
-        let doubles = match get(&a.doubles, "doubles") {
+        let doubles = match get(&a.domain.doubles, "doubles") {
             Some(s) => s
                 .split(',')
                 .map(|x| {
@@ -190,11 +190,11 @@ impl Settings {
         let letters: Vec<char> = (0..scope.max(1))
             .map(|i| (b'a' + (i % 26) as u8) as char)
             .collect();
-        let chars = match get(&a.chars, "chars") {
+        let chars = match get(&a.domain.chars, "chars") {
             Some(s) => s.chars().collect(),
             None => letters.clone(),
         };
-        let booleans = match get(&a.booleans, "booleans") {
+        let booleans = match get(&a.domain.booleans, "booleans") {
             Some(s) => s
                 .split(',')
                 .map(|x| match x.trim() {
@@ -205,11 +205,11 @@ impl Settings {
                 .collect::<anyhow::Result<_>>()?,
             None => vec![false, true],
         };
-        let strings = match get(&a.strings, "strings") {
+        let strings = match get(&a.domain.strings, "strings") {
             Some(s) => s.split(',').map(|x| x.to_string()).collect(),
             None => letters.iter().map(|c| c.to_string()).collect(),
         };
-        let max_array = match a.max_array {
+        let max_array = match a.domain.max_array {
             Some(m) => Some(m),
             None => props
                 .get("max-array")
@@ -217,11 +217,11 @@ impl Settings {
                 .transpose()
                 .context("max-array in --config")?,
         };
-        let omit_fields = get(&a.omit_fields, "omit-fields");
+        let omit_fields = get(&a.domain.omit_fields, "omit-fields");
         if let Some(o) = &omit_fields {
             crate::cli::parse_regex("--omit-fields", o)?;
         }
-        let methods = get(&a.methods, "methods")
+        let methods = get(&a.domain.methods, "methods")
             .map(|m| crate::cli::parse_regex("--methods", &m))
             .transpose()?;
         let builders_file = a
@@ -233,6 +233,7 @@ impl Settings {
             None => Vec::new(),
         };
         let mut misuse: Vec<String> = a
+            .domain
             .misuse_exceptions
             .iter()
             .map(|s| s.trim().to_string())
@@ -337,7 +338,7 @@ fn mem_total_kb() -> u64 {
 
 /// Memory the kept structures may take: --max-memory, else half the machine's RAM.
 pub fn memory_budget(args: &ExhaustiveArgs) -> u64 {
-    if let Some(m) = args.max_memory {
+    if let Some(m) = args.domain.max_memory {
         return m << 20;
     }
     mem_total_kb() * 1024 / 2
@@ -509,37 +510,35 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
         args
     };
     let settings = Settings::from_args(&args)?;
-    if args.classes.is_empty() {
+    if args.run.classes.is_empty() {
         bail!("name the class to enumerate with --class NAME");
     }
     // ---- output folders: locked for the whole run, written through staging (emit::output)
-    let mut output = match &args.output_dir {
+    let mut output = match &args.suite.output_dir {
         Some(d) => Some(RunOutput::open(
             Tool::Exhaustive,
             EmitConfig {
                 out_dir: d.clone(),
-                junit: args.junit,
+                junit: args.suite.junit,
                 package: None,
-                tests_per_file: 500,
+                tests_per_file: args.suite.tests_per_file as usize,
             },
-            args.error_output_dir.as_deref(),
-            args.error_tests_in_suite,
+            args.suite.error_output_dir.as_deref(),
+            args.suite.error_tests_in_suite,
         )?),
         None => None,
     };
-    let workers_hint = args
-        .workers
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
-        .max(1);
+    let workers_hint = args.run.workers_or_cores();
     let jvm = canon_jvm_args(&settings, Some(settings.scope), args.dump.is_some());
     let mut session = Session::open(
-        args.java.as_deref(),
-        &args.classpath,
+        args.run.java.as_deref(),
+        &args.run.classpath,
         &[],
         Some(workers_hint),
         WorkerSettings {
             call_timeout: Duration::from_secs(5),
             heap_mb: args
+                .run
                 .worker_heap
                 .unwrap_or_else(|| default_worker_heap(workers_hint)),
             classpath_prefix: Vec::new(),
@@ -548,7 +547,7 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
     )?;
     let workers = session.workers;
     select::check_class_versions(
-        &args.classes,
+        &args.run.classes,
         None,
         &[],
         &[],
@@ -557,25 +556,10 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
     )?;
 
     // ---- model and operations (as in `jforge gen`)
-    let classes = session.with_classes(|model, cp, jdk| {
-        let mut classes = Vec::new();
-        for asked in &args.classes {
-            let asked = select::normalize(asked);
-            let found = select::find_class(&asked, &mut |n| Ok(model.load(cp, jdk, n)?.is_some()))?;
-            let Some(ci) = found.as_deref().and_then(|c| model.get(c)) else {
-                return Err(select::unknown_class_error(&asked, cp, jdk));
-            };
-            let c = &ci.name.clone();
-            if !ci.is_public() || !model.is_accessible(c) {
-                bail!("class {c} is not public: its structures are built through its public API");
-            }
-            classes.push(c.clone());
-        }
-        for h in helper_classes(model, &classes) {
-            let _ = model.load(cp, jdk, &h);
-        }
-        Ok(classes)
-    })?;
+    let classes = session.load_classes_under_test(
+        &args.run.classes,
+        "its structures are built through its public API",
+    )?;
     let mut pool = session.take_pool()?;
     let model = &session.model;
     let ops = build_ops(model, &classes, None, None);
@@ -615,16 +599,7 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
     let mut skipped = ops.skipped.clone();
     let usable = usable_ops(&ops, &classes, &settings, &mut skipped);
     let usable = match auto_builders
-        .then(|| {
-            crate::builders::auto(
-                &args,
-                &session.java,
-                &session.entries,
-                model,
-                &ops,
-                &classes,
-            )
-        })
+        .then(|| crate::builders::auto(&args, &session.pool_maker(), model, &ops, &classes))
         .transpose()?
         .flatten()
     {
@@ -664,7 +639,7 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
         state_matching: !args.no_state_matching,
         reuse: !args.no_reuse,
         misuse: settings.misuse.clone(),
-        batch: args.batch.max(1),
+        batch: args.domain.batch.max(1),
         max_rounds: args.max_rounds,
         memory_budget: memory_budget(&args),
         dump: args.dump.is_some(),
@@ -673,7 +648,7 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
     };
     let n_usable = usable.len();
     let mut search = Search::new(model, &ops, usable, cfg);
-    let bar = if args.quiet {
+    let bar = if args.run.quiet {
         ProgressBar::hidden()
     } else {
         let b = ProgressBar::new_spinner();
@@ -684,7 +659,7 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
         b.enable_steady_tick(Duration::from_millis(250));
         b
     };
-    let quiet = args.quiet;
+    let quiet = args.run.quiet;
     let mut tick = |p: &search::Progress| {
         let rate = p.explored as f64 / p.elapsed.as_secs_f64().max(1e-6);
         let msg = format!(
@@ -755,10 +730,10 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
                 javac: session.java.javac.as_deref(),
                 java: &session.java.java,
                 user_cp: &session.entries,
-                junit: args.junit,
-                junit_classpath: args.checking.junit_classpath.as_deref(),
-                skip: args.checking.no_validate,
-                quiet: args.quiet,
+                junit: args.suite.junit,
+                junit_classpath: args.suite.checking.junit_classpath.as_deref(),
+                skip: args.suite.checking.no_validate,
+                quiet: args.run.quiet,
                 coverage: None,
                 deadline: None,
             },
@@ -802,7 +777,7 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
             })
         })
         .collect();
-    if let Some(path) = &args.stats_json {
+    if let Some(path) = &args.run.stats_json {
         let j = serde_json::json!({
             "command": "exhaustive",
             "report_version": crate::report::REPORT_VERSION,
@@ -905,7 +880,7 @@ fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outc
             )?;
         }
     }
-    if let (Some(d), Some(o)) = (&args.output_dir, &output) {
+    if let (Some(d), Some(o)) = (&args.suite.output_dir, &output) {
         let failures = match o.error_dir() {
             Some(e) if failure_tests > 0 => format!(
                 "; {failure_tests} failure tests to {}, where a build does not run them",
