@@ -1,13 +1,15 @@
-//! `jforge builders`: its flags and the wiring of one run (class loading as `exhaustive` does
-//! it, then [`crate::builders::identify`], the summary, the builders file, --stats-json).
+//! `jforge builders`: its flags and its [`Strategy`]: class loading as `exhaustive` does
+//! it, then [`crate::builders::identify`], the builders file; the pipeline writes the report).
 //! Flag names follow `jforge exhaustive` for the same concepts (scope, domains, omitted fields).
 
 use crate::builders::{self, Algorithm, Env, Options, ga};
 use crate::cli::{DomainArgs, ExhaustiveArgs, RunArgs};
 use crate::exhaustive::Settings;
 use crate::generate::ops::build_ops;
+use crate::report::StopReason;
 use crate::select;
 use crate::session::{Session, WorkerSettings};
+use crate::strategy::{Finished, Strategy};
 use anyhow::{Context, bail};
 use clap::Args;
 use std::path::PathBuf;
@@ -128,61 +130,165 @@ impl BuildersArgs {
     }
 }
 
-pub fn run(args: BuildersArgs) -> anyhow::Result<()> {
-    args.check()?;
-    let ex = args.exhaustive();
-    let settings = Settings::from_args(&ex)?;
-    let given = args
-        .verify
-        .as_deref()
-        .map(crate::exhaustive::read_builders_file)
-        .transpose()?;
-    if let Some(o) = &args.output {
-        // fail now rather than after the search
-        std::fs::write(o, "").with_context(|| {
-            format!(
-                "cannot write --output file {}: choose another path",
-                o.display()
-            )
-        })?;
+/// Runs `jforge builders` through the shared pipeline (`crate::strategy::drive`).
+pub fn run(args: BuildersArgs) -> anyhow::Result<crate::exit::Outcome> {
+    crate::strategy::drive(Builders {
+        args,
+        prepared: None,
+    })
+}
+
+/// `jforge builders`: builder identification (BEAPI's hill climbing, or the genetic
+/// algorithm of FASE'19).
+pub struct Builders {
+    args: BuildersArgs,
+    /// Set by [`Strategy::prepare`].
+    prepared: Option<Prepared>,
+}
+
+/// The flags checked and parsed before anything starts.
+struct Prepared {
+    settings: Settings,
+    /// `--verify`: the set to check.
+    given: Option<Vec<regex::Regex>>,
+    compare_gen: Option<std::time::Duration>,
+}
+
+/// The report of `jforge builders`: identification's figures plus the file written.
+#[derive(serde::Serialize)]
+pub struct BuildersStats {
+    #[serde(flatten)]
+    pub report: builders::Report,
+    /// `--output`: where the builder set was written.
+    pub output_file: Option<String>,
+}
+
+const NOT_PREPARED: &str = "internal error: jforge builders ran before its flags were checked";
+
+impl Strategy for Builders {
+    const COMMAND: &'static str = "builders";
+    type Stats = BuildersStats;
+
+    fn run_args(&self) -> &RunArgs {
+        &self.args.run
     }
-    let mut session = Session::open(
-        args.run.java.as_deref(),
-        &args.run.classpath,
-        &[],
-        args.run.workers,
-        WorkerSettings {
-            heap_mb: args.run.worker_heap.unwrap_or(1024),
+
+    fn prepare(&mut self) -> anyhow::Result<()> {
+        let args = &self.args;
+        args.check()?;
+        let settings = Settings::from_args(&args.exhaustive())?;
+        let given = args
+            .verify
+            .as_deref()
+            .map(crate::exhaustive::read_builders_file)
+            .transpose()?;
+        let compare_gen = args
+            .compare_gen
+            .as_deref()
+            .map(crate::cli::parse_duration)
+            .transpose()
+            .context("--compare-gen")?;
+        if let Some(o) = &args.output {
+            // fail now rather than after the search
+            std::fs::write(o, "").with_context(|| {
+                format!(
+                    "cannot write --output file {}: choose another path",
+                    o.display()
+                )
+            })?;
+        }
+        self.prepared = Some(Prepared {
+            settings,
+            given,
+            compare_gen,
+        });
+        Ok(())
+    }
+
+    fn worker_settings(&self) -> anyhow::Result<WorkerSettings> {
+        Ok(WorkerSettings {
+            heap_mb: self.args.run.worker_heap.unwrap_or(1024),
             ..WorkerSettings::default()
-        },
-    )?;
-    select::check_class_versions(
-        &args.run.classes,
-        None,
-        &[],
-        &[],
-        &session.cp,
-        session.java.version,
-    )?;
-    let classes = session.load_classes_under_test(
-        &args.run.classes,
-        "its builders are methods of its public API",
-    )?;
-    // Identification starts the pools it needs (several at once) from the session's maker.
-    session.shutdown();
-    let pools = session.pool_maker();
-    let model = &session.model;
-    let ops = build_ops(model, &classes, None, None);
-    let env = Env {
-        pools: &pools,
-        model,
-        ops: &ops,
-        classes: &classes,
-        settings: &settings,
-        batch: args.domain.batch,
-        memory_budget: crate::exhaustive::memory_budget(&ex),
-    };
-    let opt = Options {
+        })
+    }
+
+    fn run(
+        self,
+        mut session: Session,
+        _started: std::time::Instant,
+    ) -> anyhow::Result<Finished<BuildersStats>> {
+        let Builders { args, prepared } = self;
+        let Prepared {
+            settings,
+            given,
+            compare_gen,
+        } = prepared.context(NOT_PREPARED)?;
+        select::check_class_versions(
+            &args.run.classes,
+            None,
+            &[],
+            &[],
+            &session.cp,
+            session.java.version,
+        )?;
+        let classes = session.load_classes_under_test(
+            &args.run.classes,
+            "its builders are methods of its public API",
+        )?;
+        // Identification starts the pools it needs (several at once) from the session's maker.
+        session.shutdown();
+        let pools = session.pool_maker();
+        let model = &session.model;
+        let ops = build_ops(model, &classes, None, None);
+        let env = Env {
+            pools: &pools,
+            model,
+            ops: &ops,
+            classes: &classes,
+            settings: &settings,
+            batch: args.domain.batch,
+            memory_budget: crate::exhaustive::memory_budget(&args.exhaustive()),
+        };
+        let stop_reason = match (&given, args.algorithm) {
+            (Some(_), _) => StopReason::Verified,
+            (None, Algorithm::HillClimbing) => StopReason::Converged,
+            (None, Algorithm::Genetic) => StopReason::GenerationLimit,
+        };
+        let opt = options(&args, given);
+        let mut report = builders::identify(&env, &opt)?;
+        if let Some(limit) = compare_gen {
+            report.gen_comparison = Some(builders::compare::compare(
+                &env,
+                &report.builders,
+                limit,
+                args.seed,
+            )?);
+        }
+        if let Some(o) = &args.output {
+            std::fs::write(o, builders::file_text(&report))
+                .with_context(|| format!("cannot write --output file {}", o.display()))?;
+        }
+        Ok(Finished {
+            stats: BuildersStats {
+                report,
+                output_file: args.output.as_ref().map(|o| o.display().to_string()),
+            },
+            stop_reason,
+            outcome: crate::exit::Outcome::Clean,
+        })
+    }
+
+    fn print_summary(stats: &BuildersStats, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        builders::print_summary(&stats.report, out)?;
+        if let Some(o) = &stats.output_file {
+            writeln!(out, "  wrote {o}")?;
+        }
+        Ok(())
+    }
+}
+
+fn options(args: &BuildersArgs, given: Option<Vec<regex::Regex>>) -> Options {
+    Options {
         algorithm: args.algorithm,
         seed: args.seed,
         observer_sequences: args.observer_sequences,
@@ -201,33 +307,5 @@ pub fn run(args: BuildersArgs) -> anyhow::Result<()> {
         search_check: !args.no_search_check,
         given,
         quiet: args.run.quiet,
-    };
-    let compare_gen = args
-        .compare_gen
-        .as_deref()
-        .map(crate::cli::parse_duration)
-        .transpose()
-        .context("--compare-gen")?;
-    let mut report = builders::identify(&env, &opt)?;
-    if let Some(limit) = compare_gen {
-        report.gen_comparison = Some(builders::compare::compare(
-            &env,
-            &report.builders,
-            limit,
-            args.seed,
-        )?);
     }
-    let mut out = std::io::stdout().lock();
-    builders::print_summary(&report, &mut out)?;
-    if let Some(o) = &args.output {
-        std::fs::write(o, builders::file_text(&report))
-            .with_context(|| format!("cannot write --output file {}", o.display()))?;
-        use std::io::Write;
-        writeln!(out, "  wrote {}", o.display())?;
-    }
-    if let Some(p) = &args.run.stats_json {
-        std::fs::write(p, serde_json::to_string_pretty(&report)?)
-            .with_context(|| format!("cannot write --stats-json file {}", p.display()))?;
-    }
-    Ok(())
 }

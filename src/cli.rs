@@ -15,6 +15,11 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Each generator's flags live in its command file (`src/<name>_cmd.rs`); re-exported here.
+pub use crate::builders_cmd::BuildersArgs;
+pub use crate::exhaustive_cmd::ExhaustiveArgs;
+pub use crate::gen_cmd::GenArgs;
+
 #[derive(Subcommand, Debug)]
 #[allow(clippy::large_enum_variant)] // parsed once
 pub enum Command {
@@ -33,56 +38,6 @@ pub enum Command {
     /// algorithm), checked against the whole API at a small scope.
     Builders(crate::builders_cmd::BuildersArgs),
     // ---- end jforge builders ----
-}
-
-/// `jforge exhaustive`. Every setting but the class path, classes and outputs can also come
-/// from a properties file (`--config FILE`, keys as the flag names without `--`, e.g.
-/// `scope=4`, `ints=0:3`, `omit-fields=modCount`; BEAPI's `max.objects`, `int.range` and
-/// `omit.fields` are accepted too). Flags override the file.
-#[derive(Args, Debug, Clone, Default)]
-pub struct ExhaustiveArgs {
-    #[command(flatten)]
-    pub run: RunArgs,
-    /// Most objects of one class reachable from a structure's root (root excluded).
-    #[arg(long, value_name = "N")]
-    pub scope: Option<u32>,
-    #[command(flatten)]
-    pub domain: DomainArgs,
-    /// Properties file with the settings above.
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    #[command(flatten)]
-    pub suite: SuiteArgs,
-    /// File of builder signatures (one regex per line, # comments): only those members;
-    /// list a constructor too (e.g. `ds\.AvlTree\(\)`). `auto`: identify them first (jforge
-    /// builders, hill climbing at scope min(5, --scope)).
-    #[arg(long, value_name = "FILE|auto")]
-    pub builders: Option<PathBuf>,
-    /// Most structure tests written to --output-dir.
-    #[arg(long, default_value_t = 10_000)]
-    pub max_tests: usize,
-    /// Write the canonical forms here, one per line, sorted.
-    #[arg(long, value_name = "FILE")]
-    pub dump: Option<PathBuf>,
-    /// Append `class,scope,seconds,structures,explored` to this CSV file.
-    #[arg(long, value_name = "FILE")]
-    pub csv: Option<PathBuf>,
-    /// Keep every sequence that runs normally within scope (ablation; bound it with --max-rounds).
-    #[arg(long)]
-    pub no_state_matching: bool,
-    /// Stop after this many rounds even without a fixpoint.
-    #[arg(long, value_name = "N")]
-    pub max_rounds: Option<u32>,
-    /// A boolean no-argument method (e.g. repOK) called on every structure; false = counterexample.
-    #[arg(long, value_name = "METHOD")]
-    pub check: Option<String>,
-    /// Re-execute every sequence from scratch instead of extending live copies of the kept
-    /// structures (same results, slower; for comparison).
-    #[arg(long)]
-    pub no_reuse: bool,
-    /// Do not check the equals/hashCode/toString/compareTo contracts on every structure.
-    #[arg(long)]
-    pub no_contracts: bool,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -127,75 +82,8 @@ pub struct CoverageArgs {
     pub quiet: bool,
 }
 
-#[derive(Args, Debug, Clone)]
-pub struct GenArgs {
-    #[command(flatten)]
-    pub run: RunArgs,
-    #[command(flatten)]
-    pub suite: SuiteArgs,
-    /// File with one class name per line (# comments allowed).
-    #[arg(long, value_name = "FILE")]
-    pub classlist: Option<PathBuf>,
-    /// Test every public class whose name starts with this package prefix (repeatable).
-    #[arg(long = "package", value_name = "PREFIX")]
-    pub packages: Vec<String>,
-    /// Test every public class of this jar (repeatable; the jar is added to the class path).
-    #[arg(long = "jar", value_name = "JAR")]
-    pub jars: Vec<PathBuf>,
-    /// Only methods whose signature matches (e.g. 'java.util.TreeMap.put\(.*').
-    #[arg(long, value_name = "REGEX")]
-    pub include_methods: Option<String>,
-    /// Leave out methods whose signature matches.
-    #[arg(long, value_name = "REGEX")]
-    pub exclude_methods: Option<String>,
-    /// Call only the methods of this builders file (jforge builders --output); observers of
-    /// the whole class still give the assertions.
-    #[arg(long, value_name = "FILE")]
-    pub builders: Option<PathBuf>,
-    /// Stop after this long: 30s, 2m, 1h, or plain seconds. Default 60s.
-    #[arg(long, value_name = "DURATION")]
-    pub time_limit: Option<String>,
-    /// Stop after this many generated sequences (deterministic with --seed).
-    #[arg(long, value_name = "N")]
-    pub generated_limit: Option<u64>,
-    /// Random seed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Most regression tests to write (default 1000). The tests that keep the run's coverage
-    /// are chosen first; when they alone are more than the default, they are all written;
-    /// when they are more than a limit you set, the cut is reported with the coverage lost.
-    #[arg(long)]
-    pub output_limit: Option<usize>,
-    /// Exception classes that reveal errors when a call throws them (comma-separated, repeatable).
-    #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
-    pub error_exceptions: Vec<String>,
-    /// Per-call time limit (default 5s).
-    #[arg(long, value_name = "DURATION")]
-    pub call_timeout: Option<String>,
-    /// Package of all generated test classes (default: each class's tests in its own package;
-    /// tests of JDK classes such as java.* and javax.* go to package `jforge.tests`).
-    #[arg(long, value_name = "PACKAGE")]
-    pub test_package: Option<String>,
-    /// Favour methods that have fewer successful sequences (adaptive weights).
-    #[arg(long)]
-    pub adaptive_weights: bool,
-    /// Measure branch and line coverage of the classes under test on every sequence and use
-    /// it to guide generation (instrumented classes in the workers).
-    #[arg(long, overrides_with = "no_coverage")]
-    pub coverage: bool,
-    /// Turn coverage measurement and guidance off.
-    #[arg(long)]
-    pub no_coverage: bool,
-    /// Measure coverage but do not let it guide generation (for comparisons).
-    #[arg(long)]
-    pub no_guidance: bool,
-    /// With coverage: stop when no new branch was covered for this long (e.g. 10s).
-    #[arg(long, value_name = "DURATION")]
-    pub stop_on_plateau: Option<String>,
-}
-
 /// Flag values clap cannot refuse by type alone; each message names the flag.
-fn check_common(
+pub(crate) fn check_common(
     workers: Option<usize>,
     classes: &[String],
     packages: &[String],
@@ -217,28 +105,6 @@ fn check_common(
         );
     }
     Ok(())
-}
-
-impl GenArgs {
-    /// Refuses flag values that cannot work, before anything starts.
-    pub fn check(&self) -> anyhow::Result<()> {
-        check_common(self.run.workers, &self.run.classes, &self.packages)
-    }
-
-    /// `--output-dir`, else `jforge-tests`.
-    pub fn output_dir(&self) -> PathBuf {
-        self.suite
-            .output_dir
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("jforge-tests"))
-    }
-}
-
-impl ExhaustiveArgs {
-    /// Refuses flag values that cannot work, before anything starts.
-    pub fn check(&self) -> anyhow::Result<()> {
-        check_common(self.run.workers, &self.run.classes, &[])
-    }
 }
 
 impl CoverageArgs {

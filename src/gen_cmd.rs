@@ -1,6 +1,6 @@
 //! `jforge gen`: the whole run, from the command line to checked JUnit files and a summary.
 
-use crate::cli::{GenArgs, parse_duration};
+use crate::cli::{RunArgs, SuiteArgs, check_common, parse_duration};
 use crate::emit::output::RunOutput;
 use crate::emit::suite::Tool;
 use crate::emit::validate::CoverageRun;
@@ -9,16 +9,101 @@ use crate::generate::finish::{ErrorTest, FinishStats, error_tests, regression_te
 use crate::generate::literals::LiteralPool;
 use crate::generate::ops::{OpSet, SkipReason, add_view_ops, build_ops, helper_classes};
 use crate::generate::random::{GenConfig, Generator, Progress};
-use crate::report::{Phases, Report, SuiteCoverage};
+use crate::generate::report::{Phases, Report, SuiteCoverage};
 use crate::select;
-use crate::sequence::Stmt;
 use crate::session::{Session, WorkerSettings};
+use crate::strategy::{Finished, Strategy};
 use crate::suite::check::{CheckSettings, write_and_check};
 use anyhow::{Context, bail};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use regex::Regex;
 use std::collections::HashSet;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+/// `jforge gen`.
+#[derive(Args, Debug, Clone)]
+pub struct GenArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// File with one class name per line (# comments allowed).
+    #[arg(long, value_name = "FILE")]
+    pub classlist: Option<PathBuf>,
+    /// Test every public class whose name starts with this package prefix (repeatable).
+    #[arg(long = "package", value_name = "PREFIX")]
+    pub packages: Vec<String>,
+    /// Test every public class of this jar (repeatable; the jar is added to the class path).
+    #[arg(long = "jar", value_name = "JAR")]
+    pub jars: Vec<PathBuf>,
+    /// Only methods whose signature matches (e.g. 'java.util.TreeMap.put\(.*').
+    #[arg(long, value_name = "REGEX")]
+    pub include_methods: Option<String>,
+    /// Leave out methods whose signature matches.
+    #[arg(long, value_name = "REGEX")]
+    pub exclude_methods: Option<String>,
+    /// Call only the methods of this builders file (jforge builders --output); observers of
+    /// the whole class still give the assertions.
+    #[arg(long, value_name = "FILE")]
+    pub builders: Option<PathBuf>,
+    /// Stop after this long: 30s, 2m, 1h, or plain seconds. Default 60s.
+    #[arg(long, value_name = "DURATION")]
+    pub time_limit: Option<String>,
+    /// Stop after this many generated sequences (deterministic with --seed).
+    #[arg(long, value_name = "N")]
+    pub generated_limit: Option<u64>,
+    /// Random seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Most regression tests to write (default 1000). The tests that keep the run's coverage
+    /// are chosen first; when they alone are more than the default, they are all written;
+    /// when they are more than a limit you set, the cut is reported with the coverage lost.
+    #[arg(long)]
+    pub output_limit: Option<usize>,
+    /// Exception classes that reveal errors when a call throws them (comma-separated, repeatable).
+    #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
+    pub error_exceptions: Vec<String>,
+    /// Per-call time limit (default 5s).
+    #[arg(long, value_name = "DURATION")]
+    pub call_timeout: Option<String>,
+    /// Package of all generated test classes (default: each class's tests in its own package;
+    /// tests of JDK classes such as java.* and javax.* go to package `jforge.tests`).
+    #[arg(long, value_name = "PACKAGE")]
+    pub test_package: Option<String>,
+    /// Favour methods that have fewer successful sequences (adaptive weights).
+    #[arg(long)]
+    pub adaptive_weights: bool,
+    /// Measure branch and line coverage of the classes under test on every sequence and use
+    /// it to guide generation (instrumented classes in the workers).
+    #[arg(long, overrides_with = "no_coverage")]
+    pub coverage: bool,
+    /// Turn coverage measurement and guidance off.
+    #[arg(long)]
+    pub no_coverage: bool,
+    /// Measure coverage but do not let it guide generation (for comparisons).
+    #[arg(long)]
+    pub no_guidance: bool,
+    /// With coverage: stop when no new branch was covered for this long (e.g. 10s).
+    #[arg(long, value_name = "DURATION")]
+    pub stop_on_plateau: Option<String>,
+}
+
+impl GenArgs {
+    /// Refuses flag values that cannot work, before anything starts.
+    pub fn check(&self) -> anyhow::Result<()> {
+        check_common(self.run.workers, &self.run.classes, &self.packages)
+    }
+
+    /// `--output-dir`, else `jforge-tests`.
+    pub fn output_dir(&self) -> PathBuf {
+        self.suite
+            .output_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("jforge-tests"))
+    }
+}
 
 fn method_filter(re: Option<&str>, flag: &str) -> anyhow::Result<Option<Regex>> {
     re.map(|r| crate::cli::parse_regex(flag, r)).transpose()
@@ -39,63 +124,268 @@ fn finish_budget(limit: Duration) -> Duration {
     (limit / 4).max(Duration::from_secs(20))
 }
 
-/// Runs `jforge gen`; the outcome says whether error-revealing tests were written (exit 3).
-/// An interrupted run (Ctrl-C, SIGTERM) exits with status 130 from the signal handler, see
-/// `crate::interrupt`.
+/// Runs `jforge gen` through the shared pipeline (`crate::strategy::drive`); the outcome says
+/// whether error-revealing tests were written (exit 3). An interrupted run (Ctrl-C, SIGTERM)
+/// exits with status 130 from the signal handler, see `crate::interrupt`.
 pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
-    crate::interrupt::install()?;
-    crate::interrupt::settle(generate_and_write(args))
+    crate::strategy::drive(Gen {
+        args,
+        prepared: None,
+    })
 }
 
-fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
-    let started = Instant::now();
-    args.check()?;
-    let time_limit = match (&args.time_limit, args.generated_limit) {
-        (Some(t), _) => Some(parse_duration(t).context("--time-limit")?),
-        (None, Some(_)) => None,
-        (None, None) => Some(Duration::from_secs(60)),
-    };
-    let call_timeout = match &args.call_timeout {
-        Some(t) => parse_duration(t).context("--call-timeout")?,
-        None => Duration::from_secs(5),
-    };
-    let output_limit = args.output_limit.unwrap_or(DEFAULT_OUTPUT_LIMIT);
-    let include = method_filter(args.include_methods.as_deref(), "--include-methods")?;
-    let exclude = method_filter(args.exclude_methods.as_deref(), "--exclude-methods")?;
-    // Locked for the whole run, written through a staging folder (see emit::output).
-    let mut out = RunOutput::open(
-        Tool::Gen,
-        EmitConfig {
-            out_dir: args.output_dir(),
-            junit: args.suite.junit,
-            package: args.test_package.clone(),
-            tests_per_file: args.suite.tests_per_file as usize,
-        },
-        args.suite.error_output_dir.as_deref(),
-        args.suite.error_tests_in_suite,
-    )?;
-    let mut session = Session::open(
-        args.run.java.as_deref(),
-        &args.run.classpath,
-        &args.jars,
-        args.run.workers,
-        WorkerSettings {
-            call_timeout,
-            heap_mb: args.run.worker_heap.unwrap_or(1024),
-            ..WorkerSettings::default()
-        },
-    )?;
-    select::check_class_versions(
-        &args.run.classes,
-        args.classlist.as_deref(),
-        &args.packages,
-        &args.jars,
-        &session.cp,
-        session.java.version,
-    )?;
+/// `jforge gen`: feedback-directed random generation (Randoop) guided by coverage.
+pub struct Gen {
+    args: GenArgs,
+    /// Set by [`Strategy::prepare`].
+    prepared: Option<Prepared>,
+}
 
-    // ---- selection and model
-    let (classes, skipped_classes, explicit) = session.with_classes(|model, cp, jdk| {
+/// The flags parsed and the output folders locked, before anything starts.
+struct Prepared {
+    limits: Limits,
+    /// Locked for the whole run, written through a staging folder (see emit::output).
+    out: RunOutput,
+}
+
+/// The limits and filters of a run, parsed from the flags.
+struct Limits {
+    time_limit: Option<Duration>,
+    call_timeout: Duration,
+    output_limit: usize,
+    include: Option<Regex>,
+    exclude: Option<Regex>,
+    stop_on_plateau: Option<Duration>,
+}
+
+impl Limits {
+    fn parse(args: &GenArgs) -> anyhow::Result<Limits> {
+        Ok(Limits {
+            time_limit: match (&args.time_limit, args.generated_limit) {
+                (Some(t), _) => Some(parse_duration(t).context("--time-limit")?),
+                (None, Some(_)) => None,
+                (None, None) => Some(Duration::from_secs(60)),
+            },
+            call_timeout: match &args.call_timeout {
+                Some(t) => parse_duration(t).context("--call-timeout")?,
+                None => Duration::from_secs(5),
+            },
+            output_limit: args.output_limit.unwrap_or(DEFAULT_OUTPUT_LIMIT),
+            include: method_filter(args.include_methods.as_deref(), "--include-methods")?,
+            exclude: method_filter(args.exclude_methods.as_deref(), "--exclude-methods")?,
+            stop_on_plateau: args
+                .stop_on_plateau
+                .as_deref()
+                .map(parse_duration)
+                .transpose()
+                .context("--stop-on-plateau")?,
+        })
+    }
+}
+
+/// The classes a run tests.
+struct Selected {
+    classes: Vec<String>,
+    /// Found through --package/--jar and not tested, with the reason.
+    skipped: Vec<(String, SkipReason)>,
+    /// Named with --class/--classlist (an error when one cannot be tested).
+    explicit: HashSet<String>,
+}
+
+/// When each phase started and ended, for the phase times of the report.
+struct Timing {
+    setup: Duration,
+    generation: Duration,
+    finish: Duration,
+    check: Duration,
+    finish_budget: Option<Duration>,
+}
+
+impl Strategy for Gen {
+    const COMMAND: &'static str = "gen";
+    type Stats = Report;
+
+    fn run_args(&self) -> &RunArgs {
+        &self.args.run
+    }
+
+    fn prepare(&mut self) -> anyhow::Result<()> {
+        let args = &self.args;
+        args.check()?;
+        let limits = Limits::parse(args)?;
+        let out = RunOutput::open(
+            Tool::Gen,
+            EmitConfig {
+                out_dir: args.output_dir(),
+                junit: args.suite.junit,
+                package: args.test_package.clone(),
+                tests_per_file: args.suite.tests_per_file as usize,
+            },
+            args.suite.error_output_dir.as_deref(),
+            args.suite.error_tests_in_suite,
+        )?;
+        self.prepared = Some(Prepared { limits, out });
+        Ok(())
+    }
+
+    fn jars(&self) -> &[std::path::PathBuf] {
+        &self.args.jars
+    }
+
+    fn worker_settings(&self) -> anyhow::Result<WorkerSettings> {
+        let p = self.prepared.as_ref().context(NOT_PREPARED)?;
+        Ok(WorkerSettings {
+            call_timeout: p.limits.call_timeout,
+            heap_mb: self.args.run.worker_heap.unwrap_or(1024),
+            ..WorkerSettings::default()
+        })
+    }
+
+    fn run(self, mut session: Session, started: Instant) -> anyhow::Result<Finished<Report>> {
+        let Gen { args, prepared } = self;
+        let Prepared { limits, mut out } = prepared.context(NOT_PREPARED)?;
+        select::check_class_versions(
+            &args.run.classes,
+            args.classlist.as_deref(),
+            &args.packages,
+            &args.jars,
+            &session.cp,
+            session.java.version,
+        )?;
+        let sel = select_classes(&mut session, &args)?;
+        let mut ops = operations(&session, &args, &limits, &sel)?;
+        let literals = literal_pool(&session.model, &sel.classes);
+        let cov_setup = coverage_setup(&mut session, &args, &limits, &sel.classes, &mut ops)?;
+        let mut pool = session.take_pool()?;
+        let model = &session.model;
+
+        // ---- generation: the time limit covers the whole run up to its end
+        let failed = pool.register(&ops.table)?;
+        let mut generator = Generator::new(model, &ops, literals, gen_config(&args, &limits));
+        if let Some(setup) = &cov_setup {
+            let tracker = crate::coverage::Tracker::new(&setup.maps, setup.total_probes);
+            generator.enable_coverage(tracker, setup.maps.clone());
+        }
+        for (op, why) in failed {
+            generator.exclude(op, &format!("cannot be loaded: {why}"));
+        }
+        let setup_time = started.elapsed();
+        let generation = generate(&mut generator, &mut pool, &args, &limits, setup_time)?;
+        let progress = generator.progress.clone();
+
+        // ---- tests: chosen, observed in two JVMs, minimized
+        let finish_start = Instant::now();
+        let finish_budget = limits.time_limit.map(finish_budget);
+        let deadline = finish_budget.map(|b| finish_start + b);
+        // Optional work (replacing dropped tests, minimizing) gets half the finishing budget;
+        // the javac/JUnit check the rest.
+        let work_deadline = finish_budget.map(|b| finish_start + b / 2);
+        pool.set_stop_at(work_deadline);
+        let mut fstats = FinishStats::default();
+        let (regression, errors) = build_tests(
+            &generator,
+            &mut pool,
+            &args,
+            &limits,
+            &mut fstats,
+            work_deadline,
+        )?;
+        let finish_time = finish_start.elapsed();
+
+        // ---- the shared suite stage's check, then into place: only now are earlier files
+        // replaced
+        let check_start = Instant::now();
+        let error_cases: Vec<TestCase> = errors.iter().map(|e| e.case.clone()).collect();
+        let checked = write_and_check(
+            &mut out,
+            &ops.table,
+            &ops.owner_class,
+            &sel.classes,
+            &regression,
+            &error_cases,
+            &CheckSettings {
+                javac: session.java.javac.as_deref(),
+                java: &session.java.java,
+                user_cp: &session.entries,
+                junit: args.suite.junit,
+                junit_classpath: args.suite.checking.junit_classpath.as_deref(),
+                skip: args.suite.checking.no_validate,
+                quiet: args.run.quiet,
+                coverage: cov_setup.as_ref().map(CoverageRun::from_setup),
+                deadline,
+            },
+        )?;
+        let regression: Vec<TestCase> = checked
+            .regression
+            .iter()
+            .map(|&i| regression[i].clone())
+            .collect();
+        let errors: Vec<ErrorTest> = checked.errors.iter().map(|&i| errors[i].clone()).collect();
+        let validation = checked.validation;
+        let installed = out.install(&checked.files)?;
+        let check_time = check_start.elapsed();
+
+        // ---- report
+        let stats = pool.stats();
+        pool.shutdown();
+        let mut report = Report::build(
+            &args,
+            &sel.classes,
+            &sel.skipped,
+            &ops,
+            &generator,
+            &progress,
+            generation,
+            &regression,
+            &errors,
+            &fstats,
+            &validation,
+            &stats,
+            &installed.files,
+            started.elapsed(),
+        );
+        if let (Some(setup), Some(hits)) = (&cov_setup, validation.suite_hits.as_ref()) {
+            add_suite_coverage(&mut report, setup, hits, &fstats);
+        }
+        report.phase_seconds = phases(&Timing {
+            setup: setup_time,
+            generation,
+            finish: finish_time,
+            check: check_time,
+            finish_budget,
+        });
+        report.output = out.summary(
+            args.suite.checking.junit_classpath.as_deref(),
+            &session.entries,
+            &installed.files,
+            &installed.replaced,
+        );
+        Ok(Finished {
+            stop_reason: report.stop_reason,
+            outcome: if errors.is_empty() {
+                crate::exit::Outcome::Clean
+            } else {
+                crate::exit::Outcome::ErrorsFound
+            },
+            stats: report,
+        })
+    }
+
+    fn print_summary(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        report.print_summary(out)
+    }
+
+    fn warnings(report: &Report) -> Vec<String> {
+        report.warnings()
+    }
+}
+
+const NOT_PREPARED: &str = "internal error: jforge gen ran before its flags were checked";
+
+/// Resolves --class/--classlist/--package/--jar into the public classes to test and loads
+/// them and their helper classes into the model.
+fn select_classes(session: &mut Session, args: &GenArgs) -> anyhow::Result<Selected> {
+    let sel = session.with_classes(|model, cp, jdk| {
         let sel = select::resolve(
             &args.run.classes,
             args.classlist.as_deref(),
@@ -142,16 +432,32 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
             // Helper classes only supply arguments; one that cannot be read is simply unused.
             let _ = model.load(cp, jdk, &h);
         }
-        Ok((classes, skipped, explicit))
+        Ok(Selected {
+            classes,
+            skipped,
+            explicit,
+        })
     })?;
-    if classes.is_empty() {
+    if sel.classes.is_empty() {
         bail!("none of the selected classes is public: nothing to test");
     }
-    let mut ops = build_ops(&session.model, &classes, include.as_ref(), exclude.as_ref());
+    Ok(sel)
+}
+
+/// The operations of the selected classes (after --include/--exclude-methods and
+/// --builders); an explicitly named class with nothing to call is an error.
+fn operations(
+    session: &Session,
+    args: &GenArgs,
+    limits: &Limits,
+    sel: &Selected,
+) -> anyhow::Result<OpSet> {
+    let (include, exclude) = (limits.include.as_ref(), limits.exclude.as_ref());
+    let mut ops = build_ops(&session.model, &sel.classes, include, exclude);
     if let Some(f) = &args.builders {
         crate::builders::restrict_ops(&mut ops, f)?;
     }
-    for c in &classes {
+    for c in &sel.classes {
         // Callable means: something can be called without first having an instance, or
         // another operation produces one.
         let ty = ops.instantiations.get(c);
@@ -164,7 +470,7 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
                         .is_some_and(|r| session.model.is_subtype(r, t))
                 })
         });
-        if !has && explicit.contains(c) {
+        if !has && sel.explicit.contains(c) {
             bail!(
                 "class {c} has no public constructor, method or field jforge can call{}",
                 if include.is_some() || exclude.is_some() {
@@ -178,16 +484,32 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     if ops.primary.is_empty() {
         bail!("the selected classes have no public members jforge can call");
     }
+    Ok(ops)
+}
+
+/// The default literals plus the constants found in the classes under test.
+fn literal_pool(model: &crate::model::Model, classes: &[String]) -> LiteralPool {
     let mut literals = LiteralPool::with_defaults();
-    for c in &classes {
-        if let Some(ci) = session.model.get(c) {
+    for c in classes {
+        if let Some(ci) = model.get(c) {
             for l in &ci.literals {
                 literals.add_literal(l);
             }
         }
     }
+    literals
+}
 
-    // ---- coverage: restart the workers on instrumented copies of the classes under test
+/// Coverage (on by default): instrumented copies of the classes under test for the workers,
+/// and the view operations guidance reaches the measured nested classes through. `None` on a
+/// JRE (with a warning) unless the user asked for `--coverage`.
+fn coverage_setup(
+    session: &mut Session,
+    args: &GenArgs,
+    limits: &Limits,
+    classes: &[String],
+    ops: &mut OpSet,
+) -> anyhow::Result<Option<crate::coverage::Setup>> {
     let mut use_coverage = !args.no_coverage && (args.coverage || COVERAGE_BY_DEFAULT);
     if use_coverage && session.java.javac.is_none() {
         if args.coverage {
@@ -204,66 +526,56 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
         );
         use_coverage = false;
     }
-    let stop_on_plateau = args
-        .stop_on_plateau
-        .as_deref()
-        .map(parse_duration)
-        .transpose()
-        .context("--stop-on-plateau")?;
-    if stop_on_plateau.is_some() && !use_coverage {
+    if limits.stop_on_plateau.is_some() && !use_coverage {
         bail!("--stop-on-plateau needs coverage (drop --no-coverage)");
     }
-    let mut cov_setup = None;
-    if use_coverage {
-        let javac = session
-            .java
-            .javac
-            .clone()
-            .context("internal error: coverage without javac")?;
-        let guidance = !args.no_guidance;
-        let setup = session.with_classes(|model, cp, jdk| {
-            let setup = crate::coverage::Setup::prepare(&javac, cp, jdk, &classes)?;
-            if guidance {
-                // Guidance reaches the measured nested classes (views, iterators...) through
-                // the interfaces they implement (see ops::add_view_ops).
-                let nested: Vec<String> = setup
-                    .maps
-                    .iter()
-                    .map(|m| m.class_name.replace('/', "."))
-                    .filter(|n| !classes.contains(n))
-                    .collect();
-                for n in &nested {
-                    // a nested class that cannot be read simply gives no views
-                    let _ = model.load(cp, jdk, n);
-                }
-                add_view_ops(
-                    &mut ops,
-                    model,
-                    &nested,
-                    include.as_ref(),
-                    exclude.as_ref(),
-                    2,
-                );
-            }
-            Ok(setup)
-        })?;
-        // The workers run the instrumented copies.
-        let mut settings = session.worker_settings().clone();
-        settings.classpath_prefix = vec![setup.class_dir.clone()];
-        settings.extra_jvm_args = setup.jvm_args.clone();
-        session.set_worker_settings(settings);
-        cov_setup = Some(setup);
+    if !use_coverage {
+        return Ok(None);
     }
-    let mut pool = session.take_pool()?;
-    let model = &session.model;
-    let java = &session.java;
-    let entries = &session.entries;
+    let javac = session
+        .java
+        .javac
+        .clone()
+        .context("internal error: coverage without javac")?;
+    let guidance = !args.no_guidance;
+    let setup = session.with_classes(|model, cp, jdk| {
+        let setup = crate::coverage::Setup::prepare(&javac, cp, jdk, classes)?;
+        if guidance {
+            // Guidance reaches the measured nested classes (views, iterators...) through
+            // the interfaces they implement (see ops::add_view_ops).
+            let nested: Vec<String> = setup
+                .maps
+                .iter()
+                .map(|m| m.class_name.replace('/', "."))
+                .filter(|n| !classes.contains(n))
+                .collect();
+            for n in &nested {
+                // a nested class that cannot be read simply gives no views
+                let _ = model.load(cp, jdk, n);
+            }
+            add_view_ops(
+                ops,
+                model,
+                &nested,
+                limits.include.as_ref(),
+                limits.exclude.as_ref(),
+                2,
+            );
+        }
+        Ok(setup)
+    })?;
+    // The workers run the instrumented copies.
+    let mut settings = session.worker_settings().clone();
+    settings.classpath_prefix = vec![setup.class_dir.clone()];
+    settings.extra_jvm_args = setup.jvm_args.clone();
+    session.set_worker_settings(settings);
+    Ok(Some(setup))
+}
 
-    // ---- generation
-    let failed = pool.register(&ops.table)?;
-    let cfg = GenConfig {
+fn gen_config(args: &GenArgs, limits: &Limits) -> GenConfig {
+    GenConfig {
         seed: args.seed,
-        time_limit,
+        time_limit: limits.time_limit,
         generated_limit: args.generated_limit,
         error_exceptions: args
             .error_exceptions
@@ -271,42 +583,46 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
             .map(|s| s.trim().to_string())
             .collect(),
         adaptive: args.adaptive_weights,
-        max_candidates: (output_limit * 4).max(100),
-        stop_on_plateau,
+        max_candidates: (limits.output_limit * 4).max(100),
+        stop_on_plateau: limits.stop_on_plateau,
         guidance: !args.no_guidance,
         ..GenConfig::default()
-    };
-    let mut generator = Generator::new(model, &ops, literals, cfg);
-    if let Some(setup) = &cov_setup {
-        let tracker = crate::coverage::Tracker::new(&setup.maps, setup.total_probes);
-        generator.enable_coverage(tracker, setup.maps.clone());
     }
-    for (op, why) in failed {
-        generator.exclude(op, &format!("cannot be loaded: {why}"));
-    }
-    let bar = progress_bar(&args, time_limit);
+}
+
+/// Generation with a progress bar; returns how long it took. The time limit covers the whole
+/// run up to its end: generation gets what set-up left (at least a second).
+fn generate(
+    generator: &mut Generator,
+    pool: &mut crate::runner::Pool,
+    args: &GenArgs,
+    limits: &Limits,
+    setup_time: Duration,
+) -> anyhow::Result<Duration> {
+    let bar = progress_bar(args, limits.time_limit);
     let gen_start = Instant::now();
-    let setup_time = started.elapsed();
-    // The time limit covers the whole run up to here: generation gets what setup left (at
-    // least a second), and the finishing phase its own budget after it.
-    if let Some(t) = time_limit {
+    if let Some(t) = limits.time_limit {
         generator.cfg.time_limit = Some(t.saturating_sub(setup_time).max(Duration::from_secs(1)));
     }
-    let finish_budget = time_limit.map(finish_budget);
     pool.set_stop_at(generator.cfg.time_limit.map(|t| gen_start + t));
     let mut tick = |p: &Progress| update_bar(&bar, p, args.generated_limit);
-    generator.run(&mut pool, &mut tick)?;
+    generator.run(pool, &mut tick)?;
     let gen_time = gen_start.elapsed();
-    let finish_start = Instant::now();
-    let deadline = finish_budget.map(|b| finish_start + b);
-    // Optional work (replacing dropped tests, minimizing) gets half the finishing budget;
-    // the javac/JUnit check the rest.
-    let work_deadline = finish_budget.map(|b| finish_start + b / 2);
-    pool.set_stop_at(work_deadline);
     bar.finish_and_clear();
-    let progress = generator.progress.clone();
+    Ok(gen_time)
+}
 
-    // ---- tests
+/// The regression tests (coverage-keeping first, up to --output-limit) and the minimized
+/// error-revealing tests, each observed in two JVMs.
+fn build_tests(
+    generator: &Generator,
+    pool: &mut crate::runner::Pool,
+    args: &GenArgs,
+    limits: &Limits,
+    fstats: &mut FinishStats,
+    work_deadline: Option<Instant>,
+) -> anyhow::Result<(Vec<TestCase>, Vec<ErrorTest>)> {
+    let output_limit = limits.output_limit;
     if !args.run.quiet {
         eprintln!(
             "Building tests: re-running {} candidates in two JVMs, minimizing {} errors...",
@@ -314,13 +630,12 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
             generator.errors.len()
         );
     }
-    let mut fstats = FinishStats::default();
     let regression = regression_tests(
-        &generator,
-        &mut pool,
+        generator,
+        pool,
         output_limit,
         args.output_limit.is_some(),
-        &mut fstats,
+        fstats,
         work_deadline,
     )?;
     if fstats.selection.left_out > 0 {
@@ -331,111 +646,44 @@ fn generate_and_write(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
             fstats.selection.cover, fstats.selection.left_out, fstats.selection.probes
         );
     }
-    let errors = error_tests(&generator, &mut pool, &mut fstats, work_deadline)?;
-    let finish_time = finish_start.elapsed();
-    let check_start = Instant::now();
+    let errors = error_tests(generator, pool, fstats, work_deadline)?;
+    Ok((regression, errors))
+}
 
-    let error_cases: Vec<TestCase> = errors.iter().map(|e| e.case.clone()).collect();
-    let checked = write_and_check(
-        &mut out,
-        &ops.table,
-        &ops.owner_class,
-        &classes,
-        &regression,
-        &error_cases,
-        &CheckSettings {
-            javac: java.javac.as_deref(),
-            java: &java.java,
-            user_cp: entries,
-            junit: args.suite.junit,
-            junit_classpath: args.suite.checking.junit_classpath.as_deref(),
-            skip: args.suite.checking.no_validate,
-            quiet: args.run.quiet,
-            coverage: cov_setup.as_ref().map(CoverageRun::from_setup),
-            deadline,
-        },
-    )?;
-    let regression: Vec<TestCase> = checked
-        .regression
-        .iter()
-        .map(|&i| regression[i].clone())
-        .collect();
-    let errors: Vec<ErrorTest> = checked.errors.iter().map(|&i| errors[i].clone()).collect();
-    let files = checked.files;
-    let validation = checked.validation;
-
-    // ---- into place: only now are earlier files replaced
-    let installed = out.install(&files)?;
-    let files = installed.files;
-    let check_time = check_start.elapsed();
-
-    // ---- report
-    let stats = pool.stats();
-    pool.shutdown();
-    let mut report = Report::build(
-        &args,
-        &classes,
-        &skipped_classes,
-        &ops,
-        &generator,
-        &progress,
-        gen_time,
-        &regression,
-        &errors,
-        &fstats,
-        &validation,
-        &stats,
-        &files,
-        started.elapsed(),
-    );
-    if let (Some(setup), Some(hits), Some(cov)) = (
-        &cov_setup,
-        validation.suite_hits.as_ref(),
-        report.coverage.as_mut(),
-    ) {
-        let per_class = crate::coverage::summarize(&setup.maps, hits);
-        let (lines, branches, _) = crate::coverage::totals(&per_class);
-        let sel = &fstats.selection;
-        cov.suite = Some(SuiteCoverage {
-            branches_covered: branches.covered,
-            lines_covered: lines.covered,
-            branch_percent: 100.0 * crate::coverage::ratio(branches.covered, cov.branches_total),
-            line_percent: 100.0 * crate::coverage::ratio(lines.covered, cov.lines_total),
-            branches_only_in_illegal_sequences: cov
-                .branches_covered
-                .saturating_sub(sel.legal_branches),
-            branches_lost_in_selection: sel.legal_branches.saturating_sub(sel.chosen_branches),
-            branches_lost_in_check: sel.chosen_branches as i64 - branches.covered as i64,
-            per_class,
-        });
-    }
-    report.phase_seconds = Phases {
-        setup: setup_time.as_secs_f64(),
-        generation: gen_time.as_secs_f64(),
-        finish: finish_time.as_secs_f64(),
-        check: check_time.as_secs_f64(),
-        finish_budget: finish_budget.map(|b| b.as_secs_f64()),
+/// The written suite's coverage (from the final check) next to the run's, and where the
+/// difference went.
+fn add_suite_coverage(
+    report: &mut Report,
+    setup: &crate::coverage::Setup,
+    hits: &[bool],
+    fstats: &FinishStats,
+) {
+    let Some(cov) = report.coverage.as_mut() else {
+        return;
     };
-    report.output = out.summary(
-        args.suite.checking.junit_classpath.as_deref(),
-        entries,
-        &files,
-        &installed.replaced,
-    );
-    if let Some(path) = &args.run.stats_json {
-        let text = serde_json::to_string_pretty(&report.json())?;
-        std::fs::write(path, text)
-            .with_context(|| format!("cannot write --stats-json file {}", path.display()))?;
+    let per_class = crate::coverage::summarize(&setup.maps, hits);
+    let (lines, branches, _) = crate::coverage::totals(&per_class);
+    let sel = &fstats.selection;
+    cov.suite = Some(SuiteCoverage {
+        branches_covered: branches.covered,
+        lines_covered: lines.covered,
+        branch_percent: 100.0 * crate::coverage::ratio(branches.covered, cov.branches_total),
+        line_percent: 100.0 * crate::coverage::ratio(lines.covered, cov.lines_total),
+        branches_only_in_illegal_sequences: cov.branches_covered.saturating_sub(sel.legal_branches),
+        branches_lost_in_selection: sel.legal_branches.saturating_sub(sel.chosen_branches),
+        branches_lost_in_check: sel.chosen_branches as i64 - branches.covered as i64,
+        per_class,
+    });
+}
+
+fn phases(t: &Timing) -> Phases {
+    Phases {
+        setup: t.setup.as_secs_f64(),
+        generation: t.generation.as_secs_f64(),
+        finish: t.finish.as_secs_f64(),
+        check: t.check.as_secs_f64(),
+        finish_budget: t.finish_budget.map(|b| b.as_secs_f64()),
     }
-    report.print_summary(&mut std::io::stdout())?;
-    for w in report.warnings() {
-        eprintln!("{w}");
-    }
-    Ok(if errors.is_empty() {
-        crate::exit::Outcome::Clean
-    } else {
-        crate::exit::Outcome::ErrorsFound
-    })
 }
 
 fn progress_bar(args: &GenArgs, time_limit: Option<Duration>) -> ProgressBar {
@@ -483,14 +731,4 @@ fn update_bar(bar: &ProgressBar, p: &Progress, count_limit: Option<u64>) {
         p.regression,
         p.errors
     ));
-}
-
-/// The class under test a test is about: the owner of its last call on a class under test
-/// (a test ending in a call on a view or helper, `map.keySet().pollFirst()`, is about the
-/// class whose call produced the receiver).
-pub fn test_owner<'o>(ops: &'o OpSet, case: &TestCase) -> Option<&'o str> {
-    case.seq.stmts.iter().rev().find_map(|s| match s {
-        Stmt::Call { op, .. } => ops.owner_class.get(*op as usize)?.as_deref(),
-        _ => None,
-    })
 }

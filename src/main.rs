@@ -15,11 +15,9 @@ fn main() {
     }));
     let run = std::panic::AssertUnwindSafe(|| match cli.command {
         Command::Gen(args) => jforge::gen_cmd::run(args),
-        Command::Exhaustive(args) => jforge::exhaustive::run(args),
+        Command::Exhaustive(args) => jforge::exhaustive_cmd::run(args),
         Command::Coverage(args) => jforge::coverage_cmd::run(args),
-        Command::Builders(args) => {
-            jforge::builders_cmd::run(args).map(|()| jforge::exit::Outcome::Clean)
-        }
+        Command::Builders(args) => jforge::builders_cmd::run(args),
     });
     let status = match std::panic::catch_unwind(run) {
         Ok(Ok(outcome)) => outcome.status(),

@@ -110,3 +110,67 @@ fn nothing_below_the_suite_stage_prints() {
         );
     }
 }
+
+#[test]
+fn the_shared_pipeline_knows_no_generator() {
+    // The strategy driver, the session and the report envelope serve every generator; a new
+    // generator must not need to change them.
+    for area in ["strategy.rs", "session.rs", "report.rs", "exit.rs"] {
+        let bad = offenders(
+            area,
+            &[
+                "crate::exhaustive",
+                "crate::builders",
+                "generate::random",
+                "generate::finish",
+                "generate::report",
+                "crate::gen_cmd",
+                "crate::builders_cmd",
+            ],
+        );
+        assert!(bad.is_empty(), "src/{area} must not depend on: {bad:#?}");
+    }
+}
+
+#[test]
+fn every_generator_runs_through_the_strategy_driver() {
+    // One pipeline: each generator implements `Strategy` and only the driver opens a session
+    // (so Ctrl-C handling, the report envelope and exit codes are the same for all).
+    for file in ["gen_cmd.rs", "exhaustive_cmd.rs", "builders_cmd.rs"] {
+        let text = std::fs::read_to_string(src(file)).unwrap();
+        assert!(
+            text.contains("impl Strategy for") && text.contains("crate::strategy::drive("),
+            "src/{file} must implement Strategy and run through strategy::drive"
+        );
+    }
+    let opens: Vec<String> = rust_files(&src(""))
+        .into_iter()
+        .filter(|f| !f.ends_with("session.rs") && !f.ends_with("strategy.rs"))
+        .filter(|f| {
+            std::fs::read_to_string(f).unwrap().lines().any(|l| {
+                l.split("//")
+                    .next()
+                    .unwrap_or("")
+                    .contains("Session::open(")
+            })
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(
+        opens.is_empty(),
+        "only strategy::drive opens a session: {opens:#?}"
+    );
+    // Every report is written through the typed envelope.
+    let untyped: Vec<String> = rust_files(&src(""))
+        .into_iter()
+        .filter(|f| {
+            let t = std::fs::read_to_string(f).unwrap();
+            t.contains("cannot write --stats-json") && !f.ends_with("report.rs")
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(
+        untyped.is_empty(),
+        "--stats-json is written by report::Envelope only: {untyped:#?}"
+    );
+}

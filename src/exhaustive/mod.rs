@@ -7,28 +7,21 @@
 //! summary, --csv, --dump, --stats-json and a JUnit suite (`--output-dir`).
 
 pub mod canon;
+pub mod report;
 pub mod search;
 
 use crate::cli::ExhaustiveArgs;
-use crate::emit::output::{Installed, RunOutput};
-use crate::emit::suite::Tool;
-use crate::emit::{EmitConfig, Ending, TestCase};
-use crate::generate::ops::{OpSet, SkipReason, build_ops, is_literal_type};
+use crate::emit::{Ending, TestCase};
+use crate::generate::ops::{OpSet, SkipReason, is_literal_type};
 use crate::model::{JType, Prim};
 use crate::runner::Pool;
-use crate::select;
-use crate::sequence::{OpKind, Operation, Stmt, Value};
-use crate::session::{Session, WorkerSettings};
-use crate::suite::check::{CheckSettings, write_and_check};
+use crate::sequence::{OpKind, Stmt, Value};
 use crate::suite::{Expect, ObserveItem, ObserveStats};
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 use regex::Regex;
-use search::{ParamDom, Search, SearchConfig, Usable};
-use std::collections::{BTreeMap, HashMap};
-use std::io::Write;
+use search::{ParamDom, Search, Usable};
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 /// Largest scope accepted: canonical forms and sequences grow with it and every realistic
 /// subject is out of memory long before.
@@ -316,7 +309,7 @@ impl Settings {
 
 /// Heap of each worker JVM when --worker-heap is not given: the prototypes of a large search
 /// live there, so a third of the machine's memory shared by the workers, between 1 and 8 GiB.
-fn default_worker_heap(workers: usize) -> u32 {
+pub(crate) fn default_worker_heap(workers: usize) -> u32 {
     let total_mb = mem_total_kb() / 1024;
     (total_mb / 3 / workers.max(1) as u64).clamp(1024, 8192) as u32
 }
@@ -446,7 +439,7 @@ pub fn usable_ops(
 /// The search starts from operations without structure inputs (constructors, static
 /// factories): when --methods/--builders leave none, nothing can be built, which is refused
 /// instead of reporting 0 structures.
-fn check_can_start(
+pub(crate) fn check_can_start(
     ops: &OpSet,
     classes: &[String],
     usable: &[Usable],
@@ -489,435 +482,6 @@ fn check_can_start(
     )
 }
 
-/// Runs `jforge exhaustive`; failures and --check counterexamples make the outcome
-/// `ErrorsFound` (exit 3); an interrupted run exits with status 130 (see `crate::interrupt`).
-pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
-    crate::interrupt::install()?;
-    crate::interrupt::settle(enumerate_and_write(args))
-}
-
-fn enumerate_and_write(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
-    let started = Instant::now();
-    args.check()?;
-    // `--builders auto`: identify a builder set first (jforge builders), then enumerate with it
-    let auto_builders = args.builders.as_deref() == Some(std::path::Path::new("auto"));
-    let args = if auto_builders {
-        ExhaustiveArgs {
-            builders: None,
-            ..args
-        }
-    } else {
-        args
-    };
-    let settings = Settings::from_args(&args)?;
-    if args.run.classes.is_empty() {
-        bail!("name the class to enumerate with --class NAME");
-    }
-    // ---- output folders: locked for the whole run, written through staging (emit::output)
-    let mut output = match &args.suite.output_dir {
-        Some(d) => Some(RunOutput::open(
-            Tool::Exhaustive,
-            EmitConfig {
-                out_dir: d.clone(),
-                junit: args.suite.junit,
-                package: None,
-                tests_per_file: args.suite.tests_per_file as usize,
-            },
-            args.suite.error_output_dir.as_deref(),
-            args.suite.error_tests_in_suite,
-        )?),
-        None => None,
-    };
-    let workers_hint = args.run.workers_or_cores();
-    let jvm = canon_jvm_args(&settings, Some(settings.scope), args.dump.is_some());
-    let mut session = Session::open(
-        args.run.java.as_deref(),
-        &args.run.classpath,
-        &[],
-        Some(workers_hint),
-        WorkerSettings {
-            call_timeout: Duration::from_secs(5),
-            heap_mb: args
-                .run
-                .worker_heap
-                .unwrap_or_else(|| default_worker_heap(workers_hint)),
-            classpath_prefix: Vec::new(),
-            extra_jvm_args: jvm,
-        },
-    )?;
-    let workers = session.workers;
-    select::check_class_versions(
-        &args.run.classes,
-        None,
-        &[],
-        &[],
-        &session.cp,
-        session.java.version,
-    )?;
-
-    // ---- model and operations (as in `jforge gen`)
-    let classes = session.load_classes_under_test(
-        &args.run.classes,
-        "its structures are built through its public API",
-    )?;
-    let mut pool = session.take_pool()?;
-    let model = &session.model;
-    let ops = build_ops(model, &classes, None, None);
-    let mut table = ops.table.clone();
-    let mut check_ops = HashMap::new();
-    if let Some(m) = &settings.check {
-        for c in &classes {
-            let Some(ty) = ops.instantiations.get(c) else {
-                continue;
-            };
-            let found = model
-                .methods_of(c)
-                .into_iter()
-                .find(|mi| mi.name == *m && mi.params.is_empty() && !mi.is_static());
-            let Some(mi) = found else {
-                bail!("--check {m}: class {c} has no method {m}() without parameters");
-            };
-            if mi.descriptor != "()Z" {
-                bail!("--check {m}: {c}.{m}() must return boolean");
-            }
-            let id = table.intern(Operation {
-                kind: OpKind::Method,
-                class: c.clone(),
-                name: m.clone(),
-                descriptor: "()Z".into(),
-                owner: ty.clone(),
-                params: vec![],
-                ret: Some(JType::Prim(Prim::Boolean)),
-                varargs: false,
-                overloaded: false,
-                method_type_args: vec![],
-                outer_instance: false,
-            });
-            check_ops.insert(c.clone(), id);
-        }
-    }
-    let mut skipped = ops.skipped.clone();
-    let usable = usable_ops(&ops, &classes, &settings, &mut skipped);
-    let usable = match auto_builders
-        .then(|| crate::builders::auto(&args, &session.pool_maker(), model, &ops, &classes))
-        .transpose()?
-        .flatten()
-    {
-        Some(keep) => usable
-            .into_iter()
-            .filter(|u| keep.contains(&u.op))
-            .collect(),
-        None => usable,
-    };
-    if usable.is_empty() {
-        bail!(
-            "no usable constructor or method in {}{}",
-            classes.join(", "),
-            if settings.methods.is_some() || !settings.builders.is_empty() {
-                " after --methods/--builders"
-            } else {
-                ""
-            }
-        );
-    }
-    check_can_start(&ops, &classes, &usable, &settings)?;
-    let failed = pool.register(&table)?;
-    if let Some((_, why)) = failed
-        .iter()
-        .find(|(id, _)| check_ops.values().any(|c| c == id))
-    {
-        bail!("--check method cannot be called: {why}");
-    }
-    let failed_ids: Vec<u32> = failed.iter().map(|(i, _)| *i).collect();
-    let usable: Vec<Usable> = usable
-        .into_iter()
-        .filter(|u| !failed_ids.contains(&u.op))
-        .collect();
-    let ops = OpSet { table, ..ops };
-
-    let cfg = SearchConfig {
-        state_matching: !args.no_state_matching,
-        reuse: !args.no_reuse,
-        misuse: settings.misuse.clone(),
-        batch: args.domain.batch.max(1),
-        max_rounds: args.max_rounds,
-        memory_budget: memory_budget(&args),
-        dump: args.dump.is_some(),
-        check_ops,
-        contracts: !args.no_contracts,
-    };
-    let n_usable = usable.len();
-    let mut search = Search::new(model, &ops, usable, cfg);
-    let bar = if args.run.quiet {
-        ProgressBar::hidden()
-    } else {
-        let b = ProgressBar::new_spinner();
-        b.set_style(
-            ProgressStyle::with_template("{elapsed_precise} {spinner} {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
-        b.enable_steady_tick(Duration::from_millis(250));
-        b
-    };
-    let quiet = args.run.quiet;
-    let mut tick = |p: &search::Progress| {
-        let rate = p.explored as f64 / p.elapsed.as_secs_f64().max(1e-6);
-        let msg = format!(
-            "round {} | frontier {} | {} structures | {} explored | {:.0} seq/s",
-            p.round, p.frontier, p.structures, p.explored, rate
-        );
-        if p.frontier > 0 && !quiet {
-            bar.println(&msg);
-        }
-        bar.set_message(msg);
-    };
-    let search_start = Instant::now();
-    search.run(&mut pool, &mut tick)?;
-    let seconds = search_start.elapsed().as_secs_f64();
-    bar.finish_and_clear();
-    let structures = search.structures_of(&classes);
-
-    // ---- outputs
-    if let Some(path) = &args.dump {
-        let mut text = String::new();
-        for f in &search.forms {
-            text.push_str(f);
-            text.push('\n');
-        }
-        std::fs::write(path, text)
-            .with_context(|| format!("cannot write --dump file {}", path.display()))?;
-    }
-    if let Some(path) = &args.csv {
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .with_context(|| format!("cannot open --csv file {}", path.display()))?;
-        writeln!(
-            f,
-            "{},{},{:.3},{},{}",
-            classes.join("+"),
-            settings.scope,
-            seconds,
-            structures,
-            search.explored
-        )?;
-    }
-    let mut written = 0usize;
-    let mut failure_tests = 0usize;
-    let mut observe_stats = ObserveStats::default();
-    let mut installed = Installed::default();
-    let mut validation: Option<crate::report::ValidationSummary> = None;
-    if let Some(out) = &mut output {
-        let (reg, err) = build_tests(
-            &search,
-            model,
-            &mut pool,
-            &classes,
-            args.max_tests,
-            &mut observe_stats,
-        )?;
-        // The shared suite stage's check: compiled and run as a build would, what does not
-        // compile or pass removed, before anything is put in place.
-        let checked = write_and_check(
-            out,
-            &ops.table,
-            &ops.owner_class,
-            &classes,
-            &reg,
-            &err,
-            &CheckSettings {
-                javac: session.java.javac.as_deref(),
-                java: &session.java.java,
-                user_cp: &session.entries,
-                junit: args.suite.junit,
-                junit_classpath: args.suite.checking.junit_classpath.as_deref(),
-                skip: args.suite.checking.no_validate,
-                quiet: args.run.quiet,
-                coverage: None,
-                deadline: None,
-            },
-        )?;
-        written = checked.regression.len();
-        failure_tests = checked.errors.len();
-        installed = out.install(&checked.files)?;
-        validation = Some(checked.validation);
-    }
-    let stats = pool.stats();
-    pool.shutdown();
-
-    let by_class: BTreeMap<String, u64> = search
-        .structures
-        .iter()
-        .map(|(c, n)| (c.to_string(), *n))
-        .collect();
-    let failures: Vec<serde_json::Value> = search
-        .failures
-        .iter()
-        .map(|f| {
-            serde_json::json!({
-                "exception": f.what,
-                "message": f.message,
-                "occurrences": f.occurrences,
-                "sequence": render_seq(&ops, &f.seq),
-            })
-        })
-        .collect();
-    let counterexamples: Vec<serde_json::Value> = search
-        .counterexamples
-        .iter()
-        .map(|c| {
-            let k = &search.kept[c.kept];
-            let (seq, _) = search.materialize(c.kept);
-            serde_json::json!({
-                "check": settings.check,
-                "result": c.result,
-                "class": search.classes[k.class as usize].as_ref(),
-                "sequence": render_seq(&ops, &seq),
-            })
-        })
-        .collect();
-    if let Some(path) = &args.run.stats_json {
-        let j = serde_json::json!({
-            "command": "exhaustive",
-            "report_version": crate::report::REPORT_VERSION,
-            "version": env!("CARGO_PKG_VERSION"),
-            "classes": classes,
-            "scope": settings.scope,
-            "ints": settings.ints,
-            "strings": settings.strings,
-            "omit_fields": settings.omit_fields,
-            "state_matching": !args.no_state_matching,
-            "usable_operations": n_usable,
-            "skipped_members": skipped,
-            "workers": workers,
-            "seconds": seconds,
-            "total_seconds": started.elapsed().as_secs_f64(),
-            "structures": structures,
-            "structures_by_class": by_class,
-            "kept_sequences": search.kept.len(),
-            "prototype_reuse": {
-                "enabled": !args.no_reuse,
-                "from_prototype": search.from_prototype,
-                "from_scratch": search.from_scratch,
-                "rebuilt": search.rebuilt,
-                "disabled": search.reuse_disabled,
-            },
-            "explored": search.explored,
-            "misuse_dropped": search.misuse_dropped,
-            "out_of_scope": search.out_of_scope,
-            "canon_errors": search.canon_errors,
-            "fixpoint": search.fixpoint,
-            "warnings": search.warnings,
-            "rounds": search.rounds,
-            "failures": failures,
-            "counterexamples": counterexamples,
-            "tests_written": written,
-            "tests_dropped": observe_stats,
-            "validation": validation,
-            "failure_tests_written": failure_tests,
-            "restarts": stats.restarts,
-            "timeouts": stats.timeouts,
-        });
-        std::fs::write(path, serde_json::to_string_pretty(&j)?)
-            .with_context(|| format!("cannot write --stats-json file {}", path.display()))?;
-    }
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "jforge exhaustive: {} scope {}: {} structures, {} sequences explored in {:.2}s ({} rounds{})",
-        classes.join(", "),
-        settings.scope,
-        structures,
-        search.explored,
-        seconds,
-        search.rounds.len(),
-        if search.fixpoint {
-            ", fixpoint"
-        } else {
-            ", stopped before the fixpoint"
-        }
-    )?;
-    for (c, n) in &by_class {
-        writeln!(out, "  structures of {c}: {n}")?;
-    }
-    writeln!(
-        out,
-        "  dropped: {} API misuse, {} out of scope",
-        search.misuse_dropped, search.out_of_scope
-    )?;
-    for (e, n) in &search.canon_errors {
-        writeln!(out, "  canonicalization failed {n} times: {e}")?;
-    }
-    writeln!(out, "  failures: {}", search.failures.len())?;
-    for f in &search.failures {
-        writeln!(
-            out,
-            "    {} ({}x){}\n      {}",
-            f.what,
-            f.occurrences,
-            f.message
-                .as_ref()
-                .map(|m| format!(": {m}"))
-                .unwrap_or_default(),
-            render_seq(&ops, &f.seq).join("; ")
-        )?;
-    }
-    if settings.check.is_some() {
-        writeln!(
-            out,
-            "  --check counterexamples: {}",
-            search.counterexamples.len()
-        )?;
-        for c in search.counterexamples.iter().take(20) {
-            let (seq, _) = search.materialize(c.kept);
-            writeln!(
-                out,
-                "    {} returned {}: {}",
-                settings.check.as_deref().unwrap_or(""),
-                c.result,
-                render_seq(&ops, &seq).join("; ")
-            )?;
-        }
-    }
-    if let (Some(d), Some(o)) = (&args.suite.output_dir, &output) {
-        let failures = match o.error_dir() {
-            Some(e) if failure_tests > 0 => format!(
-                "; {failure_tests} failure tests to {}, where a build does not run them",
-                e.display()
-            ),
-            _ => format!(" and {failure_tests} failure tests"),
-        };
-        writeln!(
-            out,
-            "  wrote {written} structure tests to {}{failures}; replaced {} files an earlier jforge exhaustive run wrote for the same classes",
-            d.display(),
-            installed.replaced.len()
-        )?;
-    }
-    drop(out);
-    let under_test = |sig: &str| {
-        classes.iter().any(|c| {
-            sig.strip_prefix(c.as_str())
-                .is_some_and(|rest| rest.starts_with(['.', '(']))
-        })
-    };
-    let reasons = skipped
-        .iter()
-        .filter(|(s, _)| under_test(s))
-        .map(|(_, r)| *r);
-    for w in crate::report::skipped_lines("member", "members", reasons) {
-        eprintln!("{w}");
-    }
-    Ok(
-        if search.failures.is_empty() && search.counterexamples.is_empty() {
-            crate::exit::Outcome::Clean
-        } else {
-            crate::exit::Outcome::ErrorsFound
-        },
-    )
-}
-
 /// A readable, replayable form of a sequence: `v0 = new ds.Sll(); v1 = 0; v0.add(v1)`.
 pub fn render_seq(ops: &OpSet, seq: &crate::sequence::Sequence) -> Vec<String> {
     seq.stmts
@@ -951,7 +515,7 @@ pub fn render_seq(ops: &OpSet, seq: &crate::sequence::Sequence) -> Vec<String> {
 
 /// One regression test per structure of the classes under test (sequence + observer
 /// assertions from one Observe run) and failure tests (exceptions, --check counterexamples).
-fn build_tests(
+pub(crate) fn build_tests(
     search: &Search,
     model: &crate::model::Model,
     pool: &mut Pool,

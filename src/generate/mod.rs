@@ -12,5 +12,6 @@ pub mod finish;
 pub mod literals;
 pub mod ops;
 pub mod random;
+pub mod report;
 pub mod select;
 pub mod simplify;

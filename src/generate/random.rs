@@ -30,31 +30,8 @@ pub type TypeId = u32;
 /// Pseudo-exception the worker reports for a call that printed more than 1 MiB.
 pub const EXCESSIVE_OUTPUT: &str = "jforge.ExcessiveOutput";
 
-/// Why generation ended (`stop_reason` in `--stats-json`: kebab-case).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum StopReason {
-    /// `--time-limit` reached.
-    TimeLimit,
-    /// `--generated-limit` reached.
-    GeneratedLimit,
-    /// No new branch for the `--stop-on-plateau` duration.
-    Plateau,
-    /// Repeated batches made no new sequence.
-    Exhausted,
-}
-
-impl StopReason {
-    /// For the summary line.
-    pub fn describe(self) -> &'static str {
-        match self {
-            StopReason::Plateau => "no new branch for the --stop-on-plateau duration",
-            StopReason::TimeLimit => "time limit",
-            StopReason::GeneratedLimit => "--generated-limit reached",
-            StopReason::Exhausted => "no new sequences could be built",
-        }
-    }
-}
+/// Why generation ended: the stop reasons every command shares.
+pub use crate::report::StopReason;
 
 /// Why a statement is blamed.
 enum Blame {

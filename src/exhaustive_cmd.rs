@@ -1,0 +1,559 @@
+//! `jforge exhaustive`: its flags and its [`Strategy`], the steps of a run from the flags to
+//! the structures, the written tests and the report (`crate::exhaustive::report`).
+
+use crate::cli::{DomainArgs, RunArgs, SuiteArgs, check_common};
+use crate::emit::EmitConfig;
+use crate::emit::output::{Installed, RunOutput};
+use crate::emit::suite::Tool;
+use crate::exhaustive::report::{CounterexampleRow, ExhaustiveStats, FailureRow, PrototypeReuse};
+use crate::exhaustive::search::{self, Search, SearchConfig, Usable};
+use crate::exhaustive::{
+    Settings, build_tests, canon_jvm_args, check_can_start, default_worker_heap, memory_budget,
+    render_seq, usable_ops,
+};
+use crate::generate::ops::{OpSet, build_ops};
+use crate::model::{JType, Model, Prim};
+use crate::report::{StopReason, ValidationSummary};
+use crate::runner::Pool;
+use crate::select;
+use crate::sequence::{OpId, OpKind, Operation};
+use crate::session::{Session, WorkerSettings};
+use crate::strategy::{Finished, Strategy};
+use crate::suite::ObserveStats;
+use crate::suite::check::{CheckSettings, write_and_check};
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// `jforge exhaustive`. Every setting but the class path, classes and outputs can also come
+/// from a properties file (`--config FILE`, keys as the flag names without `--`, e.g.
+/// `scope=4`, `ints=0:3`, `omit-fields=modCount`; BEAPI's `max.objects`, `int.range` and
+/// `omit.fields` are accepted too). Flags override the file.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ExhaustiveArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Most objects of one class reachable from a structure's root (root excluded).
+    #[arg(long, value_name = "N")]
+    pub scope: Option<u32>,
+    #[command(flatten)]
+    pub domain: DomainArgs,
+    /// Properties file with the settings above.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+    /// File of builder signatures (one regex per line, # comments): only those members;
+    /// list a constructor too (e.g. `ds\.AvlTree\(\)`). `auto`: identify them first (jforge
+    /// builders, hill climbing at scope min(5, --scope)).
+    #[arg(long, value_name = "FILE|auto")]
+    pub builders: Option<PathBuf>,
+    /// Most structure tests written to --output-dir.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_tests: usize,
+    /// Write the canonical forms here, one per line, sorted.
+    #[arg(long, value_name = "FILE")]
+    pub dump: Option<PathBuf>,
+    /// Append `class,scope,seconds,structures,explored` to this CSV file.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Keep every sequence that runs normally within scope (ablation; bound it with --max-rounds).
+    #[arg(long)]
+    pub no_state_matching: bool,
+    /// Stop after this many rounds even without a fixpoint.
+    #[arg(long, value_name = "N")]
+    pub max_rounds: Option<u32>,
+    /// A boolean no-argument method (e.g. repOK) called on every structure; false = counterexample.
+    #[arg(long, value_name = "METHOD")]
+    pub check: Option<String>,
+    /// Re-execute every sequence from scratch instead of extending live copies of the kept
+    /// structures (same results, slower; for comparison).
+    #[arg(long)]
+    pub no_reuse: bool,
+    /// Do not check the equals/hashCode/toString/compareTo contracts on every structure.
+    #[arg(long)]
+    pub no_contracts: bool,
+}
+
+impl ExhaustiveArgs {
+    /// Refuses flag values that cannot work, before anything starts.
+    pub fn check(&self) -> anyhow::Result<()> {
+        check_common(self.run.workers, &self.run.classes, &[])
+    }
+}
+
+/// Runs `jforge exhaustive` through the shared pipeline (`crate::strategy::drive`); failures
+/// and --check counterexamples make the outcome `ErrorsFound` (exit 3); an interrupted run
+/// exits with status 130 (see `crate::interrupt`).
+pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
+    crate::strategy::drive(Exhaustive {
+        args,
+        prepared: None,
+    })
+}
+
+/// `jforge exhaustive`: bounded-exhaustive enumeration of structures (BEAPI).
+pub struct Exhaustive {
+    args: ExhaustiveArgs,
+    /// Set by [`Strategy::prepare`].
+    prepared: Option<Prepared>,
+}
+
+/// The flags checked and the output folders locked, before anything starts.
+struct Prepared {
+    settings: Settings,
+    /// `--builders auto`: identify a builder set first (jforge builders), then enumerate with
+    /// it.
+    auto_builders: bool,
+    /// With --output-dir: locked for the whole run, written through staging (emit::output).
+    output: Option<RunOutput>,
+}
+
+/// The tests written, when --output-dir was given.
+#[derive(Default)]
+struct Written {
+    regression: usize,
+    failures: usize,
+    observe: ObserveStats,
+    installed: Installed,
+    validation: Option<ValidationSummary>,
+}
+
+const NOT_PREPARED: &str = "internal error: jforge exhaustive ran before its flags were checked";
+
+impl Strategy for Exhaustive {
+    const COMMAND: &'static str = "exhaustive";
+    type Stats = ExhaustiveStats;
+
+    fn run_args(&self) -> &RunArgs {
+        &self.args.run
+    }
+
+    fn prepare(&mut self) -> anyhow::Result<()> {
+        self.args.check()?;
+        let auto_builders = self.args.builders.as_deref() == Some(std::path::Path::new("auto"));
+        if auto_builders {
+            self.args.builders = None;
+        }
+        let args = &self.args;
+        let settings = Settings::from_args(args)?;
+        if args.run.classes.is_empty() {
+            bail!("name the class to enumerate with --class NAME");
+        }
+        let output = match &args.suite.output_dir {
+            Some(d) => Some(RunOutput::open(
+                Tool::Exhaustive,
+                EmitConfig {
+                    out_dir: d.clone(),
+                    junit: args.suite.junit,
+                    package: None,
+                    tests_per_file: args.suite.tests_per_file as usize,
+                },
+                args.suite.error_output_dir.as_deref(),
+                args.suite.error_tests_in_suite,
+            )?),
+            None => None,
+        };
+        self.prepared = Some(Prepared {
+            settings,
+            auto_builders,
+            output,
+        });
+        Ok(())
+    }
+
+    fn worker_settings(&self) -> anyhow::Result<WorkerSettings> {
+        let p = self.prepared.as_ref().context(NOT_PREPARED)?;
+        let workers = self.args.run.workers_or_cores();
+        Ok(WorkerSettings {
+            call_timeout: Duration::from_secs(5),
+            heap_mb: self
+                .args
+                .run
+                .worker_heap
+                .unwrap_or_else(|| default_worker_heap(workers)),
+            classpath_prefix: Vec::new(),
+            extra_jvm_args: canon_jvm_args(
+                &p.settings,
+                Some(p.settings.scope),
+                self.args.dump.is_some(),
+            ),
+        })
+    }
+
+    fn run(self, mut session: Session, started: Instant) -> anyhow::Result<Finished<Self::Stats>> {
+        let Exhaustive { args, prepared } = self;
+        let Prepared {
+            settings,
+            auto_builders,
+            mut output,
+        } = prepared.context(NOT_PREPARED)?;
+        select::check_class_versions(
+            &args.run.classes,
+            None,
+            &[],
+            &[],
+            &session.cp,
+            session.java.version,
+        )?;
+        let classes = session.load_classes_under_test(
+            &args.run.classes,
+            "its structures are built through its public API",
+        )?;
+        let mut pool = session.take_pool()?;
+        let model = &session.model;
+
+        // ---- operations: the usable ones (after --methods, --builders or --builders auto)
+        let ops = build_ops(model, &classes, None, None);
+        let (table, check_ops) = check_operations(model, &ops, &classes, &settings)?;
+        let mut skipped = ops.skipped.clone();
+        let mut usable = usable_ops(&ops, &classes, &settings, &mut skipped);
+        if auto_builders
+            && let Some(keep) =
+                crate::builders::auto(&args, &session.pool_maker(), model, &ops, &classes)?
+        {
+            usable.retain(|u| keep.contains(&u.op));
+        }
+        if usable.is_empty() {
+            bail!(
+                "no usable constructor or method in {}{}",
+                classes.join(", "),
+                if settings.methods.is_some() || !settings.builders.is_empty() {
+                    " after --methods/--builders"
+                } else {
+                    ""
+                }
+            );
+        }
+        check_can_start(&ops, &classes, &usable, &settings)?;
+        let ops = OpSet { table, ..ops };
+        register(&mut pool, &ops, &check_ops, &mut usable)?;
+
+        // ---- the search
+        let cfg = SearchConfig {
+            state_matching: !args.no_state_matching,
+            reuse: !args.no_reuse,
+            misuse: settings.misuse.clone(),
+            batch: args.domain.batch.max(1),
+            max_rounds: args.max_rounds,
+            memory_budget: memory_budget(&args),
+            dump: args.dump.is_some(),
+            check_ops,
+            contracts: !args.no_contracts,
+        };
+        let n_usable = usable.len();
+        let mut search = Search::new(model, &ops, usable, cfg);
+        let search_start = Instant::now();
+        run_search(&mut search, &mut pool, args.run.quiet)?;
+        let seconds = search_start.elapsed().as_secs_f64();
+        let structures = search.structures_of(&classes);
+        write_dump_and_csv(
+            &args,
+            &search,
+            &classes,
+            settings.scope,
+            seconds,
+            structures,
+        )?;
+
+        // ---- tests, through the shared suite stage
+        let written = match &mut output {
+            Some(out) => write_tests(out, &session, &mut pool, &search, &args, &classes)?,
+            None => Written::default(),
+        };
+        let stats = pool.stats();
+        pool.shutdown();
+
+        let stats = ExhaustiveStats {
+            classes: classes.clone(),
+            scope: settings.scope,
+            ints: settings.ints.clone(),
+            strings: settings.strings.clone(),
+            omit_fields: settings.omit_fields.clone(),
+            state_matching: !args.no_state_matching,
+            usable_operations: n_usable,
+            skipped_members: skipped,
+            workers: session.workers,
+            seconds,
+            total_seconds: started.elapsed().as_secs_f64(),
+            structures,
+            structures_by_class: search
+                .structures
+                .iter()
+                .map(|(c, n)| (c.to_string(), *n))
+                .collect(),
+            kept_sequences: search.kept.len(),
+            prototype_reuse: PrototypeReuse {
+                enabled: !args.no_reuse,
+                from_prototype: search.from_prototype,
+                from_scratch: search.from_scratch,
+                rebuilt: search.rebuilt,
+                disabled: search.reuse_disabled.clone(),
+            },
+            explored: search.explored,
+            misuse_dropped: search.misuse_dropped,
+            out_of_scope: search.out_of_scope,
+            canon_errors: search.canon_errors.clone(),
+            fixpoint: search.fixpoint,
+            warnings: search.warnings.clone(),
+            rounds: search.rounds.clone(),
+            failures: failure_rows(&search, &ops),
+            check: settings.check.clone(),
+            counterexamples: counterexample_rows(&search, &ops, &settings),
+            output_dir: args
+                .suite
+                .output_dir
+                .as_ref()
+                .map(|d| d.display().to_string()),
+            error_output_dir: output
+                .as_ref()
+                .and_then(|o| o.error_dir())
+                .map(|d| d.display().to_string()),
+            tests_written: written.regression,
+            tests_dropped: written.observe,
+            validation: written.validation,
+            failure_tests_written: written.failures,
+            files_replaced: written.installed.replaced.len(),
+            restarts: stats.restarts,
+            timeouts: stats.timeouts,
+        };
+        Ok(Finished {
+            stop_reason: if search.fixpoint {
+                StopReason::Fixpoint
+            } else {
+                StopReason::RoundLimit
+            },
+            outcome: if search.failures.is_empty() && search.counterexamples.is_empty() {
+                crate::exit::Outcome::Clean
+            } else {
+                crate::exit::Outcome::ErrorsFound
+            },
+            stats,
+        })
+    }
+
+    fn print_summary(stats: &ExhaustiveStats, out: &mut dyn Write) -> std::io::Result<()> {
+        stats.print_summary(out)
+    }
+
+    fn warnings(stats: &ExhaustiveStats) -> Vec<String> {
+        stats.warnings()
+    }
+}
+
+/// `--check m`: interns `m()` (no parameters, returns boolean) of each class under test into
+/// a copy of the operation table; returns the table and the check operation per class.
+fn check_operations(
+    model: &Model,
+    ops: &OpSet,
+    classes: &[String],
+    settings: &Settings,
+) -> anyhow::Result<(crate::sequence::OpTable, HashMap<String, OpId>)> {
+    let mut table = ops.table.clone();
+    let mut check_ops = HashMap::new();
+    let Some(m) = &settings.check else {
+        return Ok((table, check_ops));
+    };
+    for c in classes {
+        let Some(ty) = ops.instantiations.get(c) else {
+            continue;
+        };
+        let found = model
+            .methods_of(c)
+            .into_iter()
+            .find(|mi| mi.name == *m && mi.params.is_empty() && !mi.is_static());
+        let Some(mi) = found else {
+            bail!("--check {m}: class {c} has no method {m}() without parameters");
+        };
+        if mi.descriptor != "()Z" {
+            bail!("--check {m}: {c}.{m}() must return boolean");
+        }
+        let id = table.intern(Operation {
+            kind: OpKind::Method,
+            class: c.clone(),
+            name: m.clone(),
+            descriptor: "()Z".into(),
+            owner: ty.clone(),
+            params: vec![],
+            ret: Some(JType::Prim(Prim::Boolean)),
+            varargs: false,
+            overloaded: false,
+            method_type_args: vec![],
+            outer_instance: false,
+        });
+        check_ops.insert(c.clone(), id);
+    }
+    Ok((table, check_ops))
+}
+
+/// Loads the operations into the workers; drops the usable ones that cannot be loaded (an
+/// error for the --check method).
+fn register(
+    pool: &mut Pool,
+    ops: &OpSet,
+    check_ops: &HashMap<String, OpId>,
+    usable: &mut Vec<Usable>,
+) -> anyhow::Result<()> {
+    let failed = pool.register(&ops.table)?;
+    if let Some((_, why)) = failed
+        .iter()
+        .find(|(id, _)| check_ops.values().any(|c| c == id))
+    {
+        bail!("--check method cannot be called: {why}");
+    }
+    let failed_ids: Vec<u32> = failed.iter().map(|(i, _)| *i).collect();
+    usable.retain(|u| !failed_ids.contains(&u.op));
+    Ok(())
+}
+
+/// Runs the search to its fixpoint (or --max-rounds) with a spinner and one line per round.
+fn run_search(search: &mut Search, pool: &mut Pool, quiet: bool) -> anyhow::Result<()> {
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        let b = ProgressBar::new_spinner();
+        b.set_style(
+            ProgressStyle::with_template("{elapsed_precise} {spinner} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        b.enable_steady_tick(Duration::from_millis(250));
+        b
+    };
+    let mut tick = |p: &search::Progress| {
+        let rate = p.explored as f64 / p.elapsed.as_secs_f64().max(1e-6);
+        let msg = format!(
+            "round {} | frontier {} | {} structures | {} explored | {:.0} seq/s",
+            p.round, p.frontier, p.structures, p.explored, rate
+        );
+        if p.frontier > 0 && !quiet {
+            bar.println(&msg);
+        }
+        bar.set_message(msg);
+    };
+    search.run(pool, &mut tick)?;
+    bar.finish_and_clear();
+    Ok(())
+}
+
+/// `--dump` (every canonical form, one per line) and `--csv` (one appended line of figures).
+fn write_dump_and_csv(
+    args: &ExhaustiveArgs,
+    search: &Search,
+    classes: &[String],
+    scope: u32,
+    seconds: f64,
+    structures: u64,
+) -> anyhow::Result<()> {
+    if let Some(path) = &args.dump {
+        let mut text = String::new();
+        for f in &search.forms {
+            text.push_str(f);
+            text.push('\n');
+        }
+        std::fs::write(path, text)
+            .with_context(|| format!("cannot write --dump file {}", path.display()))?;
+    }
+    if let Some(path) = &args.csv {
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open --csv file {}", path.display()))?;
+        writeln!(
+            f,
+            "{},{},{:.3},{},{}",
+            classes.join("+"),
+            scope,
+            seconds,
+            structures,
+            search.explored
+        )?;
+    }
+    Ok(())
+}
+
+/// One test per structure and the failure tests, observed in two JVMs, written, checked as a
+/// build would (what does not compile or pass removed) and put in place.
+fn write_tests(
+    out: &mut RunOutput,
+    session: &Session,
+    pool: &mut Pool,
+    search: &Search,
+    args: &ExhaustiveArgs,
+    classes: &[String],
+) -> anyhow::Result<Written> {
+    let mut observe = ObserveStats::default();
+    let (reg, err) = build_tests(
+        search,
+        &session.model,
+        pool,
+        classes,
+        args.max_tests,
+        &mut observe,
+    )?;
+    let ops = search.ops;
+    let checked = write_and_check(
+        out,
+        &ops.table,
+        &ops.owner_class,
+        classes,
+        &reg,
+        &err,
+        &CheckSettings {
+            javac: session.java.javac.as_deref(),
+            java: &session.java.java,
+            user_cp: &session.entries,
+            junit: args.suite.junit,
+            junit_classpath: args.suite.checking.junit_classpath.as_deref(),
+            skip: args.suite.checking.no_validate,
+            quiet: args.run.quiet,
+            coverage: None,
+            deadline: None,
+        },
+    )?;
+    Ok(Written {
+        regression: checked.regression.len(),
+        failures: checked.errors.len(),
+        observe,
+        installed: out.install(&checked.files)?,
+        validation: Some(checked.validation),
+    })
+}
+
+fn failure_rows(search: &Search, ops: &OpSet) -> Vec<FailureRow> {
+    search
+        .failures
+        .iter()
+        .map(|f| FailureRow {
+            exception: f.what.clone(),
+            message: f.message.clone(),
+            occurrences: f.occurrences,
+            sequence: render_seq(ops, &f.seq),
+        })
+        .collect()
+}
+
+fn counterexample_rows(
+    search: &Search,
+    ops: &OpSet,
+    settings: &Settings,
+) -> Vec<CounterexampleRow> {
+    search
+        .counterexamples
+        .iter()
+        .map(|c| {
+            let k = &search.kept[c.kept];
+            let (seq, _) = search.materialize(c.kept);
+            CounterexampleRow {
+                check: settings.check.clone(),
+                result: c.result.clone(),
+                class: search.classes[k.class as usize].to_string(),
+                sequence: render_seq(ops, &seq),
+            }
+        })
+        .collect()
+}

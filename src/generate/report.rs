@@ -1,0 +1,479 @@
+//! The end of a `jforge gen` run: its figures (the strategy stats of the `--stats-json`
+//! envelope, see `crate::report`) and the summary table on the terminal.
+
+use crate::cli::GenArgs;
+use crate::emit::output::OutputSummary;
+use crate::emit::{Ending, TestCase, WrittenFile};
+use crate::generate::finish::{ErrorTest, FinishStats};
+use crate::generate::ops::{OpSet, SkipReason};
+use crate::generate::random::{Generator, Incident, Progress, crash_name};
+use crate::report::{StopReason, ValidationSummary, name_list, own_peak_rss_kb, skipped_lines};
+use crate::runner::PoolStats;
+use crate::sequence::Stmt;
+use comfy_table::{Table, presets::UTF8_BORDERS_ONLY};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct ClassRow {
+    pub class: String,
+    pub operations: usize,
+    pub covered: usize,
+    pub regression_tests: usize,
+    pub error_tests: usize,
+    pub errors_by_contract: BTreeMap<String, usize>,
+    pub timeouts: u64,
+    pub crashes: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorRow {
+    pub class: String,
+    /// The operation where the shortest test shows it.
+    pub operation: String,
+    pub contract: String,
+    /// What breaks: an object contract is a defect of its class, an exception contract of
+    /// its operation.
+    pub kind: DefectKind,
+    pub occurrences: u64,
+    /// Operations through which it showed (constructors and methods producing a breaking
+    /// value, or the throwing operation).
+    pub routes: usize,
+    pub statements: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DefectKind {
+    ObjectContract,
+    Exception,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub classes: Vec<ClassRow>,
+    /// Classes found through --package/--jar and not tested, with the reason.
+    pub skipped_classes: Vec<(String, SkipReason)>,
+    /// Members left out (of the classes under test and of helper classes), with the reason.
+    pub skipped_members: Vec<(String, SkipReason)>,
+    pub errors: Vec<ErrorRow>,
+    pub incidents: Vec<Incident>,
+    pub generated: u64,
+    pub executed: u64,
+    pub statements: u64,
+    pub generation_seconds: f64,
+    /// Sequences executed per second of generation.
+    pub sequences_per_second: f64,
+    pub statements_per_second: f64,
+    /// Why generation ended (in the report's envelope: time-limit, generated-limit, plateau
+    /// or exhausted).
+    #[serde(skip)]
+    pub stop_reason: StopReason,
+    pub total_seconds: f64,
+    pub regression_tests: usize,
+    pub error_tests: usize,
+    pub finish: FinishStats,
+    pub validation: ValidationSummary,
+    pub files: Vec<String>,
+    pub output_dir: String,
+    #[serde(flatten)]
+    pub output: OutputSummary,
+    pub seed: u64,
+    pub workers: usize,
+    pub worker_restarts: u64,
+    pub worker_timeouts: u64,
+    pub worker_crashes: BTreeMap<String, u64>,
+    pub worker_peak_rss_kb: Vec<u64>,
+    pub rust_peak_rss_kb: Option<u64>,
+    /// With `--coverage`: branch and line totals of the classes under test, the
+    /// coverage-over-time series and per-class figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<CoverageRow>,
+    /// Wall time of each phase of the run.
+    pub phase_seconds: Phases,
+}
+
+/// Wall time of each phase, in seconds (set by the command after [`Report::build`]).
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Phases {
+    /// Class path, model, operations, instrumentation, worker start.
+    pub setup: f64,
+    pub generation: f64,
+    /// Choosing, observing and minimizing tests (worker runs).
+    pub finish: f64,
+    /// Writing the files and the javac/JUnit check.
+    pub check: f64,
+    /// The finishing budget (finish + check) when a time limit applies.
+    pub finish_budget: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CoverageRow {
+    pub branches_covered: u32,
+    pub branches_total: u32,
+    pub lines_covered: u32,
+    pub lines_total: u32,
+    pub branch_percent: f64,
+    pub line_percent: f64,
+    /// Sequences that reached a probe no earlier sequence had.
+    pub sequences_with_new_coverage: u64,
+    /// (seconds since generation started, covered branches, covered lines) at each change.
+    pub series: Vec<(f64, u32, u32)>,
+    pub classes: Vec<crate::coverage::ClassSummary>,
+    /// What the written regression suite covers, measured by running it in the final check
+    /// against the same instrumented classes (absent when the check did not run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suite: Option<SuiteCoverage>,
+}
+
+/// The written suite's coverage next to the run's, and where the difference went.
+#[derive(Debug, Clone, Serialize)]
+pub struct SuiteCoverage {
+    pub branches_covered: u32,
+    pub lines_covered: u32,
+    pub branch_percent: f64,
+    pub line_percent: f64,
+    /// Branches the run reached only with sequences that crashed, timed out, or broke a
+    /// contract (no regression test can keep those).
+    pub branches_only_in_illegal_sequences: u32,
+    /// Branches of the chosen tests lost before writing: a cut at `--output-limit`, or tests
+    /// dropped as unstable in two JVMs without a replacement.
+    pub branches_lost_in_selection: u32,
+    /// Branches the chosen tests covered when generated but the written suite does not
+    /// (tests removed by the final check, or behaviour that differs in a fresh JVM).
+    pub branches_lost_in_check: i64,
+    pub per_class: Vec<crate::coverage::ClassSummary>,
+}
+
+impl Report {
+    #[allow(clippy::too_many_arguments)]
+    pub fn build(
+        args: &GenArgs,
+        classes: &[String],
+        skipped_classes: &[(String, SkipReason)],
+        ops: &OpSet,
+        generator: &Generator,
+        progress: &Progress,
+        gen_time: Duration,
+        regression: &[TestCase],
+        errors: &[ErrorTest],
+        finish: &FinishStats,
+        validation: &ValidationSummary,
+        pool: &PoolStats,
+        files: &[WrittenFile],
+        total: Duration,
+    ) -> Report {
+        let mut rows: BTreeMap<&str, ClassRow> = classes
+            .iter()
+            .map(|c| {
+                (
+                    c.as_str(),
+                    ClassRow {
+                        class: c.clone(),
+                        ..Default::default()
+                    },
+                )
+            })
+            .collect();
+        let class_of = |op: u32| ops.owner_class.get(op as usize).and_then(|c| c.as_deref());
+        for &op in &ops.primary {
+            if let Some(row) = class_of(op).and_then(|c| rows.get_mut(c)) {
+                let st = &generator.stats[op as usize];
+                row.operations += 1;
+                row.covered += usize::from(st.successes > 0);
+                row.timeouts += st.timeouts;
+                row.crashes += st.crashes;
+            }
+        }
+        for t in regression {
+            if let Some(row) = test_owner(ops, t).and_then(|c| rows.get_mut(c)) {
+                row.regression_tests += 1;
+            }
+        }
+        let mut error_rows = Vec::new();
+        for e in errors {
+            let class = class_of(e.op).unwrap_or("(helper)").to_string();
+            if let Some(row) = rows.get_mut(class.as_str()) {
+                row.error_tests += 1;
+                *row.errors_by_contract
+                    .entry(e.contract.to_string())
+                    .or_default() += 1;
+            }
+            error_rows.push(ErrorRow {
+                class: e.class.as_deref().map_or(class, str::to_string),
+                operation: ops.table.get(e.op).signature(),
+                contract: e.contract.to_string(),
+                kind: match e.case.ending {
+                    Ending::ErrorContract { .. } => DefectKind::ObjectContract,
+                    _ => DefectKind::Exception,
+                },
+                occurrences: e.occurrences,
+                routes: e.routes,
+                statements: e.case.seq.len(),
+            });
+        }
+        Report {
+            classes: rows.into_values().collect(),
+            skipped_classes: skipped_classes.to_vec(),
+            skipped_members: ops.skipped.clone(),
+            errors: error_rows,
+            incidents: generator.incidents.clone(),
+            generated: progress.generated,
+            executed: progress.executed,
+            statements: progress.statements,
+            generation_seconds: gen_time.as_secs_f64(),
+            sequences_per_second: progress.executed as f64 / gen_time.as_secs_f64().max(1e-9),
+            statements_per_second: progress.statements as f64 / gen_time.as_secs_f64().max(1e-9),
+            stop_reason: generator.stop_reason,
+            total_seconds: total.as_secs_f64(),
+            regression_tests: regression.len(),
+            error_tests: errors.len(),
+            finish: finish.clone(),
+            validation: validation.clone(),
+            files: files.iter().map(|f| f.path.display().to_string()).collect(),
+            output_dir: args.output_dir().display().to_string(),
+            output: OutputSummary::default(),
+            seed: args.seed,
+            workers: pool.worker_peak_rss_kb.len(),
+            worker_restarts: pool.restarts,
+            worker_timeouts: pool.timeouts,
+            worker_crashes: pool
+                .crashes
+                .iter()
+                .map(|(k, v)| (crash_name(k), *v))
+                .collect(),
+            worker_peak_rss_kb: pool.worker_peak_rss_kb.clone(),
+            rust_peak_rss_kb: own_peak_rss_kb(),
+            coverage: generator.cov.as_ref().map(|g| {
+                let t = &g.tracker;
+                CoverageRow {
+                    branches_covered: t.covered_branches,
+                    branches_total: t.branches,
+                    lines_covered: t.covered_lines,
+                    lines_total: t.lines,
+                    branch_percent: 100.0 * t.branch_ratio(),
+                    line_percent: 100.0 * t.line_ratio(),
+                    sequences_with_new_coverage: g.new_coverage_seqs,
+                    series: g.series.clone(),
+                    classes: g.summaries(),
+                    suite: None,
+                }
+            }),
+            phase_seconds: Phases::default(),
+        }
+    }
+
+    pub fn print_summary(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut t = Table::new();
+        t.load_style(UTF8_BORDERS_ONLY);
+        t.set_header(vec![
+            "class",
+            "methods covered",
+            "regression tests",
+            "error tests",
+            "errors by contract",
+            "timeouts",
+            "crashes",
+        ]);
+        for r in &self.classes {
+            let errs: Vec<String> = r
+                .errors_by_contract
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect();
+            t.add_row(vec![
+                r.class.clone(),
+                format!("{}/{}", r.covered, r.operations),
+                r.regression_tests.to_string(),
+                r.error_tests.to_string(),
+                if errs.is_empty() {
+                    "-".into()
+                } else {
+                    errs.join(", ")
+                },
+                r.timeouts.to_string(),
+                r.crashes.to_string(),
+            ]);
+        }
+        writeln!(out, "{t}")?;
+        let secs = self.generation_seconds.max(1e-9);
+        writeln!(
+            out,
+            "{} sequences executed in {:.1}s ({:.0}/s, {:.0} statements/s) on {} workers; total {:.1}s; stopped: {}",
+            self.executed,
+            self.generation_seconds,
+            self.executed as f64 / secs,
+            self.statements as f64 / secs,
+            self.workers,
+            self.total_seconds,
+            self.stop_reason.describe()
+        )?;
+        if let Some(c) = &self.coverage {
+            writeln!(
+                out,
+                "coverage of the classes under test, the run: branches {}/{} ({:.1}%), lines {}/{} ({:.1}%)",
+                c.branches_covered,
+                c.branches_total,
+                c.branch_percent,
+                c.lines_covered,
+                c.lines_total,
+                c.line_percent
+            )?;
+            if let Some(s) = &c.suite {
+                writeln!(
+                    out,
+                    "  the written regression suite, run: branches {}/{} ({:.1}%), lines {}/{} ({:.1}%)",
+                    s.branches_covered,
+                    c.branches_total,
+                    s.branch_percent,
+                    s.lines_covered,
+                    c.lines_total,
+                    s.line_percent
+                )?;
+                let mut why = Vec::new();
+                if s.branches_only_in_illegal_sequences > 0 {
+                    why.push(format!(
+                        "{} only by sequences that crashed, hung or broke a contract",
+                        s.branches_only_in_illegal_sequences
+                    ));
+                }
+                if s.branches_lost_in_selection > 0 {
+                    why.push(format!(
+                        "{} by tests not written (--output-limit, or unstable in two JVMs)",
+                        s.branches_lost_in_selection
+                    ));
+                }
+                if s.branches_lost_in_check != 0 {
+                    why.push(format!(
+                        "{} by tests removed in the final check or behaving differently in a fresh JVM",
+                        s.branches_lost_in_check
+                    ));
+                }
+                if !why.is_empty() {
+                    writeln!(
+                        out,
+                        "  branches the run reached and the suite does not: {}",
+                        why.join("; ")
+                    )?;
+                }
+            }
+        }
+        match (
+            &self.output.error_output_dir,
+            &self.output.error_tests_command,
+        ) {
+            (Some(dir), Some(cmd)) if self.error_tests > 0 => writeln!(
+                out,
+                "{} regression tests written to {}; {} error-revealing tests (each fails: a bug report) written to {dir}, where a build does not run them. Run them with:\n  {cmd}",
+                self.regression_tests, self.output_dir, self.error_tests
+            )?,
+            _ => writeln!(
+                out,
+                "{} regression tests and {} error-revealing tests written to {}",
+                self.regression_tests, self.error_tests, self.output_dir
+            )?,
+        }
+        if !self.output.replaced_files.is_empty() {
+            writeln!(
+                out,
+                "replaced {} files an earlier jforge gen run wrote for the same classes",
+                self.output.replaced_files.len()
+            )?;
+        }
+        for e in &self.errors {
+            let who = match e.kind {
+                DefectKind::ObjectContract => &e.class,
+                DefectKind::Exception => &e.operation,
+            };
+            writeln!(
+                out,
+                "  error: {who} breaks {} ({} sequences, {} route{}, shortest test {} statements)",
+                e.contract,
+                e.occurrences,
+                e.routes,
+                if e.routes == 1 { "" } else { "s" },
+                e.statements
+            )?;
+        }
+        let v = &self.validation;
+        match &v.skipped {
+            Some(why) => writeln!(out, "written tests not checked: {why}")?,
+            None => writeln!(
+                out,
+                "checked with javac and JUnit: {} passing regression tests; removed {} that did not compile, {} that failed, {} error tests that did not fail as expected",
+                v.passed, v.compile_removed, v.failing_removed, v.error_tests_removed
+            )?,
+        }
+        let f = &self.finish;
+        if f.unstable_tests + f.unstable_assertions + f.unreproducible_errors > 0 {
+            writeln!(
+                out,
+                "non-determinism: {} tests and {} assertions dropped (values differed between two JVMs), {} errors did not reproduce",
+                f.unstable_tests, f.unstable_assertions, f.unreproducible_errors
+            )?;
+        }
+        if self.worker_restarts > 0 {
+            let crashes: Vec<String> = self
+                .worker_crashes
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect();
+            writeln!(
+                out,
+                "worker restarts: {} (timeouts: {}; {})",
+                self.worker_restarts,
+                self.worker_timeouts,
+                crashes.join(", ")
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The warnings of the run, one line per cause with a count (for stderr, after the
+    /// summary): members and classes skipped per reason, operations excluded per reason.
+    pub fn warnings(&self) -> Vec<String> {
+        let under_test = |sig: &str| {
+            self.classes.iter().any(|c| {
+                sig.strip_prefix(c.class.as_str())
+                    .is_some_and(|rest| rest.starts_with(['.', '(']))
+            })
+        };
+        let members = self
+            .skipped_members
+            .iter()
+            .filter(|(sig, _)| under_test(sig))
+            .map(|(_, r)| *r);
+        let mut out = skipped_lines("member", "members", members);
+        out.extend(skipped_lines(
+            "class",
+            "classes",
+            self.skipped_classes.iter().map(|(_, r)| *r),
+        ));
+        let mut by_cause: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for i in &self.incidents {
+            by_cause.entry(&i.what).or_default().push(&i.operation);
+        }
+        for (what, ops) in by_cause {
+            out.push(match ops.as_slice() {
+                [one] => format!("warning: {one} {what}"),
+                _ => format!(
+                    "warning: {} operations {what}: {}",
+                    ops.len(),
+                    name_list(&ops)
+                ),
+            });
+        }
+        out
+    }
+}
+
+/// The class under test a test is about: the owner of its last call on a class under test
+/// (a test ending in a call on a view or helper, `map.keySet().pollFirst()`, is about the
+/// class whose call produced the receiver).
+pub fn test_owner<'o>(ops: &'o OpSet, case: &TestCase) -> Option<&'o str> {
+    case.seq.stmts.iter().rev().find_map(|s| match s {
+        Stmt::Call { op, .. } => ops.owner_class.get(*op as usize)?.as_deref(),
+        _ => None,
+    })
+}
