@@ -6,7 +6,7 @@ guided (default), measured but unguided (--no-guidance) and without coverage
 
 Usage: bench/coverage.py [--seconds 60] [--workers N] [--subject CLASS]
 Record the figures in BENCHMARKS.md with the date and machine. The instrumentation figures
-for guava come from `cargo test --release --test instrument_jars -- --nocapture`.
+for guava come from `cargo test --release --test it instrument_jars -- --nocapture`.
 """
 import argparse, json, os, subprocess, tempfile
 

@@ -17,23 +17,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-mod common;
+use crate::support as common;
 use common::jdk_tool;
 
 /// tests/subjects/validate compiled once per test binary.
 fn subject_classes() -> PathBuf {
-    static ONCE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    ONCE.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("jforge-vsub-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        common::javac(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/validate"),
-            &dir,
-            "",
-        );
-        dir
-    })
-    .clone()
+    common::compiled("validate")
 }
 
 /// Static methods of vsub.Registry, by name.

@@ -1,9 +1,87 @@
-//! Helpers for end-to-end tests: compile Java subjects, run jforge, compile and run what it
-//! wrote with javac and JUnit independently of jforge's own checker.
-#![allow(dead_code)]
+//! What the integration tests share: running jforge, JDK tools, compiling the Java subjects
+//! of tests/subjects once per run into one per-run folder (removed when the test binary
+//! exits; folders of earlier runs that were killed are swept at the next run), and compiling
+//! and running what jforge wrote with javac and JUnit independently of jforge's own checker.
 
+pub mod instrument;
+pub mod model;
+pub mod runner;
+
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::{Mutex, OnceLock};
+
+/// Prefix of the per-run folders under the system temp folder.
+const RUN_DIR_PREFIX: &str = "jforge-it-";
+
+static RUN_DIR: OnceLock<PathBuf> = OnceLock::new();
+
+/// This run's folder for compiled subjects and other shared files: created on first use,
+/// removed when the test binary exits.
+pub fn run_dir() -> &'static Path {
+    RUN_DIR.get_or_init(|| {
+        sweep_stale_run_dirs();
+        let d = std::env::temp_dir().join(format!("{RUN_DIR_PREFIX}{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("creating the per-run test folder");
+        // Statics are never dropped: remove the folder from an exit handler instead. The
+        // harness ends with `std::process::exit`, which runs C `atexit` handlers.
+        // SAFETY: `atexit` only stores the function pointer; `remove_run_dir` is `extern "C"`,
+        // takes nothing and does not unwind (it ignores errors).
+        unsafe { atexit(remove_run_dir) };
+        d
+    })
+}
+
+unsafe extern "C" {
+    fn atexit(f: extern "C" fn()) -> std::ffi::c_int;
+}
+
+extern "C" fn remove_run_dir() {
+    if let Some(d) = RUN_DIR.get() {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+/// Removes the folders of earlier runs whose process is gone (a run killed before exit).
+fn sweep_stale_run_dirs() {
+    let Ok(rd) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        let Some(pid) = name.strip_prefix(RUN_DIR_PREFIX) else {
+            continue;
+        };
+        if pid.parse::<u32>().is_ok() && !Path::new("/proc").join(pid).exists() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// `tests/subjects/<subdir>` compiled (javac, every .java below it) once per run into the
+/// run folder; the same folder for every test that asks.
+pub fn compiled(subdir: &str) -> PathBuf {
+    static DONE: OnceLock<Mutex<HashMap<String, PathBuf>>> = OnceLock::new();
+    let done = DONE.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut done = done.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(d) = done.get(subdir) {
+        return d.clone();
+    }
+    let dir = run_dir().join("subjects").join(subdir);
+    let _ = std::fs::remove_dir_all(&dir);
+    javac(&subjects_src(subdir), &dir, "");
+    done.insert(subdir.to_string(), dir.clone());
+    dir
+}
+
+/// `tests/subjects/<subdir>` in the source tree.
+pub fn subjects_src(subdir: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/subjects")
+        .join(subdir)
+}
 
 pub fn jforge() -> Command {
     Command::new(env!("CARGO_BIN_EXE_jforge"))
@@ -30,7 +108,7 @@ pub fn javac(src: &Path, out: &Path, cp: &str) {
     std::fs::create_dir_all(out).unwrap();
     let files = java_files(src);
     assert!(!files.is_empty(), "no java files under {}", src.display());
-    let o = Command::new("javac")
+    let o = Command::new(jdk_tool("javac"))
         .args(["-nowarn", "-encoding", "UTF-8", "-d"])
         .arg(out)
         .args(if cp.is_empty() {
@@ -48,20 +126,9 @@ pub fn javac(src: &Path, out: &Path, cp: &str) {
     );
 }
 
-/// The subjects of tests/subjects/gen compiled once per test binary into a temp dir.
+/// The subjects of tests/subjects/gen, compiled once per run.
 pub fn subjects() -> PathBuf {
-    static ONCE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    ONCE.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("jforge-subjects-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        javac(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/gen"),
-            &dir,
-            "",
-        );
-        dir
-    })
-    .clone()
+    compiled("gen")
 }
 
 pub const JUNIT4: &str = "/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar";

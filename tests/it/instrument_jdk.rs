@@ -2,7 +2,7 @@
 //! which run during VM startup) is instrumented, patched into java.base with
 //! `--patch-module`, verified with `-Xverify:all`, and TreeMap's probes are hit.
 
-mod instrument_support;
+use crate::support::instrument as instrument_support;
 
 use instrument_support::*;
 use jforge::instrument::{ProbeKind, compile_runtime, instrument_class};

@@ -1,7 +1,7 @@
 //! Probe counts of the instrumenter checked against hand-counted subject methods, for class
 //! files produced by `javac --release 8, 11 and 17`, and robustness against malformed input.
 
-mod instrument_support;
+use crate::support::instrument as instrument_support;
 
 use instrument_support::*;
 use jforge::instrument::{ProbeKind, ProbeMap, instrument_class};

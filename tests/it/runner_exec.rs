@@ -1,8 +1,7 @@
 //! Execution semantics of the runner on real JVMs: values, exceptions, fingerprints, observers,
 //! contracts, malformed sequences, determinism across worker counts, JDK class access.
 
-#[path = "subjects/runner/common.rs"]
-mod common;
+use crate::support::runner as common;
 
 use common::*;
 use jforge::model::{JType, Prim};

@@ -1,7 +1,6 @@
 //! Class path: folders, jars, wildcards, listings and error messages.
 
-#[path = "model_common/mod.rs"]
-mod common;
+use crate::support::model as common;
 
 use std::path::{Path, PathBuf};
 

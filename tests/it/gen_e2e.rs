@@ -1,7 +1,7 @@
 //! End-to-end: `jforge gen` on JDK classes, commons-lang3 and our own subjects; the written
 //! suites are compiled and run with javac and JUnit here, independently of jforge's checker.
 
-mod common;
+use crate::support as common;
 use common::*;
 use std::path::Path;
 

@@ -1,11 +1,10 @@
-//! Helpers shared by tests/runner_*.rs (included with #[path]).
-#![allow(dead_code)]
+//! Helpers shared by the runner tests (runner_*.rs).
 
 use jforge::model::{JType, Prim};
 use jforge::runner::{ExecMode, ExecRequest, Pool, PoolConfig};
 use jforge::sequence::{OpId, OpKind, OpTable, Operation, Sequence, Stmt, Value};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Serializes JVM-heavy tests within one test binary (2 cores, and the orphan check needs it).
@@ -20,30 +19,9 @@ pub fn java() -> PathBuf {
         .java
 }
 
-/// Compiles tests/subjects/runner/rsub/*.java once per test binary.
+/// tests/subjects/runner/rsub, compiled once per run.
 pub fn subjects() -> PathBuf {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let jh = jforge::runner::java::find_java(None).unwrap();
-        let out =
-            std::env::temp_dir().join(format!("jforge-runner-subjects-{}", std::process::id()));
-        std::fs::create_dir_all(&out).unwrap();
-        let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/runner/rsub");
-        let files: Vec<PathBuf> = std::fs::read_dir(&src)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "java"))
-            .collect();
-        let st = std::process::Command::new(jh.javac.expect("javac"))
-            .args(["--release", "17", "-d"])
-            .arg(&out)
-            .args(&files)
-            .status()
-            .unwrap();
-        assert!(st.success(), "javac failed on test subjects");
-        out
-    })
-    .clone()
+    super::compiled("runner/rsub")
 }
 
 pub fn config(workers: usize, timeout: Duration, heap_mb: u32, cp: Vec<PathBuf>) -> PoolConfig {

@@ -1,7 +1,7 @@
 //! End to end: write suites for hand-built sequences over JDK classes and a small compiled
 //! class, then compile and run them with javac and JUnit 4 / 5 through the validator.
 
-mod common;
+use crate::support as common;
 use common::jdk_tool;
 use jforge::emit::junit::write_suites;
 use jforge::emit::validate::{JVM_EXIT, TIMEOUT, Validation, compile_and_run, find_junit};
@@ -10,7 +10,6 @@ use jforge::model::types::{JType, Prim};
 use jforge::runner::Contract;
 use jforge::sequence::{OpKind, OpTable, Operation, Sequence, Stmt, Value};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -81,14 +80,7 @@ fn compile_demo(dir: &Path) -> PathBuf {
     )
     .unwrap();
     let out = dir.join("demo-classes");
-    let st = Command::new(jdk_tool("javac"))
-        .arg("-d")
-        .arg(&out)
-        .arg(src.join("Bad.java"))
-        .arg(src.join("Outer.java"))
-        .status()
-        .unwrap();
-    assert!(st.success());
+    crate::support::javac(&dir.join("demo-src"), &out, "");
     out
 }
 

@@ -1,8 +1,7 @@
 //! The model over the JDK, commons-lang3 and javac-compiled subjects: inherited members,
 //! generic supertypes, subtyping and member types.
 
-#[path = "model_common/mod.rs"]
-mod common;
+use crate::support::model as common;
 
 use jforge::model::classpath::{ClassPath, JmodClasses};
 use jforge::model::{JType, Model, Prim, TypeArg};

@@ -1,7 +1,7 @@
 //! Instrumented subject classes must pass the JVM verifier (`-Xverify:all`, split verifier
 //! using our rewritten StackMapTables) and record exactly the expected probes.
 
-mod instrument_support;
+use crate::support::instrument as instrument_support;
 
 use instrument_support::*;
 use jforge::instrument::{Probe, ProbeKind, ProbeMap};

@@ -6,7 +6,7 @@
 //! Also the benchmark for issue 3: prints the instrumentation time and pass rate
 //! (`cargo test --release --test instrument_jars -- --nocapture` for release timings).
 
-mod instrument_support;
+use crate::support::instrument as instrument_support;
 
 use instrument_support::*;
 use jforge::instrument::instrument_class;

@@ -2,7 +2,7 @@
 //! with `jforge coverage` on the written files), its throws-contract errors (checked by
 //! running the written error tests with JUnit) — and the run keeps its time budget.
 
-mod common;
+use crate::support as common;
 use common::*;
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,6 @@
 //! Bad input gets one clear message and a non-zero exit, and nothing is lost.
 
-mod common;
+use crate::support as common;
 use common::*;
 
 fn fails_with(args: &[&str], needles: &[&str]) {

@@ -2,23 +2,12 @@
 //! branches need specific values; guided runs stay deterministic; `jforge coverage` measures
 //! a JUnit suite and writes JSON, JaCoCo XML and HTML.
 
-mod common;
+use crate::support as common;
 use common::*;
 use std::path::{Path, PathBuf};
 
 fn subject() -> PathBuf {
-    static ONCE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    ONCE.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("jforge-cov-subject-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        javac(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/cov/cmd"),
-            &dir,
-            "",
-        );
-        dir
-    })
-    .clone()
+    compiled("cov/cmd")
 }
 
 /// (covered branches, total branches, regression tests) of one `gen` run.

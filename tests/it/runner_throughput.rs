@@ -1,7 +1,6 @@
 //! Throughput print: `cargo test --release --test runner_throughput -- --ignored --nocapture throughput`.
 
-#[path = "subjects/runner/common.rs"]
-mod common;
+use crate::support::runner as common;
 
 use common::*;
 use jforge::runner::Pool;

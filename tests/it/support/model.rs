@@ -1,8 +1,6 @@
 //! Helpers shared by the model tests: the JDK's jmods and javac-compiled subjects.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use jforge::model::classpath::JmodClasses;
 
@@ -26,24 +24,6 @@ pub fn jdk() -> JmodClasses {
 pub fn compile_subjects() -> tempfile::TempDir {
     let out = tempfile::tempdir().unwrap();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/model/p");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&src)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "java"))
-        .collect();
-    files.sort();
-    let javac = java_home().join("bin/javac");
-    let javac = if javac.exists() {
-        javac
-    } else {
-        PathBuf::from("javac")
-    };
-    let st = Command::new(javac)
-        .arg("-d")
-        .arg(out.path())
-        .args(&files)
-        .status()
-        .expect("running javac");
-    assert!(st.success(), "javac failed");
+    super::javac(&src, out.path(), "");
     out
 }

@@ -3,7 +3,7 @@
 //! line and branch percentages of every class must agree within one percentage point (see
 //! README "jforge coverage" for the counting rules).
 
-mod common;
+use crate::support as common;
 use common::*;
 use std::path::Path;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! hand-written ones; a second concurrent run is refused; an interrupted run leaves the
 //! earlier suite byte-identical and no temporary folder or process behind.
 
-mod common;
+use crate::support as common;
 use common::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

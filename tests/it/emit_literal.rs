@@ -3,7 +3,7 @@
 //! bits / UTF-16 units), and that must equal the value we asked for. This catches wrong
 //! escapes, lossy float text and literals of the wrong static type.
 
-mod common;
+use crate::support as common;
 use common::jdk_tool;
 use jforge::emit::literal::java_literal;
 use jforge::model::types::{JType, Prim};

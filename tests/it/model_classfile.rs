@@ -1,7 +1,6 @@
 //! Class-file reader against real class files: the JDK's TreeMap and javac-compiled subjects.
 
-#[path = "model_common/mod.rs"]
-mod common;
+use crate::support::model as common;
 
 use jforge::model::classfile::parse_class;
 use jforge::model::classpath::JdkClasses;

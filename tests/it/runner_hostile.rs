@@ -2,8 +2,7 @@
 //! the hostile sequence gets the right outcome on the right statement, the sequences after it
 //! still run normally in a restarted worker, and no JVM is left behind.
 
-#[path = "subjects/runner/common.rs"]
-mod common;
+use crate::support::runner as common;
 
 use common::*;
 use jforge::model::{JType, Prim};

@@ -2,23 +2,12 @@
 //! against counts computed independently here, worker-count independence, the written suite,
 //! seeded bugs, --check, CLI errors, and canonical-form properties.
 
-mod common;
+use crate::support as common;
 use common::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn subjects_exh() -> PathBuf {
-    static ONCE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    ONCE.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("jforge-exh-subjects-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        javac(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/exhaustive"),
-            &dir,
-            "",
-        );
-        dir
-    })
-    .clone()
+    compiled("exhaustive")
 }
 
 /// Runs `jforge exhaustive` and returns the --stats-json.
@@ -641,7 +630,7 @@ fn red_black_tree_removal_keeps_the_invariants() {
     // our RBT's remove (TreeMap's algorithm) checked by its own repOK on every structure the
     // API builds; add+remove reaches shapes add alone cannot
     let b = |re: &str| {
-        let f = std::env::temp_dir().join(format!("jf-rbt-{}-{}", std::process::id(), re.len()));
+        let f = crate::support::run_dir().join(format!("jf-rbt-{}", re.len()));
         std::fs::write(&f, re).unwrap();
         f.display().to_string()
     };
@@ -790,7 +779,7 @@ fn java_util_treemap_scope_2() {
             "2",
             "--builders",
             &{
-                let d = std::env::temp_dir().join(format!("jf-b-{}", std::process::id()));
+                let d = crate::support::run_dir().join("jf-b");
                 std::fs::write(
                     &d,
                     "java\\.util\\.TreeMap\\(\\)\njava\\.util\\.TreeMap\\.put\\(.*\n",

@@ -1,25 +1,12 @@
 //! Shared helpers for the instrumentation tests: compiling Java, instrumenting class
 //! folders, and running the verification driver under `-Xverify:all`.
-#![allow(dead_code)]
 
 use jforge::instrument::{ProbeMap, compile_runtime, instrument_class};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-pub fn jdk_tool(name: &str) -> PathBuf {
-    if let Ok(home) = std::env::var("JAVA_HOME") {
-        let p = Path::new(&home).join("bin").join(name);
-        if p.exists() {
-            return p;
-        }
-    }
-    let p = Path::new("/usr/lib/jvm/java-17-openjdk-amd64/bin").join(name);
-    if p.exists() {
-        return p;
-    }
-    PathBuf::from(name)
-}
+pub use super::jdk_tool;
 
 pub fn subjects_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/instrument")

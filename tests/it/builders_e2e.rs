@@ -5,23 +5,12 @@
 //! genetic algorithm, `exhaustive --builders auto`, and the refusal of a set that cannot build
 //! a first structure.
 
-mod common;
+use crate::support as common;
 use common::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn subjects_exh() -> PathBuf {
-    static ONCE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    ONCE.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("jforge-bld-subjects-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        javac(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/subjects/exhaustive"),
-            &dir,
-            "",
-        );
-        dir
-    })
-    .clone()
+    compiled("exhaustive")
 }
 
 /// Runs `jforge builders` and returns the --stats-json.
