@@ -11,10 +11,10 @@ use crate::exhaustive::{
     Settings, build_tests, canon_jvm_args, check_can_start, default_worker_heap, memory_budget,
     render_seq, usable_ops,
 };
-use crate::generate::ops::{OpSet, build_ops};
+use crate::generate::ops::{OpSet, SkipReason, build_ops};
 use crate::model::{JType, Model, Prim};
 use crate::report::{StopReason, ValidationSummary};
-use crate::runner::Pool;
+use crate::runner::{Pool, PoolStats};
 use crate::select;
 use crate::sequence::{OpId, OpKind, Operation};
 use crate::session::{Session, WorkerSettings};
@@ -192,59 +192,27 @@ impl Strategy for Exhaustive {
             auto_builders,
             mut output,
         } = prepared.context(NOT_PREPARED)?;
-        select::check_class_versions(
-            &args.run.classes,
-            None,
-            &[],
-            &[],
-            &session.cp,
-            session.java.version,
-        )?;
-        let classes = session.load_classes_under_test(
-            &args.run.classes,
-            "its structures are built through its public API",
-        )?;
+        let classes = classes_under_test(&args, &mut session)?;
         let mut pool = session.take_pool()?;
         let model = &session.model;
 
         // ---- operations: the usable ones (after --methods, --builders or --builders auto)
-        let ops = build_ops(model, &classes, None, None);
-        let (table, check_ops) = check_operations(model, &ops, &classes, &settings)?;
-        let mut skipped = ops.skipped.clone();
-        let mut usable = usable_ops(&ops, &classes, &settings, &mut skipped);
-        if auto_builders
-            && let Some(keep) =
-                crate::builders::auto(&args, &session.pool_maker(), model, &ops, &classes)?
-        {
-            usable.retain(|u| keep.contains(&u.op));
-        }
-        if usable.is_empty() {
-            bail!(
-                "no usable constructor or method in {}{}",
-                classes.join(", "),
-                if settings.methods.is_some() || !settings.builders.is_empty() {
-                    " after --methods/--builders"
-                } else {
-                    ""
-                }
-            );
-        }
-        check_can_start(&ops, &classes, &usable, &settings)?;
-        let ops = OpSet { table, ..ops };
-        register(&mut pool, &ops, &check_ops, &mut usable)?;
+        let Operations {
+            ops,
+            check_ops,
+            usable,
+            skipped,
+        } = operations(
+            &args,
+            &settings,
+            auto_builders,
+            &session,
+            &mut pool,
+            &classes,
+        )?;
 
         // ---- the search
-        let cfg = SearchConfig {
-            state_matching: !args.no_state_matching,
-            reuse: !args.no_reuse,
-            misuse: settings.misuse.clone(),
-            batch: args.domain.batch.max(1),
-            max_rounds: args.max_rounds,
-            memory_budget: memory_budget(&args),
-            dump: args.dump.is_some(),
-            check_ops,
-            contracts: !args.no_contracts,
-        };
+        let cfg = search_config(&args, &settings, check_ops);
         let n_usable = usable.len();
         let mut search = Search::new(model, &ops, usable, cfg);
         let search_start = Instant::now();
@@ -265,75 +233,25 @@ impl Strategy for Exhaustive {
             Some(out) => write_tests(out, &session, &mut pool, &search, &args, &classes)?,
             None => Written::default(),
         };
-        let stats = pool.stats();
+        let pool_stats = pool.stats();
         pool.shutdown();
 
-        let stats = ExhaustiveStats {
-            classes: classes.clone(),
-            scope: settings.scope,
-            ints: settings.ints.clone(),
-            strings: settings.strings.clone(),
-            omit_fields: settings.omit_fields.clone(),
-            state_matching: !args.no_state_matching,
+        let stats = exhaustive_stats(RunFigures {
+            args: &args,
+            settings: &settings,
+            classes: &classes,
+            search: &search,
             usable_operations: n_usable,
-            skipped_members: skipped,
+            skipped,
             workers: session.workers,
             seconds,
-            total_seconds: started.elapsed().as_secs_f64(),
+            started,
             structures,
-            structures_by_class: search
-                .structures
-                .iter()
-                .map(|(c, n)| (c.to_string(), *n))
-                .collect(),
-            kept_sequences: search.kept.len(),
-            prototype_reuse: PrototypeReuse {
-                enabled: !args.no_reuse,
-                from_prototype: search.from_prototype,
-                from_scratch: search.from_scratch,
-                rebuilt: search.rebuilt,
-                disabled: search.reuse_disabled.clone(),
-            },
-            explored: search.explored,
-            misuse_dropped: search.misuse_dropped,
-            out_of_scope: search.out_of_scope,
-            canon_errors: search.canon_errors.clone(),
-            fixpoint: search.fixpoint,
-            warnings: search.warnings.clone(),
-            rounds: search.rounds.clone(),
-            failures: failure_rows(&search, &ops),
-            check: settings.check.clone(),
-            counterexamples: counterexample_rows(&search, &ops, &settings),
-            output_dir: args
-                .suite
-                .output_dir
-                .as_ref()
-                .map(|d| d.display().to_string()),
-            error_output_dir: output
-                .as_ref()
-                .and_then(|o| o.error_dir())
-                .map(|d| d.display().to_string()),
-            tests_written: written.regression,
-            tests_dropped: written.observe,
-            validation: written.validation,
-            failure_tests_written: written.failures,
-            files_replaced: written.installed.replaced.len(),
-            restarts: stats.restarts,
-            timeouts: stats.timeouts,
-        };
-        Ok(Finished {
-            stop_reason: if search.fixpoint {
-                StopReason::Fixpoint
-            } else {
-                StopReason::RoundLimit
-            },
-            outcome: if search.failures.is_empty() && search.counterexamples.is_empty() {
-                crate::exit::Outcome::Clean
-            } else {
-                crate::exit::Outcome::ErrorsFound
-            },
-            stats,
-        })
+            output: output.as_ref(),
+            written,
+            pool: pool_stats,
+        });
+        Ok(finished(&search, stats))
     }
 
     fn print_summary(stats: &ExhaustiveStats, out: &mut dyn Write) -> std::io::Result<()> {
@@ -388,6 +306,197 @@ fn check_operations(
         check_ops.insert(c.clone(), id);
     }
     Ok((table, check_ops))
+}
+
+/// The classes under test (--class), their class-file versions checked, loaded.
+fn classes_under_test(args: &ExhaustiveArgs, session: &mut Session) -> anyhow::Result<Vec<String>> {
+    select::check_class_versions(
+        &args.run.classes,
+        None,
+        &[],
+        &[],
+        &session.cp,
+        session.java.version,
+    )?;
+    session.load_classes_under_test(
+        &args.run.classes,
+        "its structures are built through its public API",
+    )
+}
+
+/// The operations of a run, and the ones the search calls.
+struct Operations {
+    /// With the --check methods interned in its table.
+    ops: OpSet,
+    /// The --check operation per class under test.
+    check_ops: HashMap<String, OpId>,
+    usable: Vec<Usable>,
+    skipped: Vec<(String, SkipReason)>,
+}
+
+/// The operations of the classes under test and the usable ones (after --methods,
+/// --builders or --builders auto), refused when none is left or the search cannot start;
+/// loaded into the workers.
+fn operations(
+    args: &ExhaustiveArgs,
+    settings: &Settings,
+    auto_builders: bool,
+    session: &Session,
+    pool: &mut Pool,
+    classes: &[String],
+) -> anyhow::Result<Operations> {
+    let model = &session.model;
+    let ops = build_ops(model, classes, None, None);
+    let (table, check_ops) = check_operations(model, &ops, classes, settings)?;
+    let mut skipped = ops.skipped.clone();
+    let mut usable = usable_ops(&ops, classes, settings, &mut skipped);
+    if auto_builders
+        && let Some(keep) =
+            crate::builders::auto(args, &session.pool_maker(), model, &ops, classes)?
+    {
+        usable.retain(|u| keep.contains(&u.op));
+    }
+    if usable.is_empty() {
+        bail!(
+            "no usable constructor or method in {}{}",
+            classes.join(", "),
+            if settings.methods.is_some() || !settings.builders.is_empty() {
+                " after --methods/--builders"
+            } else {
+                ""
+            }
+        );
+    }
+    check_can_start(&ops, classes, &usable, settings)?;
+    let ops = OpSet { table, ..ops };
+    register(pool, &ops, &check_ops, &mut usable)?;
+    Ok(Operations {
+        ops,
+        check_ops,
+        usable,
+        skipped,
+    })
+}
+
+/// The search's settings from the flags.
+fn search_config(
+    args: &ExhaustiveArgs,
+    settings: &Settings,
+    check_ops: HashMap<String, OpId>,
+) -> SearchConfig {
+    SearchConfig {
+        state_matching: !args.no_state_matching,
+        reuse: !args.no_reuse,
+        misuse: settings.misuse.clone(),
+        batch: args.domain.batch.max(1),
+        max_rounds: args.max_rounds,
+        memory_budget: memory_budget(args),
+        dump: args.dump.is_some(),
+        check_ops,
+        contracts: !args.no_contracts,
+    }
+}
+
+/// What the figures of a finished run are taken from.
+struct RunFigures<'a> {
+    args: &'a ExhaustiveArgs,
+    settings: &'a Settings,
+    classes: &'a [String],
+    search: &'a Search<'a>,
+    usable_operations: usize,
+    skipped: Vec<(String, SkipReason)>,
+    workers: usize,
+    /// Seconds of the search.
+    seconds: f64,
+    /// When the run started.
+    started: Instant,
+    structures: u64,
+    output: Option<&'a RunOutput>,
+    written: Written,
+    pool: PoolStats,
+}
+
+/// The figures of a finished run (the --stats-json stats and the summary's).
+fn exhaustive_stats(f: RunFigures) -> ExhaustiveStats {
+    let RunFigures {
+        args,
+        settings,
+        classes,
+        search,
+        written,
+        ..
+    } = f;
+    ExhaustiveStats {
+        classes: classes.to_vec(),
+        scope: settings.scope,
+        ints: settings.ints.clone(),
+        strings: settings.strings.clone(),
+        omit_fields: settings.omit_fields.clone(),
+        state_matching: !args.no_state_matching,
+        usable_operations: f.usable_operations,
+        skipped_members: f.skipped,
+        workers: f.workers,
+        seconds: f.seconds,
+        total_seconds: f.started.elapsed().as_secs_f64(),
+        structures: f.structures,
+        structures_by_class: search
+            .structures
+            .iter()
+            .map(|(c, n)| (c.to_string(), *n))
+            .collect(),
+        kept_sequences: search.kept.len(),
+        prototype_reuse: PrototypeReuse {
+            enabled: !args.no_reuse,
+            from_prototype: search.from_prototype,
+            from_scratch: search.from_scratch,
+            rebuilt: search.rebuilt,
+            disabled: search.reuse_disabled.clone(),
+        },
+        explored: search.explored,
+        misuse_dropped: search.misuse_dropped,
+        out_of_scope: search.out_of_scope,
+        canon_errors: search.canon_errors.clone(),
+        fixpoint: search.fixpoint,
+        warnings: search.warnings.clone(),
+        rounds: search.rounds.clone(),
+        failures: failure_rows(search, search.ops),
+        check: settings.check.clone(),
+        counterexamples: counterexample_rows(search, search.ops, settings),
+        output_dir: args
+            .suite
+            .output_dir
+            .as_ref()
+            .map(|d| d.display().to_string()),
+        error_output_dir: f
+            .output
+            .and_then(|o| o.error_dir())
+            .map(|d| d.display().to_string()),
+        tests_written: written.regression,
+        tests_dropped: written.observe,
+        validation: written.validation,
+        failure_tests_written: written.failures,
+        files_replaced: written.installed.replaced.len(),
+        restarts: f.pool.restarts,
+        timeouts: f.pool.timeouts,
+    }
+}
+
+/// How the run ended: at the fixpoint or the round limit; `ErrorsFound` when there are
+/// failures or --check counterexamples.
+fn finished(search: &Search, stats: ExhaustiveStats) -> Finished<ExhaustiveStats> {
+    Finished {
+        stop_reason: if search.fixpoint {
+            StopReason::Fixpoint
+        } else {
+            StopReason::RoundLimit
+        },
+        outcome: if search.failures.is_empty() && search.counterexamples.is_empty() {
+            crate::exit::Outcome::Clean
+        } else {
+            crate::exit::Outcome::ErrorsFound
+        },
+        stats,
+    }
 }
 
 /// Loads the operations into the workers; drops the usable ones that cannot be loaded (an

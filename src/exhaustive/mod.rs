@@ -111,7 +111,137 @@ fn read_properties(path: &std::path::Path) -> anyhow::Result<HashMap<String, Str
     Ok(m)
 }
 
+/// `--scope` (else `scope` of --config): required, and at most [`MAX_SCOPE`].
+fn scope_setting(flag: Option<u32>, props: &HashMap<String, String>) -> anyhow::Result<u32> {
+    let scope = match flag {
+        Some(s) => s,
+        None => match props.get("scope") {
+            Some(s) => s
+                .parse()
+                .with_context(|| format!("scope '{s}' in --config is not a number"))?,
+            None => bail!("--scope N is required (or scope=N in --config)"),
+        },
+    };
+    if scope > MAX_SCOPE {
+        let lists = (scope as f64).powi(scope as i32);
+        let gib = lists * canon::kept_bytes(scope as usize) as f64 / (1u64 << 30) as f64;
+        let size = if gib.is_finite() {
+            format!("about {lists:.1e} structures (~{gib:.1e} GiB of sequences)")
+        } else {
+            "more structures than any memory holds".to_string()
+        };
+        return Err(crate::exit::budget(anyhow::anyhow!(
+            "scope {scope} is too large: at most {MAX_SCOPE} objects per class are supported, \
+             and with {scope} int values a list alone has {size}; lower --scope"
+        )));
+    }
+    Ok(scope)
+}
+
+/// The values of range `value` (`A:B`) of flag `--flag`, else `0..scope` (at least one).
+fn range_or_scope(flag: &str, value: Option<String>, scope: u32) -> anyhow::Result<Vec<i64>> {
+    match value {
+        Some(s) => {
+            let (x, y) = parse_range(flag, &s)?;
+            Ok((x..=y).collect())
+        }
+        None => Ok((0..scope.max(1) as i64).collect()),
+    }
+}
+
+/// `--ints`: a range whose values fit in an int.
+fn ints_setting(value: Option<String>, scope: u32) -> anyhow::Result<Vec<i64>> {
+    let ints64 = range_or_scope("ints", value, scope)?;
+    if ints64
+        .iter()
+        .any(|&v| v < i32::MIN as i64 || v > i32::MAX as i64)
+    {
+        bail!("--ints: values must fit in an int");
+    }
+    Ok(ints64)
+}
+
+/// `--shorts`: a range, clamped to the short values; else the ints.
+fn shorts_setting(value: Option<String>, scope: u32, ints: &[i32]) -> anyhow::Result<Vec<i32>> {
+    Ok(match value {
+        Some(s) => range_or_scope("shorts", Some(s), scope)?
+            .into_iter()
+            .map(|v| v.clamp(i16::MIN as i64, i16::MAX as i64) as i32)
+            .collect(),
+        None => ints.to_vec(),
+    })
+}
+
+/// `--doubles`: a comma-separated list of numbers; else the ints.
+fn doubles_setting(value: Option<String>, ints: &[i32]) -> anyhow::Result<Vec<f64>> {
+    Ok(match value {
+        Some(s) => s
+            .split(',')
+            .map(|x| {
+                x.trim()
+                    .parse::<f64>()
+                    .map_err(|_| anyhow::anyhow!("--doubles: '{x}' is not a number"))
+            })
+            .collect::<anyhow::Result<_>>()?,
+        None => ints.iter().map(|&v| v as f64).collect(),
+    })
+}
+
+/// `--booleans`: a comma-separated list of `true`/`false`; else both.
+fn booleans_setting(value: Option<String>) -> anyhow::Result<Vec<bool>> {
+    Ok(match value {
+        Some(s) => s
+            .split(',')
+            .map(|x| match x.trim() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                o => bail!("--booleans: '{o}' is not true or false"),
+            })
+            .collect::<anyhow::Result<_>>()?,
+        None => vec![false, true],
+    })
+}
+
+/// `--builders FILE` (else `builders` of --config): the signature regexes it lists; none
+/// without a file.
+fn builders_setting(
+    a: &ExhaustiveArgs,
+    props: &HashMap<String, String>,
+) -> anyhow::Result<Vec<Regex>> {
+    let builders_file = a
+        .builders
+        .clone()
+        .or_else(|| props.get("builders").map(PathBuf::from));
+    match builders_file {
+        Some(f) => read_builders_file(&f),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// `--misuse-exceptions` (else `misuse-exceptions` of --config; else
+/// IllegalArgumentException and IllegalStateException).
+fn misuse_setting(a: &ExhaustiveArgs, props: &HashMap<String, String>) -> Vec<String> {
+    let misuse: Vec<String> = a
+        .domain
+        .misuse_exceptions
+        .iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if !misuse.is_empty() {
+        return misuse;
+    }
+    match props.get("misuse-exceptions") {
+        Some(s) => s.split(',').map(|x| x.trim().to_string()).collect(),
+        None => vec![
+            "java.lang.IllegalArgumentException".into(),
+            "java.lang.IllegalStateException".into(),
+        ],
+    }
+}
+
 impl Settings {
+    /// The settings: each flag, else its key in the --config file, else its default.
     pub fn from_args(a: &ExhaustiveArgs) -> anyhow::Result<Settings> {
         let props = match &a.config {
             Some(p) => read_properties(p)?,
@@ -119,67 +249,15 @@ impl Settings {
         };
         let get =
             |flag: &Option<String>, key: &str| flag.clone().or_else(|| props.get(key).cloned());
-        let scope = match a.scope {
-            Some(s) => s,
-            None => match props.get("scope") {
-                Some(s) => s
-                    .parse()
-                    .with_context(|| format!("scope '{s}' in --config is not a number"))?,
-                None => bail!("--scope N is required (or scope=N in --config)"),
-            },
-        };
-        if scope > MAX_SCOPE {
-            let lists = (scope as f64).powi(scope as i32);
-            let gib = lists * canon::kept_bytes(scope as usize) as f64 / (1u64 << 30) as f64;
-            let size = if gib.is_finite() {
-                format!("about {lists:.1e} structures (~{gib:.1e} GiB of sequences)")
-            } else {
-                "more structures than any memory holds".to_string()
-            };
-            return Err(crate::exit::budget(anyhow::anyhow!(
-                "scope {scope} is too large: at most {MAX_SCOPE} objects per class are supported, \
-                 and with {scope} int values a list alone has {size}; lower --scope"
-            )));
-        }
-        let range = |flag: &str, v: Option<String>| -> anyhow::Result<Vec<i64>> {
-            match v {
-                Some(s) => {
-                    let (x, y) = parse_range(flag, &s)?;
-                    Ok((x..=y).collect())
-                }
-                None => Ok((0..scope.max(1) as i64).collect()),
-            }
-        };
-        let ints64 = range("ints", get(&a.domain.ints, "ints"))?;
-        if ints64
-            .iter()
-            .any(|&v| v < i32::MIN as i64 || v > i32::MAX as i64)
-        {
-            bail!("--ints: values must fit in an int");
-        }
+        let scope = scope_setting(a.scope, &props)?;
+        let ints64 = ints_setting(get(&a.domain.ints, "ints"), scope)?;
         let ints: Vec<i32> = ints64.iter().map(|&v| v as i32).collect();
         let longs = match get(&a.domain.longs, "longs") {
-            Some(s) => range("longs", Some(s))?,
+            Some(s) => range_or_scope("longs", Some(s), scope)?,
             None => ints64.clone(),
         };
-        let shorts = match get(&a.domain.shorts, "shorts") {
-            Some(s) => range("shorts", Some(s))?
-                .into_iter()
-                .map(|v| v.clamp(i16::MIN as i64, i16::MAX as i64) as i32)
-                .collect(),
-            None => ints.clone(),
-        };
-        let doubles = match get(&a.domain.doubles, "doubles") {
-            Some(s) => s
-                .split(',')
-                .map(|x| {
-                    x.trim()
-                        .parse::<f64>()
-                        .map_err(|_| anyhow::anyhow!("--doubles: '{x}' is not a number"))
-                })
-                .collect::<anyhow::Result<_>>()?,
-            None => ints.iter().map(|&v| v as f64).collect(),
-        };
+        let shorts = shorts_setting(get(&a.domain.shorts, "shorts"), scope, &ints)?;
+        let doubles = doubles_setting(get(&a.domain.doubles, "doubles"), &ints)?;
         let letters: Vec<char> = (0..scope.max(1))
             .map(|i| (b'a' + (i % 26) as u8) as char)
             .collect();
@@ -187,17 +265,7 @@ impl Settings {
             Some(s) => s.chars().collect(),
             None => letters.clone(),
         };
-        let booleans = match get(&a.domain.booleans, "booleans") {
-            Some(s) => s
-                .split(',')
-                .map(|x| match x.trim() {
-                    "true" => Ok(true),
-                    "false" => Ok(false),
-                    o => bail!("--booleans: '{o}' is not true or false"),
-                })
-                .collect::<anyhow::Result<_>>()?,
-            None => vec![false, true],
-        };
+        let booleans = booleans_setting(get(&a.domain.booleans, "booleans"))?;
         let strings = match get(&a.domain.strings, "strings") {
             Some(s) => s.split(',').map(|x| x.to_string()).collect(),
             None => letters.iter().map(|c| c.to_string()).collect(),
@@ -217,30 +285,8 @@ impl Settings {
         let methods = get(&a.domain.methods, "methods")
             .map(|m| crate::cli::parse_regex("--methods", &m))
             .transpose()?;
-        let builders_file = a
-            .builders
-            .clone()
-            .or_else(|| props.get("builders").map(PathBuf::from));
-        let builders = match builders_file {
-            Some(f) => read_builders_file(&f)?,
-            None => Vec::new(),
-        };
-        let mut misuse: Vec<String> = a
-            .domain
-            .misuse_exceptions
-            .iter()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect();
-        if misuse.is_empty() {
-            misuse = match props.get("misuse-exceptions") {
-                Some(s) => s.split(',').map(|x| x.trim().to_string()).collect(),
-                None => vec![
-                    "java.lang.IllegalArgumentException".into(),
-                    "java.lang.IllegalStateException".into(),
-                ],
-            };
-        }
+        let builders = builders_setting(a, &props)?;
+        let misuse = misuse_setting(a, &props);
         Ok(Settings {
             scope,
             ints,

@@ -249,6 +249,28 @@ struct Meta {
     order: u32,
 }
 
+/// What the observers of a combination that ran normally returned, by statement.
+struct Observations {
+    forms: Vec<(u32, Form)>,
+    /// The --check results other than `true`.
+    checks: HashMap<u32, String>,
+}
+
+/// The requests of the batch [`Search::flush`] sends, and what was sent for each.
+struct Outgoing {
+    workers: usize,
+    /// Requests, with the worker each goes to.
+    reqs: Vec<(ExecRequest, usize)>,
+    /// Metas of the combinations sent as requests of their own, in batch order.
+    metas: Vec<Meta>,
+    /// Index in `reqs` of the first request to each worker (`usize::MAX`: none yet).
+    first_for: Vec<usize>,
+    /// Bulk requests, one per worker: (tasks, metas of its tasks).
+    bulks: Vec<(Vec<BulkTask>, Vec<Meta>)>,
+    /// Bulk tasks carry no sequence of their own: one shared empty one.
+    empty: SeqRef,
+}
+
 impl<'a> Search<'a> {
     pub fn new(model: &'a Model, ops: &'a OpSet, usable: Vec<Usable>, cfg: SearchConfig) -> Self {
         let mut lit_table = Vec::new();
@@ -388,63 +410,7 @@ impl<'a> Search<'a> {
             self.rebalance(pool, &frontier)?;
             self.check_contracts(pool, new_end)?;
             for ui in 0..self.usable.len() {
-                let params = self.usable[ui].params.clone();
-                // per input: (old choices, new choices)
-                let mut doms: Vec<(Vec<Choice>, Vec<Choice>)> = Vec::with_capacity(params.len());
-                for p in &params {
-                    match p {
-                        ParamDom::Lits(l) => {
-                            doms.push(((0..l.len() as u32).map(Choice::Lit).collect(), vec![]))
-                        }
-                        ParamDom::Refs(ty) => {
-                            let mut old = Vec::new();
-                            let mut new = Vec::new();
-                            for k in 0..new_end {
-                                if self.fits(self.kept[k].class, ty) {
-                                    if k < old_end {
-                                        old.push(Choice::Ref(k as u32));
-                                    } else {
-                                        new.push(Choice::Ref(k as u32));
-                                    }
-                                }
-                            }
-                            // A fixed pseudo-random order (not the kept order): consecutive
-                            // kept structures come from the same parent and live in the same
-                            // worker, so batches in kept order would keep one worker busy at a
-                            // time. The order does not depend on the number of workers.
-                            old.sort_by_key(scatter);
-                            new.sort_by_key(scatter);
-                            doms.push((old, new))
-                        }
-                    }
-                }
-                let all_lits = params.iter().all(|p| matches!(p, ParamDom::Lits(_)));
-                if self.round == 1 {
-                    if all_lits {
-                        let full: Vec<Vec<Choice>> = doms.iter().map(|d| d.0.clone()).collect();
-                        self.product(pool, ui, &full, &mut Vec::new(), tick)?;
-                    }
-                    continue;
-                }
-                for j in 0..doms.len() {
-                    if doms[j].1.is_empty() {
-                        continue;
-                    }
-                    let lists: Vec<Vec<Choice>> = doms
-                        .iter()
-                        .enumerate()
-                        .map(|(i, d)| {
-                            if i < j {
-                                d.0.clone()
-                            } else if i == j {
-                                d.1.clone()
-                            } else {
-                                d.0.iter().chain(&d.1).copied().collect()
-                            }
-                        })
-                        .collect();
-                    self.product(pool, ui, &lists, &mut Vec::new(), tick)?;
-                }
+                self.run_operation(pool, ui, old_end, new_end, tick)?;
             }
             self.drain(pool)?;
             let new_structures = self.seen.len() as u64 - structures_before;
@@ -474,6 +440,89 @@ impl<'a> Search<'a> {
                 return Ok(());
             }
         }
+    }
+
+    /// This round's combinations of usable operation `ui`, batched: in round 1 every one of
+    /// an operation whose inputs are all literals; later, semi-naively, those with at least
+    /// one input among the last round's kept structures (`old_end..new_end`).
+    fn run_operation(
+        &mut self,
+        pool: &mut Pool,
+        ui: usize,
+        old_end: usize,
+        new_end: usize,
+        tick: &mut dyn FnMut(&Progress),
+    ) -> anyhow::Result<()> {
+        let params = self.usable[ui].params.clone();
+        let doms = self.input_domains(&params, old_end, new_end);
+        let all_lits = params.iter().all(|p| matches!(p, ParamDom::Lits(_)));
+        if self.round == 1 {
+            if all_lits {
+                let full: Vec<Vec<Choice>> = doms.iter().map(|d| d.0.clone()).collect();
+                self.product(pool, ui, &full, &mut Vec::new(), tick)?;
+            }
+            return Ok(());
+        }
+        for j in 0..doms.len() {
+            if doms[j].1.is_empty() {
+                continue;
+            }
+            let lists: Vec<Vec<Choice>> = doms
+                .iter()
+                .enumerate()
+                .map(|(i, d)| {
+                    if i < j {
+                        d.0.clone()
+                    } else if i == j {
+                        d.1.clone()
+                    } else {
+                        d.0.iter().chain(&d.1).copied().collect()
+                    }
+                })
+                .collect();
+            self.product(pool, ui, &lists, &mut Vec::new(), tick)?;
+        }
+        Ok(())
+    }
+
+    /// Per input of an operation with these parameters: (old choices, new choices). Literals
+    /// are all old; structures are the kept ones that fit, new if kept in the last round
+    /// (`old_end..new_end`).
+    fn input_domains(
+        &mut self,
+        params: &[ParamDom],
+        old_end: usize,
+        new_end: usize,
+    ) -> Vec<(Vec<Choice>, Vec<Choice>)> {
+        let mut doms: Vec<(Vec<Choice>, Vec<Choice>)> = Vec::with_capacity(params.len());
+        for p in params {
+            match p {
+                ParamDom::Lits(l) => {
+                    doms.push(((0..l.len() as u32).map(Choice::Lit).collect(), vec![]))
+                }
+                ParamDom::Refs(ty) => {
+                    let mut old = Vec::new();
+                    let mut new = Vec::new();
+                    for k in 0..new_end {
+                        if self.fits(self.kept[k].class, ty) {
+                            if k < old_end {
+                                old.push(Choice::Ref(k as u32));
+                            } else {
+                                new.push(Choice::Ref(k as u32));
+                            }
+                        }
+                    }
+                    // A fixed pseudo-random order (not the kept order): consecutive
+                    // kept structures come from the same parent and live in the same
+                    // worker, so batches in kept order would keep one worker busy at a
+                    // time. The order does not depend on the number of workers.
+                    old.sort_by_key(scatter);
+                    new.sort_by_key(scatter);
+                    doms.push((old, new))
+                }
+            }
+        }
+        doms
     }
 
     /// Before a round: refuses it when even a round that only repeats the frontier's size
@@ -758,121 +807,138 @@ impl<'a> Search<'a> {
             self.contracts_done = self.contracts_done.max(to);
             return Ok(());
         }
-        let workers = pool.workers();
         let step = self.cfg.batch.max(1) * 4;
         let mut start = from;
         while start < to {
             let end = (start + step).min(to);
-            // (kept, violation) found in this chunk; sequences to run for the rest
-            let mut found: Vec<(usize, Option<Contract>, String)> = Vec::new();
-            let mut rerun: Vec<usize> = Vec::new();
-            let mut bulks: Vec<Vec<usize>> = vec![Vec::new(); workers];
-            for k in start..end {
-                match self.kept[k].home {
-                    Some(h) if self.cfg.reuse => bulks[h as usize % workers].push(k),
-                    _ => rerun.push(k),
-                }
-            }
-            let mut reqs = Vec::new();
-            let mut owners = Vec::new();
-            for (w, ks) in bulks.into_iter().enumerate() {
-                if ks.is_empty() {
-                    continue;
-                }
-                let tasks = ks
-                    .iter()
-                    .map(|&k| BulkTask {
-                        proto: k as u32,
-                        op: CANON_OP,
-                        pos: 0,
-                        lits: Vec::new(),
-                        canon_result: false,
-                    })
-                    .collect::<Vec<_>>();
-                let mut req = ExecRequest {
-                    seq: Arc::new(Sequence {
-                        stmts: vec![
-                            Stmt::Lit {
-                                ty: JType::Prim(crate::model::Prim::Int),
-                                value: Value::Null,
-                            };
-                            tasks.len()
-                        ],
-                    }),
-                    mode: ExecMode::Canon,
-                    contract_values: Vec::new(),
-                    observers: Vec::new(),
-                    reuse: Some(Box::new(Reuse {
-                        bulk: Some(Bulk {
-                            lits: Vec::new(),
-                            retain_base: 0,
-                            tasks,
-                        }),
-                        ..Reuse::default()
-                    })),
-                };
-                self.attach_promotions(&mut req, w);
-                reqs.push((req, w));
-                owners.push(ks);
-            }
-            if !reqs.is_empty() {
-                pool.submit_routed(reqs)?;
-                let results = pool.collect()?;
-                self.note_restarts(pool);
-                for (ks, r) in owners.iter().zip(&results) {
-                    for (t, &k) in ks.iter().enumerate() {
-                        match r.outcomes.get(t) {
-                            Some(StmtOutcome::Normal(_)) => {}
-                            // prototype gone (restart), or the check itself crashed: re-run
-                            _ => rerun.push(k),
-                        }
-                    }
-                    for f in &r.forms {
-                        if let (FormValue::Violation(c, d), Some(&k)) =
-                            (&f.form, ks.get(f.task as usize))
-                        {
-                            found.push((k, Some(*c), d.clone()));
-                        }
-                    }
-                }
-            }
-            if !rerun.is_empty() {
-                rerun.sort_unstable();
-                let reqs: Vec<ExecRequest> = rerun
-                    .iter()
-                    .map(|&k| {
-                        let (seq, v) = self.materialize(k);
-                        ExecRequest {
-                            seq,
-                            mode: ExecMode::Generate,
-                            contract_values: vec![v],
-                            observers: Vec::new(),
-                            reuse: None,
-                        }
-                    })
-                    .collect();
-                let results = pool.execute(reqs)?;
-                self.note_restarts(pool);
-                for (&k, r) in rerun.iter().zip(&results) {
-                    let v = self.materialize(k).1;
-                    if let Some(i) = r.first_abnormal() {
-                        if let StmtOutcome::Crash(c) = &r.outcomes[i] {
-                            found.push((k, None, format!("crash: {c}")));
-                        }
-                        continue;
-                    }
-                    for x in r.violations.iter().filter(|x| x.a == v && x.b.is_none()) {
-                        found.push((k, Some(x.contract), x.detail.clone()));
-                    }
-                }
-            }
-            found.sort_by_key(|f| f.0);
-            for (k, c, detail) in found {
-                self.record_violation(k, c, detail);
-            }
+            self.check_contracts_of(pool, start, end)?;
             start = end;
         }
         self.contracts_done = to;
+        Ok(())
+    }
+
+    /// The contracts of one chunk of kept structures, `start..end`: on prototype copies where
+    /// the workers hold them, the rest re-run; violations recorded in kept order.
+    fn check_contracts_of(
+        &mut self,
+        pool: &mut Pool,
+        start: usize,
+        end: usize,
+    ) -> anyhow::Result<()> {
+        let workers = pool.workers();
+        // (kept, violation) found in this chunk; sequences to run for the rest
+        let mut found: Vec<(usize, Option<Contract>, String)> = Vec::new();
+        let mut rerun: Vec<usize> = Vec::new();
+        let mut bulks: Vec<Vec<usize>> = vec![Vec::new(); workers];
+        for k in start..end {
+            match self.kept[k].home {
+                Some(h) if self.cfg.reuse => bulks[h as usize % workers].push(k),
+                _ => rerun.push(k),
+            }
+        }
+        self.check_contracts_on_prototypes(pool, bulks, &mut rerun, &mut found)?;
+        self.check_contracts_by_rerun(pool, &mut rerun, &mut found)?;
+        found.sort_by_key(|f| f.0);
+        for (k, c, detail) in found {
+            self.record_violation(k, c, detail);
+        }
+        Ok(())
+    }
+
+    /// Contracts on prototype copies: one bulk request per worker for the kept structures it
+    /// holds (`bulks[w]`). Violations go to `found`; structures whose check did not run
+    /// normally (prototype gone with a restart, or the check crashed) go to `rerun`.
+    fn check_contracts_on_prototypes(
+        &mut self,
+        pool: &mut Pool,
+        bulks: Vec<Vec<usize>>,
+        rerun: &mut Vec<usize>,
+        found: &mut Vec<(usize, Option<Contract>, String)>,
+    ) -> anyhow::Result<()> {
+        let mut reqs = Vec::new();
+        let mut owners = Vec::new();
+        for (w, ks) in bulks.into_iter().enumerate() {
+            if ks.is_empty() {
+                continue;
+            }
+            let tasks = ks
+                .iter()
+                .map(|&k| BulkTask {
+                    proto: k as u32,
+                    op: CANON_OP,
+                    pos: 0,
+                    lits: Vec::new(),
+                    canon_result: false,
+                })
+                .collect::<Vec<_>>();
+            let mut req = bulk_request(tasks, Vec::new(), 0);
+            self.attach_promotions(&mut req, w);
+            reqs.push((req, w));
+            owners.push(ks);
+        }
+        if reqs.is_empty() {
+            return Ok(());
+        }
+        pool.submit_routed(reqs)?;
+        let results = pool.collect()?;
+        self.note_restarts(pool);
+        for (ks, r) in owners.iter().zip(&results) {
+            for (t, &k) in ks.iter().enumerate() {
+                match r.outcomes.get(t) {
+                    Some(StmtOutcome::Normal(_)) => {}
+                    // prototype gone (restart), or the check itself crashed: re-run
+                    _ => rerun.push(k),
+                }
+            }
+            for f in &r.forms {
+                if let (FormValue::Violation(c, d), Some(&k)) = (&f.form, ks.get(f.task as usize)) {
+                    found.push((k, Some(*c), d.clone()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Contracts by re-running the sequences of the kept structures `rerun` (sorted first);
+    /// violations, and crashes of the worker, go to `found`.
+    fn check_contracts_by_rerun(
+        &mut self,
+        pool: &mut Pool,
+        rerun: &mut [usize],
+        found: &mut Vec<(usize, Option<Contract>, String)>,
+    ) -> anyhow::Result<()> {
+        if rerun.is_empty() {
+            return Ok(());
+        }
+        rerun.sort_unstable();
+        let reqs: Vec<ExecRequest> = rerun
+            .iter()
+            .map(|&k| {
+                let (seq, v) = self.materialize(k);
+                ExecRequest {
+                    seq,
+                    mode: ExecMode::Generate,
+                    contract_values: vec![v],
+                    observers: Vec::new(),
+                    reuse: None,
+                }
+            })
+            .collect();
+        let results = pool.execute(reqs)?;
+        self.note_restarts(pool);
+        for (&k, r) in rerun.iter().zip(&results) {
+            let v = self.materialize(k).1;
+            if let Some(i) = r.first_abnormal() {
+                if let StmtOutcome::Crash(c) = &r.outcomes[i] {
+                    found.push((k, None, format!("crash: {c}")));
+                }
+                continue;
+            }
+            for x in r.violations.iter().filter(|x| x.a == v && x.b.is_none()) {
+                found.push((k, Some(x.contract), x.detail.clone()));
+            }
+        }
         Ok(())
     }
 
@@ -947,15 +1013,15 @@ impl<'a> Search<'a> {
         }
         let batch = std::mem::take(&mut self.batch);
         let workers = pool.workers();
-        let mut reqs = Vec::with_capacity(batch.len());
-        let mut metas = Vec::with_capacity(batch.len());
-        let mut first_for = vec![usize::MAX; workers];
-        // Bulk requests, one per worker: (tasks, metas of its tasks).
-        let mut bulks: Vec<(Vec<BulkTask>, Vec<Meta>)> =
-            (0..workers).map(|_| (Vec::new(), Vec::new())).collect();
+        let mut out = Outgoing {
+            workers,
+            reqs: Vec::with_capacity(batch.len()),
+            metas: Vec::with_capacity(batch.len()),
+            first_for: vec![usize::MAX; workers],
+            bulks: (0..workers).map(|_| (Vec::new(), Vec::new())).collect(),
+            empty: Arc::new(Sequence::default()),
+        };
         let bulk_ok = self.cfg.reuse && self.cfg.check_ops.is_empty();
-        // bulk tasks carry no sequence of their own: one shared empty one
-        let empty: SeqRef = Arc::new(Sequence::default());
         for (order, (ui, choice)) in batch.into_iter().enumerate() {
             let order = order as u32;
             let mut refs = choice.iter().filter_map(|c| match c {
@@ -966,116 +1032,172 @@ impl<'a> Search<'a> {
             let single = first.is_some() && refs.next().is_none();
             let home = first.and_then(|k| self.kept[k as usize].home);
             if let (true, true, Some(h), Some(k)) = (bulk_ok, single, home, first) {
-                let w = h as usize % workers;
-                let u = &self.usable[ui];
-                let mut pos = 0u8;
-                let mut lits = Vec::with_capacity(choice.len());
-                for (j, c) in choice.iter().enumerate() {
-                    match c {
-                        Choice::Ref(_) => pos = j as u8,
-                        Choice::Lit(i) => lits.push(self.lit_base[ui][j] + i),
-                    }
-                }
-                let n = choice.len();
-                bulks[w].0.push(BulkTask {
-                    proto: k,
-                    op: u.op,
-                    pos,
-                    lits,
-                    canon_result: u.canon_result,
-                });
-                let mut canon = vec![pos as u32];
-                if u.canon_result {
-                    canon.push(n as u32);
-                }
-                let task = Some(bulks[w].0.len() as u32 - 1);
-                bulks[w].1.push(Meta {
-                    ui,
-                    choice: choice.into_boxed_slice(),
-                    canon,
-                    requested: 0,
-                    len: n + 1,
-                    protos: vec![pos as u32],
-                    worker: w,
-                    retain: 0,
-                    rebuild: None,
-                    seq: empty.clone(),
-                    req: 0,
-                    task,
-                    order,
-                });
-                self.from_prototype += 1;
+                self.add_bulk_task(&mut out, order, ui, choice, k, h as usize % workers);
                 continue;
             }
-            let (seq, canon, protos, worker) = match home {
-                Some(h) if self.cfg.reuse && single => {
-                    let (seq, canon, protos) = self.build_short(ui, &choice);
-                    self.from_prototype += 1;
-                    (seq, canon, protos, h as usize % workers)
-                }
-                _ => {
-                    let (seq, canon) = self.build(ui, &choice);
-                    self.from_scratch += 1;
-                    let w = match home {
-                        Some(h) => h as usize % workers,
-                        None => {
-                            self.round_robin += 1;
-                            self.round_robin % workers
-                        }
-                    };
-                    (seq, canon, Vec::new(), w)
-                }
-            };
-            let mut observers = Vec::with_capacity(canon.len() * 2);
-            for &s in &canon {
-                observers.push((s, CANON_OP));
-                if let Some(c) = self.check_op_for(&seq, s) {
-                    observers.push((s, c));
-                }
-            }
-            let retain = if self.cfg.reuse {
-                self.next_retain += 1;
-                self.next_retain
-            } else {
-                0
-            };
-            let seq = Arc::new(seq);
-            metas.push(Meta {
-                ui,
-                choice: choice.into_boxed_slice(),
-                canon,
-                requested: observers.len(),
-                len: seq.len(),
-                protos: protos.iter().map(|p| p.0).collect(),
-                worker,
-                retain,
-                rebuild: None,
-                seq: seq.clone(),
-                req: reqs.len(),
-                task: None,
-                order,
-            });
-            if first_for[worker] == usize::MAX {
-                first_for[worker] = reqs.len();
-            }
-            reqs.push((
-                ExecRequest {
-                    seq,
-                    mode: ExecMode::Canon,
-                    contract_values: Vec::new(),
-                    observers,
-                    reuse: self.cfg.reuse.then(|| {
-                        Box::new(Reuse {
-                            protos,
-                            retain,
-                            ..Reuse::default()
-                        })
-                    }),
-                },
-                worker,
-            ));
+            self.add_request(&mut out, order, ui, choice, home, single);
         }
-        // The bulk requests go last: the first request to each worker carries its promotions.
+        let Outgoing {
+            mut reqs,
+            mut metas,
+            mut first_for,
+            bulks,
+            ..
+        } = out;
+        let bulk_metas = self.add_bulk_requests(bulks, &mut reqs, &mut first_for);
+        in_batch_order(&mut metas, bulk_metas);
+        self.promote_with_first_requests(&mut reqs, &first_for);
+        pool.submit_routed(reqs)?;
+        self.inflight.push_back(metas);
+        while self.inflight.len() > PIPELINE {
+            self.apply_oldest(pool)?;
+        }
+        Ok(())
+    }
+
+    /// A combination whose one structure input is prototype `proto`, held by worker `w`:
+    /// a task of that worker's bulk request (the copy's position, the literals by index).
+    fn add_bulk_task(
+        &mut self,
+        out: &mut Outgoing,
+        order: u32,
+        ui: usize,
+        choice: Vec<Choice>,
+        proto: u32,
+        w: usize,
+    ) {
+        let u = &self.usable[ui];
+        let mut pos = 0u8;
+        let mut lits = Vec::with_capacity(choice.len());
+        for (j, c) in choice.iter().enumerate() {
+            match c {
+                Choice::Ref(_) => pos = j as u8,
+                Choice::Lit(i) => lits.push(self.lit_base[ui][j] + i),
+            }
+        }
+        let n = choice.len();
+        let (tasks, metas) = &mut out.bulks[w];
+        tasks.push(BulkTask {
+            proto,
+            op: u.op,
+            pos,
+            lits,
+            canon_result: u.canon_result,
+        });
+        let mut canon = vec![pos as u32];
+        if u.canon_result {
+            canon.push(n as u32);
+        }
+        let task = Some(tasks.len() as u32 - 1);
+        metas.push(Meta {
+            ui,
+            choice: choice.into_boxed_slice(),
+            canon,
+            requested: 0,
+            len: n + 1,
+            protos: vec![pos as u32],
+            worker: w,
+            retain: 0,
+            rebuild: None,
+            seq: out.empty.clone(),
+            req: 0,
+            task,
+            order,
+        });
+        self.from_prototype += 1;
+    }
+
+    /// A combination sent as a request of its own: its short form when its one structure
+    /// input has a home (prototype reuse), else its whole sequence, to the worker holding its
+    /// structure input if any (round-robin otherwise).
+    fn add_request(
+        &mut self,
+        out: &mut Outgoing,
+        order: u32,
+        ui: usize,
+        choice: Vec<Choice>,
+        home: Option<u16>,
+        single: bool,
+    ) {
+        let workers = out.workers;
+        let (seq, canon, protos, worker) = match home {
+            Some(h) if self.cfg.reuse && single => {
+                let (seq, canon, protos) = self.build_short(ui, &choice);
+                self.from_prototype += 1;
+                (seq, canon, protos, h as usize % workers)
+            }
+            _ => {
+                let (seq, canon) = self.build(ui, &choice);
+                self.from_scratch += 1;
+                let w = match home {
+                    Some(h) => h as usize % workers,
+                    None => {
+                        self.round_robin += 1;
+                        self.round_robin % workers
+                    }
+                };
+                (seq, canon, Vec::new(), w)
+            }
+        };
+        let mut observers = Vec::with_capacity(canon.len() * 2);
+        for &s in &canon {
+            observers.push((s, CANON_OP));
+            if let Some(c) = self.check_op_for(&seq, s) {
+                observers.push((s, c));
+            }
+        }
+        let retain = if self.cfg.reuse {
+            self.next_retain += 1;
+            self.next_retain
+        } else {
+            0
+        };
+        let seq = Arc::new(seq);
+        out.metas.push(Meta {
+            ui,
+            choice: choice.into_boxed_slice(),
+            canon,
+            requested: observers.len(),
+            len: seq.len(),
+            protos: protos.iter().map(|p| p.0).collect(),
+            worker,
+            retain,
+            rebuild: None,
+            seq: seq.clone(),
+            req: out.reqs.len(),
+            task: None,
+            order,
+        });
+        if out.first_for[worker] == usize::MAX {
+            out.first_for[worker] = out.reqs.len();
+        }
+        out.reqs.push((
+            ExecRequest {
+                seq,
+                mode: ExecMode::Canon,
+                contract_values: Vec::new(),
+                observers,
+                reuse: self.cfg.reuse.then(|| {
+                    Box::new(Reuse {
+                        protos,
+                        retain,
+                        ..Reuse::default()
+                    })
+                }),
+            },
+            worker,
+        ));
+    }
+
+    /// Appends the bulk requests (one per worker with tasks) after the others: the first
+    /// request to each worker carries its promotions. Gives their tasks consecutive retain
+    /// ids; returns the tasks' metas.
+    fn add_bulk_requests(
+        &mut self,
+        bulks: Vec<(Vec<BulkTask>, Vec<Meta>)>,
+        reqs: &mut Vec<(ExecRequest, usize)>,
+        first_for: &mut [usize],
+    ) -> Vec<Meta> {
         let mut bulk_metas = Vec::new();
         for (w, (tasks, mut ms)) in bulks.into_iter().enumerate() {
             if tasks.is_empty() {
@@ -1092,47 +1214,20 @@ impl<'a> Search<'a> {
             if first_for[w] == usize::MAX {
                 first_for[w] = req;
             }
-            let placeholder = Stmt::Lit {
-                ty: JType::Prim(crate::model::Prim::Int),
-                value: Value::Null,
-            };
-            reqs.push((
-                ExecRequest {
-                    seq: Arc::new(Sequence {
-                        stmts: vec![placeholder; tasks.len()],
-                    }),
-                    mode: ExecMode::Canon,
-                    contract_values: Vec::new(),
-                    observers: Vec::new(),
-                    reuse: Some(Box::new(Reuse {
-                        bulk: Some(Bulk {
-                            lits: self.lit_table.clone(),
-                            retain_base: base,
-                            tasks,
-                        }),
-                        ..Reuse::default()
-                    })),
-                },
-                w,
-            ));
+            reqs.push((bulk_request(tasks, self.lit_table.clone(), base), w));
         }
-        // Apply in the order the combinations were made (bulk tasks were set aside).
-        // The orders are a permutation of 0..n: each meta goes straight to its place (a sort
-        // of these large records showed up in profiles).
-        if !bulk_metas.is_empty() {
-            let n = metas.len() + bulk_metas.len();
-            let mut placed: Vec<Option<Meta>> = Vec::with_capacity(n);
-            placed.resize_with(n, || None);
-            for m in metas.drain(..).chain(bulk_metas) {
-                let at = m.order as usize;
-                placed[at] = Some(m);
-            }
-            metas.extend(placed.into_iter().flatten());
-        }
-        // Promotions decided by the batches applied so far go with the first request to each
-        // worker; batches still in flight are applied after this one is submitted, so their
-        // promotions wait for a later batch (no request of this one can need them: structures
-        // kept in a round are used from the next round on).
+        bulk_metas
+    }
+
+    /// Promotions decided by the batches applied so far go with the first request to each
+    /// worker; batches still in flight are applied after this one is submitted, so their
+    /// promotions wait for a later batch (no request of this one can need them: structures
+    /// kept in a round are used from the next round on).
+    fn promote_with_first_requests(
+        &mut self,
+        reqs: &mut [(ExecRequest, usize)],
+        first_for: &[usize],
+    ) {
         for (w, &i) in first_for.iter().enumerate() {
             if i != usize::MAX {
                 let mut r = reqs[i].0.reuse.take();
@@ -1145,12 +1240,6 @@ impl<'a> Search<'a> {
                 reqs[i].0.reuse = r;
             }
         }
-        pool.submit_routed(reqs)?;
-        self.inflight.push_back(metas);
-        while self.inflight.len() > PIPELINE {
-            self.apply_oldest(pool)?;
-        }
-        Ok(())
     }
 
     /// Waits for the oldest batch in flight and applies its results.
@@ -1351,23 +1440,11 @@ impl<'a> Search<'a> {
         self.requeue.push((m.ui, m.choice.to_vec()));
     }
 
+    /// Applies the result of one request: a rebuilt prototype, a combination to re-queue
+    /// (its prototype was gone), a failure, or the values it built for state matching.
     fn apply(&mut self, m: &Meta, r: &SeqResult) {
-        let n = m.len;
-        let requested = m.requested;
-        let op = self.usable[m.ui].op;
         if let Some(k) = m.rebuild {
-            // A prototype moved to (or rebuilt in) another worker.
-            let ok = r.first_abnormal().is_none()
-                && r.observers.iter().any(|o| {
-                    o.op == CANON_OP && matches!(&o.result, Ok(Value::Str(s)) if s != OUT_OF_SCOPE)
-                });
-            self.rebuilt += 1;
-            if ok {
-                self.kept[k as usize].home = Some(m.worker as u16);
-                self.promotions[m.worker].push((m.retain, m.canon[0], k));
-            } else {
-                self.kept[k as usize].home = None;
-            }
+            self.apply_rebuild(m, r, k);
             return;
         }
         if let Some(i) = r.first_abnormal()
@@ -1382,55 +1459,88 @@ impl<'a> Search<'a> {
         }
         self.explored += 1;
         if let Some(i) = r.first_abnormal() {
-            let (what, public, message) = match &r.outcomes[i] {
-                StmtOutcome::Exception {
-                    class,
-                    public_class,
-                    message,
-                } => {
-                    if i == n - 1
-                        && self
-                            .cfg
-                            .misuse
-                            .iter()
-                            .any(|m| m == class.as_ref() || m == public_class.as_ref())
-                    {
-                        self.misuse_dropped += 1;
-                        return;
-                    }
-                    (
-                        class.to_string(),
-                        Some(public_class.to_string()),
-                        message.clone(),
-                    )
-                }
-                StmtOutcome::Timeout => ("timeout".to_string(), None, None),
-                StmtOutcome::Crash(k) => (format!("crash: {k}"), None, None),
-                _ => ("not run".to_string(), None, None),
-            };
-            let k = (op, what.clone());
-            if let Some(&i) = self.failure_index.get(&k) {
-                self.failures[i].occurrences += 1;
-            } else {
-                self.failure_index.insert(k, self.failures.len());
-                let seq = if m.protos.is_empty() {
-                    m.seq.clone()
-                } else {
-                    Arc::new(self.build(m.ui, &m.choice).0)
-                };
-                self.failures.push(Failure {
-                    seq,
-                    what,
-                    public_class: public,
-                    message,
-                    occurrences: 1,
-                    contract: None,
-                });
-            }
+            self.record_failure(m, r, i);
             return;
         }
-        // canonical forms and check results, by statement
-        if r.observers.len() != requested {
+        let Some(observed) = self.forms_and_checks(m, r) else {
+            return;
+        };
+        self.match_states(m, r, observed);
+    }
+
+    /// A prototype moved to (or rebuilt in) another worker: it lives there now if the rebuild
+    /// ran normally and its structure is within scope, else it has no home.
+    fn apply_rebuild(&mut self, m: &Meta, r: &SeqResult, k: u32) {
+        let ok = r.first_abnormal().is_none()
+            && r.observers.iter().any(|o| {
+                o.op == CANON_OP && matches!(&o.result, Ok(Value::Str(s)) if s != OUT_OF_SCOPE)
+            });
+        self.rebuilt += 1;
+        if ok {
+            self.kept[k as usize].home = Some(m.worker as u16);
+            self.promotions[m.worker].push((m.retain, m.canon[0], k));
+        } else {
+            self.kept[k as usize].home = None;
+        }
+    }
+
+    /// Statement `i` of the combination of `m` did not run normally: dropped when the call
+    /// itself threw a --misuse-exceptions exception, else a failure (one per operation and
+    /// exception, counting its occurrences; the first full sequence that shows it).
+    fn record_failure(&mut self, m: &Meta, r: &SeqResult, i: usize) {
+        let n = m.len;
+        let op = self.usable[m.ui].op;
+        let (what, public, message) = match &r.outcomes[i] {
+            StmtOutcome::Exception {
+                class,
+                public_class,
+                message,
+            } => {
+                if i == n - 1
+                    && self
+                        .cfg
+                        .misuse
+                        .iter()
+                        .any(|m| m == class.as_ref() || m == public_class.as_ref())
+                {
+                    self.misuse_dropped += 1;
+                    return;
+                }
+                (
+                    class.to_string(),
+                    Some(public_class.to_string()),
+                    message.clone(),
+                )
+            }
+            StmtOutcome::Timeout => ("timeout".to_string(), None, None),
+            StmtOutcome::Crash(k) => (format!("crash: {k}"), None, None),
+            _ => ("not run".to_string(), None, None),
+        };
+        let k = (op, what.clone());
+        if let Some(&i) = self.failure_index.get(&k) {
+            self.failures[i].occurrences += 1;
+        } else {
+            self.failure_index.insert(k, self.failures.len());
+            let seq = if m.protos.is_empty() {
+                m.seq.clone()
+            } else {
+                Arc::new(self.build(m.ui, &m.choice).0)
+            };
+            self.failures.push(Failure {
+                seq,
+                what,
+                public_class: public,
+                message,
+                occurrences: 1,
+                contract: None,
+            });
+        }
+    }
+
+    /// The canonical forms and the --check results of a combination that ran normally, by
+    /// statement; `None` when one of its values is out of scope (the combination is dropped).
+    fn forms_and_checks(&mut self, m: &Meta, r: &SeqResult) -> Option<Observations> {
+        if r.observers.len() != m.requested {
             // e.g. a worker that does not know ExecMode::Canon answers with no observer entries
             *self
                 .canon_errors
@@ -1445,7 +1555,7 @@ impl<'a> Search<'a> {
                     Ok(Value::Str(s)) => {
                         if s == OUT_OF_SCOPE {
                             self.out_of_scope += 1;
-                            return;
+                            return None;
                         }
                         forms.push((o.stmt, Form::parse(s)));
                     }
@@ -1461,6 +1571,13 @@ impl<'a> Search<'a> {
                 checks.insert(o.stmt, res);
             }
         }
+        Some(Observations { forms, checks })
+    }
+
+    /// State matching for the values a combination built: each structure never seen is kept
+    /// (every one without state matching), with its --check result if it failed.
+    fn match_states(&mut self, m: &Meta, r: &SeqResult, observed: Observations) {
+        let Observations { forms, checks } = observed;
         let mut built = Vec::new();
         for (stmt, form) in forms {
             let Form::Form(text) = form else { continue };
@@ -1536,6 +1653,48 @@ impl<'a> Search<'a> {
             });
         }
     }
+}
+
+/// A bulk request of `tasks` on prototype copies; its sequence is only a placeholder with one
+/// statement per task.
+fn bulk_request(tasks: Vec<BulkTask>, lits: Vec<Stmt>, retain_base: u32) -> ExecRequest {
+    let placeholder = Stmt::Lit {
+        ty: JType::Prim(crate::model::Prim::Int),
+        value: Value::Null,
+    };
+    ExecRequest {
+        seq: Arc::new(Sequence {
+            stmts: vec![placeholder; tasks.len()],
+        }),
+        mode: ExecMode::Canon,
+        contract_values: Vec::new(),
+        observers: Vec::new(),
+        reuse: Some(Box::new(Reuse {
+            bulk: Some(Bulk {
+                lits,
+                retain_base,
+                tasks,
+            }),
+            ..Reuse::default()
+        })),
+    }
+}
+
+/// Puts a batch's metas back in the order its combinations were made (the bulk tasks' were
+/// set aside). The orders are a permutation of 0..n: each meta goes straight to its place (a
+/// sort of these large records showed up in profiles).
+fn in_batch_order(metas: &mut Vec<Meta>, bulk_metas: Vec<Meta>) {
+    if bulk_metas.is_empty() {
+        return;
+    }
+    let n = metas.len() + bulk_metas.len();
+    let mut placed: Vec<Option<Meta>> = Vec::with_capacity(n);
+    placed.resize_with(n, || None);
+    for m in metas.drain(..).chain(bulk_metas) {
+        let at = m.order as usize;
+        placed[at] = Some(m);
+    }
+    metas.extend(placed.into_iter().flatten());
 }
 
 /// Sort key scattering kept indices (a bijective 32-bit mix, so the order is a permutation).
