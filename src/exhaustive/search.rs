@@ -1624,11 +1624,12 @@ impl<'a> Search<'a> {
     /// Keeps the combination of `m` as the builder of its value at `stmt`; the worker that
     /// ran it will hold that value as a prototype.
     fn keep(&mut self, m: &Meta, stmt: u32, class: &Arc<str>, check: Option<&String>) {
-        let cid = self.class_id(class);
-        self.bytes += kept_bytes(m.choice.len());
+        // A statement that was not canonicalized is not kept, so it costs no memory either.
         let Some(which) = m.canon.iter().position(|&c| c == stmt) else {
             return;
         };
+        let cid = self.class_id(class);
+        self.bytes += kept_bytes(m.choice.len());
         let kid = self.kept.len() as u32;
         let home = if m.retain != 0 {
             // bulk candidates are held under the value index, others under the statement
