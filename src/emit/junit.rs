@@ -528,18 +528,45 @@ impl MethodWriter<'_> {
         self.line("}");
     }
 
+    /// The lines of the method body: the statements, then the assertions of the observers and
+    /// the contract check of the ending.
     fn render(&mut self) {
         let seq = self.case.seq.clone();
         let n = seq.stmts.len();
         // Literals used once as an input and never asserted or observed are inlined.
+        let uses = self.use_counts(n);
+        let pinned = self.pinned(n);
+        for i in 0..n {
+            let inline = uses[i] == 1 && !pinned[i];
+            self.statement(&seq.stmts[i], i, i + 1 == n, inline);
+        }
+        if matches!(
+            self.case.ending,
+            Ending::Normal | Ending::ErrorContract { .. }
+        ) {
+            self.observer_assertions();
+        }
+        if let Ending::ErrorContract { contract, a, b } = &self.case.ending {
+            self.contract_lines(*contract, *a, *b);
+        }
+    }
+
+    /// How many statements use each statement's value as an input.
+    fn use_counts(&self, n: usize) -> Vec<usize> {
         let mut uses = vec![0usize; n];
-        for s in &seq.stmts {
+        for s in &self.case.seq.stmts {
             for &i in s.inputs() {
                 if let Some(u) = uses.get_mut(i as usize) {
                     *u += 1;
                 }
             }
         }
+        uses
+    }
+
+    /// The statements whose value is asserted, observed or checked by a contract (never
+    /// inlined).
+    fn pinned(&self, n: usize) -> Vec<bool> {
         let mut pinned = vec![false; n];
         for (i, a) in self.case.asserts.iter().enumerate() {
             if a.is_some() && i < n {
@@ -558,118 +585,136 @@ impl MethodWriter<'_> {
                 }
             }
         }
+        pinned
+    }
 
-        for i in 0..n {
-            let last = i + 1 == n;
-            let expect_exc = match &self.case.ending {
-                Ending::ExpectedException { class } if last => Some(class.clone()),
-                _ => None,
-            };
-            if last && let Ending::ErrorException { class, contract } = &self.case.ending {
-                self.line(format!(
-                    "// Fails: {}: throws {}",
-                    comment_text(contract),
-                    comment_text(class)
-                ));
-            }
-            let (decl, expr, is_call) = match &seq.stmts[i] {
-                Stmt::Lit { ty, value } => {
-                    let lit = self.namer.literal(value, ty);
-                    if uses[i] == 1 && !pinned[i] && expect_exc.is_none() {
-                        self.exprs.push(Some(lit));
-                        continue;
-                    }
-                    (Some(ty.clone()), lit, false)
-                }
-                Stmt::Array { elem, elems } => {
-                    let items: Vec<String> = elems.iter().map(|e| self.arg(*e)).collect();
-                    let body = if items.is_empty() {
-                        "{}".to_string()
-                    } else {
-                        format!("{{ {} }}", items.join(", "))
-                    };
-                    // `new List<String>[]` is illegal (generic array creation): use the erasure.
-                    let expr = format!("new {}[] {body}", self.namer.ty(&elem.erasure()));
-                    (Some(JType::Array(Box::new(elem.clone()))), expr, false)
-                }
-                Stmt::Call { op, args } => {
-                    let op = self.ops.get(*op);
-                    let expr = self.call_expr(op, args);
-                    let is_call = matches!(
-                        op.kind,
-                        OpKind::Constructor | OpKind::Method | OpKind::StaticMethod
-                    );
-                    (op.ret.clone(), expr, is_call)
-                }
-            };
-            let statement = |w: &mut Self, bare: bool| -> String {
-                match &decl {
-                    Some(t) if !bare => {
-                        let v = w.fresh(t);
-                        let s = format!("{} {v} = {expr};", w.namer.ty(t));
-                        w.exprs.push(Some(v));
-                        s
-                    }
-                    _ => {
-                        w.exprs.push(None);
-                        format!("{expr};")
-                    }
-                }
-            };
-            if last && let Ending::ErrorException { class, contract } = &self.case.ending {
-                let s = statement(self, is_call);
-                let class = self.namer.class(class);
-                let contract = contract.clone();
-                self.throws_contract(&s, &class, &contract);
-                continue;
-            }
-            if let Some(class) = expect_exc {
-                self.line("try {");
-                self.indent += 1;
-                let s = statement(self, is_call);
-                self.line(s);
-                self.line(format!(
-                    "fail(\"Expected exception of type {}\");",
-                    comment_text(&class).replace('"', "")
-                ));
-                self.indent -= 1;
-                self.line(format!("}} catch ({} e) {{", self.namer.class(&class)));
-                self.indent += 1;
-                self.line("// expected");
-                self.indent -= 1;
-                self.line("}");
-                continue;
-            }
-            let s = statement(self, false);
-            self.line(s);
-            if let Some(Some(v)) = self.case.asserts.get(i)
-                && let (Some(e), Some(t)) = (self.exprs[i].clone(), decl.as_ref())
-            {
-                let a = self.assertion(&e, t, v);
-                self.line(a);
-            }
+    /// Lines of statement `i` (`last`: with the case's ending): its declaration and the
+    /// assertion on its value, or the try/catch of the exception it throws. A literal used
+    /// once (`inline`) gets no line: its use holds it.
+    fn statement(&mut self, stmt: &Stmt, i: usize, last: bool, inline: bool) {
+        let expect_exc = match &self.case.ending {
+            Ending::ExpectedException { class } if last => Some(class.clone()),
+            _ => None,
+        };
+        if last && let Ending::ErrorException { class, contract } = &self.case.ending {
+            self.line(format!(
+                "// Fails: {}: throws {}",
+                comment_text(contract),
+                comment_text(class)
+            ));
         }
+        let Some((decl, expr, is_call)) = self.expression(stmt, inline && expect_exc.is_none())
+        else {
+            return;
+        };
+        if last && let Ending::ErrorException { class, contract } = &self.case.ending {
+            let s = self.declaration(decl.as_ref(), &expr, is_call);
+            let class = self.namer.class(class);
+            let contract = contract.clone();
+            self.throws_contract(&s, &class, &contract);
+            return;
+        }
+        if let Some(class) = expect_exc {
+            self.expected_exception(decl.as_ref(), &expr, is_call, &class);
+            return;
+        }
+        let s = self.declaration(decl.as_ref(), &expr, false);
+        self.line(s);
+        if let Some(Some(v)) = self.case.asserts.get(i)
+            && let (Some(e), Some(t)) = (self.exprs[i].clone(), decl.as_ref())
+        {
+            let a = self.assertion(&e, t, v);
+            self.line(a);
+        }
+    }
 
-        if matches!(
-            self.case.ending,
-            Ending::Normal | Ending::ErrorContract { .. }
-        ) {
-            for (k, (s, op_id, v)) in self.case.observers.iter().enumerate() {
-                if repeats_an_assertion(self.case, k) {
-                    continue;
+    /// The declared type (`None`: no value), source expression and whether it is a method or
+    /// constructor call, of `stmt`; `None` when it is a literal to `inline` (its expression
+    /// then stands for its value).
+    fn expression(&mut self, stmt: &Stmt, inline: bool) -> Option<(Option<JType>, String, bool)> {
+        Some(match stmt {
+            Stmt::Lit { ty, value } => {
+                let lit = self.namer.literal(value, ty);
+                if inline {
+                    self.exprs.push(Some(lit));
+                    return None;
                 }
-                let op = self.ops.get(*op_id);
-                let Some(recv) = self.exprs.get(*s as usize).cloned().flatten() else {
-                    continue;
+                (Some(ty.clone()), lit, false)
+            }
+            Stmt::Array { elem, elems } => {
+                let items: Vec<String> = elems.iter().map(|e| self.arg(*e)).collect();
+                let body = if items.is_empty() {
+                    "{}".to_string()
+                } else {
+                    format!("{{ {} }}", items.join(", "))
                 };
-                let call = format!("{}.{}{}()", receiver(&recv), self.type_args(op), op.name);
-                let ty = op.ret.clone().unwrap_or_else(JType::object);
-                let a = self.assertion(&call, &ty, v);
-                self.line(a);
+                // `new List<String>[]` is illegal (generic array creation): use the erasure.
+                let expr = format!("new {}[] {body}", self.namer.ty(&elem.erasure()));
+                (Some(JType::Array(Box::new(elem.clone()))), expr, false)
+            }
+            Stmt::Call { op, args } => {
+                let op = self.ops.get(*op);
+                let expr = self.call_expr(op, args);
+                let is_call = matches!(
+                    op.kind,
+                    OpKind::Constructor | OpKind::Method | OpKind::StaticMethod
+                );
+                (op.ret.clone(), expr, is_call)
+            }
+        })
+    }
+
+    /// The statement for `expr`: a declaration of a fresh variable of type `decl`, or the
+    /// bare expression when it has no value or `bare` asks for it. Records its value.
+    fn declaration(&mut self, decl: Option<&JType>, expr: &str, bare: bool) -> String {
+        match decl {
+            Some(t) if !bare => {
+                let v = self.fresh(t);
+                let s = format!("{} {v} = {expr};", self.namer.ty(t));
+                self.exprs.push(Some(v));
+                s
+            }
+            _ => {
+                self.exprs.push(None);
+                format!("{expr};")
             }
         }
-        if let Ending::ErrorContract { contract, a, b } = &self.case.ending {
-            self.contract_lines(*contract, *a, *b);
+    }
+
+    /// `try { statement; fail("Expected exception of type C"); } catch (C e) { // expected }`
+    /// around the statement for `expr` (see [`Self::declaration`]).
+    fn expected_exception(&mut self, decl: Option<&JType>, expr: &str, bare: bool, class: &str) {
+        self.line("try {");
+        self.indent += 1;
+        let s = self.declaration(decl, expr, bare);
+        self.line(s);
+        self.line(format!(
+            "fail(\"Expected exception of type {}\");",
+            comment_text(class).replace('"', "")
+        ));
+        self.indent -= 1;
+        self.line(format!("}} catch ({} e) {{", self.namer.class(class)));
+        self.indent += 1;
+        self.line("// expected");
+        self.indent -= 1;
+        self.line("}");
+    }
+
+    /// Assertions of the observer calls made after the last statement, skipping those that
+    /// repeat an assertion.
+    fn observer_assertions(&mut self) {
+        for (k, (s, op_id, v)) in self.case.observers.iter().enumerate() {
+            if repeats_an_assertion(self.case, k) {
+                continue;
+            }
+            let op = self.ops.get(*op_id);
+            let Some(recv) = self.exprs.get(*s as usize).cloned().flatten() else {
+                continue;
+            };
+            let call = format!("{}.{}{}()", receiver(&recv), self.type_args(op), op.name);
+            let ty = op.ret.clone().unwrap_or_else(JType::object);
+            let a = self.assertion(&call, &ty, v);
+            self.line(a);
         }
     }
 }

@@ -251,93 +251,158 @@ pub fn render_suite(
         check_package(p)?;
     }
     let (reg_word, err_word) = spec.tool.words();
-    let per = emit.tests_per_file.max(1);
-    let mut used: HashSet<(Root, PathBuf)> = HashSet::new();
-    let mut out = Vec::new();
-    for (cases, error_suite, word, root) in [
-        (regression, false, reg_word, Root::Suite),
-        (errors, true, err_word, spec.error_root),
+    let mut suite = SuiteRenderer {
+        spec,
+        ops,
+        taken,
+        per: emit.tests_per_file.max(1),
+        used: HashSet::new(),
+        out: Vec::new(),
+    };
+    for part in [
+        SuitePart {
+            cases: regression,
+            error_suite: false,
+            word: reg_word,
+            root: Root::Suite,
+        },
+        SuitePart {
+            cases: errors,
+            error_suite: true,
+            word: err_word,
+            root: spec.error_root,
+        },
     ] {
-        let mut families: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-        for (i, c) in cases.iter().enumerate() {
-            families
-                .entry(owner(c, spec.owner_class, spec.classes))
-                .or_default()
-                .push(i);
-        }
-        for (class, idx) in families {
-            let package = test_package(class, emit.package.as_deref());
-            if let Some(p) = &package {
-                check_package(p).with_context(|| format!("writing the tests of {class}"))?;
-            }
-            let dir: PathBuf = package
-                .as_deref()
-                .map(|p| p.replace('.', "/"))
-                .unwrap_or_default()
-                .into();
-            let files = idx.len().div_ceil(per);
-            let base = stem(class);
-            let mut n = 1;
-            let chosen = loop {
-                let s = if n == 1 {
-                    base.clone()
-                } else {
-                    format!("{base}_{n}")
-                };
-                let free = (0..files).all(|k| {
-                    let rel = dir.join(format!("{}.java", class_name(&s, word, k)));
-                    !used.contains(&(root, rel.clone())) && !taken(root, &rel)
-                });
-                if free {
-                    break s;
-                }
-                n += 1;
-            };
-            if n > 1 {
-                eprintln!(
-                    "note: {} is taken; the {} tests of {class} go to {} instead",
-                    dir.join(format!("{}.java", class_name(&base, word, 0)))
-                        .display(),
-                    if error_suite { "error" } else { "regression" },
-                    dir.join(format!("{}.java", class_name(&chosen, word, 0)))
-                        .display(),
-                );
-            }
-            let cfg = EmitConfig {
-                package: package.clone(),
-                ..emit.clone()
-            };
-            let width = idx.len().to_string().len();
-            let local: Vec<(usize, &TestCase)> = idx
-                .iter()
-                .enumerate()
-                .map(|(l, &g)| (l, &cases[g]))
-                .collect();
-            for (k, chunk) in local.chunks(per).enumerate() {
-                let name = class_name(&chosen, word, k);
-                let (text, mut tests) = render_class(&cfg, ops, &name, chunk, width, error_suite);
-                for t in &mut tests {
-                    t.case = idx[t.case];
-                }
-                let rel = dir.join(format!("{name}.java"));
-                used.insert((root, rel.clone()));
-                out.push(Rendered {
-                    root,
-                    rel,
-                    class_name: match &package {
-                        Some(p) => format!("{p}.{name}"),
-                        None => name,
-                    },
-                    class_under_test: class.to_string(),
-                    error_suite,
-                    tests,
-                    text,
-                });
-            }
+        for (class, idx) in families(&part, spec) {
+            suite.render_family(&part, class, &idx)?;
         }
     }
+    let mut out = suite.out;
     add_markers(spec, &mut out);
     Ok(out)
+}
+
+/// The regression or the error-revealing half of a suite.
+struct SuitePart<'c> {
+    cases: &'c [TestCase],
+    error_suite: bool,
+    /// The word in its class names (`Regression`, `Error`, ...).
+    word: &'static str,
+    /// The folder its files go to.
+    root: Root,
+}
+
+/// The indices of `part`'s cases per class under test (see [`owner`]), in class order.
+fn families<'a>(part: &SuitePart, spec: &SuiteSpec<'a>) -> BTreeMap<&'a str, Vec<usize>> {
+    let mut families: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, c) in part.cases.iter().enumerate() {
+        families
+            .entry(owner(c, spec.owner_class, spec.classes))
+            .or_default()
+            .push(i);
+    }
+    families
+}
+
+/// The state of [`render_suite`]: what it renders with, and the files rendered so far.
+struct SuiteRenderer<'a> {
+    spec: &'a SuiteSpec<'a>,
+    ops: &'a OpTable,
+    taken: &'a dyn Fn(Root, &Path) -> bool,
+    /// Tests per file.
+    per: usize,
+    /// (root, relative path) of every file rendered so far.
+    used: HashSet<(Root, PathBuf)>,
+    out: Vec<Rendered>,
+}
+
+impl SuiteRenderer<'_> {
+    /// Renders the family of `class`, the cases `idx` of `part`: in its test package, split
+    /// into files of `per` tests, under the first stem whose names are free.
+    fn render_family(&mut self, part: &SuitePart, class: &str, idx: &[usize]) -> Result<()> {
+        let emit = self.spec.emit;
+        let package = test_package(class, emit.package.as_deref());
+        if let Some(p) = &package {
+            check_package(p).with_context(|| format!("writing the tests of {class}"))?;
+        }
+        let dir: PathBuf = package
+            .as_deref()
+            .map(|p| p.replace('.', "/"))
+            .unwrap_or_default()
+            .into();
+        let chosen = self.free_stem(part, class, &dir, idx.len().div_ceil(self.per));
+        let cfg = EmitConfig {
+            package: package.clone(),
+            ..emit.clone()
+        };
+        let width = idx.len().to_string().len();
+        let local: Vec<(usize, &TestCase)> = idx
+            .iter()
+            .enumerate()
+            .map(|(l, &g)| (l, &part.cases[g]))
+            .collect();
+        for (k, chunk) in local.chunks(self.per).enumerate() {
+            let name = class_name(&chosen, part.word, k);
+            let (text, mut tests) =
+                render_class(&cfg, self.ops, &name, chunk, width, part.error_suite);
+            for t in &mut tests {
+                t.case = idx[t.case];
+            }
+            let rel = dir.join(format!("{name}.java"));
+            self.used.insert((part.root, rel.clone()));
+            self.out.push(Rendered {
+                root: part.root,
+                rel,
+                class_name: match &package {
+                    Some(p) => format!("{p}.{name}"),
+                    None => name,
+                },
+                class_under_test: class.to_string(),
+                error_suite: part.error_suite,
+                tests,
+                text,
+            });
+        }
+        Ok(())
+    }
+
+    /// The stem of `class`'s family of `files` files in `dir`: its own, else `<stem>_<n>` for
+    /// the first n whose names are all free (not rendered yet, not `taken`), with a note.
+    fn free_stem(&self, part: &SuitePart, class: &str, dir: &Path, files: usize) -> String {
+        let (root, word) = (part.root, part.word);
+        let base = stem(class);
+        let mut n = 1;
+        let chosen = loop {
+            let s = if n == 1 {
+                base.clone()
+            } else {
+                format!("{base}_{n}")
+            };
+            let free = (0..files).all(|k| {
+                let rel = dir.join(format!("{}.java", class_name(&s, word, k)));
+                !self.used.contains(&(root, rel.clone())) && !(self.taken)(root, &rel)
+            });
+            if free {
+                break s;
+            }
+            n += 1;
+        };
+        if n > 1 {
+            eprintln!(
+                "note: {} is taken; the {} tests of {class} go to {} instead",
+                dir.join(format!("{}.java", class_name(&base, word, 0)))
+                    .display(),
+                if part.error_suite {
+                    "error"
+                } else {
+                    "regression"
+                },
+                dir.join(format!("{}.java", class_name(&chosen, word, 0)))
+                    .display(),
+            );
+        }
+        chosen
+    }
 }
 
 /// Prepend the marker line; the run id hashes everything the run writes.

@@ -814,6 +814,36 @@ fn parse_u64(s: Option<&String>) -> Option<u64> {
     s.and_then(|s| s.parse().ok())
 }
 
+/// What one run collected so far, over its JVMs.
+struct RunResults<'t> {
+    /// The tests the run was asked for.
+    wanted: HashSet<&'t Key>,
+    results: HashMap<Key, Outcome>,
+    /// Whether the runner reported any test at all.
+    reported_any: bool,
+}
+
+/// The files of one test JVM: where the runner writes its results, and the JVM's output.
+struct JvmFiles {
+    /// The JVM's number in the check (`env.jvms` when it started).
+    n: usize,
+    results: PathBuf,
+    log: PathBuf,
+}
+
+impl JvmFiles {
+    /// The files of the check's next test JVM (counted in `env.jvms`).
+    fn next(env: &mut Env) -> JvmFiles {
+        let n = env.jvms;
+        env.jvms += 1;
+        JvmFiles {
+            n,
+            results: env.tmp.join(format!("results{n}.txt")),
+            log: env.tmp.join(format!("run{n}.log")),
+        }
+    }
+}
+
 /// Runs `tests` in this order under `run`, in as many fresh JVMs as deaths require. Returns
 /// what was reported per test, and whether the runner reported anything at all.
 fn run_tests(
@@ -822,125 +852,214 @@ fn run_tests(
     tests: &[Key],
     class_sizes: &HashMap<&str, usize>,
 ) -> Result<(HashMap<Key, Outcome>, bool)> {
-    let wanted: HashSet<&Key> = tests.iter().collect();
-    let mut results: HashMap<Key, Outcome> = HashMap::new();
-    let mut reported_any = false;
+    let mut state = RunResults {
+        wanted: tests.iter().collect(),
+        results: HashMap::new(),
+        reported_any: false,
+    };
     loop {
-        let todo: Vec<&Key> = tests.iter().filter(|k| !results.contains_key(*k)).collect();
+        let todo: Vec<&Key> = tests
+            .iter()
+            .filter(|k| !state.results.contains_key(*k))
+            .collect();
         if todo.is_empty() {
             break;
         }
-        let n = env.jvms;
-        env.jvms += 1;
-        let results_file = env.tmp.join(format!("results{n}.txt"));
-        let log = env.tmp.join(format!("run{n}.log"));
-        let log_file =
-            std::fs::File::create(&log).context("cannot write to the temporary folder")?;
-        let log_err = log_file
-            .try_clone()
-            .context("cannot write to the temporary folder")?;
-        let mut cmd = Command::new(env.java);
-        if env.allow_sm {
-            cmd.arg("-Djava.security.manager=allow");
-        }
-        if run != Run::Reverse {
-            cmd.args(QUICK_JVM);
-        }
-        if run == Run::Forward {
-            cmd.arg(format!("-Xmx{}m", env.first_run_heap_mb));
-        }
-        if run == Run::IdentityHash {
-            cmd.args(SAME_IDENTITY_HASH);
-        }
-        if let Some(c) = env.coverage {
-            cmd.args(&c.jvm_args)
-                .arg(format!("-Djforge.validate.probes={}", c.total_probes));
-        }
-        if run == Run::Console {
-            let cp = env
-                .console_cp
-                .as_ref()
-                .ok_or_else(|| anyhow!("internal: console launcher run without its class path"))?;
-            cmd.arg(format!("-Djforge.results={}", results_file.display()))
-                .arg("-cp")
-                .arg(cp)
-                .arg("org.junit.platform.console.ConsoleLauncher")
-                .args([
-                    "--disable-banner",
-                    "--details=none",
-                    "--disable-ansi-colors",
-                ]);
-            // Whole classes where every compiled test of the class is to run (the console
-            // launcher's usual selection), single methods otherwise; classes in list order.
-            let mut per_class: Vec<(&str, Vec<&str>)> = Vec::new();
-            for (c, m) in &todo {
-                match per_class.last_mut() {
-                    Some((last, ms)) if *last == c.as_str() => ms.push(m),
-                    _ => per_class.push((c, vec![m])),
-                }
-            }
-            for (c, ms) in per_class {
-                if class_sizes.get(c) == Some(&ms.len()) {
-                    cmd.arg("--select-class").arg(c);
-                } else {
-                    for m in ms {
-                        cmd.arg("--select-method").arg(format!("{c}#{m}"));
-                    }
-                }
-            }
-        } else {
-            let order = env.tmp.join(format!("order{n}.txt"));
-            let mut text = String::new();
-            for (c, m) in &todo {
-                text.push_str(c);
-                text.push('\t');
-                text.push_str(m);
-                text.push('\n');
-            }
-            std::fs::write(&order, text).context("cannot write to the temporary folder")?;
-            cmd.arg("-cp")
-                .arg(&env.run_cp)
-                .arg(env.runner_main)
-                .arg(&results_file)
-                .arg(&order);
-        }
-        let mut child = cmd
-            .stdin(Stdio::null())
-            .stdout(Stdio::from(log_file))
-            .stderr(Stdio::from(log_err))
-            .spawn()
-            .with_context(|| {
-                format!(
-                    "cannot run java at {}; pass a JDK with --java",
-                    env.java.display()
-                )
-            })?;
-        let mut last_progress = Instant::now();
-        let mut reported = 0u64;
-        let mut timed_out = false;
-        let status = loop {
-            if let Some(s) = child.try_wait().context("waiting for the test JVM")? {
-                break Some(s);
-            }
-            let len = std::fs::metadata(&results_file)
-                .map(|m| m.len())
-                .unwrap_or(0);
-            if len != reported {
-                reported = len;
-                last_progress = Instant::now();
-            }
-            if last_progress.elapsed() >= env.run_timeout {
-                timed_out = true;
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        let text = std::fs::read(&results_file)
+        let jvm = JvmFiles::next(env);
+        let child = start_test_jvm(env, run, &jvm, &todo, class_sizes)?;
+        let (status, timed_out) = wait_for_progress(env, child, &jvm.results)?;
+        let text = std::fs::read(&jvm.results)
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default();
-        let before = results.len();
+        let before = state.results.len();
+        let (started, done) = state.read_report(env, &text, &todo);
+        if done {
+            state.not_run_by_junit(env, &todo, &jvm.log);
+            continue;
+        }
+        let why = why_jvm_ended(env, status, timed_out);
+        state.blame_jvm_end(&todo, started, before, why, &jvm.log);
+    }
+    Ok((state.results, state.reported_any))
+}
+
+/// Starts a test JVM that runs `todo` in this order under `run`, its output going to the log.
+fn start_test_jvm(
+    env: &Env,
+    run: Run,
+    jvm: &JvmFiles,
+    todo: &[&Key],
+    class_sizes: &HashMap<&str, usize>,
+) -> Result<std::process::Child> {
+    let log_file =
+        std::fs::File::create(&jvm.log).context("cannot write to the temporary folder")?;
+    let log_err = log_file
+        .try_clone()
+        .context("cannot write to the temporary folder")?;
+    let mut cmd = Command::new(env.java);
+    add_jvm_options(&mut cmd, env, run);
+    if run == Run::Console {
+        select_for_console_launcher(&mut cmd, env, jvm, todo, class_sizes)?;
+    } else {
+        select_for_runner(&mut cmd, env, jvm, todo)?;
+    }
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::from(log_file))
+        .stderr(Stdio::from(log_err))
+        .spawn()
+        .with_context(|| {
+            format!(
+                "cannot run java at {}; pass a JDK with --java",
+                env.java.display()
+            )
+        })
+}
+
+/// The JVM options of `run` (see the module documentation), and coverage's.
+fn add_jvm_options(cmd: &mut Command, env: &Env, run: Run) {
+    if env.allow_sm {
+        cmd.arg("-Djava.security.manager=allow");
+    }
+    if run != Run::Reverse {
+        cmd.args(QUICK_JVM);
+    }
+    if run == Run::Forward {
+        cmd.arg(format!("-Xmx{}m", env.first_run_heap_mb));
+    }
+    if run == Run::IdentityHash {
+        cmd.args(SAME_IDENTITY_HASH);
+    }
+    if let Some(c) = env.coverage {
+        cmd.args(&c.jvm_args)
+            .arg(format!("-Djforge.validate.probes={}", c.total_probes));
+    }
+}
+
+/// The console launcher's class path, main class and options, and its selection of `todo`.
+fn select_for_console_launcher(
+    cmd: &mut Command,
+    env: &Env,
+    jvm: &JvmFiles,
+    todo: &[&Key],
+    class_sizes: &HashMap<&str, usize>,
+) -> Result<()> {
+    let cp = env
+        .console_cp
+        .as_ref()
+        .ok_or_else(|| anyhow!("internal: console launcher run without its class path"))?;
+    cmd.arg(format!("-Djforge.results={}", jvm.results.display()))
+        .arg("-cp")
+        .arg(cp)
+        .arg("org.junit.platform.console.ConsoleLauncher")
+        .args([
+            "--disable-banner",
+            "--details=none",
+            "--disable-ansi-colors",
+        ]);
+    // Whole classes where every compiled test of the class is to run (the console
+    // launcher's usual selection), single methods otherwise; classes in list order.
+    let mut per_class: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (c, m) in todo {
+        match per_class.last_mut() {
+            Some((last, ms)) if *last == c.as_str() => ms.push(m),
+            _ => per_class.push((c, vec![m])),
+        }
+    }
+    for (c, ms) in per_class {
+        if class_sizes.get(c) == Some(&ms.len()) {
+            cmd.arg("--select-class").arg(c);
+        } else {
+            for m in ms {
+                cmd.arg("--select-method").arg(format!("{c}#{m}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The runner's class path and main class, its results file, and the order file listing
+/// `todo` (the runner runs exactly these, in this order).
+fn select_for_runner(cmd: &mut Command, env: &Env, jvm: &JvmFiles, todo: &[&Key]) -> Result<()> {
+    let order = env.tmp.join(format!("order{}.txt", jvm.n));
+    let mut text = String::new();
+    for (c, m) in todo {
+        text.push_str(c);
+        text.push('\t');
+        text.push_str(m);
+        text.push('\n');
+    }
+    std::fs::write(&order, text).context("cannot write to the temporary folder")?;
+    cmd.arg("-cp")
+        .arg(&env.run_cp)
+        .arg(env.runner_main)
+        .arg(&jvm.results)
+        .arg(&order);
+    Ok(())
+}
+
+/// Waits for the test JVM to end; kills it when its results file has not grown for
+/// `run_timeout`. Returns its exit status (`None` when killed) and whether it timed out.
+fn wait_for_progress(
+    env: &Env,
+    mut child: std::process::Child,
+    results_file: &Path,
+) -> Result<(Option<std::process::ExitStatus>, bool)> {
+    let mut last_progress = Instant::now();
+    let mut reported = 0u64;
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(s) = child.try_wait().context("waiting for the test JVM")? {
+            break Some(s);
+        }
+        let len = std::fs::metadata(results_file)
+            .map(|m| m.len())
+            .unwrap_or(0);
+        if len != reported {
+            reported = len;
+            last_progress = Instant::now();
+        }
+        if last_progress.elapsed() >= env.run_timeout {
+            timed_out = true;
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Ok((status, timed_out))
+}
+
+/// The exception class and message for the test a JVM was running when it ended without
+/// DONE: it hung (killed after `run_timeout`) or exited.
+fn why_jvm_ended(
+    env: &Env,
+    status: Option<std::process::ExitStatus>,
+    timed_out: bool,
+) -> (&'static str, String) {
+    if timed_out {
+        (
+            TIMEOUT,
+            format!(
+                "the test run exceeded {} ms without progress and was killed",
+                env.run_timeout.as_millis()
+            ),
+        )
+    } else {
+        let code = status
+            .and_then(|s| s.code())
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "a signal".into());
+        (
+            JVM_EXIT,
+            format!("the test JVM exited (status {code}) during this test, e.g. System.exit"),
+        )
+    }
+}
+
+impl RunResults<'_> {
+    /// Reads one JVM's results file: results of wanted tests, coverage hits, runner notes.
+    /// Returns the test started and not finished, if any, and whether the runner got to DONE.
+    fn read_report(&mut self, env: &mut Env, text: &str, todo: &[&Key]) -> (Option<Key>, bool) {
         let mut started: Option<Key> = None;
         // The class of the test reported last: the HITS line after a result is that test's.
         let mut last_class: Option<String> = None;
@@ -955,9 +1074,9 @@ fn run_tests(
                     if started.as_ref() == Some(&k) {
                         started = None;
                     }
-                    reported_any = true;
-                    if wanted.contains(&k) {
-                        results.entry(k).or_insert(Outcome {
+                    self.reported_any = true;
+                    if self.wanted.contains(&k) {
+                        self.results.entry(k).or_insert(Outcome {
                             failure: None,
                             nanos: parse_u64(f.get(3)),
                             bytes: parse_u64(f.get(4)),
@@ -966,23 +1085,23 @@ fn run_tests(
                 }
                 Some("FAIL") if f.len() >= 5 => {
                     last_class = Some(f[1].clone());
-                    reported_any = true;
+                    self.reported_any = true;
                     let fail = || Outcome {
                         failure: Some((f[3].clone(), f[4].clone())),
                         nanos: parse_u64(f.get(5)),
                         bytes: parse_u64(f.get(6)),
                     };
                     let k = (f[1].clone(), f[2].clone());
-                    if wanted.contains(&k) {
+                    if self.wanted.contains(&k) {
                         if started.as_ref() == Some(&k) {
                             started = None;
                         }
-                        results.entry(k).or_insert_with(fail);
+                        self.results.entry(k).or_insert_with(fail);
                     } else {
                         // Class-level failure (or an unknown method): every unreported test of
                         // the class fails with it.
                         for t in todo.iter().filter(|t| t.0 == f[1]) {
-                            results.entry((*t).clone()).or_insert_with(fail);
+                            self.results.entry((*t).clone()).or_insert_with(fail);
                         }
                     }
                 }
@@ -1008,61 +1127,56 @@ fn run_tests(
                 _ => {}
             }
         }
-        if done {
-            // Everything the runner was asked for and did not report was not found by JUnit.
-            for k in &todo {
-                results.entry((*k).clone()).or_insert_with(|| {
-                    Outcome::fail(
-                        NO_RESULT,
-                        format!(
-                            "JUnit did not run this test (is the JUnit {} engine on the class path?); log: {}",
-                            env.junit,
-                            tail(&log, 2000)
-                        ),
-                    )
-                });
-            }
-            continue;
-        }
-        let why = if timed_out {
-            (
-                TIMEOUT,
-                format!(
-                    "the test run exceeded {} ms without progress and was killed",
-                    env.run_timeout.as_millis()
-                ),
-            )
-        } else {
-            let code = status
-                .and_then(|s| s.code())
-                .map(|c| c.to_string())
-                .unwrap_or_else(|| "a signal".into());
-            (
-                JVM_EXIT,
-                format!("the test JVM exited (status {code}) during this test, e.g. System.exit"),
-            )
-        };
-        if let Some(k) = started.filter(|k| wanted.contains(k)) {
-            results.entry(k).or_insert_with(|| {
-                Outcome::fail(why.0, format!("{}; log: {}", why.1, tail(&log, 2000)))
+        (started, done)
+    }
+
+    /// After DONE: everything the runner was asked for and did not report was not found by
+    /// JUnit.
+    fn not_run_by_junit(&mut self, env: &Env, todo: &[&Key], log: &Path) {
+        for k in todo {
+            self.results.entry((*k).clone()).or_insert_with(|| {
+                Outcome::fail(
+                    NO_RESULT,
+                    format!(
+                        "JUnit did not run this test (is the JUnit {} engine on the class path?); log: {}",
+                        env.junit,
+                        tail(log, 2000)
+                    ),
+                )
             });
-        } else if results.len() == before {
+        }
+    }
+
+    /// A JVM that ended without DONE fails the test it was running, or, when it died before
+    /// any test started (or made no progress), every remaining test.
+    fn blame_jvm_end(
+        &mut self,
+        todo: &[&Key],
+        started: Option<Key>,
+        before: usize,
+        why: (&str, String),
+        log: &Path,
+    ) {
+        if let Some(k) = started.filter(|k| self.wanted.contains(k)) {
+            self.results.entry(k).or_insert_with(|| {
+                Outcome::fail(why.0, format!("{}; log: {}", why.1, tail(log, 2000)))
+            });
+        } else if self.results.len() == before {
             // Died before any test started (or made no progress): blame every remaining test.
-            for k in &todo {
-                results.entry((*k).clone()).or_insert_with(|| {
+            for k in todo {
+                self.results.entry((*k).clone()).or_insert_with(|| {
                     Outcome::fail(
                         why.0,
                         format!(
                             "{} before reporting any result; log: {}",
                             why.1,
-                            tail(&log, 2000)
+                            tail(log, 2000)
                         ),
                     )
                 });
             }
         }
     }
-    Ok((results, reported_any))
 }
 
 fn is_oom(exception_class: &str) -> bool {
@@ -1116,103 +1230,380 @@ pub fn compile_and_run_with(
         .context("cannot create a temporary folder for compiling the tests (check TMPDIR)")?;
     let classes = tmp.path().join("classes");
     std::fs::create_dir_all(&classes).context("cannot create a temporary folder")?;
+    let check = Check {
+        javac,
+        java,
+        user_cp,
+        junit_cp,
+        files,
+        junit,
+        run_timeout,
+        opts,
+        tmp: tmp.path(),
+        classes,
+    };
     let mut validation = Validation::default();
+    let runner = check.test_runner(&mut validation)?;
+    let broken = check.compile_tests(&runner, &mut validation)?;
+    let (all, error_suite) = check.compiled_tests(&broken);
+    let class_sizes = class_sizes(&all);
+    let mut env = check.run_env(&runner, std::mem::take(&mut validation.warnings))?;
 
-    // The runner, compiled against JUnit alone: a failure here is a JUnit class path problem.
-    let t0 = Instant::now();
-    let console = if junit == 4 {
-        opts.console_launcher.as_deref()
-    } else {
-        None
-    };
-    // The JUnit class path alone must provide the JUnit API (the tests compile against it);
-    // the console launcher's jar could otherwise hide its absence. Cached like the runner.
-    if console.is_some()
-        && let Err(out) = prepare_runner(javac, junit, junit_cp, None, tmp.path())?
-    {
-        return Err(no_junit_api(junit, junit_cp, &out));
-    }
-    let mut runner = prepare_runner(javac, junit, junit_cp, console, tmp.path())?;
-    if let (Err(out), Some(c)) = (&runner, console) {
-        validation.warnings.push(format!(
-            "the JUnit console launcher run is skipped: the runner does not compile against \
-             the JUnit class path plus {}; javac said:\n{out}",
-            c.iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(":")
-        ));
-        runner = prepare_runner(javac, junit, junit_cp, None, tmp.path())?;
-    }
-    let runner = match runner {
-        Ok(r) => r,
-        Err(out) => return Err(no_junit_api(junit, junit_cp, &out)),
-    };
-    timed(
+    // Run 1, then the later runs on what is still a candidate.
+    let mut verdicts = Verdicts::default();
+    let (r1, _) = timed_run(
+        &mut env,
+        Run::Forward,
+        &all,
+        &class_sizes,
         &mut validation.timings,
-        format!(
-            "test runner{}",
-            if runner.cached {
-                " (cached)"
-            } else {
-                " compiled"
-            }
-        ),
-        t0.elapsed(),
-    );
+    )?;
+    verdicts.judge_first_run(r1, &all, &error_suite, opts.max_test_bytes);
+    check.later_runs(
+        &mut env,
+        &mut verdicts,
+        &class_sizes,
+        &mut validation.timings,
+    )?;
+    verdicts.judge_remaining_candidates(opts.slow_test);
+    verdicts.sort_out(all, &mut validation);
+    validation.suite_hits = env.hits.take();
+    print_hit_count(validation.suite_hits.as_deref());
+    validation.warnings = env.warnings;
+    Ok(validation)
+}
 
-    // Copies of the sources: failing methods get blanked out between javac rounds.
-    let mut sources: Vec<Vec<String>> = Vec::with_capacity(files.len());
-    let mut copies: Vec<PathBuf> = Vec::with_capacity(files.len());
-    for (i, f) in files.iter().enumerate() {
-        let text = std::fs::read_to_string(&f.path)
-            .with_context(|| format!("cannot read the written test file {}", f.path.display()))?;
-        sources.push(text.lines().map(str::to_string).collect());
-        let name = f
-            .path
-            .file_name()
-            .ok_or_else(|| anyhow!("{} is not a file name", f.path.display()))?;
-        let dir = tmp.path().join("src").join(i.to_string());
-        std::fs::create_dir_all(&dir).context("cannot create a temporary folder")?;
-        copies.push(dir.join(name));
+/// With `JFORGE_TIMING=1`, prints how many coverage probes the suite hit.
+fn print_hit_count(suite_hits: Option<&[bool]>) {
+    if let Some(h) = suite_hits
+        && timing_on()
+    {
+        eprintln!(
+            "jforge timing: the suite hit {} of {} coverage probes",
+            h.iter().filter(|x| **x).count(),
+            h.len()
+        );
     }
-    let compile_cp = join_cp(&[std::slice::from_ref(&runner.classes), user_cp, junit_cp])?;
-    // (file index, method) -> javac messages
-    let mut broken: BTreeMap<(usize, usize), Vec<String>> = BTreeMap::new();
-    let mut compiled = false;
-    for round in 0..20 {
+}
+
+/// (file index, test index) -> javac messages, for each test method that does not compile.
+type BrokenMethods = BTreeMap<(usize, usize), Vec<String>>;
+
+/// The inputs of one check, shared by its steps.
+struct Check<'a> {
+    javac: &'a Path,
+    java: &'a Path,
+    user_cp: &'a [PathBuf],
+    junit_cp: &'a [PathBuf],
+    files: &'a [WrittenFile],
+    junit: u8,
+    run_timeout: Duration,
+    opts: &'a CheckOptions,
+    /// The check's temporary folder.
+    tmp: &'a Path,
+    /// Where javac writes the compiled tests (`<tmp>/classes`).
+    classes: PathBuf,
+}
+
+impl<'a> Check<'a> {
+    /// The console launcher's extra class path entries when run 4 is wanted (JUnit 4 only).
+    fn console(&self) -> Option<&'a [PathBuf]> {
+        if self.junit == 4 {
+            self.opts.console_launcher.as_deref()
+        } else {
+            None
+        }
+    }
+
+    /// The runner, compiled against JUnit alone: a failure here is a JUnit class path
+    /// problem. With the console launcher too when run 4 is wanted; when it does not compile
+    /// so, run 4 is skipped with a warning.
+    fn test_runner(&self, validation: &mut Validation) -> Result<RunnerClasses> {
         let t0 = Instant::now();
-        for (src, copy) in sources.iter().zip(&copies) {
+        let (javac, junit, junit_cp) = (self.javac, self.junit, self.junit_cp);
+        let console = self.console();
+        // The JUnit class path alone must provide the JUnit API (the tests compile against it);
+        // the console launcher's jar could otherwise hide its absence. Cached like the runner.
+        if console.is_some()
+            && let Err(out) = prepare_runner(javac, junit, junit_cp, None, self.tmp)?
+        {
+            return Err(no_junit_api(junit, junit_cp, &out));
+        }
+        let mut runner = prepare_runner(javac, junit, junit_cp, console, self.tmp)?;
+        if let (Err(out), Some(c)) = (&runner, console) {
+            validation.warnings.push(format!(
+                "the JUnit console launcher run is skipped: the runner does not compile against \
+                 the JUnit class path plus {}; javac said:\n{out}",
+                c.iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(":")
+            ));
+            runner = prepare_runner(javac, junit, junit_cp, None, self.tmp)?;
+        }
+        let runner = match runner {
+            Ok(r) => r,
+            Err(out) => return Err(no_junit_api(junit, junit_cp, &out)),
+        };
+        timed(
+            &mut validation.timings,
+            format!(
+                "test runner{}",
+                if runner.cached {
+                    " (cached)"
+                } else {
+                    " compiled"
+                }
+            ),
+            t0.elapsed(),
+        );
+        Ok(runner)
+    }
+
+    /// Compiles the tests in javac rounds, blanking out the methods javac reports until the
+    /// rest compiles (at most 20 rounds), so that one bad test does not hide the others.
+    /// Records those methods in `compile_failures` and returns them.
+    fn compile_tests(
+        &self,
+        runner: &RunnerClasses,
+        validation: &mut Validation,
+    ) -> Result<BrokenMethods> {
+        let mut sources = TestSources::copy(self.files, self.tmp)?;
+        let compile_cp = join_cp(&[
+            std::slice::from_ref(&runner.classes),
+            self.user_cp,
+            self.junit_cp,
+        ])?;
+        let mut broken: BrokenMethods = BTreeMap::new();
+        let mut compiled = false;
+        for round in 0..20 {
+            let t0 = Instant::now();
+            sources.write()?;
+            let (ok, out) = run_javac(self.javac, &compile_cp, &self.classes, &sources.copies)?;
+            timed(
+                &mut validation.timings,
+                format!("javac round {} ({} files)", round + 1, sources.copies.len()),
+                t0.elapsed(),
+            );
+            if ok {
+                compiled = true;
+                break;
+            }
+            let new_broken = sources.blame(&out, &mut broken)?;
+            sources.blank(&new_broken);
+        }
+        if !compiled {
+            bail!(
+                "the generated tests still do not compile after removing failing methods 20 times"
+            );
+        }
+        for ((fi, ti), msgs) in &broken {
+            validation.compile_failures.push((
+                self.files[*fi].class_name.clone(),
+                self.files[*fi].tests[*ti].method.clone(),
+                msgs.join("\n"),
+            ));
+        }
+        Ok(broken)
+    }
+
+    /// The compiled tests in declaration order, and those of them in error suites.
+    fn compiled_tests(&self, broken: &BrokenMethods) -> (Vec<Key>, HashSet<Key>) {
+        let mut all: Vec<Key> = Vec::new();
+        let mut error_suite: HashSet<Key> = HashSet::new();
+        for (fi, f) in self.files.iter().enumerate() {
+            for (ti, t) in f.tests.iter().enumerate() {
+                if !broken.contains_key(&(fi, ti)) {
+                    let k = (f.class_name.clone(), t.method.clone());
+                    if f.error_suite {
+                        error_suite.insert(k.clone());
+                    }
+                    all.push(k);
+                }
+            }
+        }
+        (all, error_suite)
+    }
+
+    /// What the runs share: class paths, JVM options, the coverage hits so far; `warnings`
+    /// are the check's so far (the runs add theirs).
+    fn run_env(&self, runner: &RunnerClasses, warnings: Vec<String>) -> Result<Env<'a>> {
+        let (run_cp, console_cp) = self.run_class_paths(runner)?;
+        // `-Djava.security.manager=allow` lets the runner block System.exit on JDK 18+; JDKs
+        // before 12 would read it as a class name and fail to start, and JDK 24+ (JEP 486)
+        // refuse to start with it, so it is passed only on 12..=23. Without it a test that
+        // exits is still caught: its missing result is reported as <jvm-exit>.
+        let allow_sm = jdk_feature_version(self.java).is_some_and(|v| (12..24).contains(&v));
+        let opts = self.opts;
+        Ok(Env {
+            java: self.java,
+            tmp: self.tmp,
+            junit: self.junit,
+            run_timeout: self.run_timeout,
+            allow_sm,
+            run_cp,
+            console_cp,
+            runner_main: if self.junit == 4 {
+                "JforgeJUnit4Runner"
+            } else {
+                "JforgeJUnit5Runner"
+            },
+            first_run_heap_mb: opts.first_run_heap_mb,
+            coverage: opts.coverage.as_ref(),
+            hits: opts
+                .coverage
+                .as_ref()
+                .map(|c| vec![false; c.total_probes as usize]),
+            hits_skipped: self
+                .files
+                .iter()
+                .filter(|f| f.error_suite)
+                .map(|f| f.class_name.clone())
+                .collect(),
+            warnings,
+            jvms: 0,
+        })
+    }
+
+    /// Class path of the runner runs (instrumented classes, runner, tests, user, JUnit), and
+    /// of the console launcher run when there is one (the same plus the listener's services
+    /// folder and the launcher).
+    fn run_class_paths(
+        &self,
+        runner: &RunnerClasses,
+    ) -> Result<(std::ffi::OsString, Option<std::ffi::OsString>)> {
+        let mut cp_entries: Vec<PathBuf> = Vec::new();
+        if let Some(c) = &self.opts.coverage {
+            cp_entries.push(c.class_dir.clone());
+        }
+        cp_entries.push(runner.classes.clone());
+        cp_entries.push(self.classes.clone());
+        cp_entries.extend(self.user_cp.iter().cloned());
+        cp_entries.extend(self.junit_cp.iter().cloned());
+        let run_cp = join_cp(&[&cp_entries])?;
+        let console_cp = match (&runner.services, self.console()) {
+            (Some(svc), Some(extra)) => {
+                let mut v = cp_entries.clone();
+                v.push(svc.clone());
+                v.extend(extra.iter().cloned());
+                Some(join_cp(&[&v])?)
+            }
+            _ => None,
+        };
+        Ok((run_cp, console_cp))
+    }
+
+    /// Runs 2 to 4 (run 4 when the console launcher is there) on the candidates left by the
+    /// runs before, until none is left or the time budget has run out. A run that reports
+    /// nothing at all is a setup problem, not a thousand failures: it is skipped with a
+    /// warning.
+    fn later_runs(
+        &self,
+        env: &mut Env,
+        verdicts: &mut Verdicts,
+        class_sizes: &HashMap<&str, usize>,
+        timings: &mut Vec<(String, Duration)>,
+    ) -> Result<()> {
+        let mut later = vec![
+            (Run::IdentityHash, FailureCause::IdentityHash),
+            (Run::Reverse, FailureCause::ReverseOrder),
+        ];
+        if env.console_cp.is_some() {
+            later.push((Run::Console, FailureCause::ConsoleLauncher));
+        }
+        for (run, cause) in later {
+            if verdicts.candidates.is_empty() {
+                break;
+            }
+            if self.opts.deadline.is_some_and(|d| Instant::now() >= d) {
+                env.warnings.push(format!(
+                    "the time budget ran out before {}; it and the later runs were skipped",
+                    run.name()
+                ));
+                break;
+            }
+            let order: Vec<Key> = if run == Run::Reverse {
+                verdicts.candidates.iter().rev().cloned().collect()
+            } else {
+                verdicts.candidates.clone()
+            };
+            let (r, reported_any) = timed_run(env, run, &order, class_sizes, timings)?;
+            if !reported_any {
+                // A launcher that reports nothing at all is a setup problem, not 1000 failures.
+                let why = order
+                    .iter()
+                    .find_map(|k| r.get(k).and_then(|o| o.failure.as_ref()))
+                    .map(|(_, m)| m.as_str())
+                    .unwrap_or("");
+                env.warnings.push(format!(
+                    "{} reported no test at all and was skipped: {why}",
+                    run.name()
+                ));
+                continue;
+            }
+            verdicts.judge_later_run(run, cause, r);
+        }
+        Ok(())
+    }
+}
+
+/// Copies of the written test files, compiled by javac: failing methods get blanked out
+/// between javac rounds (lines kept, so javac's line numbers stay valid).
+struct TestSources<'a> {
+    files: &'a [WrittenFile],
+    /// Per file, its lines as they are compiled next.
+    lines: Vec<Vec<String>>,
+    /// Per file, the path of its copy (`<tmp>/src/<file index>/<file name>`).
+    copies: Vec<PathBuf>,
+}
+
+impl<'a> TestSources<'a> {
+    /// Reads the written files and makes the folders of their copies.
+    fn copy(files: &'a [WrittenFile], tmp: &Path) -> Result<TestSources<'a>> {
+        let mut lines: Vec<Vec<String>> = Vec::with_capacity(files.len());
+        let mut copies: Vec<PathBuf> = Vec::with_capacity(files.len());
+        for (i, f) in files.iter().enumerate() {
+            let text = std::fs::read_to_string(&f.path).with_context(|| {
+                format!("cannot read the written test file {}", f.path.display())
+            })?;
+            lines.push(text.lines().map(str::to_string).collect());
+            let name = f
+                .path
+                .file_name()
+                .ok_or_else(|| anyhow!("{} is not a file name", f.path.display()))?;
+            let dir = tmp.join("src").join(i.to_string());
+            std::fs::create_dir_all(&dir).context("cannot create a temporary folder")?;
+            copies.push(dir.join(name));
+        }
+        Ok(TestSources {
+            files,
+            lines,
+            copies,
+        })
+    }
+
+    /// Writes the copies as they are now.
+    fn write(&self) -> Result<()> {
+        for (src, copy) in self.lines.iter().zip(&self.copies) {
             let mut text = src.join("\n");
             text.push('\n');
             std::fs::write(copy, text).context("cannot write to the temporary folder")?;
         }
-        let (ok, out) = run_javac(javac, &compile_cp, &classes, &copies)?;
-        timed(
-            &mut validation.timings,
-            format!("javac round {} ({} files)", round + 1, copies.len()),
-            t0.elapsed(),
-        );
-        if ok {
-            compiled = true;
-            break;
-        }
-        let errs = parse_javac_errors(&out);
+        Ok(())
+    }
+
+    /// Maps the errors of a failed javac round to test methods, adding their messages to
+    /// `broken`; returns the methods that failed for the first time. An error outside every
+    /// test method, or again in a blanked-out one, is an `Err`.
+    fn blame(&self, out: &str, broken: &mut BrokenMethods) -> Result<Vec<(usize, usize)>> {
+        let files = self.files;
+        let errs = parse_javac_errors(out);
         if errs.is_empty() {
             bail!("javac failed on the generated tests without a usable error message:\n{out}");
         }
         let mut new_broken = Vec::new();
         for (file, line, msg) in errs {
-            let fi = copies
-                .iter()
-                .position(|c| Path::new(&file) == c.as_path())
-                .or_else(|| {
-                    let canon = std::fs::canonicalize(&file).ok()?;
-                    copies.iter().position(|c| {
-                        std::fs::canonicalize(c).ok().as_deref() == Some(canon.as_path())
-                    })
-                });
-            let Some(fi) = fi else {
+            let Some(fi) = self.file_index(&file) else {
                 bail!("javac reported an error in {file}, which is not a generated test:\n{out}");
             };
             let Some(ti) = files[fi]
@@ -1236,224 +1627,174 @@ pub fn compile_and_run_with(
                 new_broken.push((fi, ti));
             }
         }
-        for (fi, ti) in new_broken {
-            let (a, b) = files[fi].tests[ti].lines;
+        Ok(new_broken)
+    }
+
+    /// The index of the copy javac names `file` (as given, or the same file by another path).
+    fn file_index(&self, file: &str) -> Option<usize> {
+        let copies = &self.copies;
+        copies
+            .iter()
+            .position(|c| Path::new(file) == c.as_path())
+            .or_else(|| {
+                let canon = std::fs::canonicalize(file).ok()?;
+                copies
+                    .iter()
+                    .position(|c| std::fs::canonicalize(c).ok().as_deref() == Some(canon.as_path()))
+            })
+    }
+
+    /// Blanks out the lines of these test methods.
+    fn blank(&mut self, methods: &[(usize, usize)]) {
+        for &(fi, ti) in methods {
+            let (a, b) = self.files[fi].tests[ti].lines;
             for l in a..=b {
-                if let Some(s) = sources[fi].get_mut(l - 1) {
+                if let Some(s) = self.lines[fi].get_mut(l - 1) {
                     s.clear();
                 }
             }
         }
     }
-    if !compiled {
-        bail!("the generated tests still do not compile after removing failing methods 20 times");
-    }
-    for ((fi, ti), msgs) in &broken {
-        validation.compile_failures.push((
-            files[*fi].class_name.clone(),
-            files[*fi].tests[*ti].method.clone(),
-            msgs.join("\n"),
-        ));
-    }
+}
 
-    // The compiled tests in declaration order.
-    let mut all: Vec<Key> = Vec::new();
-    let mut error_suite: HashSet<Key> = HashSet::new();
-    for (fi, f) in files.iter().enumerate() {
-        for (ti, t) in f.tests.iter().enumerate() {
-            if !broken.contains_key(&(fi, ti)) {
-                let k = (f.class_name.clone(), t.method.clone());
-                if f.error_suite {
-                    error_suite.insert(k.clone());
-                }
-                all.push(k);
-            }
-        }
-    }
+/// How many compiled tests each test class has.
+fn class_sizes(all: &[Key]) -> HashMap<&str, usize> {
     let mut class_sizes: HashMap<&str, usize> = HashMap::new();
-    for (c, _) in &all {
+    for (c, _) in all {
         *class_sizes.entry(c.as_str()).or_insert(0) += 1;
     }
+    class_sizes
+}
 
-    let mut cp_entries: Vec<PathBuf> = Vec::new();
-    if let Some(c) = &opts.coverage {
-        cp_entries.push(c.class_dir.clone());
-    }
-    cp_entries.push(runner.classes.clone());
-    cp_entries.push(classes.clone());
-    cp_entries.extend(user_cp.iter().cloned());
-    cp_entries.extend(junit_cp.iter().cloned());
-    let run_cp = join_cp(&[&cp_entries])?;
-    let console_cp = match (&runner.services, console) {
-        (Some(svc), Some(extra)) => {
-            let mut v = cp_entries.clone();
-            v.push(svc.clone());
-            v.extend(extra.iter().cloned());
-            Some(join_cp(&[&v])?)
-        }
-        _ => None,
-    };
-    // `-Djava.security.manager=allow` lets the runner block System.exit on JDK 18+; JDKs
-    // before 12 would read it as a class name and fail to start, and JDK 24+ (JEP 486) refuse
-    // to start with it, so it is passed only on 12..=23. Without it a test that exits is still
-    // caught: its missing result is reported as <jvm-exit>.
-    let allow_sm = jdk_feature_version(java).is_some_and(|v| (12..24).contains(&v));
-    let mut env = Env {
-        java,
-        tmp: tmp.path(),
-        junit,
-        run_timeout,
-        allow_sm,
-        run_cp,
-        console_cp,
-        runner_main: if junit == 4 {
-            "JforgeJUnit4Runner"
-        } else {
-            "JforgeJUnit5Runner"
-        },
-        first_run_heap_mb: opts.first_run_heap_mb,
-        coverage: opts.coverage.as_ref(),
-        hits: opts
-            .coverage
-            .as_ref()
-            .map(|c| vec![false; c.total_probes as usize]),
-        hits_skipped: files
-            .iter()
-            .filter(|f| f.error_suite)
-            .map(|f| f.class_name.clone())
-            .collect(),
-        warnings: std::mem::take(&mut validation.warnings),
-        jvms: 0,
-    };
+/// [`run_tests`], recording the run's wall time and number of JVMs as a phase.
+fn timed_run(
+    env: &mut Env,
+    run: Run,
+    tests: &[Key],
+    class_sizes: &HashMap<&str, usize>,
+    timings: &mut Vec<(String, Duration)>,
+) -> Result<(HashMap<Key, Outcome>, bool)> {
+    let t0 = Instant::now();
+    let jvms = env.jvms;
+    let results = run_tests(env, run, tests, class_sizes)?;
+    timed(
+        timings,
+        format!(
+            "{}: {} tests, {} JVMs",
+            run.name(),
+            tests.len(),
+            env.jvms - jvms
+        ),
+        t0.elapsed(),
+    );
+    Ok(results)
+}
 
-    // Run 1, then the later runs on what is still a candidate.
-    let mut verdict: HashMap<Key, TestFailure> = HashMap::new();
-    let mut fastest: HashMap<Key, u64> = HashMap::new();
-    // Candidates and their run-1 failure (None: passed).
-    let mut first: HashMap<Key, Option<(String, String)>> = HashMap::new();
-    let failure = |k: &Key, exception_class: String, message: String, cause| TestFailure {
+/// A failure of test `k`.
+fn test_failure(
+    k: &Key,
+    exception_class: String,
+    message: String,
+    cause: FailureCause,
+) -> TestFailure {
+    TestFailure {
         class_name: k.0.clone(),
         method: k.1.clone(),
         exception_class,
         message,
         cause,
-    };
-    let t0 = Instant::now();
-    let jvms = env.jvms;
-    let (mut r1, _) = run_tests(&mut env, Run::Forward, &all, &class_sizes)?;
-    timed(
-        &mut validation.timings,
-        format!(
-            "{}: {} tests, {} JVMs",
-            Run::Forward.name(),
-            all.len(),
-            env.jvms - jvms
-        ),
-        t0.elapsed(),
-    );
-    let mut candidates: Vec<Key> = Vec::new();
-    for k in &all {
-        let o = r1.remove(k).unwrap_or_else(|| {
-            Outcome::fail(NO_RESULT, "the runner never reported on this test".into())
-        });
-        if let Some(n) = o.nanos {
-            fastest.insert(k.clone(), n);
-        }
-        let too_big = o.bytes.is_some_and(|b| b > opts.max_test_bytes);
-        match o.failure {
-            Some((exc, msg)) if is_oom(&exc) => {
-                verdict.insert(k.clone(), failure(k, exc, msg, FailureCause::TooMuchMemory));
+    }
+}
+
+/// What the runs of a check have decided so far.
+#[derive(Default)]
+struct Verdicts {
+    /// The tests found failing, and why.
+    verdict: HashMap<Key, TestFailure>,
+    /// Each test's time in its fastest run, in ns.
+    fastest: HashMap<Key, u64>,
+    /// Candidates and their run-1 failure (None: passed).
+    first: HashMap<Key, Option<(String, String)>>,
+    /// The tests that passed (or, in error suites, failed in an ordinary way) in every run so
+    /// far, in run 1's order.
+    candidates: Vec<Key>,
+}
+
+impl Verdicts {
+    /// Sorts run 1's outcomes: out of memory, hung, too much allocated and failed are
+    /// verdicts; passed, and error-suite tests failing in an ordinary way, are candidates.
+    fn judge_first_run(
+        &mut self,
+        mut r1: HashMap<Key, Outcome>,
+        all: &[Key],
+        error_suite: &HashSet<Key>,
+        max_test_bytes: u64,
+    ) {
+        for k in all {
+            let o = r1.remove(k).unwrap_or_else(|| {
+                Outcome::fail(NO_RESULT, "the runner never reported on this test".into())
+            });
+            if let Some(n) = o.nanos {
+                self.fastest.insert(k.clone(), n);
             }
-            Some((exc, msg)) if exc == TIMEOUT => {
-                verdict.insert(k.clone(), failure(k, exc, msg, FailureCause::TimedOut));
-            }
-            _ if too_big => {
-                let mb = o.bytes.unwrap_or(0) >> 20;
-                verdict.insert(
-                    k.clone(),
-                    failure(
-                        k,
-                        TOO_MUCH_MEMORY.into(),
-                        format!(
-                            "the test's thread allocated {mb} MB; the limit is {} MB",
-                            opts.max_test_bytes >> 20
+            let too_big = o.bytes.is_some_and(|b| b > max_test_bytes);
+            match o.failure {
+                Some((exc, msg)) if is_oom(&exc) => {
+                    self.verdict.insert(
+                        k.clone(),
+                        test_failure(k, exc, msg, FailureCause::TooMuchMemory),
+                    );
+                }
+                Some((exc, msg)) if exc == TIMEOUT => {
+                    self.verdict
+                        .insert(k.clone(), test_failure(k, exc, msg, FailureCause::TimedOut));
+                }
+                _ if too_big => {
+                    let mb = o.bytes.unwrap_or(0) >> 20;
+                    self.verdict.insert(
+                        k.clone(),
+                        test_failure(
+                            k,
+                            TOO_MUCH_MEMORY.into(),
+                            format!(
+                                "the test's thread allocated {mb} MB; the limit is {} MB",
+                                max_test_bytes >> 20
+                            ),
+                            FailureCause::TooMuchMemory,
                         ),
-                        FailureCause::TooMuchMemory,
-                    ),
-                );
-            }
-            Some((exc, msg)) if error_suite.contains(k) && exc != JVM_EXIT && exc != NO_RESULT => {
-                // An error-revealing test fails by design; later runs check it fails alike.
-                first.insert(k.clone(), Some((exc, msg)));
-                candidates.push(k.clone());
-            }
-            Some((exc, msg)) => {
-                verdict.insert(k.clone(), failure(k, exc, msg, FailureCause::Failed));
-            }
-            None => {
-                first.insert(k.clone(), None);
-                candidates.push(k.clone());
+                    );
+                }
+                Some((exc, msg))
+                    if error_suite.contains(k) && exc != JVM_EXIT && exc != NO_RESULT =>
+                {
+                    // An error-revealing test fails by design; later runs check it fails alike.
+                    self.first.insert(k.clone(), Some((exc, msg)));
+                    self.candidates.push(k.clone());
+                }
+                Some((exc, msg)) => {
+                    self.verdict
+                        .insert(k.clone(), test_failure(k, exc, msg, FailureCause::Failed));
+                }
+                None => {
+                    self.first.insert(k.clone(), None);
+                    self.candidates.push(k.clone());
+                }
             }
         }
     }
-    let mut later = vec![
-        (Run::IdentityHash, FailureCause::IdentityHash),
-        (Run::Reverse, FailureCause::ReverseOrder),
-    ];
-    if env.console_cp.is_some() {
-        later.push((Run::Console, FailureCause::ConsoleLauncher));
-    }
-    for (run, cause) in later {
-        if candidates.is_empty() {
-            break;
-        }
-        if opts.deadline.is_some_and(|d| Instant::now() >= d) {
-            env.warnings.push(format!(
-                "the time budget ran out before {}; it and the later runs were skipped",
-                run.name()
-            ));
-            break;
-        }
-        let order: Vec<Key> = if run == Run::Reverse {
-            candidates.iter().rev().cloned().collect()
-        } else {
-            candidates.clone()
-        };
-        let t0 = Instant::now();
-        let jvms = env.jvms;
-        let (mut r, reported_any) = run_tests(&mut env, run, &order, &class_sizes)?;
-        timed(
-            &mut validation.timings,
-            format!(
-                "{}: {} tests, {} JVMs",
-                run.name(),
-                order.len(),
-                env.jvms - jvms
-            ),
-            t0.elapsed(),
-        );
-        if !reported_any {
-            // A launcher that reports nothing at all is a setup problem, not 1000 failures.
-            let why = order
-                .iter()
-                .find_map(|k| r.get(k).and_then(|o| o.failure.as_ref()))
-                .map(|(_, m)| m.as_str())
-                .unwrap_or("");
-            env.warnings.push(format!(
-                "{} reported no test at all and was skipped: {why}",
-                run.name()
-            ));
-            continue;
-        }
-        candidates.retain(|k| {
+
+    /// Keeps the candidates that ended in `run` as in run 1 (passed, or failed with the same
+    /// exception class); the others fail with `cause` (or as out of memory).
+    fn judge_later_run(&mut self, run: Run, cause: FailureCause, mut r: HashMap<Key, Outcome>) {
+        self.candidates.retain(|k| {
             let o = r.remove(k).unwrap_or_else(|| {
                 Outcome::fail(NO_RESULT, "the runner never reported on this test".into())
             });
             if let Some(n) = o.nanos {
-                let f = fastest.entry(k.clone()).or_insert(n);
+                let f = self.fastest.entry(k.clone()).or_insert(n);
                 *f = (*f).min(n);
             }
-            let was = first.get(k).cloned().flatten();
+            let was = self.first.get(k).cloned().flatten();
             let (exc, msg) = match (o.failure, was) {
                 (None, None) => return true,
                 (Some(now), Some((then, _))) if now.0 == then => return true,
@@ -1468,49 +1809,48 @@ pub fn compile_and_run_with(
             } else {
                 cause
             };
-            verdict.insert(k.clone(), failure(k, exc, msg, cause));
+            self.verdict
+                .insert(k.clone(), test_failure(k, exc, msg, cause));
             false
         });
     }
-    for k in candidates {
-        if let Some(&n) = fastest.get(&k)
-            && n > opts.slow_test.as_nanos() as u64
-        {
-            verdict.insert(
-                k.clone(),
-                failure(
-                    &k,
-                    TOO_SLOW.into(),
-                    format!(
-                        "the test took {} ms in its fastest run; the limit is {} ms",
-                        n / 1_000_000,
-                        opts.slow_test.as_millis()
+
+    /// The candidates left after every run: too slow in their fastest run, or error-suite
+    /// tests reported with their run-1 failure.
+    fn judge_remaining_candidates(&mut self, slow_test: Duration) {
+        for k in std::mem::take(&mut self.candidates) {
+            if let Some(&n) = self.fastest.get(&k)
+                && n > slow_test.as_nanos() as u64
+            {
+                self.verdict.insert(
+                    k.clone(),
+                    test_failure(
+                        &k,
+                        TOO_SLOW.into(),
+                        format!(
+                            "the test took {} ms in its fastest run; the limit is {} ms",
+                            n / 1_000_000,
+                            slow_test.as_millis()
+                        ),
+                        FailureCause::TooSlow,
                     ),
-                    FailureCause::TooSlow,
-                ),
-            );
-        } else if let Some(Some((exc, msg))) = first.remove(&k) {
-            verdict.insert(k.clone(), failure(&k, exc, msg, FailureCause::Failed));
+                );
+            } else if let Some(Some((exc, msg))) = self.first.remove(&k) {
+                self.verdict
+                    .insert(k.clone(), test_failure(&k, exc, msg, FailureCause::Failed));
+            }
         }
     }
-    for k in all {
-        match verdict.remove(&k) {
-            Some(f) => validation.test_failures.push(f),
-            None => validation.passed.push(k),
+
+    /// Puts each of `all` into `test_failures` or `passed`, in declaration order.
+    fn sort_out(mut self, all: Vec<Key>, validation: &mut Validation) {
+        for k in all {
+            match self.verdict.remove(&k) {
+                Some(f) => validation.test_failures.push(f),
+                None => validation.passed.push(k),
+            }
         }
     }
-    validation.suite_hits = env.hits.take();
-    if let Some(h) = &validation.suite_hits
-        && timing_on()
-    {
-        eprintln!(
-            "jforge timing: the suite hit {} of {} coverage probes",
-            h.iter().filter(|x| **x).count(),
-            h.len()
-        );
-    }
-    validation.warnings = env.warnings;
-    Ok(validation)
 }
 
 #[cfg(test)]

@@ -52,14 +52,20 @@ pub fn write_and_check(
     errors: &[TestCase],
     settings: &CheckSettings,
 ) -> Result<Checked> {
-    let mut keep_reg: Vec<usize> = (0..regression.len()).collect();
-    let mut keep_err: Vec<usize> = (0..errors.len()).collect();
-    let pick = |all: &[TestCase], keep: &[usize]| -> Vec<TestCase> {
-        keep.iter().map(|&i| all[i].clone()).collect()
+    let files = out.write(table, owner_class, classes, regression, errors)?;
+    let mut suite = WrittenSuite {
+        out,
+        table,
+        owner_class,
+        classes,
+        regression,
+        errors,
+        keep_reg: (0..regression.len()).collect(),
+        keep_err: (0..errors.len()).collect(),
+        files,
     };
-    let mut files = out.write(table, owner_class, classes, regression, errors)?;
     let mut validation = ValidationSummary::default();
-    if files.is_empty() {
+    if suite.files.is_empty() {
         validation.skipped = Some("no tests were generated".into());
         validation.clean = true;
     } else if settings.skip {
@@ -78,84 +84,142 @@ pub fn write_and_check(
                 validation.skipped = Some(format!("{e:#}"));
             }
             (Some(javac), Ok(junit_cp)) => {
-                if !settings.quiet {
-                    eprintln!("Checking the written tests with javac and JUnit...");
-                }
-                let mut check = CheckOptions::new(settings.junit, &junit_cp);
-                check.coverage = settings.coverage.clone();
-                check.deadline = settings.deadline;
-                for round in 0..3 {
-                    // The test JVM may go this long without progress; with a time limit, no
-                    // longer than the finishing budget has left (at least 5 s).
-                    let run_timeout = settings.deadline.map_or(Duration::from_secs(600), |d| {
-                        d.saturating_duration_since(Instant::now())
-                            .clamp(Duration::from_secs(5), Duration::from_secs(600))
-                    });
-                    if round > 0 && settings.deadline.is_some_and(|d| Instant::now() >= d) {
-                        // The failing tests are already removed; the rest passed last round.
-                        validation.budget_cut = true;
-                        break;
-                    }
-                    let mut v = compile_and_run_with(
-                        javac,
-                        settings.java,
-                        settings.user_cp,
-                        &junit_cp,
-                        &files,
-                        settings.junit,
-                        run_timeout,
-                        &check,
-                    )?;
-                    for w in &v.warnings {
-                        eprintln!("warning: {w}");
-                    }
-                    let current_errors = pick(errors, &keep_err);
-                    let (bad_reg, bad_err) = judge(&files, &v, &current_errors);
-                    let removed = removed_by_cause(&files, &v, |err, case| {
-                        if err { &bad_err } else { &bad_reg }.contains(&case)
-                    });
-                    for (cause, n) in removed {
-                        *validation.removed_by_cause.entry(cause).or_default() += n;
-                    }
-                    validation.suite_hits = v.suite_hits.take();
-                    validation.rounds = round + 1;
-                    validation.compile_removed += v.compile_failures.len();
-                    validation.failing_removed += bad_reg.len();
-                    validation.error_tests_removed += bad_err.len();
-                    validation.passed = v.passed.len();
-                    if bad_reg.is_empty() && bad_err.is_empty() {
-                        validation.clean = true;
-                        break;
-                    }
-                    keep_reg = keep_reg
-                        .into_iter()
-                        .enumerate()
-                        .filter(|(k, _)| !bad_reg.contains(k))
-                        .map(|(_, i)| i)
-                        .collect();
-                    keep_err = keep_err
-                        .into_iter()
-                        .enumerate()
-                        .filter(|(k, _)| !bad_err.contains(k))
-                        .map(|(_, i)| i)
-                        .collect();
-                    files = out.write(
-                        table,
-                        owner_class,
-                        classes,
-                        &pick(regression, &keep_reg),
-                        &pick(errors, &keep_err),
-                    )?;
-                }
+                suite.check(javac, &junit_cp, settings, &mut validation)?;
             }
         }
     }
     Ok(Checked {
-        files,
+        files: suite.files,
         validation,
-        regression: keep_reg,
-        errors: keep_err,
+        regression: suite.keep_reg,
+        errors: suite.keep_err,
     })
+}
+
+/// The tests given to [`write_and_check`], which of them are kept so far, and the files
+/// written from those.
+struct WrittenSuite<'a> {
+    out: &'a mut RunOutput,
+    table: &'a OpTable,
+    owner_class: &'a [Option<String>],
+    classes: &'a [String],
+    regression: &'a [TestCase],
+    errors: &'a [TestCase],
+    /// Indices into `regression` and `errors` of the tests kept so far.
+    keep_reg: Vec<usize>,
+    keep_err: Vec<usize>,
+    files: Vec<WrittenFile>,
+}
+
+/// The tests of `all` at the indices `keep`.
+fn pick(all: &[TestCase], keep: &[usize]) -> Vec<TestCase> {
+    keep.iter().map(|&i| all[i].clone()).collect()
+}
+
+/// The longest the test JVM may go without progress: 600 s, and with a time limit no longer
+/// than the finishing budget has left (at least 5 s).
+fn run_timeout(deadline: Option<Instant>) -> Duration {
+    deadline.map_or(Duration::from_secs(600), |d| {
+        d.saturating_duration_since(Instant::now())
+            .clamp(Duration::from_secs(5), Duration::from_secs(600))
+    })
+}
+
+impl WrittenSuite<'_> {
+    /// Checks the written files and removes what does not pass, in up to 3 rounds, until a
+    /// round removes nothing or the time budget has run out.
+    fn check(
+        &mut self,
+        javac: &Path,
+        junit_cp: &[PathBuf],
+        settings: &CheckSettings,
+        validation: &mut ValidationSummary,
+    ) -> Result<()> {
+        if !settings.quiet {
+            eprintln!("Checking the written tests with javac and JUnit...");
+        }
+        let mut check = CheckOptions::new(settings.junit, junit_cp);
+        check.coverage = settings.coverage.clone();
+        check.deadline = settings.deadline;
+        for round in 0..3 {
+            let run_timeout = run_timeout(settings.deadline);
+            if round > 0 && settings.deadline.is_some_and(|d| Instant::now() >= d) {
+                // The failing tests are already removed; the rest passed last round.
+                validation.budget_cut = true;
+                break;
+            }
+            let mut v = compile_and_run_with(
+                javac,
+                settings.java,
+                settings.user_cp,
+                junit_cp,
+                &self.files,
+                settings.junit,
+                run_timeout,
+                &check,
+            )?;
+            for w in &v.warnings {
+                eprintln!("warning: {w}");
+            }
+            let current_errors = pick(self.errors, &self.keep_err);
+            let (bad_reg, bad_err) = judge(&self.files, &v, &current_errors);
+            tally_round(validation, &self.files, &mut v, &bad_reg, &bad_err);
+            validation.rounds = round + 1;
+            if bad_reg.is_empty() && bad_err.is_empty() {
+                validation.clean = true;
+                break;
+            }
+            self.remove(&bad_reg, &bad_err)?;
+        }
+        Ok(())
+    }
+
+    /// Drops the tests at these positions (in the kept tests' order, as written) and writes
+    /// the rest again.
+    fn remove(&mut self, bad_reg: &HashSet<usize>, bad_err: &HashSet<usize>) -> Result<()> {
+        self.keep_reg = std::mem::take(&mut self.keep_reg)
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| !bad_reg.contains(k))
+            .map(|(_, i)| i)
+            .collect();
+        self.keep_err = std::mem::take(&mut self.keep_err)
+            .into_iter()
+            .enumerate()
+            .filter(|(k, _)| !bad_err.contains(k))
+            .map(|(_, i)| i)
+            .collect();
+        self.files = self.out.write(
+            self.table,
+            self.owner_class,
+            self.classes,
+            &pick(self.regression, &self.keep_reg),
+            &pick(self.errors, &self.keep_err),
+        )?;
+        Ok(())
+    }
+}
+
+/// Adds one round's check to the summary: what it removes by cause and in all, the suite's
+/// coverage and the tests that passed.
+fn tally_round(
+    validation: &mut ValidationSummary,
+    files: &[WrittenFile],
+    v: &mut Validation,
+    bad_reg: &HashSet<usize>,
+    bad_err: &HashSet<usize>,
+) {
+    let removed = removed_by_cause(files, v, |err, case| {
+        if err { bad_err } else { bad_reg }.contains(&case)
+    });
+    for (cause, n) in removed {
+        *validation.removed_by_cause.entry(cause).or_default() += n;
+    }
+    validation.suite_hits = v.suite_hits.take();
+    validation.compile_removed += v.compile_failures.len();
+    validation.failing_removed += bad_reg.len();
+    validation.error_tests_removed += bad_err.len();
+    validation.passed = v.passed.len();
 }
 
 /// Which written tests must go: regression tests that did not compile or did not pass, error
