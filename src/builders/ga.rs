@@ -282,6 +282,7 @@ struct Mark {
 }
 
 impl Mark {
+    /// Now, and the sequences `space` has explored so far.
     fn now(space: &Space) -> Mark {
         Mark {
             started: Instant::now(),

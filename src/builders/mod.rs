@@ -306,6 +306,7 @@ struct Spinner {
 }
 
 impl Spinner {
+    /// A spinner (hidden when quiet), the step clock started now.
     fn new(quiet: bool) -> Spinner {
         Spinner {
             bar: spinner(quiet),
