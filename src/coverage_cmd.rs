@@ -12,7 +12,7 @@ use crate::model::classpath::{ClassPath, JdkClasses, JmodClasses};
 use crate::runner::java::find_java;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 const LAUNCHER: &str = include_str!("coverage/JforgeCovLauncher.java");
 
@@ -87,6 +87,34 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
         Some(j) => Box::new(j),
         None => Box::new(NoJdk),
     };
+    let classes = resolve_classes(&args, &cp, jmods.as_mut())?;
+    let setup = Setup::prepare(&javac, &cp, jmods.as_mut(), &classes)?;
+    let junit = junit_classpath(args.junit_classpath.as_deref())?;
+
+    let tmp = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-coverage"))
+        .context("creating a temporary folder")?;
+    let m = Measurement {
+        java: &java.java,
+        javac: &javac,
+        cp: &cp,
+        junit: &junit,
+        setup: &setup,
+        tmp: tmp.path(),
+    };
+    let launcher_dir = m.compile_launcher()?;
+    let test_root = m.test_classes(&args.tests)?;
+    let hit = m.run_tests(&launcher_dir, &test_root, args.quiet)?;
+    write_reports(&args, &setup, &hit)?;
+    Ok(crate::exit::Outcome::Clean)
+}
+
+/// The classes named with --class (found on the class path or in the JDK) and the top-level
+/// classes of each --package.
+fn resolve_classes(
+    args: &CoverageArgs,
+    cp: &ClassPath,
+    jmods: &mut dyn JdkClasses,
+) -> Result<Vec<String>> {
     let mut classes: Vec<String> = Vec::new();
     for asked in &args.classes {
         let asked = crate::select::normalize(asked);
@@ -96,11 +124,7 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
         match found {
             Some(c) => classes.push(c),
             None => {
-                return Err(crate::select::unknown_class_error(
-                    &asked,
-                    &cp,
-                    jmods.as_mut(),
-                ));
+                return Err(crate::select::unknown_class_error(&asked, cp, jmods));
             }
         }
     }
@@ -111,106 +135,135 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
         }
         classes.extend(found.into_iter().filter(|c| !c.contains('$')));
     }
-    let setup = Setup::prepare(&javac, &cp, jmods.as_mut(), &classes)?;
-    let junit = junit_classpath(args.junit_classpath.as_deref())?;
+    Ok(classes)
+}
 
-    let tmp = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-coverage"))
-        .context("creating a temporary folder")?;
-    // The launcher
-    let ldir = tmp.path().join("launcher");
-    std::fs::create_dir_all(&ldir)?;
-    let lsrc = ldir.join("JforgeCovLauncher.java");
-    std::fs::write(&lsrc, LAUNCHER)?;
-    javac_run(
-        &javac,
-        std::slice::from_ref(&setup.runtime_dir),
-        &ldir,
-        &[lsrc],
-    )?;
+/// What the steps after set-up share: the JDK, the class paths, the instrumented classes and
+/// the run's temporary folder.
+struct Measurement<'a> {
+    java: &'a Path,
+    javac: &'a Path,
+    cp: &'a ClassPath,
+    junit: &'a [PathBuf],
+    setup: &'a Setup,
+    tmp: &'a Path,
+}
 
-    // The tests: a jar, a class folder, or sources to compile.
-    let tests = &args.tests;
-    if !tests.exists() {
-        bail!("--tests {}: no such file or folder", tests.display());
+impl Measurement<'_> {
+    /// Compiles the launcher that writes the hit probes at exit; returns its class folder.
+    fn compile_launcher(&self) -> Result<PathBuf> {
+        let ldir = self.tmp.join("launcher");
+        std::fs::create_dir_all(&ldir)?;
+        let lsrc = ldir.join("JforgeCovLauncher.java");
+        std::fs::write(&lsrc, LAUNCHER)?;
+        javac_run(
+            self.javac,
+            std::slice::from_ref(&self.setup.runtime_dir),
+            &ldir,
+            &[lsrc],
+        )?;
+        Ok(ldir)
     }
-    let test_root = if tests.is_dir() {
+
+    /// The test classes' root: a jar, a class folder, or the classes compiled from a folder
+    /// of sources.
+    fn test_classes(&self, tests: &Path) -> Result<PathBuf> {
+        if !tests.exists() {
+            bail!("--tests {}: no such file or folder", tests.display());
+        }
+        if !tests.is_dir() {
+            return Ok(tests.to_path_buf());
+        }
         let mut srcs = Vec::new();
         files_with_ext(tests, "java", &mut srcs)?;
         if srcs.is_empty() {
-            tests.clone()
-        } else {
-            let out = tmp.path().join("tests");
-            std::fs::create_dir_all(&out)?;
-            let mut ccp = cp.entries().to_vec();
-            ccp.extend(junit.iter().cloned());
-            javac_run(&javac, &ccp, &out, &srcs).context("compiling the tests")?;
-            out
+            return Ok(tests.to_path_buf());
         }
-    } else {
-        tests.clone()
-    };
+        let out = self.tmp.join("tests");
+        std::fs::create_dir_all(&out)?;
+        let mut ccp = self.cp.entries().to_vec();
+        ccp.extend(self.junit.iter().cloned());
+        javac_run(self.javac, &ccp, &out, &srcs).context("compiling the tests")?;
+        Ok(out)
+    }
 
-    let hits_file = tmp.path().join("hits.txt");
-    let mut run_cp = vec![setup.class_dir.clone(), ldir.clone()];
-    run_cp.extend(cp.entries().iter().cloned());
-    run_cp.push(test_root.clone());
-    run_cp.extend(junit.iter().cloned());
-    let run_cp = std::env::join_paths(&run_cp).context("a class path entry contains ':'")?;
-    let o = Command::new(&java.java)
-        .args(&setup.jvm_args)
-        .arg("-cp")
-        .arg(&run_cp)
-        .arg("JforgeCovLauncher")
-        .arg(&hits_file)
-        .arg(setup.total_probes.to_string())
-        .args([
-            "org.junit.platform.console.ConsoleLauncher",
-            "--disable-banner",
-            "--details=summary",
-            "--disable-ansi-colors",
-            "--include-classname",
-            ".*",
-            "--scan-classpath",
-        ])
-        .arg(&test_root)
-        .output()
-        .with_context(|| format!("running {}", java.java.display()))?;
-    let text = String::from_utf8_lossy(&o.stdout);
-    let summary: Vec<&str> = text
-        .lines()
-        .filter(|l| l.contains("tests successful") || l.contains("tests failed"))
-        .collect();
-    if !args.quiet {
-        for l in &summary {
+    /// Runs the suite under the launcher (JUnit's summary lines on stderr unless `quiet`)
+    /// and returns which probes it hit.
+    fn run_tests(&self, launcher_dir: &Path, test_root: &Path, quiet: bool) -> Result<Vec<bool>> {
+        let hits_file = self.tmp.join("hits.txt");
+        let o = self.launch(launcher_dir, test_root, &hits_file)?;
+        let text = String::from_utf8_lossy(&o.stdout);
+        let summary: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("tests successful") || l.contains("tests failed"))
+            .collect();
+        if !quiet {
+            for l in &summary {
+                eprintln!(
+                    "{}",
+                    l.trim_matches(|c: char| c == '[' || c == ']' || c.is_whitespace())
+                );
+            }
+        }
+        let Ok(hits) = std::fs::read_to_string(&hits_file) else {
+            bail!(
+                "the test JVM did not report coverage (exit {}); its output:\n{}\n{}",
+                o.status,
+                text,
+                String::from_utf8_lossy(&o.stderr)
+            );
+        };
+        if summary.is_empty() {
             eprintln!(
-                "{}",
-                l.trim_matches(|c: char| c == '[' || c == ']' || c.is_whitespace())
+                "warning: the JUnit launcher printed no summary; its output:\n{text}\n{}",
+                String::from_utf8_lossy(&o.stderr)
             );
         }
-    }
-    let Ok(hits) = std::fs::read_to_string(&hits_file) else {
-        bail!(
-            "the test JVM did not report coverage (exit {}); its output:\n{}\n{}",
-            o.status,
-            text,
-            String::from_utf8_lossy(&o.stderr)
-        );
-    };
-    if summary.is_empty() {
-        eprintln!(
-            "warning: the JUnit launcher printed no summary; its output:\n{text}\n{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-    }
-    let mut hit = vec![false; setup.total_probes as usize];
-    for l in hits.lines() {
-        if let Ok(id) = l.trim().parse::<usize>()
-            && id < hit.len()
-        {
-            hit[id] = true;
+        let mut hit = vec![false; self.setup.total_probes as usize];
+        for l in hits.lines() {
+            if let Ok(id) = l.trim().parse::<usize>()
+                && id < hit.len()
+            {
+                hit[id] = true;
+            }
         }
+        Ok(hit)
     }
-    let summaries = summarize(&setup.maps, &hit);
+
+    /// The test JVM: the JUnit console launcher scanning `test_root`, under the launcher
+    /// that writes the hit probes to `hits_file`, the instrumented classes first.
+    fn launch(&self, launcher_dir: &Path, test_root: &Path, hits_file: &Path) -> Result<Output> {
+        let setup = self.setup;
+        let mut run_cp = vec![setup.class_dir.clone(), launcher_dir.to_path_buf()];
+        run_cp.extend(self.cp.entries().iter().cloned());
+        run_cp.push(test_root.to_path_buf());
+        run_cp.extend(self.junit.iter().cloned());
+        let run_cp = std::env::join_paths(&run_cp).context("a class path entry contains ':'")?;
+        Command::new(self.java)
+            .args(&setup.jvm_args)
+            .arg("-cp")
+            .arg(&run_cp)
+            .arg("JforgeCovLauncher")
+            .arg(hits_file)
+            .arg(setup.total_probes.to_string())
+            .args([
+                "org.junit.platform.console.ConsoleLauncher",
+                "--disable-banner",
+                "--details=summary",
+                "--disable-ansi-colors",
+                "--include-classname",
+                ".*",
+                "--scan-classpath",
+            ])
+            .arg(test_root)
+            .output()
+            .with_context(|| format!("running {}", self.java.display()))
+    }
+}
+
+/// The table on stdout and the --json, --xml and --html reports.
+fn write_reports(args: &CoverageArgs, setup: &Setup, hit: &[bool]) -> Result<()> {
+    let summaries = summarize(&setup.maps, hit);
     print!("{}", report::table(&summaries, args.methods));
     if let Some(p) = &args.json {
         std::fs::write(p, serde_json::to_string_pretty(&report::json(&summaries))?)
@@ -223,7 +276,7 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
     if let Some(d) = &args.html {
         report::html(&summaries, d, &args.sources)?;
     }
-    Ok(crate::exit::Outcome::Clean)
+    Ok(())
 }
 
 fn javac_run(javac: &Path, cp: &[PathBuf], out: &Path, srcs: &[PathBuf]) -> Result<()> {

@@ -1,7 +1,7 @@
 //! `jforge gen`: the whole run, from the command line to checked JUnit files and a summary.
 
 use crate::cli::{RunArgs, SuiteArgs, check_common, parse_duration};
-use crate::emit::output::RunOutput;
+use crate::emit::output::{Installed, RunOutput};
 use crate::emit::suite::Tool;
 use crate::emit::validate::CoverageRun;
 use crate::emit::{EmitConfig, TestCase};
@@ -9,7 +9,8 @@ use crate::generate::finish::{ErrorTest, FinishStats, error_tests, regression_te
 use crate::generate::literals::LiteralPool;
 use crate::generate::ops::{OpSet, SkipReason, add_view_ops, build_ops, helper_classes};
 use crate::generate::random::{GenConfig, Generator, Progress};
-use crate::generate::report::{Phases, Report, SuiteCoverage};
+use crate::generate::report::{Phases, Report, RunFacts, SuiteCoverage};
+use crate::report::ValidationSummary;
 use crate::select;
 use crate::session::{Session, WorkerSettings};
 use crate::strategy::{Finished, Strategy};
@@ -244,125 +245,47 @@ impl Strategy for Gen {
     fn run(self, mut session: Session, started: Instant) -> anyhow::Result<Finished<Report>> {
         let Gen { args, prepared } = self;
         let Prepared { limits, mut out } = prepared.context(NOT_PREPARED)?;
-        select::check_class_versions(
-            &args.run.classes,
-            args.classlist.as_deref(),
-            &args.packages,
-            &args.jars,
-            &session.cp,
-            session.java.version,
-        )?;
+        // ---- set-up: classes, operations, literals, coverage, workers
+        check_class_versions(&session, &args)?;
         let sel = select_classes(&mut session, &args)?;
         let mut ops = operations(&session, &args, &limits, &sel)?;
         let literals = literal_pool(&session.model, &sel.classes);
         let cov_setup = coverage_setup(&mut session, &args, &limits, &sel.classes, &mut ops)?;
         let mut pool = session.take_pool()?;
-        let model = &session.model;
+        let run = GenRun {
+            args: &args,
+            limits: &limits,
+            session: &session,
+            sel: &sel,
+            ops: &ops,
+            coverage: cov_setup.as_ref(),
+            started,
+        };
 
         // ---- generation: the time limit covers the whole run up to its end
-        let failed = pool.register(&ops.table)?;
-        let mut generator = Generator::new(model, &ops, literals, gen_config(&args, &limits));
-        if let Some(setup) = &cov_setup {
-            let tracker = crate::coverage::Tracker::new(&setup.maps, setup.total_probes);
-            generator.enable_coverage(tracker, setup.maps.clone());
-        }
-        for (op, why) in failed {
-            generator.exclude(op, &format!("cannot be loaded: {why}"));
-        }
+        let mut generator = run.new_generator(literals, &mut pool)?;
         let setup_time = started.elapsed();
         let generation = generate(&mut generator, &mut pool, &args, &limits, setup_time)?;
-        let progress = generator.progress.clone();
 
         // ---- tests: chosen, observed in two JVMs, minimized
-        let finish_start = Instant::now();
-        let finish_budget = limits.time_limit.map(finish_budget);
-        let deadline = finish_budget.map(|b| finish_start + b);
-        // Optional work (replacing dropped tests, minimizing) gets half the finishing budget;
-        // the javac/JUnit check the rest.
-        let work_deadline = finish_budget.map(|b| finish_start + b / 2);
-        pool.set_stop_at(work_deadline);
-        let mut fstats = FinishStats::default();
-        let (regression, errors) = build_tests(
-            &generator,
-            &mut pool,
-            &args,
-            &limits,
-            &mut fstats,
-            work_deadline,
-        )?;
-        let finish_time = finish_start.elapsed();
+        let built = run.finish_tests(&generator, &mut pool)?;
 
         // ---- the shared suite stage's check, then into place: only now are earlier files
         // replaced
-        let check_start = Instant::now();
-        let error_cases: Vec<TestCase> = errors.iter().map(|e| e.case.clone()).collect();
-        let checked = write_and_check(
-            &mut out,
-            &ops.table,
-            &ops.owner_class,
-            &sel.classes,
-            &regression,
-            &error_cases,
-            &CheckSettings {
-                javac: session.java.javac.as_deref(),
-                java: &session.java.java,
-                user_cp: &session.entries,
-                junit: args.suite.junit,
-                junit_classpath: args.suite.checking.junit_classpath.as_deref(),
-                skip: args.suite.checking.no_validate,
-                quiet: args.run.quiet,
-                coverage: cov_setup.as_ref().map(CoverageRun::from_setup),
-                deadline,
-            },
-        )?;
-        let regression: Vec<TestCase> = checked
-            .regression
-            .iter()
-            .map(|&i| regression[i].clone())
-            .collect();
-        let errors: Vec<ErrorTest> = checked.errors.iter().map(|&i| errors[i].clone()).collect();
-        let validation = checked.validation;
-        let installed = out.install(&checked.files)?;
-        let check_time = check_start.elapsed();
+        let suite = run.check_and_install(&mut out, &built)?;
 
         // ---- report
-        let stats = pool.stats();
-        pool.shutdown();
-        let mut report = Report::build(
-            &args,
-            &sel.classes,
-            &sel.skipped,
-            &ops,
-            &generator,
-            &progress,
-            generation,
-            &regression,
-            &errors,
-            &fstats,
-            &validation,
-            &stats,
-            &installed.files,
-            started.elapsed(),
-        );
-        if let (Some(setup), Some(hits)) = (&cov_setup, validation.suite_hits.as_ref()) {
-            add_suite_coverage(&mut report, setup, hits, &fstats);
-        }
-        report.phase_seconds = phases(&Timing {
+        let timing = Timing {
             setup: setup_time,
             generation,
-            finish: finish_time,
-            check: check_time,
-            finish_budget,
-        });
-        report.output = out.summary(
-            args.suite.checking.junit_classpath.as_deref(),
-            &session.entries,
-            &installed.files,
-            &installed.replaced,
-        );
+            finish: built.finish_time,
+            check: suite.check_time,
+            finish_budget: built.finish_budget,
+        };
+        let report = run.report(&generator, pool, &out, &built, &suite, &timing);
         Ok(Finished {
             stop_reason: report.stop_reason,
-            outcome: if errors.is_empty() {
+            outcome: if suite.errors.is_empty() {
                 crate::exit::Outcome::Clean
             } else {
                 crate::exit::Outcome::ErrorsFound
@@ -381,6 +304,200 @@ impl Strategy for Gen {
 }
 
 const NOT_PREPARED: &str = "internal error: jforge gen ran before its flags were checked";
+
+/// What every step after set-up reads: the flags, the session, the selected classes, their
+/// operations and the coverage set-up (all fixed once the workers start).
+struct GenRun<'r> {
+    args: &'r GenArgs,
+    limits: &'r Limits,
+    session: &'r Session,
+    sel: &'r Selected,
+    ops: &'r OpSet,
+    coverage: Option<&'r crate::coverage::Setup>,
+    started: Instant,
+}
+
+/// The tests built after generation, with what the later steps need of that phase.
+struct BuiltTests {
+    regression: Vec<TestCase>,
+    errors: Vec<ErrorTest>,
+    fstats: FinishStats,
+    finish_time: Duration,
+    finish_budget: Option<Duration>,
+    /// End of the finishing budget (finish + check), when a time limit applies.
+    deadline: Option<Instant>,
+}
+
+/// The tests that passed the final check and were installed.
+struct InstalledSuite {
+    regression: Vec<TestCase>,
+    errors: Vec<ErrorTest>,
+    validation: ValidationSummary,
+    installed: Installed,
+    check_time: Duration,
+}
+
+impl GenRun<'_> {
+    /// Registers the operations with the workers and makes the generator, with coverage
+    /// when set up; operations the workers cannot load are excluded.
+    fn new_generator(
+        &self,
+        literals: LiteralPool,
+        pool: &mut crate::runner::Pool,
+    ) -> anyhow::Result<Generator<'_>> {
+        let failed = pool.register(&self.ops.table)?;
+        let mut generator = Generator::new(
+            &self.session.model,
+            self.ops,
+            literals,
+            gen_config(self.args, self.limits),
+        );
+        if let Some(setup) = self.coverage {
+            let tracker = crate::coverage::Tracker::new(&setup.maps, setup.total_probes);
+            generator.enable_coverage(tracker, setup.maps.clone());
+        }
+        for (op, why) in failed {
+            generator.exclude(op, &format!("cannot be loaded: {why}"));
+        }
+        Ok(generator)
+    }
+
+    /// Builds the regression and error-revealing tests within the finishing budget.
+    fn finish_tests(
+        &self,
+        generator: &Generator,
+        pool: &mut crate::runner::Pool,
+    ) -> anyhow::Result<BuiltTests> {
+        let finish_start = Instant::now();
+        let finish_budget = self.limits.time_limit.map(finish_budget);
+        let deadline = finish_budget.map(|b| finish_start + b);
+        // Optional work (replacing dropped tests, minimizing) gets half the finishing budget;
+        // the javac/JUnit check the rest.
+        let work_deadline = finish_budget.map(|b| finish_start + b / 2);
+        pool.set_stop_at(work_deadline);
+        let mut fstats = FinishStats::default();
+        let (regression, errors) = build_tests(
+            generator,
+            pool,
+            self.args,
+            self.limits,
+            &mut fstats,
+            work_deadline,
+        )?;
+        Ok(BuiltTests {
+            regression,
+            errors,
+            fstats,
+            finish_time: finish_start.elapsed(),
+            finish_budget,
+            deadline,
+        })
+    }
+
+    /// Writes the tests, checks them with javac and JUnit (the shared suite stage), and
+    /// installs the files that passed.
+    fn check_and_install(
+        &self,
+        out: &mut RunOutput,
+        built: &BuiltTests,
+    ) -> anyhow::Result<InstalledSuite> {
+        let (args, session) = (self.args, self.session);
+        let check_start = Instant::now();
+        let error_cases: Vec<TestCase> = built.errors.iter().map(|e| e.case.clone()).collect();
+        let checked = write_and_check(
+            out,
+            &self.ops.table,
+            &self.ops.owner_class,
+            &self.sel.classes,
+            &built.regression,
+            &error_cases,
+            &CheckSettings {
+                javac: session.java.javac.as_deref(),
+                java: &session.java.java,
+                user_cp: &session.entries,
+                junit: args.suite.junit,
+                junit_classpath: args.suite.checking.junit_classpath.as_deref(),
+                skip: args.suite.checking.no_validate,
+                quiet: args.run.quiet,
+                coverage: self.coverage.map(CoverageRun::from_setup),
+                deadline: built.deadline,
+            },
+        )?;
+        let regression: Vec<TestCase> = checked
+            .regression
+            .iter()
+            .map(|&i| built.regression[i].clone())
+            .collect();
+        let errors: Vec<ErrorTest> = checked
+            .errors
+            .iter()
+            .map(|&i| built.errors[i].clone())
+            .collect();
+        let validation = checked.validation;
+        let installed = out.install(&checked.files)?;
+        Ok(InstalledSuite {
+            regression,
+            errors,
+            validation,
+            installed,
+            check_time: check_start.elapsed(),
+        })
+    }
+
+    /// Stops the workers and builds the report: figures, suite coverage, phase times and
+    /// where the files went.
+    fn report(
+        &self,
+        generator: &Generator,
+        mut pool: crate::runner::Pool,
+        out: &RunOutput,
+        built: &BuiltTests,
+        suite: &InstalledSuite,
+        timing: &Timing,
+    ) -> Report {
+        let stats = pool.stats();
+        pool.shutdown();
+        let mut report = Report::build(&RunFacts {
+            args: self.args,
+            classes: &self.sel.classes,
+            skipped_classes: &self.sel.skipped,
+            ops: self.ops,
+            generator,
+            progress: &generator.progress,
+            gen_time: timing.generation,
+            regression: &suite.regression,
+            errors: &suite.errors,
+            finish: &built.fstats,
+            validation: &suite.validation,
+            pool: &stats,
+            files: &suite.installed.files,
+            total: self.started.elapsed(),
+        });
+        if let (Some(setup), Some(hits)) = (self.coverage, suite.validation.suite_hits.as_ref()) {
+            add_suite_coverage(&mut report, setup, hits, &built.fstats);
+        }
+        report.phase_seconds = phases(timing);
+        report.output = out.summary(
+            self.args.suite.checking.junit_classpath.as_deref(),
+            &self.session.entries,
+            &suite.installed.files,
+            &suite.installed.replaced,
+        );
+        report
+    }
+}
+
+/// Refuses class files newer than the JDK can run, before anything is loaded.
+fn check_class_versions(session: &Session, args: &GenArgs) -> anyhow::Result<()> {
+    select::check_class_versions(
+        &args.run.classes,
+        args.classlist.as_deref(),
+        &args.packages,
+        &args.jars,
+        &session.cp,
+        session.java.version,
+    )
+}
 
 /// Resolves --class/--classlist/--package/--jar into the public classes to test and loads
 /// them and their helper classes into the model.

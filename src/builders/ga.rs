@@ -229,8 +229,7 @@ pub fn evolve(
         .iter()
         .map(|&u| space.ops[u as usize].weight(params.w3))
         .sum();
-    let n = genes.len();
-    if n == 0 {
+    if genes.is_empty() {
         bail!("no candidate methods: every method was classified as an observer");
     }
     let mut ga = Ga {
@@ -241,94 +240,19 @@ pub fn evolve(
         total_weight,
     };
     let mut rng = ChaCha8Rng::seed_from_u64(params.seed);
-    let mut evaluations = 0usize;
     let mut generations = Vec::new();
     // initial population: every feasible single-method set
-    let started = Instant::now();
-    let explored = ga.space.explored();
-    let singles: Vec<Vec<bool>> = (0..n)
-        .map(|i| {
-            let mut c = vec![false; n];
-            c[i] = true;
-            c
-        })
-        .collect();
-    evaluations += ga.evaluate(&singles, wave)?;
-    let mut pop: Vec<Vec<bool>> = singles
-        .into_iter()
-        .filter(|c| ga.score(c).structures > 0)
-        .collect();
-    if pop.is_empty() {
-        bail!(
-            "no single method builds a structure of the class at this scope (no constructor or \
-             static factory among the candidates, or each one throws): nothing to evolve"
-        );
-    }
+    let mark = Mark::now(ga.space);
+    let (mut pop, mut evaluations) = ga.initial_population(wave)?;
     ga.rank(&mut pop);
     let mut best = pop[0].clone();
-    let report = |ga: &Ga, g: u32, best: &[bool], pop: usize, ev: usize, seq: u64, secs: f64| {
-        let s = ga.score(best);
-        Generation {
-            generation: g,
-            best: ga.names(best),
-            fitness: s.fitness,
-            field_extensions: s.field_ext,
-            structures: s.structures,
-            population: pop,
-            evaluated: ev,
-            sequences: seq,
-            seconds: secs,
-        }
-    };
-    let g0 = report(
-        &ga,
-        0,
-        &best,
-        pop.len(),
-        evaluations,
-        ga.space.explored() - explored,
-        started.elapsed().as_secs_f64(),
-    );
+    let g0 = ga.record(0, &best, pop.len(), evaluations, &mark);
     progress(&g0);
     generations.push(g0);
     for generation in 1..=params.generations {
-        let started = Instant::now();
-        let explored = ga.space.explored();
-        // natural selection: the popSize fittest
-        ga.rank(&mut pop);
-        pop.truncate(params.population.max(1));
-        let mut offspring: Vec<Vec<bool>> = Vec::new();
-        // single-point crossover, popSize x cRate times
-        let crossovers = (params.population as f64 * params.crossover) as usize;
-        for _ in 0..crossovers {
-            let a = &pop[rng.random_range(0..pop.len())];
-            let b = &pop[rng.random_range(0..pop.len())];
-            let point = if n > 1 { rng.random_range(1..n) } else { 0 };
-            let mut c1 = a[..point].to_vec();
-            c1.extend_from_slice(&b[point..]);
-            let mut c2 = b[..point].to_vec();
-            c2.extend_from_slice(&a[point..]);
-            offspring.push(c1);
-            offspring.push(c2);
-        }
-        // mutation of every kept chromosome
-        for c in &pop {
-            let mut m = c.clone();
-            let mut flipped = false;
-            for g in m.iter_mut() {
-                if rng.random_bool(params.mutation.clamp(0.0, 1.0)) {
-                    *g = !*g;
-                    flipped = true;
-                }
-            }
-            if flipped {
-                offspring.push(m);
-            }
-        }
-        let evaluated = ga.evaluate(&offspring, wave)?;
+        let mark = Mark::now(ga.space);
+        let evaluated = ga.next_generation(&mut pop, &mut rng, wave)?;
         evaluations += evaluated;
-        pop.extend(offspring);
-        ga.rank(&mut pop);
         if ga
             .score(&pop[0])
             .cmp(&ga.score(&best), params.paper_fitness)
@@ -336,15 +260,7 @@ pub fn evolve(
         {
             best = pop[0].clone();
         }
-        let g = report(
-            &ga,
-            generation,
-            &best,
-            pop.len(),
-            evaluated,
-            ga.space.explored() - explored,
-            started.elapsed().as_secs_f64(),
-        );
+        let g = ga.record(generation, &best, pop.len(), evaluated, &mark);
         progress(&g);
         generations.push(g);
     }
@@ -357,4 +273,133 @@ pub fn evolve(
         generations,
         evaluations,
     })
+}
+
+/// Where a generation started: the time and the sequences explored so far.
+struct Mark {
+    started: Instant,
+    explored: u64,
+}
+
+impl Mark {
+    /// Now, and the sequences `space` has explored so far.
+    fn now(space: &Space) -> Mark {
+        Mark {
+            started: Instant::now(),
+            explored: space.explored(),
+        }
+    }
+}
+
+impl Ga<'_, '_> {
+    /// Every feasible single-method set (one that builds a structure), measured; returns
+    /// them and how many chromosomes were measured.
+    fn initial_population(
+        &mut self,
+        wave: &mut dyn FnMut(&Wave),
+    ) -> anyhow::Result<(Vec<Vec<bool>>, usize)> {
+        let n = self.genes.len();
+        let singles: Vec<Vec<bool>> = (0..n)
+            .map(|i| {
+                let mut c = vec![false; n];
+                c[i] = true;
+                c
+            })
+            .collect();
+        let evaluated = self.evaluate(&singles, wave)?;
+        let pop: Vec<Vec<bool>> = singles
+            .into_iter()
+            .filter(|c| self.score(c).structures > 0)
+            .collect();
+        if pop.is_empty() {
+            bail!(
+                "no single method builds a structure of the class at this scope (no constructor \
+                 or static factory among the candidates, or each one throws): nothing to evolve"
+            );
+        }
+        Ok((pop, evaluated))
+    }
+
+    /// One evolution: the popSize fittest are kept, their children and mutants measured and
+    /// added, the whole ranked; returns how many chromosomes were measured for the first
+    /// time.
+    fn next_generation(
+        &mut self,
+        pop: &mut Vec<Vec<bool>>,
+        rng: &mut ChaCha8Rng,
+        wave: &mut dyn FnMut(&Wave),
+    ) -> anyhow::Result<usize> {
+        // natural selection: the popSize fittest
+        self.rank(pop);
+        pop.truncate(self.params.population.max(1));
+        let mut offspring = self.crossovers(pop, rng);
+        self.mutants(pop, rng, &mut offspring);
+        let evaluated = self.evaluate(&offspring, wave)?;
+        pop.extend(offspring);
+        self.rank(pop);
+        Ok(evaluated)
+    }
+
+    /// Single-point crossover of random pairs, popSize x cRate times (two children each).
+    fn crossovers(&self, pop: &[Vec<bool>], rng: &mut ChaCha8Rng) -> Vec<Vec<bool>> {
+        let n = self.genes.len();
+        let params = &self.params;
+        let mut offspring: Vec<Vec<bool>> = Vec::new();
+        let crossovers = (params.population as f64 * params.crossover) as usize;
+        for _ in 0..crossovers {
+            let a = &pop[rng.random_range(0..pop.len())];
+            let b = &pop[rng.random_range(0..pop.len())];
+            let point = if n > 1 { rng.random_range(1..n) } else { 0 };
+            let mut c1 = a[..point].to_vec();
+            c1.extend_from_slice(&b[point..]);
+            let mut c2 = b[..point].to_vec();
+            c2.extend_from_slice(&a[point..]);
+            offspring.push(c1);
+            offspring.push(c2);
+        }
+        offspring
+    }
+
+    /// A mutated copy of every kept chromosome (each gene flipped with probability
+    /// `mutation`), added to `offspring` when at least one gene flipped.
+    fn mutants(&self, pop: &[Vec<bool>], rng: &mut ChaCha8Rng, offspring: &mut Vec<Vec<bool>>) {
+        for c in pop {
+            let mut m = c.clone();
+            let mut flipped = false;
+            for g in m.iter_mut() {
+                if rng.random_bool(self.params.mutation.clamp(0.0, 1.0)) {
+                    *g = !*g;
+                    flipped = true;
+                }
+            }
+            if flipped {
+                offspring.push(m);
+            }
+        }
+    }
+
+    /// The progress record of a generation: its best chromosome and figures since `mark`.
+    fn record(
+        &self,
+        generation: u32,
+        best: &[bool],
+        population: usize,
+        evaluated: usize,
+        mark: &Mark,
+    ) -> Generation {
+        let sequences = self.space.explored() - mark.explored;
+        let seconds = mark.started.elapsed().as_secs_f64();
+        let s = self.score(best);
+        Generation {
+            generation,
+            best: self.names(best),
+            fitness: s.fitness,
+            field_extensions: s.field_ext,
+            structures: s.structures,
+            population,
+            evaluated,
+            sequences,
+            seconds,
+        }
+    }
 }

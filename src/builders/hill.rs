@@ -57,57 +57,19 @@ pub fn climb(
     progress: &mut dyn FnMut(&Step),
     wave: &mut dyn FnMut(&Wave),
 ) -> anyhow::Result<Outcome> {
-    let mut evaluations = 0usize;
     let mut steps = Vec::new();
     // step 1: the best single constructor or factory
     let started = Instant::now();
     let explored = space.explored();
-    let creators: Vec<u32> = candidates
-        .iter()
-        .copied()
-        .filter(|&u| space.ops[u as usize].is_creator())
-        .collect();
-    if creators.is_empty() {
-        bail!(
-            "no constructor or static factory among the candidate methods: nothing can build a \
-             first structure (check --methods and the class's public constructors)"
-        );
-    }
-    let mut closures: Vec<Closure> = creators
-        .iter()
-        .map(|&u| Closure::of(&Bits::from_indices([u])))
-        .collect();
-    space.close(&mut closures, wave)?;
-    evaluations += closures.len();
-    let mut best: Option<(u64, u32, usize)> = None;
-    for (i, &u) in creators.iter().enumerate() {
-        let f = space.structures(&closures[i]);
-        if best.is_none_or(|(bf, bu, _)| better(space, w3, (f, u), (bf, bu))) {
-            best = Some((f, u, i));
-        }
-    }
-    let Some((mut fitness, first, at)) = best else {
-        bail!("internal error: no creator measured");
-    };
-    if fitness == 0 {
-        bail!(
-            "no constructor or static factory builds a structure of the class at this scope \
-             (each one threw or went out of scope): try a larger --scope"
-        );
-    }
-    let mut curr = closures.swap_remove(at);
+    let (first, mut fitness, mut curr, creators) = best_creator(space, candidates, w3, wave)?;
+    let mut evaluations = creators;
     let mut builders = vec![first];
-    let set_names = |space: &Space, b: &[u32]| -> Vec<String> {
-        b.iter()
-            .map(|&u| space.ops[u as usize].signature.clone())
-            .collect()
-    };
     let s = Step {
         step: 1,
         added: space.ops[first as usize].signature.clone(),
         set: set_names(space, &builders),
         structures: fitness,
-        evaluated: creators.len(),
+        evaluated: creators,
         sequences: space.explored() - explored,
         seconds: started.elapsed().as_secs_f64(),
     };
@@ -124,25 +86,14 @@ pub fn climb(
         if rest.is_empty() {
             break;
         }
-        let mut closures: Vec<Closure> = rest.iter().map(|&u| curr.with(u)).collect();
-        space.close(&mut closures, wave)?;
-        evaluations += closures.len();
-        let mut best: Option<(u64, u32, usize)> = None;
-        for (i, &u) in rest.iter().enumerate() {
-            if closures[i].over_budget.is_some() {
-                continue;
-            }
-            let f = space.structures(&closures[i]);
-            if best.is_none_or(|(bf, bu, _)| better(space, w3, (f, u), (bf, bu))) {
-                best = Some((f, u, i));
-            }
-        }
-        let Some((f, u, at)) = best else { break };
+        let best = best_addition(space, &curr, &rest, w3, wave)?;
+        evaluations += rest.len();
+        let Some((f, u, closure)) = best else { break };
         if f <= fitness {
             break;
         }
         fitness = f;
-        curr = closures.swap_remove(at);
+        curr = closure;
         builders.push(u);
         let s = Step {
             step: steps.len() as u32 + 1,
@@ -163,4 +114,80 @@ pub fn climb(
         evaluations,
         closure: curr,
     })
+}
+
+/// The signatures of a set.
+fn set_names(space: &Space, b: &[u32]) -> Vec<String> {
+    b.iter()
+        .map(|&u| space.ops[u as usize].signature.clone())
+        .collect()
+}
+
+/// Step 1: the constructor or static factory whose closure builds most, as (the creator,
+/// its structures, its closure, how many creators were measured); an error when there is
+/// none or none builds a structure.
+fn best_creator(
+    space: &mut Space,
+    candidates: &[u32],
+    w3: f64,
+    wave: &mut dyn FnMut(&Wave),
+) -> anyhow::Result<(u32, u64, Closure, usize)> {
+    let creators: Vec<u32> = candidates
+        .iter()
+        .copied()
+        .filter(|&u| space.ops[u as usize].is_creator())
+        .collect();
+    if creators.is_empty() {
+        bail!(
+            "no constructor or static factory among the candidate methods: nothing can build a \
+             first structure (check --methods and the class's public constructors)"
+        );
+    }
+    let mut closures: Vec<Closure> = creators
+        .iter()
+        .map(|&u| Closure::of(&Bits::from_indices([u])))
+        .collect();
+    space.close(&mut closures, wave)?;
+    let mut best: Option<(u64, u32, usize)> = None;
+    for (i, &u) in creators.iter().enumerate() {
+        let f = space.structures(&closures[i]);
+        if best.is_none_or(|(bf, bu, _)| better(space, w3, (f, u), (bf, bu))) {
+            best = Some((f, u, i));
+        }
+    }
+    let Some((fitness, first, at)) = best else {
+        bail!("internal error: no creator measured");
+    };
+    if fitness == 0 {
+        bail!(
+            "no constructor or static factory builds a structure of the class at this scope \
+             (each one threw or went out of scope): try a larger --scope"
+        );
+    }
+    Ok((first, fitness, closures.swap_remove(at), creators.len()))
+}
+
+/// The method of `rest` whose addition to the current closure `curr` builds most (all
+/// successors closed together; those over the combination budget left out), as (its
+/// structures, the method, the closure).
+fn best_addition(
+    space: &mut Space,
+    curr: &Closure,
+    rest: &[u32],
+    w3: f64,
+    wave: &mut dyn FnMut(&Wave),
+) -> anyhow::Result<Option<(u64, u32, Closure)>> {
+    let mut closures: Vec<Closure> = rest.iter().map(|&u| curr.with(u)).collect();
+    space.close(&mut closures, wave)?;
+    let mut best: Option<(u64, u32, usize)> = None;
+    for (i, &u) in rest.iter().enumerate() {
+        if closures[i].over_budget.is_some() {
+            continue;
+        }
+        let f = space.structures(&closures[i]);
+        if best.is_none_or(|(bf, bu, _)| better(space, w3, (f, u), (bf, bu))) {
+            best = Some((f, u, i));
+        }
+    }
+    Ok(best.map(|(f, u, at)| (f, u, closures.swap_remove(at))))
 }

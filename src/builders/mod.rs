@@ -35,6 +35,7 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use observers::{Evidence, Role};
 use space::{Space, Wave};
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::Path;
@@ -231,24 +232,136 @@ pub fn identify(env: &Env, opt: &Options) -> anyhow::Result<Report> {
             env.classes.join(", ")
         );
     }
-    let bar = spinner(opt.quiet);
-    // progress lines: above the spinner on a terminal, plain lines on stderr otherwise
-    let say = |m: String| {
-        if opt.quiet {
-        } else if bar.is_hidden() {
+    let progress = Spinner::new(opt.quiet);
+    let Detected {
+        pool,
+        usable,
+        roles,
+        detection,
+    } = detect_observers(env, opt, usable, &progress)?;
+    let observers_seconds = started.elapsed().as_secs_f64();
+    progress.say(observers_line(&roles, detection.sampled_calls));
+
+    let mut space = new_space(env, opt, &usable, pool);
+    let candidates: Vec<u32> = (0..roles.len() as u32)
+        .filter(|&u| roles[u as usize].role != Role::Observer)
+        .collect();
+    let ident_start = Instant::now();
+    progress.step_started.set(Instant::now());
+    let found = search_builders(env, opt, &mut space, &candidates, &progress)?;
+    let identification = ident_start.elapsed().as_secs_f64();
+    let verified = verify_builders(env, space, &found.builders, &candidates, &progress)?;
+    let check_start = Instant::now();
+    let search_check = if opt.search_check {
+        Some(check_with_search(env, &usable, &verified, &progress)?)
+    } else {
+        None
+    };
+    let search_seconds = check_start.elapsed().as_secs_f64();
+    progress.bar.finish_and_clear();
+    Ok(Report {
+        classes: env.classes.to_vec(),
+        scope,
+        algorithm: opt.given.is_none().then_some(opt.algorithm),
+        seed: opt.seed,
+        observers: roles
+            .iter()
+            .filter(|r| r.role == Role::Observer)
+            .map(|r| r.signature.clone())
+            .collect(),
+        methods: roles,
+        candidates: verified.candidate_names,
+        excluded: verified.excluded,
+        steps: found.steps,
+        generations: found.generations,
+        builders: verified.builder_names,
+        builder_ops: verified.builder_ops,
+        fitness: found.fitness,
+        evaluations: found.evaluations,
+        verdict: verified.verdict,
+        search_check,
+        generated: detection.generated,
+        sampled_calls: detection.sampled_calls,
+        sequences: verified.sequences,
+        waves: verified.waves,
+        failures: verified.failures,
+        timings: Timings {
+            observers: observers_seconds,
+            identification,
+            verification: verified.seconds,
+            search_check: search_seconds,
+            total: started.elapsed().as_secs_f64(),
+        },
+        gen_comparison: None,
+    })
+}
+
+/// The spinner of identification and its progress lines: above the spinner on a terminal,
+/// plain lines on stderr otherwise, none when quiet.
+struct Spinner {
+    bar: ProgressBar,
+    quiet: bool,
+    /// When the current step (or generation) started, for the rate shown on each wave.
+    step_started: Cell<Instant>,
+}
+
+impl Spinner {
+    /// A spinner (hidden when quiet), the step clock started now.
+    fn new(quiet: bool) -> Spinner {
+        Spinner {
+            bar: spinner(quiet),
+            quiet,
+            step_started: Cell::new(Instant::now()),
+        }
+    }
+
+    /// Prints a progress line.
+    fn say(&self, m: String) {
+        if self.quiet {
+        } else if self.bar.is_hidden() {
             eprintln!("{m}");
         } else {
-            bar.println(m);
+            self.bar.println(m);
         }
-    };
-    // The space's workers (bounded by the scope) start while the random run goes on in the
-    // detection's (no bound: larger objects count as evidence too).
-    let space_cfg = pool_config(env, Some(scope), false);
+    }
+
+    /// Shows a wave of the exploration on the spinner: structures known, sequences and the
+    /// rate of this step.
+    fn wave(&self, w: &Wave) {
+        let secs = self.step_started.get().elapsed().as_secs_f64().max(1e-3);
+        self.bar.set_message(format!(
+            "{} structures known | {} sequences ({}/s this step)",
+            thousands(w.structures as u64),
+            thousands(w.explored_total),
+            thousands((w.sequences as f64 / secs) as u64)
+        ));
+    }
+}
+
+/// What observer detection leaves: the space's workers (started meanwhile), the usable
+/// operations they could load, and the role of each.
+struct Detected {
+    pool: Pool,
+    usable: Vec<Usable>,
+    roles: Vec<MethodRole>,
+    detection: observers::Detection,
+}
+
+/// Detects the observers by a random run on workers of their own, while the space's
+/// workers (bounded by the scope) start in the background (the detection's have no bound:
+/// larger objects count as evidence too).
+fn detect_observers(
+    env: &Env,
+    opt: &Options,
+    usable: Vec<Usable>,
+    progress: &Spinner,
+) -> anyhow::Result<Detected> {
+    let space_cfg = pool_config(env, Some(env.settings.scope), false);
     let space_pool = std::thread::spawn(move || Pool::start(space_cfg));
     let mut det_pool =
         Pool::start(pool_config(env, None, false)).context("starting the worker JVMs")?;
     let unregistered = det_pool.register(&env.ops.table)?;
-    bar.set_message(format!(
+    progress.bar.set_message(format!(
         "observer detection: {} random sequences",
         opt.observer_sequences
     ));
@@ -280,140 +393,217 @@ pub fn identify(env: &Env, opt: &Options) -> anyhow::Result<Report> {
             evidence: detection.evidence.get(&u.op).copied().unwrap_or_default(),
         })
         .collect();
-    let observers_seconds = started.elapsed().as_secs_f64();
-    {
-        let obs: Vec<&str> = roles
-            .iter()
-            .filter(|r| r.role == Role::Observer)
-            .map(|r| r.signature.as_str())
-            .collect();
-        say(format!(
-            "observers ({} of {} methods, {} sampled calls): {}",
-            obs.len(),
-            roles.len(),
-            detection.sampled_calls,
-            if obs.is_empty() {
-                "none".to_string()
-            } else {
-                obs.join(", ")
-            }
-        ));
-    }
+    Ok(Detected {
+        pool,
+        usable,
+        roles,
+        detection,
+    })
+}
 
-    let search = Search::new(env.model, env.ops, usable.clone(), search_config(env));
+/// The progress line naming the observers found.
+fn observers_line(roles: &[MethodRole], sampled_calls: usize) -> String {
+    let obs: Vec<&str> = roles
+        .iter()
+        .filter(|r| r.role == Role::Observer)
+        .map(|r| r.signature.as_str())
+        .collect();
+    format!(
+        "observers ({} of {} methods, {} sampled calls): {}",
+        obs.len(),
+        roles.len(),
+        sampled_calls,
+        if obs.is_empty() {
+            "none".to_string()
+        } else {
+            obs.join(", ")
+        }
+    )
+}
+
+/// The transition-graph space over every usable operation, explored on `pool`.
+fn new_space<'a>(env: &Env<'a>, opt: &Options, usable: &[Usable], pool: Pool) -> Space<'a> {
+    let search = Search::new(env.model, env.ops, usable.to_vec(), search_config(env));
     let text_cfg = PoolConfig {
         workers: 1,
-        ..pool_config(env, Some(scope), true)
+        ..pool_config(env, Some(env.settings.scope), true)
     };
-    let mut space = Space::new(
+    Space::new(
         search,
         pool,
         env.classes.to_vec(),
         opt.max_combinations,
-        scope,
+        env.settings.scope,
         text_cfg,
-    );
-    let candidates: Vec<u32> = (0..roles.len() as u32)
-        .filter(|&u| roles[u as usize].role != Role::Observer)
-        .collect();
-    let ident_start = Instant::now();
-    let step_started = std::cell::Cell::new(Instant::now());
-    let mut wave = |w: &Wave| {
-        let secs = step_started.get().elapsed().as_secs_f64().max(1e-3);
-        bar.set_message(format!(
-            "{} structures known | {} sequences ({}/s this step)",
-            thousands(w.structures as u64),
-            thousands(w.explored_total),
-            thousands((w.sequences as f64 / secs) as u64)
-        ));
-    };
-    let mut steps = Vec::new();
-    let mut generations = Vec::new();
-    let (builders, fitness, evaluations) = match (&opt.given, opt.algorithm) {
+    )
+}
+
+/// The builder set and how it was found.
+struct Found {
+    builders: Vec<u32>,
+    fitness: f64,
+    evaluations: usize,
+    steps: Vec<hill::Step>,
+    generations: Vec<ga::Generation>,
+}
+
+/// The builder set: the one given (its usable methods), or the one hill climbing or the
+/// genetic algorithm finds among `candidates`.
+fn search_builders(
+    env: &Env,
+    opt: &Options,
+    space: &mut Space,
+    candidates: &[u32],
+    progress: &Spinner,
+) -> anyhow::Result<Found> {
+    match (&opt.given, opt.algorithm) {
         (Some(given), _) => {
-            let picked: Vec<u32> = (0..space.ops.len() as u32)
-                .filter(|&u| {
-                    let sig = &space.ops[u as usize].signature;
-                    given.iter().any(|r| r.is_match(sig))
-                })
-                .collect();
-            if picked.is_empty() {
-                bail!(
-                    "the builders file matches no usable method of {}: write one signature \
-                     regex per line, as jforge builders does (e.g. {})",
-                    env.classes.join(", "),
-                    regex::escape(&space.ops[0].signature)
-                );
-            }
-            (picked, 0.0, 0)
+            let builders = given_builders(env, space, given)?;
+            Ok(Found {
+                builders,
+                fitness: 0.0,
+                evaluations: 0,
+                steps: Vec::new(),
+                generations: Vec::new(),
+            })
         }
-        (None, Algorithm::HillClimbing) => {
-            let mut step_line = |s: &hill::Step| {
-                let rate = s.evaluated as f64 / s.seconds.max(1e-3);
-                say(format!(
-                    "step {}: + {} -> {{{}}}: {} structures ({} sets, {:.0} sets/s, {} \
-                     sequences, {:.2}s)",
-                    s.step,
-                    short_signature(&s.added),
-                    short_set(&s.set),
-                    thousands(s.structures),
-                    s.evaluated,
-                    rate,
-                    thousands(s.sequences),
-                    s.seconds
-                ));
-                step_started.set(Instant::now());
-            };
-            let out = hill::climb(
-                &mut space,
-                &candidates,
-                opt.ga.w3,
-                &mut step_line,
-                &mut wave,
-            )?;
-            say(format!(
-                "no other method raises the count: {} builders, {} sets evaluated",
-                out.builders.len(),
-                out.evaluations
-            ));
-            steps = out.steps;
-            (out.builders, out.structures as f64, out.evaluations)
-        }
-        (None, Algorithm::Genetic) => {
-            let mut gen_line = |g: &ga::Generation| {
-                let rate = g.evaluated as f64 / g.seconds.max(1e-3);
-                say(format!(
-                    "generation {}: best {{{}}} fitness {:.3} ({} field values, {} structures) \
-                     | population {} | {} new sets, {:.0} sets/s, {} sequences",
-                    g.generation,
-                    short_set(&g.best),
-                    g.fitness,
-                    g.field_extensions,
-                    thousands(g.structures),
-                    g.population,
-                    g.evaluated,
-                    rate,
-                    thousands(g.sequences)
-                ));
-                step_started.set(Instant::now());
-            };
-            let params = ga::Params {
-                seed: opt.seed,
-                ..opt.ga.clone()
-            };
-            let out = ga::evolve(&mut space, &candidates, &params, &mut gen_line, &mut wave)?;
-            generations = out.generations;
-            (out.builders, out.fitness, out.evaluations)
-        }
+        (None, Algorithm::HillClimbing) => climb_hills(opt, space, candidates, progress),
+        (None, Algorithm::Genetic) => run_genetic(opt, space, candidates, progress),
+    }
+}
+
+/// The usable methods the builders file names (an error when it names none).
+fn given_builders(env: &Env, space: &Space, given: &[regex::Regex]) -> anyhow::Result<Vec<u32>> {
+    let picked: Vec<u32> = (0..space.ops.len() as u32)
+        .filter(|&u| {
+            let sig = &space.ops[u as usize].signature;
+            given.iter().any(|r| r.is_match(sig))
+        })
+        .collect();
+    if picked.is_empty() {
+        bail!(
+            "the builders file matches no usable method of {}: write one signature \
+             regex per line, as jforge builders does (e.g. {})",
+            env.classes.join(", "),
+            regex::escape(&space.ops[0].signature)
+        );
+    }
+    Ok(picked)
+}
+
+/// Hill climbing on structure counts, a progress line per step.
+fn climb_hills(
+    opt: &Options,
+    space: &mut Space,
+    candidates: &[u32],
+    progress: &Spinner,
+) -> anyhow::Result<Found> {
+    let mut step_line = |s: &hill::Step| {
+        let rate = s.evaluated as f64 / s.seconds.max(1e-3);
+        progress.say(format!(
+            "step {}: + {} -> {{{}}}: {} structures ({} sets, {:.0} sets/s, {} \
+             sequences, {:.2}s)",
+            s.step,
+            short_signature(&s.added),
+            short_set(&s.set),
+            thousands(s.structures),
+            s.evaluated,
+            rate,
+            thousands(s.sequences),
+            s.seconds
+        ));
+        progress.step_started.set(Instant::now());
     };
-    let identification = ident_start.elapsed().as_secs_f64();
-    bar.set_message(format!(
-        "verifying against the whole API ({} methods) at scope {scope}",
-        space.ops.len()
+    let mut wave = |w: &Wave| progress.wave(w);
+    let out = hill::climb(space, candidates, opt.ga.w3, &mut step_line, &mut wave)?;
+    progress.say(format!(
+        "no other method raises the count: {} builders, {} sets evaluated",
+        out.builders.len(),
+        out.evaluations
+    ));
+    Ok(Found {
+        builders: out.builders,
+        fitness: out.structures as f64,
+        evaluations: out.evaluations,
+        steps: out.steps,
+        generations: Vec::new(),
+    })
+}
+
+/// The genetic algorithm on field extensions, a progress line per generation.
+fn run_genetic(
+    opt: &Options,
+    space: &mut Space,
+    candidates: &[u32],
+    progress: &Spinner,
+) -> anyhow::Result<Found> {
+    let mut gen_line = |g: &ga::Generation| {
+        let rate = g.evaluated as f64 / g.seconds.max(1e-3);
+        progress.say(format!(
+            "generation {}: best {{{}}} fitness {:.3} ({} field values, {} structures) \
+             | population {} | {} new sets, {:.0} sets/s, {} sequences",
+            g.generation,
+            short_set(&g.best),
+            g.fitness,
+            g.field_extensions,
+            thousands(g.structures),
+            g.population,
+            g.evaluated,
+            rate,
+            thousands(g.sequences)
+        ));
+        progress.step_started.set(Instant::now());
+    };
+    let mut wave = |w: &Wave| progress.wave(w);
+    let params = ga::Params {
+        seed: opt.seed,
+        ..opt.ga.clone()
+    };
+    let out = ga::evolve(space, candidates, &params, &mut gen_line, &mut wave)?;
+    Ok(Found {
+        builders: out.builders,
+        fitness: out.fitness,
+        evaluations: out.evaluations,
+        steps: Vec::new(),
+        generations: out.generations,
+    })
+}
+
+/// The verdict on the builder set and what the report takes from the space, which is shut
+/// down.
+struct Verified {
+    verdict: verify::Verdict,
+    /// Sorted canonical-form keys of the structures the builders reach.
+    own_keys: Vec<u128>,
+    builder_ops: Vec<OpId>,
+    builder_names: Vec<String>,
+    candidate_names: Vec<String>,
+    failures: Vec<(String, u64)>,
+    excluded: Vec<(String, String)>,
+    sequences: u64,
+    waves: u64,
+    /// Seconds the verification took.
+    seconds: f64,
+}
+
+/// Verifies the builder set against the whole API at the scope, then collects the space's
+/// figures (failures, excluded methods, names) and stops its workers.
+fn verify_builders(
+    env: &Env,
+    mut space: Space,
+    builders: &[u32],
+    candidates: &[u32],
+    progress: &Spinner,
+) -> anyhow::Result<Verified> {
+    progress.bar.set_message(format!(
+        "verifying against the whole API ({} methods) at scope {}",
+        space.ops.len(),
+        env.settings.scope
     ));
     let verify_start = Instant::now();
-    let (verdict, own) = verify::verify(&mut space, &builders, scope, &mut wave)?;
-    let verification = verify_start.elapsed().as_secs_f64();
+    let mut wave = |w: &Wave| progress.wave(w);
+    let (verdict, own) = verify::verify(&mut space, builders, env.settings.scope, &mut wave)?;
+    let seconds = verify_start.elapsed().as_secs_f64();
     let builder_ops: Vec<OpId> = builders.iter().map(|&u| space.ops[u as usize].op).collect();
     let own_keys = space.keys(&own);
     let mut failures: Vec<(String, u64)> = space
@@ -439,62 +629,43 @@ pub fn identify(env: &Env, opt: &Options) -> anyhow::Result<Report> {
             .map(|&u| space.ops[u as usize].signature.clone())
             .collect()
     };
-    let builder_names = names(&builders);
-    let candidate_names = names(&candidates);
+    let builder_names = names(builders);
+    let candidate_names = names(candidates);
     let sequences = space.explored();
     let waves = space.waves;
     space.shutdown();
-    let mut search_check = None;
-    let check_start = Instant::now();
-    if opt.search_check {
-        bar.set_message(format!(
-            "checking with an exhaustive search restricted to the {} builders",
-            builders.len()
-        ));
-        let subset: Vec<Usable> = usable
-            .iter()
-            .filter(|u| builder_ops.contains(&u.op))
-            .cloned()
-            .collect();
-        search_check = Some(check_by_search(env, subset, &own_keys)?);
-    }
-    let search_seconds = check_start.elapsed().as_secs_f64();
-    bar.finish_and_clear();
-    Ok(Report {
-        classes: env.classes.to_vec(),
-        scope,
-        algorithm: opt.given.is_none().then_some(opt.algorithm),
-        seed: opt.seed,
-        observers: roles
-            .iter()
-            .filter(|r| r.role == Role::Observer)
-            .map(|r| r.signature.clone())
-            .collect(),
-        methods: roles,
-        candidates: candidate_names,
-        excluded,
-        steps,
-        generations,
-        builders: builder_names,
-        builder_ops,
-        fitness,
-        evaluations,
+    Ok(Verified {
         verdict,
-        search_check,
-        generated: detection.generated,
-        sampled_calls: detection.sampled_calls,
+        own_keys,
+        builder_ops,
+        builder_names,
+        candidate_names,
+        failures,
+        excluded,
         sequences,
         waves,
-        failures,
-        timings: Timings {
-            observers: observers_seconds,
-            identification,
-            verification,
-            search_check: search_seconds,
-            total: started.elapsed().as_secs_f64(),
-        },
-        gen_comparison: None,
+        seconds,
     })
+}
+
+/// `--search-check`: an independent exhaustive search restricted to the builders, compared
+/// with what they reached in the space.
+fn check_with_search(
+    env: &Env,
+    usable: &[Usable],
+    verified: &Verified,
+    progress: &Spinner,
+) -> anyhow::Result<SearchCheck> {
+    progress.bar.set_message(format!(
+        "checking with an exhaustive search restricted to the {} builders",
+        verified.builder_ops.len()
+    ));
+    let subset: Vec<Usable> = usable
+        .iter()
+        .filter(|u| verified.builder_ops.contains(&u.op))
+        .cloned()
+        .collect();
+    check_by_search(env, subset, &verified.own_keys)
 }
 
 /// The structures of an exhaustive search restricted to `subset`, run as `jforge exhaustive`
@@ -562,6 +733,14 @@ pub fn verdict_line(r: &Report) -> String {
 
 /// The summary `jforge builders` prints.
 pub fn print_summary(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+    write_header(r, out)?;
+    write_search(r, out)?;
+    write_verdict(r, out)?;
+    write_checks(r, out)
+}
+
+/// The first line: classes, scope, how the set was found, and the time of each phase.
+fn write_header(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     let how = match r.algorithm {
         Some(a) => format!("{}, {} sets evaluated", a.name(), r.evaluations),
         None => "the set given".to_string(),
@@ -581,7 +760,11 @@ pub fn print_summary(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         } else {
             String::new()
         }
-    )?;
+    )
+}
+
+/// The observers, the methods left out, and the search's steps or improving generations.
+fn write_search(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(
         out,
         "  observers ({} of {}): {}",
@@ -619,6 +802,11 @@ pub fn print_summary(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             last = Some(&g.best);
         }
     }
+    Ok(())
+}
+
+/// The builders, the verdict, examples the set misses, and the set without each builder.
+fn write_verdict(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(out, "  builders ({}):", r.builders.len())?;
     for b in &r.builders {
         writeln!(out, "    {b}")?;
@@ -648,6 +836,12 @@ pub fn print_summary(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             }
         )?;
     }
+    Ok(())
+}
+
+/// The exhaustive-search check, the comparison with random generation, and the exceptions
+/// other than misuse, each when there is one.
+fn write_checks(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     if let Some(c) = &r.search_check {
         writeln!(
             out,

@@ -25,7 +25,7 @@ use crate::generate::literals::LiteralPool;
 use crate::generate::ops::OpSet;
 use crate::generate::random::{CandEnding, GenConfig, Generator};
 use crate::model::{JType, Model};
-use crate::runner::{CANON_OP, ExecMode, ExecRequest, Observed, Pool, StmtOutcome};
+use crate::runner::{CANON_OP, ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, OpKind, Sequence, Stmt, Value};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -82,6 +82,13 @@ impl Detection {
     }
 }
 
+/// An object the random run built: (sequence, statement, static type).
+type BuiltObject = (Arc<Sequence>, u32, JType);
+
+/// A sampled call: (op, the sequence with the call last, inputs of the call that are
+/// structures, whether the search keeps its result as a structure).
+type Sample = (OpId, Sequence, Vec<u32>, bool);
+
 /// Runs the random generator for `sequences` sequences (deterministic for a seed), on a pool
 /// whose workers canonicalize without a scope bound, then calls each method of `usable` on up
 /// to 32 objects the run built (drawn with a seeded generator; literal arguments from the
@@ -98,8 +105,44 @@ pub fn detect(
     sequences: u64,
 ) -> anyhow::Result<Detection> {
     let started = Instant::now();
-    // Randoop's default literals, the class's constants and the bounded domains (so that
-    // calls such as remove(v) meet values the structures hold)
+    let literals = literal_pool(model, classes, usable);
+    let cfg = GenConfig {
+        seed,
+        time_limit: None,
+        generated_limit: Some(sequences),
+        max_candidates: (sequences as usize).max(100),
+        ..GenConfig::default()
+    };
+    let mut g = Generator::new(model, ops, literals, cfg);
+    for (op, why) in unregistered {
+        g.exclude(*op, &format!("cannot be loaded: {why}"));
+    }
+    g.run(pool, &mut |_| {})?;
+    let objects = built_objects(&g, ops, classes);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0b5e_7ae5);
+    let mut samples: Vec<Sample> = Vec::new();
+    for u in usable {
+        let Some(fitting) = fitting_objects(model, u, &objects) else {
+            continue;
+        };
+        for _ in 0..SAMPLES_PER_METHOD {
+            let (seq, inputs) = sample_call(u, &fitting, &objects, &mut rng);
+            samples.push((u.op, seq, inputs, u.canon_result));
+        }
+    }
+    let results = run_samples(pool, &samples)?;
+    let (evidence, sampled) = weigh_evidence(&samples, &results);
+    Ok(Detection {
+        generated: g.progress.generated,
+        sampled_calls: sampled,
+        seconds: started.elapsed().as_secs_f64(),
+        evidence,
+    })
+}
+
+/// Randoop's default literals, the class's constants and the bounded domains (so that
+/// calls such as remove(v) meet values the structures hold).
+fn literal_pool(model: &Model, classes: &[String], usable: &[Usable]) -> LiteralPool {
     let mut literals = LiteralPool::with_defaults();
     for c in classes {
         if let Some(ci) = model.get(c) {
@@ -119,18 +162,12 @@ pub fn detect(
             }
         }
     }
-    let cfg = GenConfig {
-        seed,
-        time_limit: None,
-        generated_limit: Some(sequences),
-        max_candidates: (sequences as usize).max(100),
-        ..GenConfig::default()
-    };
-    let mut g = Generator::new(model, ops, literals, cfg);
-    for (op, why) in unregistered {
-        g.exclude(*op, &format!("cannot be loaded: {why}"));
-    }
-    g.run(pool, &mut |_| {})?;
+    literals
+}
+
+/// Objects the run built: the receiver of each normally ending candidate's last call and
+/// its result when that is an object of a class under test.
+fn built_objects(g: &Generator, ops: &OpSet, classes: &[String]) -> Vec<BuiltObject> {
     let mut cands: Vec<_> = g
         .candidates
         .iter()
@@ -138,9 +175,7 @@ pub fn detect(
         .filter(|c| c.ending == CandEnding::Normal)
         .collect();
     cands.sort_by_key(|c| c.id);
-    // objects the run built: (sequence, statement, static type): the receiver of each
-    // sequence's last call and its result when that is an object of a class under test
-    let mut objects: Vec<(Arc<Sequence>, u32, JType)> = Vec::new();
+    let mut objects: Vec<BuiltObject> = Vec::new();
     for c in cands {
         let seq = &c.comp.seq;
         let last = seq.stmts.len() - 1;
@@ -162,78 +197,91 @@ pub fn detect(
             objects.push((seq.clone(), last as u32, t.clone()));
         }
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0b5e_7ae5);
-    // (op, the sequence with the call last, inputs of the call that are structures, whether
-    // the search keeps its result as a structure)
-    let mut samples: Vec<(OpId, Sequence, Vec<u32>, bool)> = Vec::new();
-    for u in usable {
-        let fitting: Vec<Vec<usize>> = u
-            .params
-            .iter()
-            .map(|p| match p {
-                ParamDom::Refs(ty) => (0..objects.len())
+    objects
+}
+
+/// For each parameter of `u`, the objects that fit it (empty for a literal parameter);
+/// `None` when some object parameter has none.
+fn fitting_objects(model: &Model, u: &Usable, objects: &[BuiltObject]) -> Option<Vec<Vec<usize>>> {
+    let fitting: Vec<Vec<usize>> = u
+        .params
+        .iter()
+        .map(|p| match p {
+            ParamDom::Refs(ty) => (0..objects.len())
+                .filter(|&i| {
+                    let t = &objects[i].2;
+                    t.erasure() == ty.erasure() || model.is_subtype(t, ty)
+                })
+                .collect(),
+            ParamDom::Lits(_) => Vec::new(),
+        })
+        .collect();
+    if u.params
+        .iter()
+        .zip(&fitting)
+        .any(|(p, f)| matches!(p, ParamDom::Refs(_)) && f.is_empty())
+    {
+        return None;
+    }
+    Some(fitting)
+}
+
+/// One call of `u` on random fitting objects: the sequence with the call last and the
+/// call's inputs that are structures.
+fn sample_call(
+    u: &Usable,
+    fitting: &[Vec<usize>],
+    objects: &[BuiltObject],
+    rng: &mut ChaCha8Rng,
+) -> (Sequence, Vec<u32>) {
+    let mut seq = Sequence::default();
+    let mut args = Vec::with_capacity(u.params.len());
+    let mut inputs = Vec::new();
+    for (p, f) in u.params.iter().zip(fitting) {
+        match p {
+            ParamDom::Lits(l) => {
+                // half the time a literal the objects were built with (remove(v)
+                // changes a list only when v is in it), else one of the domain
+                let ty = match &l[0] {
+                    Stmt::Lit { ty, .. } => Some(ty),
+                    _ => None,
+                };
+                let used: Vec<u32> = (0..seq.stmts.len() as u32)
                     .filter(|&i| {
-                        let t = &objects[i].2;
-                        t.erasure() == ty.erasure() || model.is_subtype(t, ty)
+                        matches!(&seq.stmts[i as usize],
+                            Stmt::Lit { ty: t, value } if Some(t) == ty && *value != Value::Null)
                     })
-                    .collect(),
-                ParamDom::Lits(_) => Vec::new(),
-            })
-            .collect();
-        if u.params
-            .iter()
-            .zip(&fitting)
-            .any(|(p, f)| matches!(p, ParamDom::Refs(_)) && f.is_empty())
-        {
-            continue;
-        }
-        for _ in 0..SAMPLES_PER_METHOD {
-            let mut seq = Sequence::default();
-            let mut args = Vec::with_capacity(u.params.len());
-            let mut inputs = Vec::new();
-            for (p, f) in u.params.iter().zip(&fitting) {
-                match p {
-                    ParamDom::Lits(l) => {
-                        // half the time a literal the objects were built with (remove(v)
-                        // changes a list only when v is in it), else one of the domain
-                        let ty = match &l[0] {
-                            Stmt::Lit { ty, .. } => Some(ty),
-                            _ => None,
-                        };
-                        let used: Vec<u32> = (0..seq.stmts.len() as u32)
-                            .filter(|&i| {
-                                matches!(&seq.stmts[i as usize],
-                                    Stmt::Lit { ty: t, value } if Some(t) == ty && *value != Value::Null)
-                            })
-                            .collect();
-                        if !used.is_empty() && rng.random_bool(0.5) {
-                            args.push(used[rng.random_range(0..used.len())]);
-                        } else {
-                            seq.stmts.push(l[rng.random_range(0..l.len())].clone());
-                            args.push(seq.stmts.len() as u32 - 1);
-                        }
-                    }
-                    ParamDom::Refs(_) => {
-                        // the longest of three random objects: most objects the run kept are
-                        // small (fresh or emptied), and an observer is told apart on large ones
-                        let pick = (0..3)
-                            .map(|_| f[rng.random_range(0..f.len())])
-                            .max_by_key(|&i| (objects[i].0.stmts.len(), std::cmp::Reverse(i)))
-                            .unwrap_or(f[0]);
-                        let (s, at, _) = &objects[pick];
-                        let off = seq.append(s);
-                        args.push(off + at);
-                        inputs.push(off + at);
-                    }
+                    .collect();
+                if !used.is_empty() && rng.random_bool(0.5) {
+                    args.push(used[rng.random_range(0..used.len())]);
+                } else {
+                    seq.stmts.push(l[rng.random_range(0..l.len())].clone());
+                    args.push(seq.stmts.len() as u32 - 1);
                 }
             }
-            seq.stmts.push(Stmt::Call { op: u.op, args });
-            samples.push((u.op, seq, inputs, u.canon_result));
+            ParamDom::Refs(_) => {
+                // the longest of three random objects: most objects the run kept are
+                // small (fresh or emptied), and an observer is told apart on large ones
+                let pick = (0..3)
+                    .map(|_| f[rng.random_range(0..f.len())])
+                    .max_by_key(|&i| (objects[i].0.stmts.len(), std::cmp::Reverse(i)))
+                    .unwrap_or(f[0]);
+                let (s, at, _) = &objects[pick];
+                let off = seq.append(s);
+                args.push(off + at);
+                inputs.push(off + at);
+            }
         }
     }
-    // two requests per sample: without the call (forms before) and with it
+    seq.stmts.push(Stmt::Call { op: u.op, args });
+    (seq, inputs)
+}
+
+/// Runs two requests per sample, forms computed: without the call (forms before) and with
+/// it; the results in that order.
+fn run_samples(pool: &mut Pool, samples: &[Sample]) -> anyhow::Result<Vec<SeqResult>> {
     let mut reqs = Vec::with_capacity(samples.len() * 2);
-    for (_, seq, inputs, _) in &samples {
+    for (_, seq, inputs, _) in samples {
         let n = seq.stmts.len();
         let observers: Vec<(u32, OpId)> = inputs.iter().map(|&a| (a, CANON_OP)).collect();
         reqs.push(ExecRequest {
@@ -257,21 +305,30 @@ pub fn detect(
     for chunk in reqs.chunks(2000) {
         results.extend(pool.execute(chunk.to_vec())?);
     }
-    let forms = |r: &crate::runner::SeqResult| -> Option<BTreeMap<u32, String>> {
-        if r.first_abnormal().is_some() {
-            return None;
-        }
-        let mut m = BTreeMap::new();
-        for o in &r.observers {
-            match &o.result {
-                Ok(Value::Str(f)) if o.op == CANON_OP => {
-                    m.insert(o.stmt, f.clone());
-                }
-                _ => return None,
+    Ok(results)
+}
+
+/// The canonical forms of a run's observed inputs by statement; `None` when it did not run
+/// normally or a form is missing.
+fn forms(r: &SeqResult) -> Option<BTreeMap<u32, String>> {
+    if r.first_abnormal().is_some() {
+        return None;
+    }
+    let mut m = BTreeMap::new();
+    for o in &r.observers {
+        match &o.result {
+            Ok(Value::Str(f)) if o.op == CANON_OP => {
+                m.insert(o.stmt, f.clone());
             }
+            _ => return None,
         }
-        Some(m)
-    };
+    }
+    Some(m)
+}
+
+/// The evidence per method from the forms before and after each sampled call, and how
+/// many calls gave it.
+fn weigh_evidence(samples: &[Sample], results: &[SeqResult]) -> (HashMap<OpId, Evidence>, usize) {
     let mut evidence: HashMap<OpId, Evidence> = HashMap::new();
     let mut sampled = 0usize;
     for (i, (op, seq, inputs, structure)) in samples.iter().enumerate() {
@@ -301,10 +358,5 @@ pub fn detect(
             }
         }
     }
-    Ok(Detection {
-        generated: g.progress.generated,
-        sampled_calls: sampled,
-        seconds: started.elapsed().as_secs_f64(),
-        evidence,
-    })
+    (evidence, sampled)
 }

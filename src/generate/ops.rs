@@ -180,90 +180,9 @@ pub fn build_ops(
         include,
         exclude,
     };
-    let mut param_types = BTreeSet::new();
-    for c in classes {
-        let Some(ci) = model.get(c) else { continue };
-        let Some(ty) = b.instantiate_class(ci) else {
-            b.set.skipped.push((c.clone(), SkipReason::ClassTypeParams));
-            continue;
-        };
-        b.set.instantiations.insert(c.clone(), ty.clone());
-        let ops = b.class_ops(ci, &ty, true);
-        for id in ops {
-            b.set.primary.push(id);
-            for p in b.set.table.get(id).params.clone() {
-                param_types.insert(p);
-            }
-        }
-    }
+    let param_types = b.primary_ops(classes);
     // Helper classes for parameter types nothing under test can produce.
-    let produced: Vec<JType> = b
-        .set
-        .primary
-        .iter()
-        .filter_map(|&id| b.set.table.get(id).ret.clone())
-        .collect();
-    let mut helpers: BTreeMap<String, JType> = BTreeMap::new();
-    for p in &param_types {
-        let p = match p {
-            JType::Array(e) => (**e).clone(),
-            _ => p.clone(),
-        };
-        let Some(name) = p.class_name() else { continue };
-        if is_literal_type(&p)
-            || name == "java.lang.Object"
-            || b.set.instantiations.contains_key(name)
-        {
-            continue;
-        }
-        if produced.iter().any(|r| model.is_subtype(r, &p)) {
-            continue;
-        }
-        let Some(ci) = model.get(name) else { continue };
-        let impl_name = if !ci.is_interface() && !ci.is_abstract() && model.is_accessible(name) {
-            name.to_string()
-        } else if let Some(d) = default_implementation(name) {
-            d.to_string()
-        } else {
-            continue;
-        };
-        let Some(ici) = model.get(&impl_name) else {
-            continue;
-        };
-        // Type arguments: taken from the parameter (wildcard bounds), else instantiated.
-        let ty = if ici.type_params.is_empty() {
-            JType::class(&impl_name)
-        } else {
-            let args: Vec<JType> = match &p {
-                JType::Class { args, .. } if args.len() == ici.type_params.len() => args
-                    .iter()
-                    .map(|a| match a {
-                        TypeArg::Type(t) | TypeArg::Extends(t) | TypeArg::Super(t)
-                            if t.is_concrete() =>
-                        {
-                            t.clone()
-                        }
-                        _ => JType::string(),
-                    })
-                    .collect(),
-                _ => match b.instantiate_class(ici) {
-                    Some(JType::Class { args, .. }) => args
-                        .into_iter()
-                        .filter_map(|a| {
-                            if let TypeArg::Type(t) = a {
-                                Some(t)
-                            } else {
-                                None
-                            }
-                        })
-                        .collect(),
-                    _ => continue,
-                },
-            };
-            JType::generic(&impl_name, args)
-        };
-        helpers.entry(format!("{impl_name}{ty}")).or_insert(ty);
-    }
+    let helpers = b.helper_types(&param_types);
     for ty in helpers.into_values() {
         let Some(ci) = ty.class_name().and_then(|n| model.get(n)) else {
             continue;
@@ -273,6 +192,116 @@ pub fn build_ops(
     }
     b.set.owner_class.resize(b.set.table.len(), None);
     b.set
+}
+
+impl Builder<'_> {
+    /// The operations of the classes under test (instantiated), as primary operations;
+    /// returns the parameter types they take.
+    fn primary_ops(&mut self, classes: &[String]) -> BTreeSet<JType> {
+        let mut param_types = BTreeSet::new();
+        for c in classes {
+            let Some(ci) = self.model.get(c) else {
+                continue;
+            };
+            let Some(ty) = self.instantiate_class(ci) else {
+                self.set
+                    .skipped
+                    .push((c.clone(), SkipReason::ClassTypeParams));
+                continue;
+            };
+            self.set.instantiations.insert(c.clone(), ty.clone());
+            let ops = self.class_ops(ci, &ty, true);
+            for id in ops {
+                self.set.primary.push(id);
+                for p in self.set.table.get(id).params.clone() {
+                    param_types.insert(p);
+                }
+            }
+        }
+        param_types
+    }
+
+    /// The helper types (keyed by implementation and type) for the parameter types that
+    /// no primary operation produces: the class itself when it is concrete and public, else
+    /// a default implementation of the interface.
+    fn helper_types(&mut self, param_types: &BTreeSet<JType>) -> BTreeMap<String, JType> {
+        let model = self.model;
+        let produced: Vec<JType> = self
+            .set
+            .primary
+            .iter()
+            .filter_map(|&id| self.set.table.get(id).ret.clone())
+            .collect();
+        let mut helpers: BTreeMap<String, JType> = BTreeMap::new();
+        for p in param_types {
+            let p = match p {
+                JType::Array(e) => (**e).clone(),
+                _ => p.clone(),
+            };
+            let Some(name) = p.class_name() else { continue };
+            if is_literal_type(&p)
+                || name == "java.lang.Object"
+                || self.set.instantiations.contains_key(name)
+            {
+                continue;
+            }
+            if produced.iter().any(|r| model.is_subtype(r, &p)) {
+                continue;
+            }
+            let Some(ci) = model.get(name) else { continue };
+            let impl_name = if !ci.is_interface() && !ci.is_abstract() && model.is_accessible(name)
+            {
+                name.to_string()
+            } else if let Some(d) = default_implementation(name) {
+                d.to_string()
+            } else {
+                continue;
+            };
+            let Some(ici) = model.get(&impl_name) else {
+                continue;
+            };
+            let Some(ty) = self.helper_type(&p, &impl_name, ici) else {
+                continue;
+            };
+            helpers.entry(format!("{impl_name}{ty}")).or_insert(ty);
+        }
+        helpers
+    }
+
+    /// The type of helper class `ici` (named `impl_name`) passed for parameter type `p`.
+    /// Type arguments: taken from the parameter (wildcard bounds), else instantiated.
+    fn helper_type(&self, p: &JType, impl_name: &str, ici: &ClassInfo) -> Option<JType> {
+        if ici.type_params.is_empty() {
+            return Some(JType::class(impl_name));
+        }
+        let args: Vec<JType> = match p {
+            JType::Class { args, .. } if args.len() == ici.type_params.len() => args
+                .iter()
+                .map(|a| match a {
+                    TypeArg::Type(t) | TypeArg::Extends(t) | TypeArg::Super(t)
+                        if t.is_concrete() =>
+                    {
+                        t.clone()
+                    }
+                    _ => JType::string(),
+                })
+                .collect(),
+            _ => match self.instantiate_class(ici) {
+                Some(JType::Class { args, .. }) => args
+                    .into_iter()
+                    .filter_map(|a| {
+                        if let TypeArg::Type(t) = a {
+                            Some(t)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect(),
+                _ => return None,
+            },
+        };
+        Some(JType::generic(impl_name, args))
+    }
 }
 
 /// Adds [`OpSet::views`]: code of classes under test that no operation calls directly, such
@@ -435,14 +464,29 @@ impl<'a> Builder<'a> {
         id
     }
 
+    /// The operations of class `ci` used at type `ty`: constructors, methods and (for a
+    /// class under test, `cut`) fields; a helper class only supplies easy constructors and
+    /// mutators.
     fn class_ops(&mut self, ci: &ClassInfo, ty: &JType, cut: bool) -> Vec<OpId> {
-        let model = self.model;
         let mut out = Vec::new();
-        let name = ci.name.clone();
-        if !model.is_accessible(&name) {
-            self.set.skipped.push((name, SkipReason::ClassNotPublic));
+        if !self.model.is_accessible(&ci.name) {
+            self.set
+                .skipped
+                .push((ci.name.clone(), SkipReason::ClassNotPublic));
             return out;
         }
+        self.constructor_ops(ci, ty, cut, &mut out);
+        self.method_ops(&ci.name, ty, cut, &mut out);
+        if cut {
+            self.field_ops(&ci.name, ty, &mut out);
+        }
+        out
+    }
+
+    /// The constructors of `ci` (an inner class's take the outer instance first).
+    fn constructor_ops(&mut self, ci: &ClassInfo, ty: &JType, cut: bool, out: &mut Vec<OpId>) {
+        let model = self.model;
+        let name = &ci.name;
         let inner_outer = match &ci.nesting {
             Nesting::Member {
                 outer,
@@ -451,10 +495,9 @@ impl<'a> Builder<'a> {
             } => Some(outer.clone()),
             _ => None,
         };
-        // Constructors.
-        let ctors = model.constructors_of(&name);
+        let ctors = model.constructors_of(name);
         for m in &ctors {
-            let sig = qualified_signature(&name, "<init>", m);
+            let sig = qualified_signature(name, "<init>", m);
             if self.excluded(&sig) {
                 continue;
             }
@@ -487,10 +530,15 @@ impl<'a> Builder<'a> {
                 method_type_args: Vec::new(),
                 outer_instance,
             };
-            out.push(self.push(op, cut, &name));
+            out.push(self.push(op, cut, name));
         }
-        // Methods.
-        let methods = model.methods_of(&name);
+    }
+
+    /// The methods of class `name`, less Object's noise; the observers among them are
+    /// recorded for the receiver type `ty` of a class under test.
+    fn method_ops(&mut self, name: &str, ty: &JType, cut: bool, out: &mut Vec<OpId>) {
+        let model = self.model;
+        let methods = model.methods_of(name);
         let mut observers = Vec::new();
         for m in &methods {
             if OBJECT_NOISE.contains(&m.name.as_str())
@@ -505,7 +553,7 @@ impl<'a> Builder<'a> {
                     continue;
                 }
             }
-            let sig = qualified_signature(&name, &m.name, m);
+            let sig = qualified_signature(name, &m.name, m);
             if self.excluded(&sig) {
                 continue;
             }
@@ -535,7 +583,7 @@ impl<'a> Builder<'a> {
                 name: m.name.clone(),
                 descriptor: m.descriptor.clone(),
                 owner: if is_static {
-                    JType::class(if decl_accessible { &m.owner } else { &name })
+                    JType::class(if decl_accessible { &m.owner } else { name })
                 } else {
                     ty.clone()
                 },
@@ -552,7 +600,7 @@ impl<'a> Builder<'a> {
                     .as_ref()
                     .is_some_and(|r| r.is_prim() || *r == JType::string())
                 && is_observer_name(&m.name);
-            let id = self.push(op, cut, &name);
+            let id = self.push(op, cut, name);
             if is_observer {
                 observers.push(id);
             }
@@ -565,73 +613,75 @@ impl<'a> Builder<'a> {
                 .or_default()
                 .extend(observers);
         }
-        // Fields and enum constants.
-        if cut {
-            for f in model.fields_of(&name) {
-                let sig = format!("{}.{}", name, f.name);
-                if self.excluded(&sig) {
-                    continue;
-                }
-                let fty = if f.is_static() {
-                    Some(f.ty.clone())
+    }
+
+    /// Getters and setters of the fields and enum constants of a class under test (static
+    /// primitive constants left out: nothing to test).
+    fn field_ops(&mut self, name: &str, ty: &JType, out: &mut Vec<OpId>) {
+        let model = self.model;
+        for f in model.fields_of(name) {
+            let sig = format!("{}.{}", name, f.name);
+            if self.excluded(&sig) {
+                continue;
+            }
+            let fty = if f.is_static() {
+                Some(f.ty.clone())
+            } else {
+                model.field_type(ty, f)
+            };
+            let Some(fty) = fty.filter(|t| t.is_concrete() && self.type_accessible(t)) else {
+                self.set
+                    .skipped
+                    .push((sig, SkipReason::FieldTypeNotConcrete));
+                continue;
+            };
+            if f.is_static() && fty.is_prim() {
+                continue; // constants: nothing to test
+            }
+            let owner = if f.is_static() {
+                JType::class(&f.owner)
+            } else {
+                ty.clone()
+            };
+            let get = Operation {
+                kind: if f.is_static() {
+                    OpKind::StaticFieldGet
                 } else {
-                    model.field_type(ty, f)
-                };
-                let Some(fty) = fty.filter(|t| t.is_concrete() && self.type_accessible(t)) else {
-                    self.set
-                        .skipped
-                        .push((sig, SkipReason::FieldTypeNotConcrete));
-                    continue;
-                };
-                if f.is_static() && fty.is_prim() {
-                    continue; // constants: nothing to test
-                }
-                let owner = if f.is_static() {
-                    JType::class(&f.owner)
-                } else {
-                    ty.clone()
-                };
-                let get = Operation {
+                    OpKind::FieldGet
+                },
+                class: f.owner.clone(),
+                name: f.name.clone(),
+                descriptor: f.descriptor.clone(),
+                owner: owner.clone(),
+                params: Vec::new(),
+                ret: Some(fty.clone()),
+                varargs: false,
+                overloaded: false,
+                method_type_args: Vec::new(),
+                outer_instance: false,
+            };
+            out.push(self.push(get, true, name));
+            if !f.is_final() {
+                let set = Operation {
                     kind: if f.is_static() {
-                        OpKind::StaticFieldGet
+                        OpKind::StaticFieldSet
                     } else {
-                        OpKind::FieldGet
+                        OpKind::FieldSet
                     },
                     class: f.owner.clone(),
                     name: f.name.clone(),
                     descriptor: f.descriptor.clone(),
-                    owner: owner.clone(),
-                    params: Vec::new(),
-                    ret: Some(fty.clone()),
+                    owner,
+                    params: vec![fty],
+                    ret: None,
                     varargs: false,
                     overloaded: false,
                     method_type_args: Vec::new(),
                     outer_instance: false,
                 };
-                out.push(self.push(get, cut, &name));
-                if !f.is_final() {
-                    let set = Operation {
-                        kind: if f.is_static() {
-                            OpKind::StaticFieldSet
-                        } else {
-                            OpKind::FieldSet
-                        },
-                        class: f.owner.clone(),
-                        name: f.name.clone(),
-                        descriptor: f.descriptor.clone(),
-                        owner,
-                        params: vec![fty],
-                        ret: None,
-                        varargs: false,
-                        overloaded: false,
-                        method_type_args: Vec::new(),
-                        outer_instance: false,
-                    };
-                    out.push(self.push(set, cut, &name));
-                }
+                out.push(self.push(set, true, name));
             }
         }
-        out
     }
 
     /// Concrete parameter and result types of `m` on a receiver of type `ty`, with method

@@ -40,6 +40,14 @@ enum Blame {
     Output,
 }
 
+/// The exception a statement threw (borrowed from its result).
+struct Thrown<'r> {
+    /// The statement that threw.
+    at: usize,
+    class: &'r str,
+    public_class: &'r str,
+}
+
 #[derive(Clone, Debug)]
 pub struct GenConfig {
     pub seed: u64,
@@ -759,24 +767,10 @@ impl<'a> Generator<'a> {
     ) -> Option<u32> {
         let need_ty = self.types[need as usize].clone();
         // Reuse a value already in the sequence.
-        if self.rng.random_bool(0.4) {
-            let fits: Vec<u32> = (0..b.seq.len())
-                .filter(|&i| {
-                    b.tids[i].is_some_and(|t| self.is_sub(t, need))
-                        && !(receiver
-                            && matches!(
-                                b.seq.stmts[i],
-                                Stmt::Lit {
-                                    value: Value::Null,
-                                    ..
-                                }
-                            ))
-                })
-                .map(|i| i as u32)
-                .collect();
-            if !fits.is_empty() {
-                return Some(fits[self.rng.random_range(0..fits.len())]);
-            }
+        if self.rng.random_bool(0.4)
+            && let Some(i) = self.reuse_in_draft(b, need, receiver)
+        {
+            return Some(i);
         }
         if !receiver && !need_ty.is_prim() && self.rng.random_bool(0.05) {
             b.seq.stmts.push(Stmt::Lit {
@@ -788,46 +782,10 @@ impl<'a> Generator<'a> {
             return Some(b.seq.len() as u32 - 1);
         }
         if is_literal_type(&need_ty) {
-            let own = self
-                .building
-                .and_then(|op| self.op_literals.get(op as usize))
-                .and_then(|p| p.as_deref())
-                .and_then(|p| p.choices(&need_ty))
-                .filter(|c| !c.is_empty());
-            let v = if let Some(ch) = own
-                && self.rng.random_bool(OP_LITERAL_P)
-            {
-                ch.get(self.rng.random_range(0..ch.len()))
-            } else {
-                let ch = self.literals.choices(&need_ty)?;
-                if ch.is_empty() {
-                    return None;
-                }
-                ch.get(self.rng.random_range(0..ch.len()))
-            };
-            b.seq.stmts.push(Stmt::Lit {
-                ty: need_ty,
-                value: v,
-            });
-            b.tids.push(Some(need));
-            return Some(b.seq.len() as u32 - 1);
+            return self.pick_literal(b, need, need_ty);
         }
         if let JType::Array(elem) = &need_ty {
-            if depth > 1 {
-                return None;
-            }
-            let et = self.tid(elem);
-            let n = self.rng.random_range(0..=3usize);
-            let mut elems = Vec::with_capacity(n);
-            for _ in 0..n {
-                elems.push(self.pick_value(b, parents, et, false, depth + 1)?);
-            }
-            b.seq.stmts.push(Stmt::Array {
-                elem: (**elem).clone(),
-                elems,
-            });
-            b.tids.push(Some(need));
-            return Some(b.seq.len() as u32 - 1);
+            return self.pick_array(b, parents, need, elem, depth);
         }
         // A component sequence with a reusable value of a subtype.
         let types = self.assignable_types(need);
@@ -841,6 +799,96 @@ impl<'a> Generator<'a> {
             }
             return None;
         }
+        self.append_component(b, parents, &types, total)
+    }
+
+    /// A statement already in `b` whose value fits `need` (never a `null` for a receiver),
+    /// chosen at random.
+    fn reuse_in_draft(&mut self, b: &Draft, need: TypeId, receiver: bool) -> Option<u32> {
+        let fits: Vec<u32> = (0..b.seq.len())
+            .filter(|&i| {
+                b.tids[i].is_some_and(|t| self.is_sub(t, need))
+                    && !(receiver
+                        && matches!(
+                            b.seq.stmts[i],
+                            Stmt::Lit {
+                                value: Value::Null,
+                                ..
+                            }
+                        ))
+            })
+            .map(|i| i as u32)
+            .collect();
+        if fits.is_empty() {
+            return None;
+        }
+        Some(fits[self.rng.random_range(0..fits.len())])
+    }
+
+    /// A literal of `need_ty` appended to `b`: from the values the operation being built
+    /// compared against (half the time, when it has some), else from the run's pool.
+    fn pick_literal(&mut self, b: &mut Draft, need: TypeId, need_ty: JType) -> Option<u32> {
+        let own = self
+            .building
+            .and_then(|op| self.op_literals.get(op as usize))
+            .and_then(|p| p.as_deref())
+            .and_then(|p| p.choices(&need_ty))
+            .filter(|c| !c.is_empty());
+        let v = if let Some(ch) = own
+            && self.rng.random_bool(OP_LITERAL_P)
+        {
+            ch.get(self.rng.random_range(0..ch.len()))
+        } else {
+            let ch = self.literals.choices(&need_ty)?;
+            if ch.is_empty() {
+                return None;
+            }
+            ch.get(self.rng.random_range(0..ch.len()))
+        };
+        b.seq.stmts.push(Stmt::Lit {
+            ty: need_ty,
+            value: v,
+        });
+        b.tids.push(Some(need));
+        Some(b.seq.len() as u32 - 1)
+    }
+
+    /// An array of 0 to 3 elements of type `elem` appended to `b` (no arrays nested deeper
+    /// than one level).
+    fn pick_array(
+        &mut self,
+        b: &mut Draft,
+        parents: &mut Vec<u64>,
+        need: TypeId,
+        elem: &JType,
+        depth: u32,
+    ) -> Option<u32> {
+        if depth > 1 {
+            return None;
+        }
+        let et = self.tid(elem);
+        let n = self.rng.random_range(0..=3usize);
+        let mut elems = Vec::with_capacity(n);
+        for _ in 0..n {
+            elems.push(self.pick_value(b, parents, et, false, depth + 1)?);
+        }
+        b.seq.stmts.push(Stmt::Array {
+            elem: elem.clone(),
+            elems,
+        });
+        b.tids.push(Some(need));
+        Some(b.seq.len() as u32 - 1)
+    }
+
+    /// Appends to `b` a component sequence holding a reusable value of one of `types`
+    /// (`total` values in all), and returns that value's statement.
+    fn append_component(
+        &mut self,
+        b: &mut Draft,
+        parents: &mut Vec<u64>,
+        types: &[TypeId],
+        total: usize,
+    ) -> Option<u32> {
         // Tournament of two: of two random candidates the shorter sequence wins. This keeps
         // sequences (and tests) short without losing depth, which repetition provides, and
         // halves the copying that dominates the generator's time (bloat control).
@@ -848,8 +896,8 @@ impl<'a> Generator<'a> {
             self.rng.random_range(0..total),
             self.rng.random_range(0..total),
         );
-        let first = self.nth_value(&types, k1);
-        let second = self.nth_value(&types, k2);
+        let first = self.nth_value(types, k1);
+        let second = self.nth_value(types, k2);
         let chosen = match (first, second) {
             (Some(a), Some(b2)) => Some(if b2.0.seq.len() < a.0.seq.len() {
                 b2
@@ -1027,7 +1075,6 @@ impl<'a> Generator<'a> {
 
     fn apply_one(&mut self, b: Built, r: SeqResult) {
         self.progress.executed += 1;
-        let n = b.comp.seq.len();
         self.progress.statements += r
             .outcomes
             .iter()
@@ -1052,101 +1099,131 @@ impl<'a> Generator<'a> {
                     public_class,
                     ..
                 } => {
-                    let thrower = match &b.comp.seq.stmts[i] {
-                        Stmt::Call { op, .. } => *op,
-                        _ => op,
+                    let thrown = Thrown {
+                        at: i,
+                        class,
+                        public_class,
                     };
-                    // Only the final call (or its repetitions) may throw: earlier statements
-                    // come from sequences that ran normally before. When one does throw (its
-                    // inputs now share state) and that reached new coverage, the prefix up to
-                    // it is kept as a regression candidate ending in that exception.
-                    let final_call = b.comp.seq.stmts[i] == b.comp.seq.stmts[n - 1];
-                    if !final_call {
-                        if new_probe && !class.starts_with("jforge.") {
-                            let mut comp = b.comp;
-                            let mut short = (*comp.seq).clone();
-                            short.stmts.truncate(i + 1);
-                            comp.seq = Arc::new(short);
-                            comp.tids.truncate(i + 1);
-                            self.add_candidate(
-                                comp,
-                                &[],
-                                CandEnding::Exception(public_class.to_string()),
-                                cov,
-                                true,
-                            );
-                        }
-                        return;
-                    }
-                    self.stats[thrower as usize].exceptions += 1;
-                    let null_input = b.comp.has_null || null_input(&b.comp.seq, &r);
-                    let contract =
-                        if class.as_ref() == "java.lang.NullPointerException" && !null_input {
-                            Some("npe-without-null-input")
-                        } else if class.as_ref() == "java.lang.AssertionError" {
-                            Some("assertion-error")
-                        } else if self.cfg.error_exceptions.contains(class.as_ref()) {
-                            Some("declared-exception")
-                        } else {
-                            None
-                        };
-                    let mut comp = b.comp;
-                    let mut short = (*comp.seq).clone();
-                    short.stmts.truncate(i + 1);
-                    comp.seq = Arc::new(short);
-                    comp.tids.truncate(i + 1);
-                    if let Some(contract) = contract {
-                        self.stats[thrower as usize].errors += 1;
-                        self.add_error(
-                            comp,
-                            thrower,
-                            Violation::Exception {
-                                contract,
-                                class: class.to_string(),
-                            },
-                            None,
-                        );
-                    } else if !class.starts_with("jforge.")
-                        && (self.seen_exceptions.insert((thrower, class.to_string())) || new_probe)
-                    {
-                        self.add_candidate(
-                            comp,
-                            &b.parents,
-                            CandEnding::Exception(public_class.to_string()),
-                            cov,
-                            new_probe,
-                        );
-                    }
+                    self.apply_exception(b, &r, &thrown, new_probe, cov);
                 }
                 _ => {}
             },
-            None => {
-                self.stats[op as usize].successes += 1;
-                if let Some(v) = r.violations.first() {
-                    let vop = match &b.comp.seq.stmts[v.a as usize] {
-                        Stmt::Call { op, .. } => *op,
-                        _ => op,
-                    };
-                    let class = match r.outcomes.get(v.a as usize) {
-                        Some(StmtOutcome::Normal(Observed::Object { class, .. })) => class.clone(),
-                        _ => Arc::from(self.ops.table.get(vop).class.as_str()),
-                    };
-                    self.stats[op as usize].errors += 1;
-                    self.add_error(
-                        b.comp,
-                        vop,
-                        Violation::Contract {
-                            contract: v.contract,
-                            a: v.a,
-                            b: v.b,
-                        },
-                        Some(class),
-                    );
-                    return;
-                }
-                self.learn(b, &r, new_cov, new_probe);
-            }
+            None => self.apply_normal(b, &r, new_cov, new_probe),
         }
+    }
+
+    /// A sequence in which statement `thrown.at` threw: an error candidate when the
+    /// exception breaks a contract, else a regression candidate when it is new (for its
+    /// thrower) or reached new coverage.
+    fn apply_exception(
+        &mut self,
+        b: Built,
+        r: &SeqResult,
+        thrown: &Thrown,
+        new_probe: bool,
+        cov: Option<Arc<[u32]>>,
+    ) {
+        let (i, class, public_class) = (thrown.at, thrown.class, thrown.public_class);
+        let n = b.comp.seq.len();
+        let thrower = match &b.comp.seq.stmts[i] {
+            Stmt::Call { op, .. } => *op,
+            _ => b.op,
+        };
+        // Only the final call (or its repetitions) may throw: earlier statements
+        // come from sequences that ran normally before. When one does throw (its
+        // inputs now share state) and that reached new coverage, the prefix up to
+        // it is kept as a regression candidate ending in that exception.
+        let final_call = b.comp.seq.stmts[i] == b.comp.seq.stmts[n - 1];
+        if !final_call {
+            if new_probe && !class.starts_with("jforge.") {
+                let mut comp = b.comp;
+                let mut short = (*comp.seq).clone();
+                short.stmts.truncate(i + 1);
+                comp.seq = Arc::new(short);
+                comp.tids.truncate(i + 1);
+                self.add_candidate(
+                    comp,
+                    &[],
+                    CandEnding::Exception(public_class.to_string()),
+                    cov,
+                    true,
+                );
+            }
+            return;
+        }
+        self.stats[thrower as usize].exceptions += 1;
+        let null_input = b.comp.has_null || null_input(&b.comp.seq, r);
+        let contract = self.exception_contract(class, null_input);
+        let mut comp = b.comp;
+        let mut short = (*comp.seq).clone();
+        short.stmts.truncate(i + 1);
+        comp.seq = Arc::new(short);
+        comp.tids.truncate(i + 1);
+        if let Some(contract) = contract {
+            self.stats[thrower as usize].errors += 1;
+            self.add_error(
+                comp,
+                thrower,
+                Violation::Exception {
+                    contract,
+                    class: class.to_string(),
+                },
+                None,
+            );
+        } else if !class.starts_with("jforge.")
+            && (self.seen_exceptions.insert((thrower, class.to_string())) || new_probe)
+        {
+            self.add_candidate(
+                comp,
+                &b.parents,
+                CandEnding::Exception(public_class.to_string()),
+                cov,
+                new_probe,
+            );
+        }
+    }
+
+    /// The contract an exception of `class` thrown by the final call breaks, if any.
+    fn exception_contract(&self, class: &str, null_input: bool) -> Option<&'static str> {
+        if class == "java.lang.NullPointerException" && !null_input {
+            Some("npe-without-null-input")
+        } else if class == "java.lang.AssertionError" {
+            Some("assertion-error")
+        } else if self.cfg.error_exceptions.contains(class) {
+            Some("declared-exception")
+        } else {
+            None
+        }
+    }
+
+    /// A sequence that ran normally: an error candidate when a value broke an object
+    /// contract, else its values and behaviour are learned from.
+    fn apply_normal(&mut self, b: Built, r: &SeqResult, new_cov: bool, new_probe: bool) {
+        let op = b.op;
+        self.stats[op as usize].successes += 1;
+        if let Some(v) = r.violations.first() {
+            let vop = match &b.comp.seq.stmts[v.a as usize] {
+                Stmt::Call { op, .. } => *op,
+                _ => op,
+            };
+            let class = match r.outcomes.get(v.a as usize) {
+                Some(StmtOutcome::Normal(Observed::Object { class, .. })) => class.clone(),
+                _ => Arc::from(self.ops.table.get(vop).class.as_str()),
+            };
+            self.stats[op as usize].errors += 1;
+            self.add_error(
+                b.comp,
+                vop,
+                Violation::Contract {
+                    contract: v.contract,
+                    a: v.a,
+                    b: v.b,
+                },
+                Some(class),
+            );
+            return;
+        }
+        self.learn(b, r, new_cov, new_probe);
     }
 
     fn blame_stmt(&mut self, b: &Built, i: usize, blame: Blame) {

@@ -146,95 +146,57 @@ pub struct SuiteCoverage {
     pub per_class: Vec<crate::coverage::ClassSummary>,
 }
 
+/// What a finished `gen` run hands to [`Report::build`].
+pub struct RunFacts<'a, 'g> {
+    pub args: &'a GenArgs,
+    pub classes: &'a [String],
+    pub skipped_classes: &'a [(String, SkipReason)],
+    pub ops: &'a OpSet,
+    pub generator: &'a Generator<'g>,
+    pub progress: &'a Progress,
+    pub gen_time: Duration,
+    pub regression: &'a [TestCase],
+    pub errors: &'a [ErrorTest],
+    pub finish: &'a FinishStats,
+    pub validation: &'a ValidationSummary,
+    pub pool: &'a PoolStats,
+    pub files: &'a [WrittenFile],
+    pub total: Duration,
+}
+
 impl Report {
-    #[allow(clippy::too_many_arguments)]
-    pub fn build(
-        args: &GenArgs,
-        classes: &[String],
-        skipped_classes: &[(String, SkipReason)],
-        ops: &OpSet,
-        generator: &Generator,
-        progress: &Progress,
-        gen_time: Duration,
-        regression: &[TestCase],
-        errors: &[ErrorTest],
-        finish: &FinishStats,
-        validation: &ValidationSummary,
-        pool: &PoolStats,
-        files: &[WrittenFile],
-        total: Duration,
-    ) -> Report {
-        let mut rows: BTreeMap<&str, ClassRow> = classes
-            .iter()
-            .map(|c| {
-                (
-                    c.as_str(),
-                    ClassRow {
-                        class: c.clone(),
-                        ..Default::default()
-                    },
-                )
-            })
-            .collect();
-        let class_of = |op: u32| ops.owner_class.get(op as usize).and_then(|c| c.as_deref());
-        for &op in &ops.primary {
-            if let Some(row) = class_of(op).and_then(|c| rows.get_mut(c)) {
-                let st = &generator.stats[op as usize];
-                row.operations += 1;
-                row.covered += usize::from(st.successes > 0);
-                row.timeouts += st.timeouts;
-                row.crashes += st.crashes;
-            }
-        }
-        for t in regression {
-            if let Some(row) = test_owner(ops, t).and_then(|c| rows.get_mut(c)) {
-                row.regression_tests += 1;
-            }
-        }
-        let mut error_rows = Vec::new();
-        for e in errors {
-            let class = class_of(e.op).unwrap_or("(helper)").to_string();
-            if let Some(row) = rows.get_mut(class.as_str()) {
-                row.error_tests += 1;
-                *row.errors_by_contract
-                    .entry(e.contract.to_string())
-                    .or_default() += 1;
-            }
-            error_rows.push(ErrorRow {
-                class: e.class.as_deref().map_or(class, str::to_string),
-                operation: ops.table.get(e.op).signature(),
-                contract: e.contract.to_string(),
-                kind: match e.case.ending {
-                    Ending::ErrorContract { .. } => DefectKind::ObjectContract,
-                    _ => DefectKind::Exception,
-                },
-                occurrences: e.occurrences,
-                routes: e.routes,
-                statements: e.case.seq.len(),
-            });
-        }
+    /// The figures of a finished run (phase times and output summary are set afterwards).
+    pub fn build(f: &RunFacts) -> Report {
+        let mut rows = class_rows(f);
+        let error_rows = error_rows(f, &mut rows);
+        let (generator, progress, pool) = (f.generator, f.progress, f.pool);
+        let gen_secs = f.gen_time.as_secs_f64();
         Report {
             classes: rows.into_values().collect(),
-            skipped_classes: skipped_classes.to_vec(),
-            skipped_members: ops.skipped.clone(),
+            skipped_classes: f.skipped_classes.to_vec(),
+            skipped_members: f.ops.skipped.clone(),
             errors: error_rows,
             incidents: generator.incidents.clone(),
             generated: progress.generated,
             executed: progress.executed,
             statements: progress.statements,
-            generation_seconds: gen_time.as_secs_f64(),
-            sequences_per_second: progress.executed as f64 / gen_time.as_secs_f64().max(1e-9),
-            statements_per_second: progress.statements as f64 / gen_time.as_secs_f64().max(1e-9),
+            generation_seconds: gen_secs,
+            sequences_per_second: progress.executed as f64 / gen_secs.max(1e-9),
+            statements_per_second: progress.statements as f64 / gen_secs.max(1e-9),
             stop_reason: generator.stop_reason,
-            total_seconds: total.as_secs_f64(),
-            regression_tests: regression.len(),
-            error_tests: errors.len(),
-            finish: finish.clone(),
-            validation: validation.clone(),
-            files: files.iter().map(|f| f.path.display().to_string()).collect(),
-            output_dir: args.output_dir().display().to_string(),
+            total_seconds: f.total.as_secs_f64(),
+            regression_tests: f.regression.len(),
+            error_tests: f.errors.len(),
+            finish: f.finish.clone(),
+            validation: f.validation.clone(),
+            files: f
+                .files
+                .iter()
+                .map(|w| w.path.display().to_string())
+                .collect(),
+            output_dir: f.args.output_dir().display().to_string(),
             output: OutputSummary::default(),
-            seed: args.seed,
+            seed: f.args.seed,
             workers: pool.worker_peak_rss_kb.len(),
             worker_restarts: pool.restarts,
             worker_timeouts: pool.timeouts,
@@ -245,26 +207,26 @@ impl Report {
                 .collect(),
             worker_peak_rss_kb: pool.worker_peak_rss_kb.clone(),
             rust_peak_rss_kb: own_peak_rss_kb(),
-            coverage: generator.cov.as_ref().map(|g| {
-                let t = &g.tracker;
-                CoverageRow {
-                    branches_covered: t.covered_branches,
-                    branches_total: t.branches,
-                    lines_covered: t.covered_lines,
-                    lines_total: t.lines,
-                    branch_percent: 100.0 * t.branch_ratio(),
-                    line_percent: 100.0 * t.line_ratio(),
-                    sequences_with_new_coverage: g.new_coverage_seqs,
-                    series: g.series.clone(),
-                    classes: g.summaries(),
-                    suite: None,
-                }
-            }),
+            coverage: coverage_row(generator),
             phase_seconds: Phases::default(),
         }
     }
 
+    /// The summary on the terminal at the end of the run.
     pub fn print_summary(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        writeln!(out, "{}", self.class_table())?;
+        self.write_throughput(out)?;
+        if let Some(c) = &self.coverage {
+            write_coverage(c, out)?;
+        }
+        self.write_destination(out)?;
+        self.write_errors(out)?;
+        self.write_check(out)?;
+        self.write_instability(out)
+    }
+
+    /// The per-class table: methods covered, tests written, errors, timeouts, crashes.
+    fn class_table(&self) -> Table {
         let mut t = Table::new();
         t.load_style(UTF8_BORDERS_ONLY);
         t.set_header(vec![
@@ -296,7 +258,11 @@ impl Report {
                 r.crashes.to_string(),
             ]);
         }
-        writeln!(out, "{t}")?;
+        t
+    }
+
+    /// Sequences executed and their rate, workers, total time and why generation stopped.
+    fn write_throughput(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let secs = self.generation_seconds.max(1e-9);
         writeln!(
             out,
@@ -308,57 +274,12 @@ impl Report {
             self.workers,
             self.total_seconds,
             self.stop_reason.describe()
-        )?;
-        if let Some(c) = &self.coverage {
-            writeln!(
-                out,
-                "coverage of the classes under test, the run: branches {}/{} ({:.1}%), lines {}/{} ({:.1}%)",
-                c.branches_covered,
-                c.branches_total,
-                c.branch_percent,
-                c.lines_covered,
-                c.lines_total,
-                c.line_percent
-            )?;
-            if let Some(s) = &c.suite {
-                writeln!(
-                    out,
-                    "  the written regression suite, run: branches {}/{} ({:.1}%), lines {}/{} ({:.1}%)",
-                    s.branches_covered,
-                    c.branches_total,
-                    s.branch_percent,
-                    s.lines_covered,
-                    c.lines_total,
-                    s.line_percent
-                )?;
-                let mut why = Vec::new();
-                if s.branches_only_in_illegal_sequences > 0 {
-                    why.push(format!(
-                        "{} only by sequences that crashed, hung or broke a contract",
-                        s.branches_only_in_illegal_sequences
-                    ));
-                }
-                if s.branches_lost_in_selection > 0 {
-                    why.push(format!(
-                        "{} by tests not written (--output-limit, or unstable in two JVMs)",
-                        s.branches_lost_in_selection
-                    ));
-                }
-                if s.branches_lost_in_check != 0 {
-                    why.push(format!(
-                        "{} by tests removed in the final check or behaving differently in a fresh JVM",
-                        s.branches_lost_in_check
-                    ));
-                }
-                if !why.is_empty() {
-                    writeln!(
-                        out,
-                        "  branches the run reached and the suite does not: {}",
-                        why.join("; ")
-                    )?;
-                }
-            }
-        }
+        )
+    }
+
+    /// How many tests were written where (and how to run the error-revealing ones when they
+    /// are kept out of the build), and the files of an earlier run replaced.
+    fn write_destination(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         match (
             &self.output.error_output_dir,
             &self.output.error_tests_command,
@@ -381,6 +302,11 @@ impl Report {
                 self.output.replaced_files.len()
             )?;
         }
+        Ok(())
+    }
+
+    /// One line per defect found: who breaks which contract, how often, by how many routes.
+    fn write_errors(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         for e in &self.errors {
             let who = match e.kind {
                 DefectKind::ObjectContract => &e.class,
@@ -396,15 +322,24 @@ impl Report {
                 e.statements
             )?;
         }
+        Ok(())
+    }
+
+    /// The javac/JUnit check's outcome, or why the tests were not checked.
+    fn write_check(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let v = &self.validation;
         match &v.skipped {
-            Some(why) => writeln!(out, "written tests not checked: {why}")?,
+            Some(why) => writeln!(out, "written tests not checked: {why}"),
             None => writeln!(
                 out,
                 "checked with javac and JUnit: {} passing regression tests; removed {} that did not compile, {} that failed, {} error tests that did not fail as expected",
                 v.passed, v.compile_removed, v.failing_removed, v.error_tests_removed
-            )?,
+            ),
         }
+    }
+
+    /// Non-determinism dropped while building tests, and worker restarts (only when any).
+    fn write_instability(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let f = &self.finish;
         if f.unstable_tests + f.unstable_assertions + f.unreproducible_errors > 0 {
             writeln!(
@@ -466,6 +401,147 @@ impl Report {
         }
         out
     }
+}
+
+/// The run's coverage and, when the final check measured it, the written suite's, with
+/// where the branches the suite misses went.
+fn write_coverage(c: &CoverageRow, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "coverage of the classes under test, the run: branches {}/{} ({:.1}%), lines {}/{} ({:.1}%)",
+        c.branches_covered,
+        c.branches_total,
+        c.branch_percent,
+        c.lines_covered,
+        c.lines_total,
+        c.line_percent
+    )?;
+    let Some(s) = &c.suite else {
+        return Ok(());
+    };
+    writeln!(
+        out,
+        "  the written regression suite, run: branches {}/{} ({:.1}%), lines {}/{} ({:.1}%)",
+        s.branches_covered,
+        c.branches_total,
+        s.branch_percent,
+        s.lines_covered,
+        c.lines_total,
+        s.line_percent
+    )?;
+    let mut why = Vec::new();
+    if s.branches_only_in_illegal_sequences > 0 {
+        why.push(format!(
+            "{} only by sequences that crashed, hung or broke a contract",
+            s.branches_only_in_illegal_sequences
+        ));
+    }
+    if s.branches_lost_in_selection > 0 {
+        why.push(format!(
+            "{} by tests not written (--output-limit, or unstable in two JVMs)",
+            s.branches_lost_in_selection
+        ));
+    }
+    if s.branches_lost_in_check != 0 {
+        why.push(format!(
+            "{} by tests removed in the final check or behaving differently in a fresh JVM",
+            s.branches_lost_in_check
+        ));
+    }
+    if !why.is_empty() {
+        writeln!(
+            out,
+            "  branches the run reached and the suite does not: {}",
+            why.join("; ")
+        )?;
+    }
+    Ok(())
+}
+
+/// The owner class of an operation (`None` for helpers).
+fn class_of(ops: &OpSet, op: u32) -> Option<&str> {
+    ops.owner_class.get(op as usize).and_then(|c| c.as_deref())
+}
+
+/// One row per class under test: operations called successfully, timeouts and crashes, and
+/// regression tests (the error tests are counted by [`error_rows`]).
+fn class_rows<'a>(f: &RunFacts<'a, '_>) -> BTreeMap<&'a str, ClassRow> {
+    let ops = f.ops;
+    let mut rows: BTreeMap<&str, ClassRow> = f
+        .classes
+        .iter()
+        .map(|c| {
+            (
+                c.as_str(),
+                ClassRow {
+                    class: c.clone(),
+                    ..Default::default()
+                },
+            )
+        })
+        .collect();
+    for &op in &ops.primary {
+        if let Some(row) = class_of(ops, op).and_then(|c| rows.get_mut(c)) {
+            let st = &f.generator.stats[op as usize];
+            row.operations += 1;
+            row.covered += usize::from(st.successes > 0);
+            row.timeouts += st.timeouts;
+            row.crashes += st.crashes;
+        }
+    }
+    for t in f.regression {
+        if let Some(row) = test_owner(ops, t).and_then(|c| rows.get_mut(c)) {
+            row.regression_tests += 1;
+        }
+    }
+    rows
+}
+
+/// One row per error-revealing test, counted into its class's row too.
+fn error_rows(f: &RunFacts, rows: &mut BTreeMap<&str, ClassRow>) -> Vec<ErrorRow> {
+    let ops = f.ops;
+    let mut error_rows = Vec::new();
+    for e in f.errors {
+        let class = class_of(ops, e.op).unwrap_or("(helper)").to_string();
+        if let Some(row) = rows.get_mut(class.as_str()) {
+            row.error_tests += 1;
+            *row.errors_by_contract
+                .entry(e.contract.to_string())
+                .or_default() += 1;
+        }
+        error_rows.push(ErrorRow {
+            class: e.class.as_deref().map_or(class, str::to_string),
+            operation: ops.table.get(e.op).signature(),
+            contract: e.contract.to_string(),
+            kind: match e.case.ending {
+                Ending::ErrorContract { .. } => DefectKind::ObjectContract,
+                _ => DefectKind::Exception,
+            },
+            occurrences: e.occurrences,
+            routes: e.routes,
+            statements: e.case.seq.len(),
+        });
+    }
+    error_rows
+}
+
+/// The run's coverage figures, when it measured coverage (the suite's are added later).
+fn coverage_row(generator: &Generator) -> Option<CoverageRow> {
+    generator.cov.as_ref().map(|g| {
+        let t = &g.tracker;
+        CoverageRow {
+            branches_covered: t.covered_branches,
+            branches_total: t.branches,
+            lines_covered: t.covered_lines,
+            lines_total: t.lines,
+            branch_percent: 100.0 * t.branch_ratio(),
+            line_percent: 100.0 * t.line_ratio(),
+            sequences_with_new_coverage: g.new_coverage_seqs,
+            series: g.series.clone(),
+            classes: g.summaries(),
+            suite: None,
+        }
+    })
 }
 
 /// The class under test a test is about: the owner of its last call on a class under test
