@@ -27,7 +27,7 @@
 //! full type inference.
 
 use super::ProbeKind;
-use super::classfile::{ConstPool, Reader, put_u2, put_u4, write_attr};
+use super::classfile::{ConstPool, RawAttr, Reader, put_u2, put_u4, write_attr};
 use super::frames::{self, Frame};
 use anyhow::{Context, Result, bail};
 use std::collections::HashMap;
@@ -181,7 +181,6 @@ struct Tramp {
     moves: u32,
 }
 
-/// Everything the rewriter needs to know about the method and class.
 /// Rewrites, in a Code attribute body, every `invokevirtual #from` into `invokestatic #to`
 /// (same length, so no offset moves) for the pairs of `map`. Used for comparison logging:
 /// `String.equals(Object)` becomes `Cov.strEq(String, Object)`, same stack effect. Returns
@@ -210,6 +209,7 @@ pub(crate) fn retarget_calls(body: &[u8], map: &HashMap<u16, u16>) -> Result<Opt
     Ok(out)
 }
 
+/// Everything the rewriter needs to know about the method and class.
 pub(crate) struct MethodCtx<'a> {
     pub(crate) major: u16,
     pub(crate) initial_frame: &'a dyn Fn() -> Result<Frame>,
@@ -260,150 +260,292 @@ pub(crate) fn rewrite(
     ctx: &MethodCtx,
     first_id: u32,
 ) -> Result<std::result::Result<Rewritten, String>> {
-    let mut r = Reader::new(body);
-    let max_stack = r.u2()?;
-    let max_locals = r.u2()?;
-    let code_len = r.u4()? as usize;
-    if code_len == 0 || code_len > 65535 {
-        bail!("invalid code length {code_len}");
+    let attr = CodeAttribute::parse(body)?;
+    let code = Instructions::decode(attr.code)?;
+    let subs = SubAttributes::read(&attr.attrs, cp)?;
+    let mut plan = plan_probes(&code, &subs.lines, first_id)?;
+    let log = CompareLog::plan(&code, &plan, ctx.log_compares, cp)?;
+    let layout = match lay_out(&code, &mut plan, &log) {
+        Ok(layout) => layout,
+        Err(reason) => return Ok(Err(reason)),
+    };
+    let rw = Rewrite {
+        code: &code,
+        plan: &plan,
+        log: &log,
+        layout: &layout,
+    };
+    let new_code = rw.emit_code(cp, ctx.cov_ref)?;
+    let exceptions = rw.remap_exceptions(&attr.exceptions)?;
+    let sub = rw.remap_sub_attributes(&subs, ctx, cp)?;
+    let body = rw.write_code_attribute(&attr, &new_code, exceptions, sub)?;
+    Ok(Ok(Rewritten {
+        body,
+        probes: plan.probes,
+    }))
+}
+
+/// The fields of a Code attribute body, borrowed from it.
+struct CodeAttribute<'a> {
+    max_stack: u16,
+    max_locals: u16,
+    code: &'a [u8],
+    /// Exception table entries: start, end, handler, catch type.
+    exceptions: Vec<(u16, u16, u16, u16)>,
+    attrs: Vec<RawAttr<'a>>,
+}
+
+impl<'a> CodeAttribute<'a> {
+    /// Splits a Code attribute body into its fields; errors on a bad code length or trailing bytes.
+    fn parse(body: &'a [u8]) -> Result<Self> {
+        let mut r = Reader::new(body);
+        let max_stack = r.u2()?;
+        let max_locals = r.u2()?;
+        let code_len = r.u4()? as usize;
+        if code_len == 0 || code_len > 65535 {
+            bail!("invalid code length {code_len}");
+        }
+        let code = r.bytes(code_len)?;
+        let n_exc = r.u2()?;
+        let mut exceptions = Vec::with_capacity(n_exc as usize);
+        for _ in 0..n_exc {
+            exceptions.push((r.u2()?, r.u2()?, r.u2()?, r.u2()?));
+        }
+        let attrs = super::classfile::read_attrs(&mut r)?;
+        if r.remaining() != 0 {
+            bail!("{} trailing bytes in the Code attribute", r.remaining());
+        }
+        Ok(CodeAttribute {
+            max_stack,
+            max_locals,
+            code,
+            exceptions,
+            attrs,
+        })
     }
-    let code = r.bytes(code_len)?;
-    let n_exc = r.u2()?;
-    let mut excs = Vec::with_capacity(n_exc as usize);
-    for _ in 0..n_exc {
-        excs.push((r.u2()?, r.u2()?, r.u2()?, r.u2()?));
-    }
-    let attrs = super::classfile::read_attrs(&mut r)?;
-    if r.remaining() != 0 {
-        bail!("{} trailing bytes in the Code attribute", r.remaining());
+}
+
+/// The decoded original code and the instruction index of each original offset.
+struct Instructions<'a> {
+    code: &'a [u8],
+    insns: Vec<Insn>,
+    /// Original offset -> instruction index (`insns.len()` for the code length, `u32::MAX`
+    /// inside an instruction).
+    index_of: Vec<u32>,
+}
+
+impl<'a> Instructions<'a> {
+    /// Decodes `code` (not empty) and checks that control cannot fall off its end.
+    fn decode(code: &'a [u8]) -> Result<Self> {
+        let insns = decode(code)?;
+        let n = insns.len();
+        let mut index_of = vec![u32::MAX; code.len() + 1];
+        for (i, ins) in insns.iter().enumerate() {
+            index_of[ins.off as usize] = i as u32;
+        }
+        index_of[code.len()] = n as u32;
+        if !never_falls_through(insns[n - 1].op) {
+            bail!(
+                "code falls off its end (last instruction {:#04x})",
+                insns[n - 1].op
+            );
+        }
+        Ok(Instructions {
+            code,
+            insns,
+            index_of,
+        })
     }
 
-    let insns = decode(code)?;
-    let n = insns.len();
-    // original offset -> instruction index (n for code_len)
-    let mut idx_of = vec![u32::MAX; code_len + 1];
-    for (i, ins) in insns.iter().enumerate() {
-        idx_of[ins.off as usize] = i as u32;
+    /// Number of instructions.
+    fn count(&self) -> usize {
+        self.insns.len()
     }
-    idx_of[code_len] = n as u32;
-    let idx = |off: u32| -> Option<usize> {
-        idx_of
+
+    /// The index of the instruction at original offset `off` (the count at the code's end).
+    fn index(&self, off: u32) -> Option<usize> {
+        self.index_of
             .get(off as usize)
             .copied()
             .filter(|&v| v != u32::MAX)
             .map(|v| v as usize)
-    };
-    let must_idx = |off: u32, what: &str| -> Result<usize> {
-        idx(off).with_context(|| format!("{what} offset {off} is not an instruction boundary"))
-    };
-    if !never_falls_through(insns[n - 1].op) {
-        bail!(
-            "code falls off its end (last instruction {:#04x})",
-            insns[n - 1].op
-        );
     }
 
-    // Sub-attributes we understand.
-    let mut lines: Vec<(u32, u32)> = Vec::new();
-    let mut lvts: Vec<(u16, Vec<[u16; 5]>)> = Vec::new();
-    let mut smt: Option<&[u8]> = None;
-    let mut smt_name = 0u16;
-    let mut lnt_name = None;
-    for a in &attrs {
-        let name = cp.utf8_at(a.name).unwrap_or("");
-        match name {
-            "LineNumberTable" => {
-                lnt_name = Some(a.name);
-                let mut ar = Reader::new(a.body);
-                let k = ar.u2()?;
-                for _ in 0..k {
-                    lines.push((ar.u2()? as u32, ar.u2()? as u32));
+    /// [`Self::index`], or an error naming `what` points between instructions.
+    fn must_index(&self, off: u32, what: &str) -> Result<usize> {
+        self.index(off)
+            .with_context(|| format!("{what} offset {off} is not an instruction boundary"))
+    }
+}
+
+/// The sub-attributes of the Code attribute that are remapped; the others (type annotations)
+/// are dropped, because they carry stale offsets.
+struct SubAttributes<'a> {
+    /// LineNumberTable name index, when there is one.
+    line_table_name: Option<u16>,
+    /// LineNumberTable entries (start offset, line), sorted by offset.
+    lines: Vec<(u32, u32)>,
+    /// LocalVariableTable and LocalVariableTypeTable: name index and entries.
+    local_tables: Vec<(u16, Vec<[u16; 5]>)>,
+    /// StackMapTable name index and body (the last one, when there are several).
+    stack_map: Option<(u16, &'a [u8])>,
+}
+
+impl<'a> SubAttributes<'a> {
+    /// Reads the line, local-variable and stack-map tables among `attrs`.
+    fn read(attrs: &[RawAttr<'a>], cp: &ConstPool) -> Result<Self> {
+        let mut subs = SubAttributes {
+            line_table_name: None,
+            lines: Vec::new(),
+            local_tables: Vec::new(),
+            stack_map: None,
+        };
+        for a in attrs {
+            let name = cp.utf8_at(a.name).unwrap_or("");
+            match name {
+                "LineNumberTable" => {
+                    subs.line_table_name = Some(a.name);
+                    let mut ar = Reader::new(a.body);
+                    let k = ar.u2()?;
+                    for _ in 0..k {
+                        subs.lines.push((ar.u2()? as u32, ar.u2()? as u32));
+                    }
                 }
-            }
-            "LocalVariableTable" | "LocalVariableTypeTable" => {
-                let mut ar = Reader::new(a.body);
-                let k = ar.u2()?;
-                let mut v = Vec::with_capacity(k as usize);
-                for _ in 0..k {
-                    v.push([ar.u2()?, ar.u2()?, ar.u2()?, ar.u2()?, ar.u2()?]);
+                "LocalVariableTable" | "LocalVariableTypeTable" => {
+                    let mut ar = Reader::new(a.body);
+                    let k = ar.u2()?;
+                    let mut v = Vec::with_capacity(k as usize);
+                    for _ in 0..k {
+                        v.push([ar.u2()?, ar.u2()?, ar.u2()?, ar.u2()?, ar.u2()?]);
+                    }
+                    subs.local_tables.push((a.name, v));
                 }
-                lvts.push((a.name, v));
+                "StackMapTable" => subs.stack_map = Some((a.name, a.body)),
+                _ => {} // dropped: other code attributes (type annotations) carry stale offsets
             }
-            "StackMapTable" => {
-                smt = Some(a.body);
-                smt_name = a.name;
-            }
-            _ => {} // dropped: other code attributes (type annotations) carry stale offsets
         }
+        subs.lines.sort_by_key(|&(pc, _)| pc);
+        Ok(subs)
     }
-    lines.sort_by_key(|&(pc, _)| pc);
-    let line_at = |off: u32| -> Option<u32> {
-        lines
-            .iter()
-            .rev()
-            .find(|&&(pc, _)| pc <= off)
-            .map(|&(_, l)| l)
-    };
+}
 
-    // ---- probe assignment ----
-    let mut probes: Vec<DraftProbe> = Vec::new();
-    let mut next = first_id;
-    let mut new_probe = |probes: &mut Vec<DraftProbe>, kind, offset, line| -> Result<u32> {
-        let id = next;
+/// The source line of original offset `off`: that of the last line entry at or before it.
+fn line_at(lines: &[(u32, u32)], off: u32) -> Option<u32> {
+    lines
+        .iter()
+        .rev()
+        .find(|&&(pc, _)| pc <= off)
+        .map(|&(_, l)| l)
+}
+
+/// Which probes go where, in original-instruction terms (before layout).
+struct ProbePlan {
+    probes: Vec<DraftProbe>,
+    /// Global id of the next probe.
+    next: u32,
+    /// The method-entry probe.
+    entry_id: u32,
+    /// Per instruction: the line probes at its label.
+    line_probes: Vec<Vec<u32>>,
+    /// Per instruction (and the end): the fall-through probes of the conditional before it.
+    fall_through: Vec<Vec<u32>>,
+    tramps: Vec<Tramp>,
+    /// Per instruction, its trampolines. Conditional: [taken]; switch: cases.., default.
+    insn_tramps: Vec<Vec<usize>>,
+}
+
+/// Assigns the probes in id order: method entry, then per instruction its lines not seen
+/// before and the edges of its branch.
+fn plan_probes(code: &Instructions, lines: &[(u32, u32)], first_id: u32) -> Result<ProbePlan> {
+    let n = code.count();
+    let mut plan = ProbePlan {
+        probes: Vec::new(),
+        next: first_id,
+        entry_id: 0,
+        line_probes: vec![Vec::new(); n],
+        fall_through: vec![Vec::new(); n + 1],
+        tramps: Vec::new(),
+        insn_tramps: vec![Vec::new(); n],
+    };
+    plan.entry_id = plan.new_probe(ProbeKind::MethodEntry, 0, line_at(lines, 0))?;
+    let mut cursor = LineCursor {
+        lines,
+        next_entry: 0,
+        ids: HashMap::new(),
+    };
+    for (i, ins) in code.insns.iter().enumerate() {
+        plan.add_line_probes(&mut cursor, i, ins.off)?;
+        plan.add_branch_probes(code, i, line_at(lines, ins.off))?;
+    }
+    Ok(plan)
+}
+
+/// Walks the sorted line table alongside the instructions.
+struct LineCursor<'a> {
+    lines: &'a [(u32, u32)],
+    /// The first entry not yet consumed.
+    next_entry: usize,
+    /// Line -> its probe id (one probe per distinct line).
+    ids: HashMap<u32, u32>,
+}
+
+impl ProbePlan {
+    /// Adds a probe and returns its global id.
+    fn new_probe(&mut self, kind: ProbeKind, offset: u32, line: Option<u32>) -> Result<u32> {
+        let id = self.next;
         if id > i32::MAX as u32 {
             bail!("probe id {id} exceeds the int range");
         }
-        next += 1;
-        probes.push(DraftProbe { kind, offset, line });
+        self.next += 1;
+        self.probes.push(DraftProbe { kind, offset, line });
         Ok(id)
-    };
-    let entry_id = new_probe(&mut probes, ProbeKind::MethodEntry, 0, line_at(0))?;
-    let mut line_ids: HashMap<u32, u32> = HashMap::new();
-    let mut line_probes: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let mut ft: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
-    let mut tramps: Vec<Tramp> = Vec::new();
-    let mut insn_tramps: Vec<Vec<usize>> = vec![Vec::new(); n]; // cond: [taken]; switch: cases.., default
-    let mut li = 0;
-    for (i, ins) in insns.iter().enumerate() {
-        while li < lines.len() && lines[li].0 < ins.off {
-            li += 1; // entry not at an instruction boundary: ignored
+    }
+
+    /// Puts the line probes of the line entries at instruction `i` (offset `off`) at its
+    /// label, adding a probe for each line seen for the first time.
+    fn add_line_probes(&mut self, cursor: &mut LineCursor, i: usize, off: u32) -> Result<()> {
+        let lines = cursor.lines;
+        while cursor.next_entry < lines.len() && lines[cursor.next_entry].0 < off {
+            cursor.next_entry += 1; // entry not at an instruction boundary: ignored
         }
-        while li < lines.len() && lines[li].0 == ins.off {
-            let line = lines[li].1;
-            let id = match line_ids.get(&line) {
+        while cursor.next_entry < lines.len() && lines[cursor.next_entry].0 == off {
+            let line = lines[cursor.next_entry].1;
+            let id = match cursor.ids.get(&line) {
                 Some(&id) => id,
                 None => {
-                    let id = new_probe(&mut probes, ProbeKind::Line, ins.off, Some(line))?;
-                    line_ids.insert(line, id);
+                    let id = self.new_probe(ProbeKind::Line, off, Some(line))?;
+                    cursor.ids.insert(line, id);
                     id
                 }
             };
-            if !line_probes[i].contains(&id) {
-                line_probes[i].push(id);
+            if !self.line_probes[i].contains(&id) {
+                self.line_probes[i].push(id);
             }
-            li += 1;
+            cursor.next_entry += 1;
         }
-        let line = line_at(ins.off);
-        let mut tramp = |probes: &mut Vec<DraftProbe>, kind: ProbeKind, t: u32| -> Result<usize> {
-            let id = new_probe(probes, kind, ins.off, line)?;
-            tramps.push(Tramp {
-                probe: id,
-                target: must_idx(t, "jump target")?,
-                island: n,
-                wide: false,
-                moves: 0,
-            });
-            Ok(tramps.len() - 1)
-        };
+        Ok(())
+    }
+
+    /// Adds the branch probes of instruction `i`: a trampoline for the taken edge of a
+    /// conditional or for each switch entry, and the fall-through probe of a conditional.
+    /// Checks that the targets of other jumps are instruction boundaries.
+    fn add_branch_probes(
+        &mut self,
+        code: &Instructions,
+        i: usize,
+        line: Option<u32>,
+    ) -> Result<()> {
+        let ins = &code.insns[i];
+        let off = ins.off;
         match &ins.kind {
             Kind::Cond(t) => {
-                let tr = tramp(&mut probes, ProbeKind::BranchTaken, *t)?;
-                insn_tramps[i].push(tr);
-                let id = new_probe(&mut probes, ProbeKind::BranchNotTaken, ins.off, line)?;
-                if i + 1 >= n {
+                let tr = self.add_trampoline(code, ProbeKind::BranchTaken, off, line, *t)?;
+                self.insn_tramps[i].push(tr);
+                let id = self.new_probe(ProbeKind::BranchNotTaken, off, line)?;
+                if i + 1 >= code.count() {
                     bail!("conditional jump at the end of the code");
                 }
-                ft[i + 1].push(id);
+                self.fall_through[i + 1].push(id);
             }
             Kind::Table {
                 default,
@@ -413,338 +555,566 @@ pub(crate) fn rewrite(
             } => {
                 for (k, t) in targets.iter().enumerate() {
                     let key = (*low as i64 + k as i64) as i32;
-                    let tr = tramp(&mut probes, ProbeKind::SwitchCase { key }, *t)?;
-                    insn_tramps[i].push(tr);
+                    let kind = ProbeKind::SwitchCase { key };
+                    let tr = self.add_trampoline(code, kind, off, line, *t)?;
+                    self.insn_tramps[i].push(tr);
                 }
-                let tr = tramp(&mut probes, ProbeKind::SwitchDefault, *default)?;
-                insn_tramps[i].push(tr);
+                let tr =
+                    self.add_trampoline(code, ProbeKind::SwitchDefault, off, line, *default)?;
+                self.insn_tramps[i].push(tr);
             }
             Kind::Lookup { default, pairs } => {
                 for (key, t) in pairs {
-                    let tr = tramp(&mut probes, ProbeKind::SwitchCase { key: *key }, *t)?;
-                    insn_tramps[i].push(tr);
+                    let kind = ProbeKind::SwitchCase { key: *key };
+                    let tr = self.add_trampoline(code, kind, off, line, *t)?;
+                    self.insn_tramps[i].push(tr);
                 }
-                let tr = tramp(&mut probes, ProbeKind::SwitchDefault, *default)?;
-                insn_tramps[i].push(tr);
+                let tr =
+                    self.add_trampoline(code, ProbeKind::SwitchDefault, off, line, *default)?;
+                self.insn_tramps[i].push(tr);
             }
             Kind::Jump16(t) | Kind::Jump32(t) => {
-                must_idx(*t, "jump target")?;
+                code.must_index(*t, "jump target")?;
             }
             Kind::Plain => {}
         }
+        Ok(())
     }
 
-    // ---- comparison logging: site ids (probe id of the taken edge of the jump) ----
-    let taken = |i: usize| -> Option<u32> {
-        match insns.get(i).map(|x| &x.kind) {
-            Some(Kind::Cond(_)) => insn_tramps[i].first().map(|&t| tramps[t].probe),
-            _ => None,
-        }
-    };
-    let mut cmp_site: Vec<Option<u32>> = vec![None; n];
-    let mut cmp_refs = (0u16, 0u16);
-    if ctx.log_compares {
-        for (i, ins) in insns.iter().enumerate() {
-            if is_if_icmp(ins.op) {
-                cmp_site[i] = taken(i);
-            } else if ins.op == LCMP {
-                cmp_site[i] = Some(taken(i + 1).unwrap_or(entry_id));
+    /// Adds a probe of `kind` for the jump at `off` and the trampoline that records it on the
+    /// way to original offset `target`; the trampoline starts in the island at the end.
+    fn add_trampoline(
+        &mut self,
+        code: &Instructions,
+        kind: ProbeKind,
+        off: u32,
+        line: Option<u32>,
+        target: u32,
+    ) -> Result<usize> {
+        let id = self.new_probe(kind, off, line)?;
+        self.tramps.push(Tramp {
+            probe: id,
+            target: code.must_index(target, "jump target")?,
+            island: code.count(),
+            wide: false,
+            moves: 0,
+        });
+        Ok(self.tramps.len() - 1)
+    }
+}
+
+/// Comparison logging: which `if_icmp*` and `lcmp` log their operands, under which site id.
+struct CompareLog {
+    /// Per instruction: the site id (probe id of the taken edge of the jump) when logged.
+    site: Vec<Option<u32>>,
+    /// Methodref of `Cov.cmpI` (0 when no `if_icmp*` is logged).
+    cmp_int_ref: u16,
+    /// Methodref of `Cov.lcmp` (0 when no `lcmp` is logged).
+    lcmp_ref: u16,
+}
+
+impl CompareLog {
+    /// Gives every comparison a site id when `enabled`, and adds the runtime methods that
+    /// the logged comparisons call to the constant pool.
+    fn plan(
+        code: &Instructions,
+        plan: &ProbePlan,
+        enabled: bool,
+        cp: &mut ConstPool,
+    ) -> Result<Self> {
+        let insns = &code.insns;
+        let taken = |i: usize| -> Option<u32> {
+            match insns.get(i).map(|x| &x.kind) {
+                Some(Kind::Cond(_)) => plan.insn_tramps[i].first().map(|&t| plan.tramps[t].probe),
+                _ => None,
+            }
+        };
+        let mut log = CompareLog {
+            site: vec![None; insns.len()],
+            cmp_int_ref: 0,
+            lcmp_ref: 0,
+        };
+        if enabled {
+            for (i, ins) in insns.iter().enumerate() {
+                if is_if_icmp(ins.op) {
+                    log.site[i] = taken(i);
+                } else if ins.op == LCMP {
+                    log.site[i] = Some(taken(i + 1).unwrap_or(plan.entry_id));
+                }
+            }
+            let has = |f: &dyn Fn(u8) -> bool| {
+                insns
+                    .iter()
+                    .zip(&log.site)
+                    .any(|(x, s)| s.is_some() && f(x.op))
+            };
+            if has(&is_if_icmp) {
+                log.cmp_int_ref = cp.methodref(super::RUNTIME_CLASS, "cmpI", "(III)V")?;
+            }
+            if has(&|op| op == LCMP) {
+                log.lcmp_ref = cp.methodref(super::RUNTIME_CLASS, "lcmp", "(JJI)I")?;
             }
         }
-        let has = |f: &dyn Fn(u8) -> bool| {
-            insns
-                .iter()
-                .zip(&cmp_site)
-                .any(|(x, s)| s.is_some() && f(x.op))
-        };
-        if has(&is_if_icmp) {
-            cmp_refs.0 = cp.methodref(super::RUNTIME_CLASS, "cmpI", "(III)V")?;
-        }
-        if has(&|op| op == LCMP) {
-            cmp_refs.1 = cp.methodref(super::RUNTIME_CLASS, "lcmp", "(JJI)I")?;
-        }
+        Ok(log)
     }
-    let cmp_log_len = |i: usize| -> u32 {
-        if cmp_site[i].is_some() && is_if_icmp(insns[i].op) {
+
+    /// Bytes of the comparison log inserted before instruction `i`.
+    fn log_len(&self, insns: &[Insn], i: usize) -> u32 {
+        if self.site[i].is_some() && is_if_icmp(insns[i].op) {
             CMP_LOG_LEN
         } else {
             0
         }
-    };
+    }
 
-    // ---- layout ----
+    /// True when instruction `i` is an `lcmp` replaced by a call to `Cov.lcmp`.
+    fn replaces_lcmp(&self, ins: &Insn, i: usize) -> bool {
+        ins.op == LCMP && self.site[i].is_some()
+    }
+}
+
+/// Offsets in the new code, named as in the module documentation.
+struct Layout {
+    /// Per instruction (and the end): start of `pre[i]`.
+    pre: Vec<u32>,
+    /// Per instruction (and the end): `lbl[i]`, where jumps, handlers and frames land.
+    lbl: Vec<u32>,
+    /// Per instruction: `ins[i]`, the instruction itself.
+    at: Vec<u32>,
+    /// Per trampoline: its start.
+    tramp_at: Vec<u32>,
+    /// Per instruction (and the end): the trampolines of the island in `pre[i]`.
+    islands: Vec<Vec<usize>>,
+    /// Per instruction: a `goto` / `jsr` grown to `goto_w` / `jsr_w`.
+    goto_wide: Vec<bool>,
+    /// Length of the new code.
+    total: u32,
+}
+
+/// Padding after a switch opcode at `pos`, so that its operands are 4-byte aligned.
+fn switch_padding(pos: u32) -> u32 {
+    (3 - pos % 4) % 4
+}
+
+/// Lays the new code out: places everything, then grows jumps to their wide forms and moves
+/// trampolines to nearer islands until every offset fits, in at most 64 rounds. `Err(reason)`
+/// when the method cannot be instrumented.
+fn lay_out(
+    code: &Instructions,
+    plan: &mut ProbePlan,
+    log: &CompareLog,
+) -> std::result::Result<Layout, String> {
+    let n = code.count();
+    // Islands: after an instruction that never falls through, or at the end.
     let eligible: Vec<usize> = (1..=n)
-        .filter(|&j| never_falls_through(insns[j - 1].op))
+        .filter(|&j| never_falls_through(code.insns[j - 1].op))
         .collect();
-    let mut goto_wide = vec![false; n];
-    let mut pre = vec![0u32; n + 1];
-    let mut lbl = vec![0u32; n + 1];
-    let mut at = vec![0u32; n];
-    let mut tpos = vec![0u32; tramps.len()];
-    let mut islands: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
-    let pad = |pos: u32| (3 - pos % 4) % 4;
-    let mut total = 0u32;
-    let mut settled = false;
+    let mut layout = Layout {
+        pre: vec![0u32; n + 1],
+        lbl: vec![0u32; n + 1],
+        at: vec![0u32; n],
+        tramp_at: vec![0u32; plan.tramps.len()],
+        islands: vec![Vec::new(); n + 1],
+        goto_wide: vec![false; n],
+        total: 0,
+    };
     for _round in 0..64 {
-        for v in islands.iter_mut() {
+        layout.fill_islands(&plan.tramps);
+        layout.place(code, plan, log)?;
+        let jumps_changed = layout.fix_jumps(code, plan, &eligible)?;
+        let trampolines_changed = layout.widen_trampolines(&mut plan.tramps);
+        if !jumps_changed && !trampolines_changed {
+            return Ok(layout);
+        }
+    }
+    Err("jump layout did not settle".into())
+}
+
+impl Layout {
+    /// Puts each trampoline into the island it is assigned to.
+    fn fill_islands(&mut self, tramps: &[Tramp]) {
+        for v in self.islands.iter_mut() {
             v.clear();
         }
         for (t, tr) in tramps.iter().enumerate() {
-            islands[tr.island].push(t);
+            self.islands[tr.island].push(t);
         }
+    }
+
+    /// Computes every offset for the current jump forms and islands. `Err(reason)` when the
+    /// code would exceed the 65535-byte method limit.
+    fn place(
+        &mut self,
+        code: &Instructions,
+        plan: &ProbePlan,
+        log: &CompareLog,
+    ) -> std::result::Result<(), String> {
+        let n = code.count();
         let mut pos: u64 = 0;
         for i in 0..=n {
-            pre[i] = pos as u32;
+            self.pre[i] = pos as u32;
             if i == 0 {
                 pos += PROBE_LEN as u64;
             }
-            pos += PROBE_LEN as u64 * ft[i].len() as u64;
-            for &t in &islands[i] {
-                tpos[t] = pos as u32;
-                pos += PROBE_LEN as u64 + if tramps[t].wide { 5 } else { 3 };
+            pos += PROBE_LEN as u64 * plan.fall_through[i].len() as u64;
+            for &t in &self.islands[i] {
+                self.tramp_at[t] = pos as u32;
+                pos += PROBE_LEN as u64 + if plan.tramps[t].wide { 5 } else { 3 };
             }
-            lbl[i] = pos as u32;
+            self.lbl[i] = pos as u32;
             if i == n {
                 break;
             }
-            pos += PROBE_LEN as u64 * line_probes[i].len() as u64;
-            pos += cmp_log_len(i) as u64;
-            at[i] = pos as u32;
-            let ins = &insns[i];
-            pos += match &ins.kind {
-                Kind::Plain if ins.op == LCMP && cmp_site[i].is_some() => LCMP_LEN as u64,
-                Kind::Plain | Kind::Cond(_) | Kind::Jump32(_) => ins.len as u64,
-                Kind::Jump16(_) => {
-                    if goto_wide[i] {
-                        5
-                    } else {
-                        3
-                    }
-                }
-                Kind::Table { targets, .. } => {
-                    1 + pad(pos as u32) as u64 + 12 + 4 * targets.len() as u64
-                }
-                Kind::Lookup { pairs, .. } => {
-                    1 + pad(pos as u32) as u64 + 8 + 8 * pairs.len() as u64
-                }
-            };
+            pos += PROBE_LEN as u64 * plan.line_probes[i].len() as u64;
+            pos += log.log_len(&code.insns, i) as u64;
+            self.at[i] = pos as u32;
+            pos += self.instruction_len(&code.insns[i], i, log, pos);
             if pos > 65535 {
-                return Ok(Err(format!(
-                    "instrumented code would exceed the 65535-byte method limit (original {code_len} bytes)"
-                )));
+                return Err(format!(
+                    "instrumented code would exceed the 65535-byte method limit (original {} bytes)",
+                    code.code.len()
+                ));
             }
         }
-        total = pos as u32;
+        self.total = pos as u32;
+        Ok(())
+    }
+
+    /// Length of instruction `i` in the new code when it starts at `pos`.
+    fn instruction_len(&self, ins: &Insn, i: usize, log: &CompareLog, pos: u64) -> u64 {
+        match &ins.kind {
+            Kind::Plain if log.replaces_lcmp(ins, i) => LCMP_LEN as u64,
+            Kind::Plain | Kind::Cond(_) | Kind::Jump32(_) => ins.len as u64,
+            Kind::Jump16(_) => {
+                if self.goto_wide[i] {
+                    5
+                } else {
+                    3
+                }
+            }
+            Kind::Table { targets, .. } => {
+                1 + switch_padding(pos as u32) as u64 + 12 + 4 * targets.len() as u64
+            }
+            Kind::Lookup { pairs, .. } => {
+                1 + switch_padding(pos as u32) as u64 + 8 + 8 * pairs.len() as u64
+            }
+        }
+    }
+
+    /// Grows each `goto` / `jsr` whose target is out of 16-bit reach, and moves each
+    /// conditional's trampoline that is out of reach. True when something changed.
+    fn fix_jumps(
+        &mut self,
+        code: &Instructions,
+        plan: &mut ProbePlan,
+        eligible: &[usize],
+    ) -> std::result::Result<bool, String> {
         let mut changed = false;
-        for (i, ins) in insns.iter().enumerate() {
+        for (i, ins) in code.insns.iter().enumerate() {
             match &ins.kind {
-                Kind::Jump16(t) if !goto_wide[i] => {
-                    let ti = idx(*t).unwrap_or(0);
-                    if !fits16(lbl[ti] as i64 - at[i] as i64) {
-                        goto_wide[i] = true;
+                Kind::Jump16(t) if !self.goto_wide[i] => {
+                    let ti = code.index(*t).unwrap_or(0);
+                    if !fits16(self.lbl[ti] as i64 - self.at[i] as i64) {
+                        self.goto_wide[i] = true;
                         changed = true;
                     }
                 }
                 Kind::Cond(_) => {
-                    let t = insn_tramps[i][0];
-                    if !fits16(tpos[t] as i64 - at[i] as i64) {
-                        // Move the trampoline to the island nearest to the jump.
-                        let best = eligible
-                            .iter()
-                            .copied()
-                            .filter(|&j| j != tramps[t].island)
-                            .min_by_key(|&j| (pre[j] as i64 - at[i] as i64).abs());
-                        match best {
-                            Some(j)
-                                if tramps[t].moves < 4
-                                    && (pre[j] as i64 - at[i] as i64).abs() < 30000 =>
-                            {
-                                tramps[t].island = j;
-                                tramps[t].moves += 1;
-                                changed = true;
-                            }
-                            _ => {
-                                return Ok(Err(format!(
-                                    "no place for a trampoline within 32 KiB of the jump at offset {}",
-                                    ins.off
-                                )));
-                            }
-                        }
+                    let t = plan.insn_tramps[i][0];
+                    if !fits16(self.tramp_at[t] as i64 - self.at[i] as i64) {
+                        self.move_trampoline(&mut plan.tramps[t], i, ins.off, eligible)?;
+                        changed = true;
                     }
                 }
                 _ => {}
             }
         }
+        Ok(changed)
+    }
+
+    /// Moves the trampoline of the conditional jump `i` (original offset `off`) to the island
+    /// nearest to the jump; `Err(reason)` when that is not within reach or the trampoline has
+    /// already moved 4 times.
+    fn move_trampoline(
+        &self,
+        tramp: &mut Tramp,
+        i: usize,
+        off: u32,
+        eligible: &[usize],
+    ) -> std::result::Result<(), String> {
+        let best = eligible
+            .iter()
+            .copied()
+            .filter(|&j| j != tramp.island)
+            .min_by_key(|&j| (self.pre[j] as i64 - self.at[i] as i64).abs());
+        match best {
+            Some(j)
+                if tramp.moves < 4 && (self.pre[j] as i64 - self.at[i] as i64).abs() < 30000 =>
+            {
+                tramp.island = j;
+                tramp.moves += 1;
+                Ok(())
+            }
+            _ => Err(format!(
+                "no place for a trampoline within 32 KiB of the jump at offset {off}"
+            )),
+        }
+    }
+
+    /// Grows each trampoline whose `goto` no longer reaches its target to `goto_w`. True when
+    /// something changed.
+    fn widen_trampolines(&self, tramps: &mut [Tramp]) -> bool {
+        let mut changed = false;
         for (t, tr) in tramps.iter_mut().enumerate() {
-            if !tr.wide && !fits16(lbl[tr.target] as i64 - (tpos[t] + PROBE_LEN) as i64) {
+            if !tr.wide
+                && !fits16(self.lbl[tr.target] as i64 - (self.tramp_at[t] + PROBE_LEN) as i64)
+            {
                 tr.wide = true;
                 changed = true;
             }
         }
-        if !changed {
-            settled = true;
-            break;
-        }
+        changed
     }
-    if !settled {
-        return Ok(Err("jump layout did not settle".into()));
+}
+
+/// The planned rewrite of one method, read by the steps that write the new Code attribute.
+struct Rewrite<'a> {
+    code: &'a Instructions<'a>,
+    plan: &'a ProbePlan,
+    log: &'a CompareLog,
+    layout: &'a Layout,
+}
+
+impl Rewrite<'_> {
+    /// Writes the new code, following the layout; `cov_ref` is the methodref of `Cov.hit`.
+    fn emit_code(&self, cp: &mut ConstPool, cov_ref: u16) -> Result<Vec<u8>> {
+        let n = self.code.count();
+        let total = self.layout.total;
+        let mut out: Vec<u8> = Vec::with_capacity(total as usize);
+        for i in 0..=n {
+            self.emit_pre(&mut out, cp, cov_ref, i)?;
+            if i == n {
+                break;
+            }
+            for &p in &self.plan.line_probes[i] {
+                emit_probe(&mut out, cp, cov_ref, p)?;
+            }
+            self.emit_compare_log(&mut out, cp, i)?;
+            self.emit_instruction(&mut out, cp, i)?;
+        }
+        if out.len() != total as usize {
+            bail!(
+                "internal layout error: emitted {} bytes, planned {total}",
+                out.len()
+            );
+        }
+        Ok(out)
     }
 
-    // ---- emit ----
-    let mut out: Vec<u8> = Vec::with_capacity(total as usize);
-    let emit_probe = |out: &mut Vec<u8>, cp: &mut ConstPool, id: u32| -> Result<()> {
-        push_int(out, cp, id)?;
-        out.push(0xb8);
-        put_u2(out, ctx.cov_ref);
-        Ok(())
-    };
-    for i in 0..=n {
+    /// Emits `pre[i]`: the entry probe (before the first instruction), the fall-through
+    /// probes and the trampolines of the island.
+    fn emit_pre(
+        &self,
+        out: &mut Vec<u8>,
+        cp: &mut ConstPool,
+        cov_ref: u16,
+        i: usize,
+    ) -> Result<()> {
         if i == 0 {
-            emit_probe(&mut out, cp, entry_id)?;
+            emit_probe(out, cp, cov_ref, self.plan.entry_id)?;
         }
-        for &p in &ft[i] {
-            emit_probe(&mut out, cp, p)?;
+        for &p in &self.plan.fall_through[i] {
+            emit_probe(out, cp, cov_ref, p)?;
         }
-        for &t in &islands[i] {
-            let tr = &tramps[t];
-            emit_probe(&mut out, cp, tr.probe)?;
-            let d = lbl[tr.target] as i64 - out.len() as i64;
+        for &t in &self.layout.islands[i] {
+            let tr = &self.plan.tramps[t];
+            emit_probe(out, cp, cov_ref, tr.probe)?;
+            let d = self.layout.lbl[tr.target] as i64 - out.len() as i64;
             if tr.wide {
                 out.push(0xc8);
-                put_u4(&mut out, d as i32 as u32);
+                put_u4(out, d as i32 as u32);
             } else {
                 out.push(0xa7);
-                put_u2(&mut out, d as i16 as u16);
+                put_u2(out, d as i16 as u16);
             }
         }
-        if i == n {
-            break;
-        }
-        for &p in &line_probes[i] {
-            emit_probe(&mut out, cp, p)?;
-        }
-        let ins = &insns[i];
-        if let Some(site) = cmp_site[i]
-            && is_if_icmp(ins.op)
+        Ok(())
+    }
+
+    /// Emits the comparison log before instruction `i` when it is a logged `if_icmp*`.
+    fn emit_compare_log(&self, out: &mut Vec<u8>, cp: &mut ConstPool, i: usize) -> Result<()> {
+        if let Some(site) = self.log.site[i]
+            && is_if_icmp(self.code.insns[i].op)
         {
             out.push(0x5c); // dup2
-            push_int(&mut out, cp, site)?;
+            push_int(out, cp, site)?;
             out.push(0xb8);
-            put_u2(&mut out, cmp_refs.0);
+            put_u2(out, self.log.cmp_int_ref);
         }
+        Ok(())
+    }
+
+    /// Emits instruction `i` at its planned offset, with its jump offsets recomputed and its
+    /// switch padding redone; a logged `lcmp` becomes a call to `Cov.lcmp`.
+    fn emit_instruction(&self, out: &mut Vec<u8>, cp: &mut ConstPool, i: usize) -> Result<()> {
+        let ins = &self.code.insns[i];
+        let (lbl, tramp_at) = (&self.layout.lbl, &self.layout.tramp_at);
         let here = out.len() as i64;
-        if here != at[i] as i64 {
+        if here != self.layout.at[i] as i64 {
             bail!("internal layout error at offset {}", ins.off);
         }
-        let rel_t = |t: usize| (tpos[t] as i64 - here) as i32 as u32;
+        let rel_t = |t: usize| (tramp_at[t] as i64 - here) as i32 as u32;
         match &ins.kind {
-            Kind::Plain if ins.op == LCMP && cmp_site[i].is_some() => {
-                push_int(&mut out, cp, cmp_site[i].unwrap_or(entry_id))?;
+            Kind::Plain if self.log.replaces_lcmp(ins, i) => {
+                push_int(out, cp, self.log.site[i].unwrap_or(self.plan.entry_id))?;
                 out.push(0xb8);
-                put_u2(&mut out, cmp_refs.1);
+                put_u2(out, self.log.lcmp_ref);
             }
-            Kind::Plain => {
-                out.extend_from_slice(&code[ins.off as usize..(ins.off + ins.len) as usize])
-            }
+            Kind::Plain => out
+                .extend_from_slice(&self.code.code[ins.off as usize..(ins.off + ins.len) as usize]),
             Kind::Jump16(t) => {
-                let d = lbl[idx(*t).unwrap_or(0)] as i64 - here;
-                if goto_wide[i] {
+                let d = lbl[self.code.index(*t).unwrap_or(0)] as i64 - here;
+                if self.layout.goto_wide[i] {
                     out.push(if ins.op == 0xa7 { 0xc8 } else { 0xc9 });
-                    put_u4(&mut out, d as i32 as u32);
+                    put_u4(out, d as i32 as u32);
                 } else {
                     out.push(ins.op);
-                    put_u2(&mut out, d as i16 as u16);
+                    put_u2(out, d as i16 as u16);
                 }
             }
             Kind::Cond(_) => {
                 out.push(ins.op);
-                put_u2(&mut out, rel_t(insn_tramps[i][0]) as u16);
+                put_u2(out, rel_t(self.plan.insn_tramps[i][0]) as u16);
             }
             Kind::Jump32(t) => {
                 out.push(ins.op);
                 put_u4(
-                    &mut out,
-                    (lbl[idx(*t).unwrap_or(0)] as i64 - here) as i32 as u32,
+                    out,
+                    (lbl[self.code.index(*t).unwrap_or(0)] as i64 - here) as i32 as u32,
                 );
             }
             Kind::Table { low, high, .. } => {
                 out.push(ins.op);
-                out.extend(std::iter::repeat_n(0, pad(here as u32) as usize));
-                let ts = &insn_tramps[i];
-                put_u4(&mut out, rel_t(ts[ts.len() - 1]));
-                put_u4(&mut out, *low as u32);
-                put_u4(&mut out, *high as u32);
+                out.extend(std::iter::repeat_n(0, switch_padding(here as u32) as usize));
+                let ts = &self.plan.insn_tramps[i];
+                put_u4(out, rel_t(ts[ts.len() - 1]));
+                put_u4(out, *low as u32);
+                put_u4(out, *high as u32);
                 for &t in &ts[..ts.len() - 1] {
-                    put_u4(&mut out, rel_t(t));
+                    put_u4(out, rel_t(t));
                 }
             }
             Kind::Lookup { pairs, .. } => {
                 out.push(ins.op);
-                out.extend(std::iter::repeat_n(0, pad(here as u32) as usize));
-                let ts = &insn_tramps[i];
-                put_u4(&mut out, rel_t(ts[ts.len() - 1]));
-                put_u4(&mut out, pairs.len() as u32);
+                out.extend(std::iter::repeat_n(0, switch_padding(here as u32) as usize));
+                let ts = &self.plan.insn_tramps[i];
+                put_u4(out, rel_t(ts[ts.len() - 1]));
+                put_u4(out, pairs.len() as u32);
                 for (k, (key, _)) in pairs.iter().enumerate() {
-                    put_u4(&mut out, *key as u32);
-                    put_u4(&mut out, rel_t(ts[k]));
+                    put_u4(out, *key as u32);
+                    put_u4(out, rel_t(ts[k]));
                 }
             }
         }
-    }
-    if out.len() != total as usize {
-        bail!(
-            "internal layout error: emitted {} bytes, planned {total}",
-            out.len()
-        );
+        Ok(())
     }
 
-    // ---- exception table: skip islands inside protected ranges ----
-    let mut new_excs: Vec<[u16; 4]> = Vec::new();
-    for &(s, e, h, ty) in &excs {
-        let si = must_idx(s as u32, "exception range start")?;
-        let ei = must_idx(e as u32, "exception range end")?;
-        let hi = must_idx(h as u32, "exception handler")?;
-        if si >= ei {
-            bail!("empty exception range {s}..{e}");
-        }
-        let mut cur = lbl[si];
-        for j in si + 1..ei {
-            if !islands[j].is_empty() {
-                if pre[j] > cur {
-                    new_excs.push([cur as u16, pre[j] as u16, lbl[hi] as u16, ty]);
+    /// Remaps the exception table. A protected range is split around the islands inside it,
+    /// so that the trampolines (and probes before them) are not protected.
+    fn remap_exceptions(&self, exceptions: &[(u16, u16, u16, u16)]) -> Result<Vec<[u16; 4]>> {
+        let (code, layout) = (self.code, self.layout);
+        let mut new_excs: Vec<[u16; 4]> = Vec::new();
+        for &(s, e, h, ty) in exceptions {
+            let si = code.must_index(s as u32, "exception range start")?;
+            let ei = code.must_index(e as u32, "exception range end")?;
+            let hi = code.must_index(h as u32, "exception handler")?;
+            if si >= ei {
+                bail!("empty exception range {s}..{e}");
+            }
+            let mut cur = layout.lbl[si];
+            for j in si + 1..ei {
+                if !layout.islands[j].is_empty() {
+                    if layout.pre[j] > cur {
+                        new_excs.push([
+                            cur as u16,
+                            layout.pre[j] as u16,
+                            layout.lbl[hi] as u16,
+                            ty,
+                        ]);
+                    }
+                    cur = layout.lbl[j];
                 }
-                cur = lbl[j];
+            }
+            if layout.pre[ei] > cur {
+                new_excs.push([cur as u16, layout.pre[ei] as u16, layout.lbl[hi] as u16, ty]);
             }
         }
-        if pre[ei] > cur {
-            new_excs.push([cur as u16, pre[ei] as u16, lbl[hi] as u16, ty]);
-        }
+        Ok(new_excs)
     }
 
-    // ---- sub-attributes ----
-    let mut sub: Vec<(u16, Vec<u8>)> = Vec::new();
-    if let Some(name) = lnt_name {
+    /// The remapped sub-attributes (name index, body), in this order: line numbers, local
+    /// variable tables, stack-map table.
+    fn remap_sub_attributes(
+        &self,
+        subs: &SubAttributes,
+        ctx: &MethodCtx,
+        cp: &mut ConstPool,
+    ) -> Result<Vec<(u16, Vec<u8>)>> {
+        let mut sub: Vec<(u16, Vec<u8>)> = Vec::new();
+        if let Some(name) = subs.line_table_name {
+            sub.push((name, self.line_number_table(&subs.lines)));
+        }
+        for (name, entries) in &subs.local_tables {
+            sub.push((*name, self.local_variable_table(entries)));
+        }
+        match subs.stack_map {
+            Some((name, body)) => sub.push((name, self.stack_map_table(body, ctx, cp)?)),
+            None => {
+                if ctx.major >= 51 && !self.plan.tramps.is_empty() {
+                    bail!(
+                        "method has branches but no StackMapTable (class version {})",
+                        ctx.major
+                    );
+                }
+            }
+        }
+        Ok(sub)
+    }
+
+    /// The LineNumberTable body: each entry at an instruction moves to the instruction's label.
+    fn line_number_table(&self, lines: &[(u32, u32)]) -> Vec<u8> {
+        let n = self.code.count();
         let mut b = Vec::new();
         let kept: Vec<(u32, u32)> = lines
             .iter()
-            .filter_map(|&(pc, l)| idx(pc).filter(|&k| k < n).map(|k| (lbl[k], l)))
+            .filter_map(|&(pc, l)| {
+                self.code
+                    .index(pc)
+                    .filter(|&k| k < n)
+                    .map(|k| (self.layout.lbl[k], l))
+            })
             .collect();
         put_u2(&mut b, kept.len() as u16);
         for (pc, l) in kept {
             put_u2(&mut b, pc as u16);
             put_u2(&mut b, l as u16);
         }
-        sub.push((name, b));
+        b
     }
-    for (name, entries) in &lvts {
+
+    /// A LocalVariable(Type)Table body: each range runs from its first instruction's label to
+    /// the start of `pre` of the instruction after it; ranges not on instruction boundaries
+    /// are dropped.
+    fn local_variable_table(&self, entries: &[[u16; 5]]) -> Vec<u8> {
+        let n = self.code.count();
         let mut kept = Vec::new();
         for e in entries {
             let end = e[0] as u32 + e[1] as u32;
-            if let (Some(si), Some(ei)) = (idx(e[0] as u32), idx(end))
+            if let (Some(si), Some(ei)) = (self.code.index(e[0] as u32), self.code.index(end))
                 && si < n
                 && ei > si
             {
-                let (ns, ne) = (lbl[si], pre[ei]);
+                let (ns, ne) = (self.layout.lbl[si], self.layout.pre[ei]);
                 if ne >= ns {
                     kept.push([ns as u16, (ne - ns) as u16, e[2], e[3], e[4]]);
                 }
@@ -757,78 +1127,90 @@ pub(crate) fn rewrite(
                 put_u2(&mut b, v);
             }
         }
-        sub.push((*name, b));
-    }
-    match smt {
-        Some(body) => {
-            let init = (ctx.initial_frame)()?;
-            let decoded = frames::decode(body, &init).context("decoding the StackMapTable")?;
-            let mut by_off: HashMap<u32, &Frame> = HashMap::new();
-            let mut all: Vec<(u32, &Frame)> = Vec::new();
-            for (off, f) in &decoded {
-                let k = must_idx(*off, "stack-map frame")?;
-                if k >= n {
-                    bail!("stack-map frame at the end of the code");
-                }
-                by_off.insert(*off, f);
-                all.push((lbl[k], f));
-            }
-            for (t, tr) in tramps.iter().enumerate() {
-                let off = insns[tr.target].off;
-                let f = by_off.get(&off).with_context(|| {
-                    format!(
-                        "no stack-map frame at branch target {off}; the class is not verifiable"
-                    )
-                })?;
-                all.push((tpos[t], f));
-            }
-            all.sort_by_key(|(p, _)| *p);
-            let remap = |o: u32| -> Result<u32> {
-                let k = must_idx(o, "Uninitialized(new)")?;
-                if k >= n || insns[k].op != 0xbb {
-                    bail!("Uninitialized({o}) does not point at a `new` instruction");
-                }
-                Ok(at[k])
-            };
-            sub.push((smt_name, frames::encode(&all, cp, &remap)?));
-        }
-        None => {
-            if ctx.major >= 51 && !tramps.is_empty() {
-                bail!(
-                    "method has branches but no StackMapTable (class version {})",
-                    ctx.major
-                );
-            }
-        }
+        b
     }
 
-    // ---- Code attribute ----
-    let mut b = Vec::with_capacity(out.len() + 64);
-    // A probe needs one slot; a comparison log two copies of the operands and a site id.
-    let extra = if (0..n).any(|i| cmp_log_len(i) > 0) {
-        3
-    } else {
-        1
-    };
-    let ms = max_stack
-        .checked_add(extra)
-        .context("max_stack overflows after adding probe and comparison-log slots")?;
-    put_u2(&mut b, ms);
-    put_u2(&mut b, max_locals);
-    put_u4(&mut b, out.len() as u32);
-    b.extend_from_slice(&out);
-    put_u2(
-        &mut b,
-        u16::try_from(new_excs.len()).context("too many exception-table entries")?,
-    );
-    for e in new_excs {
-        for v in e {
-            put_u2(&mut b, v);
+    /// The StackMapTable body, as full frames: every original frame at its instruction's
+    /// label, plus for each trampoline a copy of the frame at its target.
+    fn stack_map_table(&self, body: &[u8], ctx: &MethodCtx, cp: &mut ConstPool) -> Result<Vec<u8>> {
+        let (code, layout) = (self.code, self.layout);
+        let n = code.count();
+        let init = (ctx.initial_frame)()?;
+        let decoded = frames::decode(body, &init).context("decoding the StackMapTable")?;
+        let mut by_off: HashMap<u32, &Frame> = HashMap::new();
+        let mut all: Vec<(u32, &Frame)> = Vec::new();
+        for (off, f) in &decoded {
+            let k = code.must_index(*off, "stack-map frame")?;
+            if k >= n {
+                bail!("stack-map frame at the end of the code");
+            }
+            by_off.insert(*off, f);
+            all.push((layout.lbl[k], f));
         }
+        for (t, tr) in self.plan.tramps.iter().enumerate() {
+            let off = code.insns[tr.target].off;
+            let f = by_off.get(&off).with_context(|| {
+                format!("no stack-map frame at branch target {off}; the class is not verifiable")
+            })?;
+            all.push((layout.tramp_at[t], f));
+        }
+        all.sort_by_key(|(p, _)| *p);
+        let remap = |o: u32| -> Result<u32> {
+            let k = code.must_index(o, "Uninitialized(new)")?;
+            if k >= n || code.insns[k].op != 0xbb {
+                bail!("Uninitialized({o}) does not point at a `new` instruction");
+            }
+            Ok(layout.at[k])
+        };
+        frames::encode(&all, cp, &remap)
     }
-    put_u2(&mut b, sub.len() as u16);
-    for (name, body) in sub {
-        write_attr(&mut b, name, &body)?;
+
+    /// Writes the new Code attribute body. The stack grows by one slot for a probe, or by
+    /// three when a comparison log copies two operands and pushes a site id.
+    fn write_code_attribute(
+        &self,
+        attr: &CodeAttribute,
+        new_code: &[u8],
+        exceptions: Vec<[u16; 4]>,
+        sub: Vec<(u16, Vec<u8>)>,
+    ) -> Result<Vec<u8>> {
+        let n = self.code.count();
+        let mut b = Vec::with_capacity(new_code.len() + 64);
+        // A probe needs one slot; a comparison log two copies of the operands and a site id.
+        let extra = if (0..n).any(|i| self.log.log_len(&self.code.insns, i) > 0) {
+            3
+        } else {
+            1
+        };
+        let ms = attr
+            .max_stack
+            .checked_add(extra)
+            .context("max_stack overflows after adding probe and comparison-log slots")?;
+        put_u2(&mut b, ms);
+        put_u2(&mut b, attr.max_locals);
+        put_u4(&mut b, new_code.len() as u32);
+        b.extend_from_slice(new_code);
+        put_u2(
+            &mut b,
+            u16::try_from(exceptions.len()).context("too many exception-table entries")?,
+        );
+        for e in exceptions {
+            for v in e {
+                put_u2(&mut b, v);
+            }
+        }
+        put_u2(&mut b, sub.len() as u16);
+        for (name, body) in sub {
+            write_attr(&mut b, name, &body)?;
+        }
+        Ok(b)
     }
-    Ok(Ok(Rewritten { body: b, probes }))
+}
+
+/// Emits a probe: push its id, call `Cov.hit` (`cov_ref`).
+fn emit_probe(out: &mut Vec<u8>, cp: &mut ConstPool, cov_ref: u16, id: u32) -> Result<()> {
+    push_int(out, cp, id)?;
+    out.push(0xb8);
+    put_u2(out, cov_ref);
+    Ok(())
 }

@@ -36,7 +36,9 @@ mod code;
 mod frames;
 
 use anyhow::{Context, Result, bail};
+use classfile::ConstPool;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// Internal name of the runtime class that records probe hits.
@@ -135,16 +137,58 @@ const ACC_MODULE: u16 = 0x8000;
 /// class itself are returned unchanged with no probes. Errors (never panics) on malformed
 /// or unsupported input.
 pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result<Instrumented> {
-    let cf = classfile::parse_class(bytes)?;
-    let mut cp = cf.cp;
-    let class_name = if cf.access & ACC_MODULE != 0 {
+    let mut cf = classfile::parse_class(bytes)?;
+    let class_name = read_class_name(&cf)?;
+    if cf.access & ACC_MODULE != 0 || class_name == RUNTIME_CLASS {
+        return Ok(unchanged(bytes, class_name, class_id, first_probe));
+    }
+    let cov_ref = cf.cp.methodref(RUNTIME_CLASS, "hit", "(I)V")?;
+    let retarget = string_equals_retargets(&mut cf.cp, &class_name)?;
+    let class = ClassContext {
+        name: &class_name,
+        this_class: cf.this_class,
+        major: cf.major,
+        this_is_object: class_name == "java/lang/Object",
+        cov_ref,
+        retarget,
+        // Numbers are logged in user classes only, and not in static initialisers: JDK classes
+        // also run for the JDK itself and for the worker (bootstraps, reflection, class
+        // loading), and static initialisers run once per worker JVM, so the values they would
+        // log depend on the worker's history and gen would differ between 1 and 2 workers.
+        log_numbers: !is_jdk_class(&class_name),
+    };
+    let mut methods = MethodsOut::new(cf.methods.len(), first_probe);
+    for m in &cf.methods {
+        methods.add_method(&class, m, &mut cf.cp)?;
+    }
+    Ok(Instrumented {
+        bytes: write_class(&cf, &methods.bytes, bytes.len()),
+        probes: ProbeMap {
+            class_name,
+            class_id,
+            first_probe,
+            probe_count: methods.next - first_probe,
+            methods: methods.entries,
+            probes: methods.probes,
+        },
+    })
+}
+
+/// The internal name of the class (`module-info` for a module descriptor).
+fn read_class_name(cf: &classfile::ClassFile) -> Result<String> {
+    Ok(if cf.access & ACC_MODULE != 0 {
         "module-info".to_string()
     } else {
-        cp.class_name_at(cf.this_class)
+        cf.cp
+            .class_name_at(cf.this_class)
             .context("reading this_class")?
             .to_string()
-    };
-    let unchanged = |class_name: String| Instrumented {
+    })
+}
+
+/// The class as it was, with no probes.
+fn unchanged(bytes: &[u8], class_name: String, class_id: u32, first_probe: u32) -> Instrumented {
+    Instrumented {
         bytes: bytes.to_vec(),
         probes: ProbeMap {
             class_name,
@@ -154,16 +198,14 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
             methods: vec![],
             probes: vec![],
         },
-    };
-    if cf.access & ACC_MODULE != 0 || class_name == RUNTIME_CLASS {
-        return Ok(unchanged(class_name));
     }
-    let this_is_object = class_name == "java/lang/Object";
-    let cov_ref = cp.methodref(RUNTIME_CLASS, "hit", "(I)V")?;
-    // Comparison logging: String.equals calls (and so string switches) go through Cov.strEq,
-    // which records the operands for the generator's literal pool. Not inside java.lang,
-    // which the runtime itself uses.
-    let mut retarget = std::collections::HashMap::new();
+}
+
+/// Comparison logging: maps each `String.equals` methodref to `Cov.strEq` (added to the pool
+/// when needed), which records the operands for the generator's literal pool, so string
+/// switches are logged too. Empty inside java.lang, which the runtime itself uses.
+fn string_equals_retargets(cp: &mut ConstPool, class_name: &str) -> Result<HashMap<u16, u16>> {
+    let mut retarget = HashMap::new();
     if !class_name.starts_with("java/lang/") {
         let eqs: Vec<u16> = cp
             .methodref_indices()
@@ -183,19 +225,55 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
             }
         }
     }
+    Ok(retarget)
+}
 
-    // Numbers are logged in user classes only, and not in static initialisers: JDK classes
-    // also run for the JDK itself and for the worker (bootstraps, reflection, class loading),
-    // and static initialisers run once per worker JVM, so the values they would log depend on
-    // the worker's history and gen would differ between 1 and 2 workers.
-    let log_numbers = !is_jdk_class(&class_name);
+/// What the methods of one class share while their code is rewritten.
+struct ClassContext<'a> {
+    name: &'a str,
+    this_class: u16,
+    major: u16,
+    this_is_object: bool,
+    /// Methodref of `Cov.hit(I)V`.
+    cov_ref: u16,
+    /// `String.equals` methodrefs to turn into `Cov.strEq` (see [`string_equals_retargets`]).
+    retarget: HashMap<u16, u16>,
+    /// Log compared numbers (user classes only).
+    log_numbers: bool,
+}
 
-    let mut methods_out: Vec<u8> = Vec::new();
-    classfile::put_u2(&mut methods_out, cf.methods.len() as u16);
-    let mut map_methods = Vec::new();
-    let mut probes = Vec::new();
-    let mut next = first_probe;
-    for m in &cf.methods {
+/// The rewritten methods table and the probes of the methods so far.
+struct MethodsOut {
+    /// methods_count and the method_info structures.
+    bytes: Vec<u8>,
+    /// One entry per method with code.
+    entries: Vec<MethodProbes>,
+    probes: Vec<Probe>,
+    /// Id of the next probe.
+    next: u32,
+}
+
+impl MethodsOut {
+    /// An empty table for `method_count` methods, probes from `first_probe` on.
+    fn new(method_count: usize, first_probe: u32) -> Self {
+        let mut bytes = Vec::new();
+        classfile::put_u2(&mut bytes, method_count as u16);
+        MethodsOut {
+            bytes,
+            entries: Vec::new(),
+            probes: Vec::new(),
+            next: first_probe,
+        }
+    }
+
+    /// Copies method `m`, rewriting its first Code attribute; a method with code gets an
+    /// entry in the probe map.
+    fn add_method(
+        &mut self,
+        class: &ClassContext,
+        m: &classfile::Member,
+        cp: &mut ConstPool,
+    ) -> Result<()> {
         let name = cp
             .utf8_at(m.name)
             .context("reading a method name")?
@@ -204,16 +282,15 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
             .utf8_at(m.desc)
             .with_context(|| format!("reading the descriptor of method {name}"))?
             .to_string();
-        classfile::put_u2(&mut methods_out, m.access);
-        classfile::put_u2(&mut methods_out, m.name);
-        classfile::put_u2(&mut methods_out, m.desc);
-        classfile::put_u2(&mut methods_out, m.attrs.len() as u16);
-        let method_index = map_methods.len() as u32;
+        classfile::put_u2(&mut self.bytes, m.access);
+        classfile::put_u2(&mut self.bytes, m.name);
+        classfile::put_u2(&mut self.bytes, m.desc);
+        classfile::put_u2(&mut self.bytes, m.attrs.len() as u16);
         let mut entry = MethodProbes {
-            name: name.clone(),
-            descriptor: desc.clone(),
+            name,
+            descriptor: desc,
             access: m.access,
-            first_probe: next,
+            first_probe: self.next,
             probe_count: 0,
             skipped: None,
         };
@@ -221,80 +298,93 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
         for a in &m.attrs {
             let is_code = cp.utf8_at(a.name).map(|s| s == "Code").unwrap_or(false);
             if !is_code || has_code {
-                classfile::write_attr(&mut methods_out, a.name, a.body)?;
+                classfile::write_attr(&mut self.bytes, a.name, a.body)?;
                 continue;
             }
             has_code = true;
-            let init = || {
-                frames::initial_frame(
-                    m.access & ACC_STATIC != 0,
-                    name == "<init>",
-                    cf.this_class,
-                    this_is_object,
-                    &desc,
-                )
-            };
-            let ctx = code::MethodCtx {
-                major: cf.major,
-                initial_frame: &init,
-                cov_ref,
-                log_compares: log_numbers && name != "<clinit>",
-            };
-            let patched = if retarget.is_empty() {
-                None
-            } else {
-                code::retarget_calls(a.body, &retarget)?
-            };
-            let body = patched.as_deref().unwrap_or(a.body);
-            let rewritten = code::rewrite(body, &mut cp, &ctx, next)
-                .with_context(|| format!("instrumenting method {class_name}.{name}{desc}"))?;
-            match rewritten {
-                Ok(rw) => {
-                    classfile::write_attr(&mut methods_out, a.name, &rw.body)?;
-                    entry.probe_count = rw.probes.len() as u32;
-                    for (k, p) in rw.probes.into_iter().enumerate() {
-                        probes.push(Probe {
-                            id: next + k as u32,
-                            kind: p.kind,
-                            method: method_index,
-                            offset: p.offset,
-                            line: p.line,
-                        });
-                    }
-                    next += entry.probe_count;
-                }
-                Err(reason) => {
-                    // Uninstrumented, but still logging comparisons (same length, same frames).
-                    classfile::write_attr(&mut methods_out, a.name, body)?;
-                    entry.skipped = Some(reason);
-                }
-            }
+            self.add_code(class, m, a, &mut entry, cp)?;
         }
         if has_code {
-            map_methods.push(entry);
+            self.entries.push(entry);
         }
+        Ok(())
     }
 
-    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 2);
+    /// Rewrites the Code attribute `code` of method `m` and records its probes in `entry`. A
+    /// method that would grow past a JVM limit keeps its code (still logging comparisons)
+    /// and `entry` says why.
+    fn add_code(
+        &mut self,
+        class: &ClassContext,
+        m: &classfile::Member,
+        code: &classfile::RawAttr,
+        entry: &mut MethodProbes,
+        cp: &mut ConstPool,
+    ) -> Result<()> {
+        let (name, desc) = (entry.name.as_str(), entry.descriptor.as_str());
+        let init = || {
+            frames::initial_frame(
+                m.access & ACC_STATIC != 0,
+                name == "<init>",
+                class.this_class,
+                class.this_is_object,
+                desc,
+            )
+        };
+        let ctx = code::MethodCtx {
+            major: class.major,
+            initial_frame: &init,
+            cov_ref: class.cov_ref,
+            log_compares: class.log_numbers && name != "<clinit>",
+        };
+        let patched = if class.retarget.is_empty() {
+            None
+        } else {
+            code::retarget_calls(code.body, &class.retarget)?
+        };
+        let body = patched.as_deref().unwrap_or(code.body);
+        let rewritten = code::rewrite(body, cp, &ctx, self.next)
+            .with_context(|| format!("instrumenting method {}.{name}{desc}", class.name))?;
+        match rewritten {
+            Ok(rw) => {
+                classfile::write_attr(&mut self.bytes, code.name, &rw.body)?;
+                entry.probe_count = rw.probes.len() as u32;
+                // The method's index in the probe map: its entry is added after its attributes.
+                let method_index = self.entries.len() as u32;
+                for (k, p) in rw.probes.into_iter().enumerate() {
+                    self.probes.push(Probe {
+                        id: self.next + k as u32,
+                        kind: p.kind,
+                        method: method_index,
+                        offset: p.offset,
+                        line: p.line,
+                    });
+                }
+                self.next += entry.probe_count;
+            }
+            Err(reason) => {
+                // Uninstrumented, but still logging comparisons (same length, same frames).
+                classfile::write_attr(&mut self.bytes, code.name, body)?;
+                entry.skipped = Some(reason);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes the class file: the grown constant pool and the rewritten methods; every other
+/// part is copied byte for byte.
+fn write_class(cf: &classfile::ClassFile, methods: &[u8], original_len: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(original_len + original_len / 2);
     classfile::put_u4(&mut out, 0xCAFE_BABE);
     classfile::put_u2(&mut out, cf.minor);
     classfile::put_u2(&mut out, cf.major);
-    cp.write(&mut out);
+    cf.cp.write(&mut out);
     out.extend_from_slice(cf.middle);
     out.extend_from_slice(cf.fields);
-    out.extend_from_slice(&methods_out);
+    out.extend_from_slice(methods);
     out.extend_from_slice(cf.attrs);
-    Ok(Instrumented {
-        bytes: out,
-        probes: ProbeMap {
-            class_name,
-            class_id,
-            first_probe,
-            probe_count: next - first_probe,
-            methods: map_methods,
-            probes,
-        },
-    })
+    out
 }
 
 /// Classes of the JDK (by internal name).
