@@ -69,6 +69,10 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
     if args.classes.is_empty() && args.packages.is_empty() {
         bail!("say which classes to measure: --class NAME (repeatable) or --package PREFIX");
     }
+    // Bad input fails before any JDK is looked for or anything compiled.
+    if !args.tests.exists() {
+        bail!("--tests {}: no such file or folder", args.tests.display());
+    }
     let java = find_java(args.java.as_deref())?;
     let javac = java
         .javac
@@ -168,9 +172,6 @@ impl Measurement<'_> {
     /// The test classes' root: a jar, a class folder, or the classes compiled from a folder
     /// of sources.
     fn test_classes(&self, tests: &Path) -> Result<PathBuf> {
-        if !tests.exists() {
-            bail!("--tests {}: no such file or folder", tests.display());
-        }
         if !tests.is_dir() {
             return Ok(tests.to_path_buf());
         }

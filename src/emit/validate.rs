@@ -499,8 +499,6 @@ fn parse_javac_errors(out: &str) -> Vec<(String, usize, String)> {
     errs
 }
 
-/// The first `n` javac error messages of `out`, one line each without the file's folder, and
-/// how many more there were (a missing JUnit makes javac print dozens of the same error).
 /// The one message for a JUnit class path without the JUnit API (javac's first errors only).
 fn no_junit_api(junit: u8, junit_cp: &[PathBuf], javac_out: &str) -> anyhow::Error {
     anyhow!(
@@ -515,6 +513,8 @@ fn no_junit_api(junit: u8, junit_cp: &[PathBuf], javac_out: &str) -> anyhow::Err
     )
 }
 
+/// The first `n` javac error messages of `out`, one line each without the file's folder, and
+/// how many more there were (a missing JUnit makes javac print dozens of the same error).
 fn first_javac_errors(out: &str, n: usize) -> String {
     let errs = parse_javac_errors(out);
     if errs.is_empty() {
@@ -536,7 +536,7 @@ fn first_javac_errors(out: &str, n: usize) -> String {
     text.join("; ")
 }
 
-/// What one test run produced, per (class, method).
+/// Undoes the runner's escaping of a results-file field (`\\t`, `\\n`, `\\r`, `\\\\`).
 fn unescape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut it = s.chars();

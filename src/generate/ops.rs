@@ -34,6 +34,16 @@ pub struct OpSet {
     pub skipped: Vec<(String, SkipReason)>,
 }
 
+impl OpSet {
+    /// The class under test operation `op` belongs to; `None` for helpers and for the view
+    /// operations guidance calls on returned objects (`NavigableSet.pollFirst()` after
+    /// `keySet()`), whose `owner_class` is the view's interface, not a class under test.
+    pub fn class_under_test(&self, op: OpId) -> Option<&str> {
+        let class = self.owner_class.get(op as usize)?.as_deref()?;
+        self.instantiations.contains_key(class).then_some(class)
+    }
+}
+
 /// Why a class or member is not tested. Written to `--stats-json` as its text; the warnings
 /// at the end of a run count members per reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -108,7 +108,7 @@ pub fn greedy_cover(
 /// a class under test.
 fn owner<'o>(ops: &'o OpSet, c: &Candidate) -> Option<&'o str> {
     c.comp.seq.stmts.iter().rev().find_map(|s| match s {
-        Stmt::Call { op, .. } => ops.owner_class.get(*op as usize)?.as_deref(),
+        Stmt::Call { op, .. } => ops.class_under_test(*op),
         _ => None,
     })
 }

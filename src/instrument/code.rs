@@ -763,18 +763,15 @@ impl Layout {
             }
             self.lbl[i] = pos as u32;
             if i == n {
+                // The trampolines and probes after the last instruction count too.
+                check_code_size(pos, code)?;
                 break;
             }
             pos += PROBE_LEN as u64 * plan.line_probes[i].len() as u64;
             pos += log.log_len(&code.insns, i) as u64;
             self.at[i] = pos as u32;
             pos += self.instruction_len(&code.insns[i], i, log, pos);
-            if pos > 65535 {
-                return Err(format!(
-                    "instrumented code would exceed the 65535-byte method limit (original {} bytes)",
-                    code.code.len()
-                ));
-            }
+            check_code_size(pos, code)?;
         }
         self.total = pos as u32;
         Ok(())
@@ -1212,5 +1209,17 @@ fn emit_probe(out: &mut Vec<u8>, cp: &mut ConstPool, cov_ref: u16, id: u32) -> R
     push_int(out, cp, id)?;
     out.push(0xb8);
     put_u2(out, cov_ref);
+    Ok(())
+}
+
+/// JVMS 4.7.3: `code_length` must be below 65536; a method whose instrumented code would not
+/// fit is left without probes (the caller reports it).
+fn check_code_size(len: u64, code: &Instructions) -> std::result::Result<(), String> {
+    if len > 65535 {
+        return Err(format!(
+            "instrumented code would exceed the 65535-byte method limit (original {} bytes)",
+            code.code.len()
+        ));
+    }
     Ok(())
 }

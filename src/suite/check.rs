@@ -9,6 +9,7 @@ use crate::emit::output::RunOutput;
 use crate::emit::validate::{
     CheckOptions, CoverageRun, Validation, compile_and_run_with, find_junit, removed_by_cause,
 };
+use crate::emit::junit::CONTRACT_MESSAGE;
 use crate::emit::{Ending, TestCase, WrittenFile};
 use crate::report::ValidationSummary;
 use crate::sequence::OpTable;
@@ -261,10 +262,10 @@ fn judge(
         let expected = |case: usize| match errors.get(case).map(|e| &e.ending) {
             Some(Ending::ErrorContract { contract, .. }) => f
                 .message
-                .starts_with(&format!("jforge contract violated: {}", contract.name())),
+                .starts_with(&format!("{CONTRACT_MESSAGE}{}", contract.name())),
             Some(Ending::ErrorException { contract, .. }) => f
                 .message
-                .starts_with(&format!("jforge contract violated: {contract}")),
+                .starts_with(&format!("{CONTRACT_MESSAGE}{contract}")),
             // A --check counterexample: an observer assertion that fails.
             Some(Ending::Normal) => f.exception_class.contains("Assertion"),
             _ => false,

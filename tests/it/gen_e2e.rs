@@ -56,6 +56,14 @@ fn treemap_suite_compiles_and_passes() {
     let reg = stats["regression_tests"].as_u64().unwrap() as usize;
     assert!(reg >= 20, "too few regression tests: {reg}");
     assert_eq!(count_tests(&out, "Regression"), reg);
+    // The one class under test's row counts every regression test, those ending in a call on
+    // a view (`keySet().pollFirst()`) included.
+    assert_eq!(
+        stats["classes"][0]["regression_tests"].as_u64(),
+        Some(reg as u64),
+        "{:#}",
+        stats["classes"]
+    );
     // Tests of java.* classes go to a package javac accepts, named after the class.
     let file = out.join("jforge/tests/TreeMapRegressionTest.java");
     let src = std::fs::read_to_string(&file).unwrap();
