@@ -20,12 +20,17 @@ Workloads (--only picks by substring of the name):
   gen/TreeMap-30000 `jforge gen --class java.util.TreeMap --generated-limit 30000`, end to end
                     (generation, selection, writing and the final JUnit check): fixed work
   gen/<Class>-30s   `jforge gen --time-limit 30s`: fixed time, so sequences/s is the figure
-Both binaries must accept the flags used here (they exist since the first `exhaustive`).
+  builders/<subject>-<alg>  `jforge builders` (hill climbing, genetic algorithm; seed 0) as
+                    `bench/builders.py` runs it; fixed work; the fitness of the set found must
+                    agree (only in binaries that have `builders`: since commit 46ee41f)
+Both binaries must accept the flags used here (those of `exhaustive` and `gen` exist since
+the first `exhaustive`).
 """
 import argparse, json, os, platform, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from exhaustive import PAPER, compile_subjects  # noqa: E402
+from builders import TREEMAP_VIEWS  # noqa: E402
 
 STRBUILDER_CP = "/usr/share/java/commons-lang3.jar"
 
@@ -52,6 +57,13 @@ def workloads(tmp, classes):
         if cp:
             argv += ["--classpath", cp]
         out.append((f"gen/{cls.rsplit('.', 1)[1]}-30s", argv, js, "sequences_per_second"))
+    for label, cls, flags in (("NCL", "ds.NodeCachingLinkedList", []),
+                              ("TreeMap", "java.util.TreeMap", ["--omit-fields", TREEMAP_VIEWS])):
+        for alg in ("hc", "ga"):
+            js = os.path.join(tmp, "builders.json")
+            argv = ["builders", "-q", "--classpath", classes, "--class", cls, "--algorithm", alg,
+                    "--seed", "0", "--workers", "2", "--stats-json", js] + flags
+            out.append((f"builders/{label}-{alg}", argv, js, "fitness"))
     return out
 
 
