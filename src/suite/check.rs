@@ -5,11 +5,11 @@
 //!
 //! Why shared: `exhaustive --output-dir` once wrote suites that were never compiled or run.
 
+use crate::emit::junit::CONTRACT_MESSAGE;
 use crate::emit::output::RunOutput;
 use crate::emit::validate::{
     CheckOptions, CoverageRun, Validation, compile_and_run_with, find_junit, removed_by_cause,
 };
-use crate::emit::junit::CONTRACT_MESSAGE;
 use crate::emit::{Ending, TestCase, WrittenFile};
 use crate::report::ValidationSummary;
 use crate::sequence::OpTable;
