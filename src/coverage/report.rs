@@ -104,6 +104,25 @@ fn package(class: &str) -> &str {
 /// jforge has no instruction probes).
 pub fn xml(classes: &[ClassSummary], name: &str) -> String {
     let mut s = String::new();
+    xml_prologue(&mut s, name);
+    let mut pkgs: std::collections::BTreeMap<&str, Vec<&ClassSummary>> = Default::default();
+    for c in classes {
+        pkgs.entry(package(&c.name)).or_default().push(c);
+    }
+    for (p, cs) in &pkgs {
+        package_xml(&mut s, p, cs);
+    }
+    let (l, b, m) = totals(classes);
+    counter_xml(&mut s, "  ", "BRANCH", b);
+    counter_xml(&mut s, "  ", "LINE", l);
+    counter_xml(&mut s, "  ", "METHOD", m);
+    s.push_str("</report>\n");
+    s
+}
+
+/// The XML declaration, the DOCTYPE, the opening `<report>` and its `<sessioninfo>` (stamped
+/// with the current time, as JaCoCo does).
+fn xml_prologue(s: &mut String, name: &str) {
     s.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n");
     s.push_str("<!DOCTYPE report PUBLIC \"-//JACOCO//DTD Report 1.1//EN\" \"report.dtd\">\n");
     let _ = writeln!(s, "<report name=\"{}\">", esc(name));
@@ -115,100 +134,106 @@ pub fn xml(classes: &[ClassSummary], name: &str) -> String {
         s,
         "  <sessioninfo id=\"jforge\" start=\"{now}\" dump=\"{now}\"/>"
     );
-    let mut pkgs: std::collections::BTreeMap<&str, Vec<&ClassSummary>> = Default::default();
+}
+
+/// One `<package>` element: its classes, its source files, then its counters.
+fn package_xml(s: &mut String, package: &str, classes: &[&ClassSummary]) {
+    let _ = writeln!(
+        s,
+        "  <package name=\"{}\">",
+        esc(&package.replace('.', "/"))
+    );
     for c in classes {
-        pkgs.entry(package(&c.name)).or_default().push(c);
+        class_xml(s, c);
     }
-    for (p, cs) in &pkgs {
-        let _ = writeln!(s, "  <package name=\"{}\">", esc(&p.replace('.', "/")));
-        for c in cs {
+    source_files_xml(s, classes);
+    let (l, b, m) = totals(&classes.iter().map(|c| (*c).clone()).collect::<Vec<_>>());
+    counter_xml(s, "    ", "BRANCH", b);
+    counter_xml(s, "    ", "LINE", l);
+    counter_xml(s, "    ", "METHOD", m);
+    s.push_str("  </package>\n");
+}
+
+/// One `<class>` element: its methods with their counters, then the class's counters.
+fn class_xml(s: &mut String, c: &ClassSummary) {
+    let _ = writeln!(
+        s,
+        "    <class name=\"{}\" sourcefilename=\"{}\">",
+        esc(&c.name.replace('.', "/")),
+        esc(&source_file(&c.name))
+    );
+    for m in &c.methods_detail {
+        let line = m.line.map(|l| format!(" line=\"{l}\"")).unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "      <method name=\"{}\" desc=\"{}\"{line}>",
+            esc(&m.name),
+            esc(&m.descriptor)
+        );
+        counter_xml(s, "        ", "BRANCH", m.branches);
+        counter_xml(s, "        ", "LINE", m.lines);
+        counter_xml(
+            s,
+            "        ",
+            "METHOD",
+            Counter {
+                covered: m.covered as u32,
+                total: 1,
+            },
+        );
+        s.push_str("      </method>\n");
+    }
+    counter_xml(s, "      ", "BRANCH", c.branches);
+    counter_xml(s, "      ", "LINE", c.lines);
+    counter_xml(s, "      ", "METHOD", c.methods);
+    counter_xml(
+        s,
+        "      ",
+        "CLASS",
+        Counter {
+            covered: (c.methods.covered > 0) as u32,
+            total: 1,
+        },
+    );
+    s.push_str("    </class>\n");
+}
+
+/// The `<sourcefile>` elements of a package, with per-line counts: classes sharing a source
+/// file are merged line by line.
+fn source_files_xml(s: &mut String, classes: &[&ClassSummary]) {
+    let mut files: std::collections::BTreeMap<
+        String,
+        std::collections::BTreeMap<u32, (bool, u32, u32)>,
+    > = Default::default();
+    for c in classes {
+        let f = files.entry(source_file(&c.name)).or_default();
+        for (&l, &(cov, bt, bc)) in &c.line_detail {
+            let e = f.entry(l).or_default();
+            e.0 |= cov;
+            e.1 += bt;
+            e.2 += bc;
+        }
+    }
+    for (f, lines) in &files {
+        let _ = writeln!(s, "    <sourcefile name=\"{}\">", esc(f));
+        let (mut lc, mut bc) = (Counter::default(), Counter::default());
+        for (l, &(cov, bt, bcv)) in lines {
             let _ = writeln!(
                 s,
-                "    <class name=\"{}\" sourcefilename=\"{}\">",
-                esc(&c.name.replace('.', "/")),
-                esc(&source_file(&c.name))
+                "      <line nr=\"{l}\" mi=\"{}\" ci=\"{}\" mb=\"{}\" cb=\"{bcv}\"/>",
+                (!cov) as u32,
+                cov as u32,
+                bt - bcv
             );
-            for m in &c.methods_detail {
-                let line = m.line.map(|l| format!(" line=\"{l}\"")).unwrap_or_default();
-                let _ = writeln!(
-                    s,
-                    "      <method name=\"{}\" desc=\"{}\"{line}>",
-                    esc(&m.name),
-                    esc(&m.descriptor)
-                );
-                counter_xml(&mut s, "        ", "BRANCH", m.branches);
-                counter_xml(&mut s, "        ", "LINE", m.lines);
-                counter_xml(
-                    &mut s,
-                    "        ",
-                    "METHOD",
-                    Counter {
-                        covered: m.covered as u32,
-                        total: 1,
-                    },
-                );
-                s.push_str("      </method>\n");
-            }
-            counter_xml(&mut s, "      ", "BRANCH", c.branches);
-            counter_xml(&mut s, "      ", "LINE", c.lines);
-            counter_xml(&mut s, "      ", "METHOD", c.methods);
-            counter_xml(
-                &mut s,
-                "      ",
-                "CLASS",
-                Counter {
-                    covered: (c.methods.covered > 0) as u32,
-                    total: 1,
-                },
-            );
-            s.push_str("    </class>\n");
+            lc.total += 1;
+            lc.covered += cov as u32;
+            bc.total += bt;
+            bc.covered += bcv;
         }
-        // Source files: classes sharing a source file are merged line by line.
-        let mut files: std::collections::BTreeMap<
-            String,
-            std::collections::BTreeMap<u32, (bool, u32, u32)>,
-        > = Default::default();
-        for c in cs {
-            let f = files.entry(source_file(&c.name)).or_default();
-            for (&l, &(cov, bt, bc)) in &c.line_detail {
-                let e = f.entry(l).or_default();
-                e.0 |= cov;
-                e.1 += bt;
-                e.2 += bc;
-            }
-        }
-        for (f, lines) in &files {
-            let _ = writeln!(s, "    <sourcefile name=\"{}\">", esc(f));
-            let (mut lc, mut bc) = (Counter::default(), Counter::default());
-            for (l, &(cov, bt, bcv)) in lines {
-                let _ = writeln!(
-                    s,
-                    "      <line nr=\"{l}\" mi=\"{}\" ci=\"{}\" mb=\"{}\" cb=\"{bcv}\"/>",
-                    (!cov) as u32,
-                    cov as u32,
-                    bt - bcv
-                );
-                lc.total += 1;
-                lc.covered += cov as u32;
-                bc.total += bt;
-                bc.covered += bcv;
-            }
-            counter_xml(&mut s, "      ", "BRANCH", bc);
-            counter_xml(&mut s, "      ", "LINE", lc);
-            s.push_str("    </sourcefile>\n");
-        }
-        let (l, b, m) = totals(&cs.iter().map(|c| (*c).clone()).collect::<Vec<_>>());
-        counter_xml(&mut s, "    ", "BRANCH", b);
-        counter_xml(&mut s, "    ", "LINE", l);
-        counter_xml(&mut s, "    ", "METHOD", m);
-        s.push_str("  </package>\n");
+        counter_xml(s, "      ", "BRANCH", bc);
+        counter_xml(s, "      ", "LINE", lc);
+        s.push_str("    </sourcefile>\n");
     }
-    let (l, b, m) = totals(classes);
-    counter_xml(&mut s, "  ", "BRANCH", b);
-    counter_xml(&mut s, "  ", "LINE", l);
-    counter_xml(&mut s, "  ", "METHOD", m);
-    s.push_str("</report>\n");
-    s
 }
 
 const CSS: &str = "body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}\

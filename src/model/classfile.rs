@@ -19,7 +19,7 @@ use super::signature::{
     parse_class_signature, parse_field_descriptor, parse_field_signature, parse_method_descriptor,
     parse_method_signature,
 };
-use super::types::JType;
+use super::types::{JType, TypeParam};
 use super::{ClassInfo, FieldInfo, Literal, MethodInfo, Nesting, access};
 use crate::classbytes::Reader;
 
@@ -29,94 +29,15 @@ const MAX_LITERAL_CHARS: usize = 200;
 /// Parse a class file. Never panics; malformed input gives an error naming the problem.
 pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
     let mut r = Reader::new(bytes);
-    let magic = r.u4().context("reading the magic number")?;
-    if magic != 0xCAFE_BABE {
-        bail!("not a class file: bad magic number 0x{magic:08X} (expected 0xCAFEBABE)");
-    }
-    let _minor = r.u2().context("reading the minor version")?;
-    let major_version = r.u2().context("reading the major version")?;
+    let major_version = read_versions(&mut r)?;
     let pool = Pool::read(&mut r)?;
-    let class_access = r.u2().context("reading the class access flags")?;
-    let this_idx = r.u2().context("reading this_class")?;
-    let name = pool.class_name(this_idx).context("resolving this_class")?;
-    let super_idx = r.u2().context("reading super_class")?;
-    let super_class = if super_idx == 0 {
-        None
-    } else {
-        Some(
-            pool.class_name(super_idx)
-                .context("resolving super_class")?,
-        )
-    };
-    let n_if = r.u2().context("reading the interface count")?;
-    let mut interfaces = Vec::with_capacity(n_if as usize);
-    for i in 0..n_if {
-        let idx = r.u2().with_context(|| format!("reading interface #{i}"))?;
-        interfaces.push(
-            pool.class_name(idx)
-                .with_context(|| format!("resolving interface #{i}"))?,
-        );
-    }
-
-    let n_fields = r.u2().context("reading the field count")?;
-    let mut raw_fields = Vec::with_capacity(n_fields as usize);
-    for i in 0..n_fields {
-        raw_fields
-            .push(Member::read(&mut r, &pool).with_context(|| format!("reading field #{i}"))?);
-    }
-    let n_methods = r.u2().context("reading the method count")?;
-    let mut raw_methods = Vec::with_capacity(n_methods as usize);
-    for i in 0..n_methods {
-        raw_methods
-            .push(Member::read(&mut r, &pool).with_context(|| format!("reading method #{i}"))?);
-    }
+    let header = ClassHeader::read(&mut r, &pool)?;
+    let raw_fields = read_members(&mut r, &pool, "field")?;
+    let raw_methods = read_members(&mut r, &pool, "method")?;
     let attrs = read_attributes(&mut r, &pool).context("reading the class attributes")?;
     // Trailing bytes are tolerated (the JVM rejects them, but they do not hurt reading).
 
-    // InnerClasses: find the entry describing this class.
-    let mut access_flags = class_access;
-    let mut nesting = Nesting::TopLevel;
-    if let Some(data) = find_attr(&attrs, "InnerClasses") {
-        let mut ar = Reader::new(data);
-        let n = ar.u2().context("reading InnerClasses")?;
-        for i in 0..n {
-            let inner = ar
-                .u2()
-                .with_context(|| format!("reading InnerClasses entry #{i}"))?;
-            let outer = ar
-                .u2()
-                .with_context(|| format!("reading InnerClasses entry #{i}"))?;
-            let simple = ar
-                .u2()
-                .with_context(|| format!("reading InnerClasses entry #{i}"))?;
-            let flags = ar
-                .u2()
-                .with_context(|| format!("reading InnerClasses entry #{i}"))?;
-            let inner_name = pool
-                .class_name(inner)
-                .with_context(|| format!("resolving InnerClasses entry #{i}"))?;
-            if inner_name != name {
-                continue;
-            }
-            access_flags = flags;
-            nesting = if outer != 0 && simple != 0 {
-                Nesting::Member {
-                    outer: pool
-                        .class_name(outer)
-                        .with_context(|| format!("resolving InnerClasses entry #{i}"))?,
-                    simple: pool
-                        .utf8(simple)
-                        .with_context(|| format!("resolving InnerClasses entry #{i}"))?
-                        .to_string(),
-                    // Member interfaces, enums, records and annotations are implicitly static.
-                    is_static: flags & (access::STATIC | access::INTERFACE) != 0,
-                }
-            } else {
-                Nesting::Local
-            };
-            break;
-        }
-    }
+    let (access_flags, nesting) = nesting_of(&attrs, &pool, &header)?;
     let non_static_inner = matches!(
         nesting,
         Nesting::Member {
@@ -124,24 +45,168 @@ pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
             ..
         }
     );
+    let (type_params, generic_super, generic_interfaces) = generic_header(&attrs, &pool, &header)?;
+    let (fields, enum_constants) = interpret_fields(raw_fields, &header.name)?;
+    let (constructors, methods) = interpret_methods(raw_methods, &header.name, non_static_inner)?;
 
-    // Generic class signature, else plain names.
-    let class_sig = match find_attr(&attrs, "Signature") {
+    Ok(ClassInfo {
+        name: header.name,
+        access: access_flags,
+        major_version,
+        super_class: header.super_class,
+        interfaces: header.interfaces,
+        type_params,
+        generic_super,
+        generic_interfaces,
+        nesting,
+        constructors,
+        methods,
+        fields,
+        enum_constants,
+        literals: pool.literals(&bootstrap_strings(&attrs, &pool)),
+    })
+}
+
+/// Checks the magic number and returns the major version (the minor one is not kept).
+fn read_versions(r: &mut Reader) -> Result<u16> {
+    let magic = r.u4().context("reading the magic number")?;
+    if magic != 0xCAFE_BABE {
+        bail!("not a class file: bad magic number 0x{magic:08X} (expected 0xCAFEBABE)");
+    }
+    let _minor = r.u2().context("reading the minor version")?;
+    r.u2().context("reading the major version")
+}
+
+/// The part of the class file between the constant pool and the fields: flags and names.
+struct ClassHeader {
+    /// The top-level access flags (an InnerClasses entry may replace them).
+    access: u16,
+    name: String,
+    super_class: Option<String>,
+    interfaces: Vec<String>,
+}
+
+impl ClassHeader {
+    /// Reads the access flags, this_class, super_class and the interfaces, resolved to names.
+    fn read(r: &mut Reader, pool: &Pool) -> Result<ClassHeader> {
+        let access = r.u2().context("reading the class access flags")?;
+        let this_idx = r.u2().context("reading this_class")?;
+        let name = pool.class_name(this_idx).context("resolving this_class")?;
+        let super_idx = r.u2().context("reading super_class")?;
+        let super_class = if super_idx == 0 {
+            None
+        } else {
+            Some(
+                pool.class_name(super_idx)
+                    .context("resolving super_class")?,
+            )
+        };
+        let n_if = r.u2().context("reading the interface count")?;
+        let mut interfaces = Vec::with_capacity(n_if as usize);
+        for i in 0..n_if {
+            let idx = r.u2().with_context(|| format!("reading interface #{i}"))?;
+            interfaces.push(
+                pool.class_name(idx)
+                    .with_context(|| format!("resolving interface #{i}"))?,
+            );
+        }
+        Ok(ClassHeader {
+            access,
+            name,
+            super_class,
+            interfaces,
+        })
+    }
+}
+
+/// Reads the count and the entries of the field or method table (`kind` names it in errors).
+fn read_members(r: &mut Reader, pool: &Pool, kind: &str) -> Result<Vec<Member>> {
+    let n = r
+        .u2()
+        .with_context(|| format!("reading the {kind} count"))?;
+    let mut members = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        members.push(Member::read(r, pool).with_context(|| format!("reading {kind} #{i}"))?);
+    }
+    Ok(members)
+}
+
+/// The class's effective access flags and nesting, from the `InnerClasses` entry describing
+/// the class itself (the top-level flags and `TopLevel` when there is none).
+fn nesting_of(attrs: &[RawAttr], pool: &Pool, header: &ClassHeader) -> Result<(u16, Nesting)> {
+    let Some(data) = find_attr(attrs, "InnerClasses") else {
+        return Ok((header.access, Nesting::TopLevel));
+    };
+    let mut ar = Reader::new(data);
+    let n = ar.u2().context("reading InnerClasses")?;
+    for i in 0..n {
+        let inner = ar
+            .u2()
+            .with_context(|| format!("reading InnerClasses entry #{i}"))?;
+        let outer = ar
+            .u2()
+            .with_context(|| format!("reading InnerClasses entry #{i}"))?;
+        let simple = ar
+            .u2()
+            .with_context(|| format!("reading InnerClasses entry #{i}"))?;
+        let flags = ar
+            .u2()
+            .with_context(|| format!("reading InnerClasses entry #{i}"))?;
+        let inner_name = pool
+            .class_name(inner)
+            .with_context(|| format!("resolving InnerClasses entry #{i}"))?;
+        if inner_name != header.name {
+            continue;
+        }
+        let nesting = if outer != 0 && simple != 0 {
+            Nesting::Member {
+                outer: pool
+                    .class_name(outer)
+                    .with_context(|| format!("resolving InnerClasses entry #{i}"))?,
+                simple: pool
+                    .utf8(simple)
+                    .with_context(|| format!("resolving InnerClasses entry #{i}"))?
+                    .to_string(),
+                // Member interfaces, enums, records and annotations are implicitly static.
+                is_static: flags & (access::STATIC | access::INTERFACE) != 0,
+            }
+        } else {
+            Nesting::Local
+        };
+        return Ok((flags, nesting));
+    }
+    Ok((header.access, Nesting::TopLevel))
+}
+
+/// Type parameters, generic superclass and generic interfaces from the class `Signature`
+/// attribute, else the plain names (also when the signature does not parse or the class has
+/// no superclass).
+fn generic_header(
+    attrs: &[RawAttr],
+    pool: &Pool,
+    header: &ClassHeader,
+) -> Result<(Vec<TypeParam>, Option<JType>, Vec<JType>)> {
+    let class_sig = match find_attr(attrs, "Signature") {
         Some(d) => {
-            let s = sig_string(d, &pool).context("reading the class Signature attribute")?;
+            let s = sig_string(d, pool).context("reading the class Signature attribute")?;
             parse_class_signature(s).ok()
         }
         None => None,
     };
-    let (type_params, generic_super, generic_interfaces) = match class_sig {
-        Some(s) if super_class.is_some() => (s.type_params, Some(s.superclass), s.interfaces),
+    Ok(match class_sig {
+        Some(s) if header.super_class.is_some() => {
+            (s.type_params, Some(s.superclass), s.interfaces)
+        }
         _ => (
             Vec::new(),
-            super_class.as_deref().map(JType::class),
-            interfaces.iter().map(|i| JType::class(i)).collect(),
+            header.super_class.as_deref().map(JType::class),
+            header.interfaces.iter().map(|i| JType::class(i)).collect(),
         ),
-    };
+    })
+}
 
+/// Types the raw fields (generic signature, else descriptor) and lists the enum constants.
+fn interpret_fields(raw_fields: Vec<Member>, owner: &str) -> Result<(Vec<FieldInfo>, Vec<String>)> {
     let mut fields = Vec::with_capacity(raw_fields.len());
     let mut enum_constants = Vec::new();
     for f in raw_fields {
@@ -158,75 +223,75 @@ pub fn parse_class(bytes: &[u8]) -> Result<ClassInfo> {
             enum_constants.push(f.name.clone());
         }
         fields.push(FieldInfo {
-            owner: name.clone(),
+            owner: owner.to_string(),
             name: f.name,
             descriptor: f.descriptor,
             access: f.access,
             ty,
         });
     }
+    Ok((fields, enum_constants))
+}
 
+/// Types the raw methods and sorts them into constructors and methods (`<clinit>` dropped).
+fn interpret_methods(
+    raw_methods: Vec<Member>,
+    owner: &str,
+    non_static_inner: bool,
+) -> Result<(Vec<MethodInfo>, Vec<MethodInfo>)> {
     let mut constructors = Vec::new();
     let mut methods = Vec::new();
     for m in raw_methods {
         if m.name == "<clinit>" {
             continue;
         }
-        let (mut dparams, dret) =
-            parse_method_descriptor(&m.descriptor).with_context(|| format!("method {}", m.name))?;
         let is_ctor = m.name == "<init>";
-        let sig = m
-            .signature
-            .as_deref()
-            .and_then(|s| parse_method_signature(s).ok());
-        let mut exceptions: Vec<JType> = m.exceptions.iter().map(|e| JType::class(e)).collect();
-        let (type_params, params, ret) = match sig {
-            Some(s) => {
-                if !s.throws.is_empty() {
-                    exceptions = s.throws;
-                }
-                (s.type_params, s.params, s.ret)
-            }
-            None => {
-                if is_ctor && non_static_inner && !dparams.is_empty() {
-                    // The synthetic outer-instance parameter.
-                    dparams.remove(0);
-                }
-                (Vec::new(), dparams, dret)
-            }
-        };
-        let info = MethodInfo {
-            owner: name.clone(),
-            name: m.name,
-            descriptor: m.descriptor,
-            access: m.access,
-            type_params,
-            params,
-            ret: if is_ctor { None } else { ret },
-            exceptions,
-        };
+        let info = interpret_method(m, owner, is_ctor && non_static_inner)?;
         if is_ctor {
             constructors.push(info)
         } else {
             methods.push(info)
         }
     }
+    Ok((constructors, methods))
+}
 
-    Ok(ClassInfo {
-        name,
-        access: access_flags,
-        major_version,
-        super_class,
-        interfaces,
+/// Types one method or constructor: its generic signature when it parses, else its
+/// descriptor, without the synthetic outer-instance parameter of an inner class's
+/// constructor (`drops_outer_instance`), which the signature never has.
+fn interpret_method(m: Member, owner: &str, drops_outer_instance: bool) -> Result<MethodInfo> {
+    let (mut dparams, dret) =
+        parse_method_descriptor(&m.descriptor).with_context(|| format!("method {}", m.name))?;
+    let is_ctor = m.name == "<init>";
+    let sig = m
+        .signature
+        .as_deref()
+        .and_then(|s| parse_method_signature(s).ok());
+    let mut exceptions: Vec<JType> = m.exceptions.iter().map(|e| JType::class(e)).collect();
+    let (type_params, params, ret) = match sig {
+        Some(s) => {
+            if !s.throws.is_empty() {
+                exceptions = s.throws;
+            }
+            (s.type_params, s.params, s.ret)
+        }
+        None => {
+            if drops_outer_instance && !dparams.is_empty() {
+                // The synthetic outer-instance parameter.
+                dparams.remove(0);
+            }
+            (Vec::new(), dparams, dret)
+        }
+    };
+    Ok(MethodInfo {
+        owner: owner.to_string(),
+        name: m.name,
+        descriptor: m.descriptor,
+        access: m.access,
         type_params,
-        generic_super,
-        generic_interfaces,
-        nesting,
-        constructors,
-        methods,
-        fields,
-        enum_constants,
-        literals: pool.literals(&bootstrap_strings(&attrs, &pool)),
+        params,
+        ret: if is_ctor { None } else { ret },
+        exceptions,
     })
 }
 
