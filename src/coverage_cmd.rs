@@ -69,10 +69,6 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
     if args.classes.is_empty() && args.packages.is_empty() {
         bail!("say which classes to measure: --class NAME (repeatable) or --package PREFIX");
     }
-    // Bad input fails before any JDK is looked for or anything compiled.
-    if !args.tests.exists() {
-        bail!("--tests {}: no such file or folder", args.tests.display());
-    }
     let java = find_java(args.java.as_deref())?;
     let javac = java
         .javac
@@ -91,6 +87,11 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
         Some(j) => Box::new(j),
         None => Box::new(NoJdk),
     };
+    // After the class-version check (which names the JDK to use), before anything is
+    // instrumented or compiled.
+    if !args.tests.exists() {
+        bail!("--tests {}: no such file or folder", args.tests.display());
+    }
     let classes = resolve_classes(&args, &cp, jmods.as_mut())?;
     let setup = Setup::prepare(&javac, &cp, jmods.as_mut(), &classes)?;
     let junit = junit_classpath(args.junit_classpath.as_deref())?;
