@@ -1,5 +1,6 @@
 //! The layering rules of ARCHITECTURE.md ("Invariants") that can be checked mechanically:
-//! which modules may not name which, and that nothing below the suite stage prints.
+//! which modules may not name which, that nothing below the suite stage prints, and that no
+//! function in src/ is longer than a list of named steps should be.
 
 use std::path::{Path, PathBuf};
 
@@ -172,5 +173,74 @@ fn every_generator_runs_through_the_strategy_driver() {
     assert!(
         untyped.is_empty(),
         "--stats-json is written by report::Envelope only: {untyped:#?}"
+    );
+}
+
+/// Longest function body allowed in src/ outside test modules (ARCHITECTURE.md,
+/// "Invariants": a function reads as a list of named steps).
+const MAX_FUNCTION_LINES: usize = 100;
+
+/// `(lines, file:line name)` of every function in `text` (outside a trailing `#[cfg(test)]`
+/// module), from its `fn` line to the closing brace at the same indentation (rustfmt's layout).
+fn function_lengths(file: &str, text: &str) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("#[cfg(test)]"))
+        .collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let body = line.trim_start();
+        let indent = &line[..line.len() - body.len()];
+        let after_vis = body
+            .strip_prefix("pub ")
+            .or_else(|| body.strip_prefix("pub(crate) "))
+            .or_else(|| body.strip_prefix("pub(super) "))
+            .unwrap_or(body);
+        let after_const = after_vis.strip_prefix("const ").unwrap_or(after_vis);
+        let Some(rest) = after_const.strip_prefix("fn ") else {
+            continue;
+        };
+        if line.trim_end().ends_with(';') {
+            continue; // a declaration in a trait
+        }
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let close = format!("{indent}}}");
+        if let Some(end) = lines[i + 1..].iter().position(|l| *l == close) {
+            out.push((end + 2, format!("{file}:{} {name}", i + 1)));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_function_length_scanner_measures_from_fn_to_its_brace() {
+    let text = "fn a() {\n    x();\n}\n\nimpl S {\n    pub fn b(&self) -> u8 {\n        1\n    }\n}\n#[cfg(test)]\nmod tests {\n    fn long() {\n    }\n}\n";
+    let got = function_lengths("f.rs", text);
+    assert_eq!(
+        got,
+        vec![(3, "f.rs:1 a".to_string()), (3, "f.rs:6 b".to_string())]
+    );
+}
+
+#[test]
+fn functions_read_as_named_steps() {
+    let mut long = Vec::new();
+    for f in rust_files(&src("")) {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let name = f.strip_prefix(src("")).unwrap().display().to_string();
+        long.extend(
+            function_lengths(&name, &text)
+                .into_iter()
+                .filter(|(n, _)| *n > MAX_FUNCTION_LINES),
+        );
+    }
+    long.sort();
+    assert!(
+        long.is_empty(),
+        "functions over {MAX_FUNCTION_LINES} lines: split them into named steps \
+         (ARCHITECTURE.md, Invariants): {long:#?}"
     );
 }
