@@ -26,9 +26,19 @@ suite, so this command measures that suite the way a user's build would, per cla
    C$* (so the totals are JaCoCo's fixed totals for the class, loaded or not) and the
    branch and line counters of those classes are added up.
 
+5. with `--mutation`, PIT (pitest-command-line, resolved from Maven Central by `mvn` into
+   ~/.m2 on first use) mutates C and C$* and runs the compiled regression suite against
+   every mutant. PIT mutates only class folders, so the jar that holds C is unpacked into a
+   folder that takes its place on the class path; PIT's own jars stay off the tests' class
+   path (`--includeLaunchClasspath=false`: PIT needs commons-lang3 3.18 itself, and the
+   subject may be another commons-lang3). JDK classes cannot be mutated by PIT (it does not
+   transform the boot layer): their row says so.
+
 One row per class: JaCoCo branch and line coverage of the written regression suite,
 jforge's own figures for the class and its nested classes from `--stats-json`, regression
-tests written, tests that failed under the plain JUnit run, and jforge's wall time.
+tests written, tests that failed under the plain JUnit run, and jforge's wall time; with
+`--mutation`, PIT's mutation score (mutants detected: killed, timed out or out of memory,
+over all mutants) and test strength (detected over the mutants the suite reaches).
 
 JaCoCo 0.8.15 (agent runtime and CLI) is downloaded from Maven Central into
 ~/.cache/jforge-bench/ on first use (Debian's libjacoco-java 0.8.6 has no CLI and predates
@@ -40,7 +50,8 @@ Randoop is not compared: Randoop 4.3.4 is published only as a GitHub release
 
 Usage:
   bench/suite_coverage.py [--seconds 60] [--seed 1] [--workers N] [--only NAME]...
-                          [--classes FILE] [--markdown] [--json FILE] [-- GEN-ARGS...]
+                          [--classes FILE] [--mutation] [--markdown] [--json FILE]
+                          [-- GEN-ARGS...]
 """
 import argparse
 import csv
@@ -82,6 +93,10 @@ JACOCO_JARS = {
     "agent": f"org.jacoco.agent/{JACOCO_VERSION}/org.jacoco.agent-{JACOCO_VERSION}-runtime.jar",
     "cli": f"org.jacoco.cli/{JACOCO_VERSION}/org.jacoco.cli-{JACOCO_VERSION}-nodeps.jar",
 }
+PIT_VERSION = "1.30.1"
+PIT_JUNIT5_VERSION = "1.2.3"
+# What PIT counts as detected (its "Killed" figure): the suite failed, hung or ran out of memory.
+PIT_DETECTED = {"KILLED", "TIMED_OUT", "MEMORY_ERROR", "RUN_ERROR"}
 # Folder names (outside the package path) that hold error-revealing tests.
 ERROR_DIRS = {"error", "errors", "errortest", "errortests"}
 RUN_TIMEOUT = 1800
@@ -124,6 +139,36 @@ def jacoco_jars(cache):
             os.replace(path + ".part", path)
         out[key] = path
     return out
+
+
+def pit_classpath(cache):
+    """PIT's command line and its dependencies (and the JUnit 5 plugin), resolved by Maven from
+    Maven Central into ~/.m2; the class path is kept in the cache folder."""
+    folder = os.path.join(cache, f"pit-{PIT_VERSION}")
+    cp_file = os.path.join(folder, "classpath.txt")
+    if not os.path.exists(cp_file):
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "pom.xml"), "w") as f:
+            f.write(f"""<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>jforge.bench</groupId><artifactId>pit-classpath</artifactId><version>1</version>
+  <dependencies>
+    <dependency><groupId>org.pitest</groupId><artifactId>pitest-command-line</artifactId>
+      <version>{PIT_VERSION}</version></dependency>
+    <dependency><groupId>org.pitest</groupId><artifactId>pitest-junit5-plugin</artifactId>
+      <version>{PIT_JUNIT5_VERSION}</version></dependency>
+  </dependencies>
+</project>
+""")
+        mvn = shutil.which("mvn")
+        if not mvn:
+            sys.exit("--mutation needs Maven (apt-get install -y maven) to fetch PIT")
+        log(f"resolving PIT {PIT_VERSION} with Maven")
+        subprocess.run([mvn, "-q", "-B", "dependency:build-classpath",
+                        "-Dmdep.outputFile=" + cp_file + ".part"], cwd=folder, check=True)
+        os.replace(cp_file + ".part", cp_file)
+    with open(cp_file) as f:
+        return f.read().strip()
 
 
 def run(cmd, log_path, cwd=None, timeout=RUN_TIMEOUT):
@@ -276,7 +321,7 @@ def jacoco_counters(csv_path):
 # ---------------------------------------------------------------- one class
 
 
-def measure(cls, classpath, a, jforge, jacoco, work):
+def measure(cls, classpath, a, jforge, jacoco, pit_cp, work):
     row = {"class": cls, "classpath": classpath}
     out_dir = os.path.join(work, "out")
     stats_path = os.path.join(work, "stats.json")
@@ -402,7 +447,72 @@ def measure(cls, classpath, a, jforge, jacoco, work):
         _, row["jacoco_baseline"] = jacoco_run("baseline", ["EmptyTest"], ":".join(filter(None, [empty, classpath])))
     except RuntimeError as e:
         row["error"] = str(e)
+        return row
+
+    # 5. PIT on the same compiled suite
+    if pit_cp:
+        if row["jacoco_mode"] != "agent":
+            row["pit_skipped"] = "a JDK class: PIT does not mutate the boot layer"
+        else:
+            try:
+                row["pit"] = mutation_score(cls, classpath, tests, classes_dir, junit5, pit_cp, work)
+            except RuntimeError as e:
+                row["error"] = str(e)
     return row
+
+
+def pit_counts(csv_path):
+    """Mutants by status from PIT's mutations.csv (one row per mutant; status in column 6)."""
+    counts = {}
+    with open(csv_path, newline="") as f:
+        for r in csv.reader(f):
+            if len(r) >= 6:
+                counts[r[5]] = counts.get(r[5], 0) + 1
+    total = sum(counts.values())
+    detected = sum(n for s, n in counts.items() if s in PIT_DETECTED)
+    reached = total - counts.get("NO_COVERAGE", 0)
+    return {"mutants": total, "detected": detected, "reached": reached, "by_status": counts}
+
+
+def mutation_score(cls, classpath, tests, test_classes, junit5, pit_cp, work):
+    """PIT's figures for the written suite (see step 5 of the module documentation)."""
+    jar = next((e for e in filter(None, classpath.split(":"))
+                if os.path.isfile(e) and class_files_from_path(cls, e, os.path.join(work, "probe"))),
+               None)
+    entries = [e for e in filter(None, classpath.split(":")) if e != jar]
+    mutable = os.path.join(work, "subject-classes")
+    if jar:
+        with zipfile.ZipFile(jar) as z:
+            z.extractall(mutable, [n for n in z.namelist()
+                                   if n.endswith(".class") and not n.startswith("META-INF/")])
+    else:
+        # A class folder: PIT mutates it in place (it never writes into it).
+        mutable = next((e for e in entries if os.path.isdir(e)), None)
+        if mutable is None:
+            raise RuntimeError(f"{cls}: no jar or class folder of the class path holds it")
+        entries.remove(mutable)
+    # The JUnit 5 plugin, once on PIT's class path, takes over even JUnit 4 suites (and fails
+    # without the JUnit Platform): it is there for JUnit 5 suites only, and then on the
+    # tests' class path too, where the minions that run them look for it.
+    plugin = [e for e in pit_cp.split(":") if "pitest-junit5-plugin" in e]
+    tool_cp = [e for e in pit_cp.split(":") if e not in plugin or junit5]
+    junit_cp = [CONSOLE] + plugin if junit5 else JUNIT4
+    cut_cp = [test_classes, mutable] + entries + junit_cp
+    report_dir = os.path.join(work, "pit")
+    cmd = [jdk_tool("java"), "-cp", ":".join(tool_cp), "org.pitest.mutationtest.commandline.MutationCoverageReport",
+           "--reportDir", report_dir, "--targetClasses", f"{cls},{cls}$*",
+           "--targetTests", ",".join(tests), "--sourceDirs", os.path.join(work, "out"),
+           "--classPath", ",".join(cut_cp), "--mutableCodePaths", mutable,
+           "--includeLaunchClasspath=false", "--outputFormats", "CSV,XML",
+           "--timestampedReports=false", "--threads", str(os.cpu_count() or 1)]
+    log_path = os.path.join(work, "pit.log")
+    rc, secs = run(cmd, log_path)
+    csv_path = os.path.join(report_dir, "mutations.csv")
+    if rc != 0 or not os.path.exists(csv_path):
+        raise RuntimeError(f"PIT exited with {rc}:\n" + tail(log_path, 25))
+    out = pit_counts(csv_path)
+    out["seconds"] = round(secs, 1)
+    return out
 
 
 # ---------------------------------------------------------------- output
@@ -427,20 +537,31 @@ def columns(r):
     ]
 
 
+def mutation_columns(r):
+    p = r.get("pit")
+    if not p:
+        return ["-", "-"]
+    return [pct(p["detected"], p["mutants"]), pct(p["detected"], p["reached"])]
+
+
 HEADER = ["class", "JaCoCo branches", "JaCoCo lines", "jforge branches", "jforge lines",
           "tests", "failed", "jforge s"]
 
 
-def print_table(rows, markdown):
-    body = [columns(r) for r in rows]
+MUTATION_HEADER = ["PIT mutation score", "PIT test strength"]
+
+
+def print_table(rows, markdown, mutation=False):
+    header = HEADER + (MUTATION_HEADER if mutation else [])
+    body = [columns(r) + (mutation_columns(r) if mutation else []) for r in rows]
     if markdown:
-        print("| " + " | ".join(HEADER) + " |")
-        print("|" + "---|" * len(HEADER))
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
         for b in body:
             print("| " + " | ".join(b) + " |")
     else:
-        w = [max(len(x[i]) for x in [HEADER] + body) for i in range(len(HEADER))]
-        for b in [HEADER] + body:
+        w = [max(len(x[i]) for x in [header] + body) for i in range(len(header))]
+        for b in [header] + body:
             print("  ".join(x.ljust(w[i]) if i == 0 else x.rjust(w[i]) for i, x in enumerate(b)))
     for r in rows:
         if r.get("error"):
@@ -454,6 +575,8 @@ def print_table(rows, markdown):
             print(f"\n{r['class']}: an empty JUnit test alone covers branches "
                   f"{pct(base['branches_covered'], base['branches_total'])}, lines "
                   f"{pct(base['lines_covered'], base['lines_total'])} (included in the JaCoCo figures)")
+        if mutation and r.get("pit_skipped"):
+            print(f"\n{r['class']}: no mutation score ({r['pit_skipped']})")
         if r.get("tests_failed_under_jacoco") not in (None, r.get("tests_failed")):
             print(f"\n{r['class']}: {r['tests_failed_under_jacoco']} tests failed under JaCoCo")
 
@@ -495,6 +618,8 @@ def main():
     ap.add_argument("--cache", default=os.path.join(
         os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "jforge-bench"),
         help="where the JaCoCo jars are kept (default ~/.cache/jforge-bench)")
+    ap.add_argument("--mutation", action="store_true",
+                    help=f"also run PIT {PIT_VERSION} on the written suite (mutation score; fetched with mvn)")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
     ap.add_argument("--json", metavar="FILE", help="write the results as JSON")
     ap.add_argument("--keep", action="store_true",
@@ -521,13 +646,15 @@ def main():
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     jforge = os.path.abspath(jforge)
     jacoco = jacoco_jars(a.cache)
+    pit_cp = pit_classpath(a.cache) if a.mutation else None
 
     rows = []
     for i, (cls, cp) in enumerate(subjects, 1):
-        log(f"[{i}/{len(subjects)}] {cls}: jforge gen {a.seconds} s, then JUnit + JaCoCo")
+        log(f"[{i}/{len(subjects)}] {cls}: jforge gen {a.seconds} s, then JUnit + JaCoCo"
+            + (" + PIT" if a.mutation else ""))
         work = tempfile.mkdtemp(prefix="jforge-suite-cov-")
         try:
-            row = measure(cls, cp, a, jforge, jacoco, work)
+            row = measure(cls, cp, a, jforge, jacoco, pit_cp, work)
         finally:
             if a.keep:
                 log(f"    kept {work}")
@@ -540,14 +667,16 @@ def main():
     java_version = subprocess.run([jdk_tool("java"), "-version"], capture_output=True,
                                   text=True).stderr.splitlines()[0]
     print(f"{datetime.date.today()}, {platform.node()} {platform.machine()}, {os.cpu_count()} cores, "
-          f"{java_version}, JaCoCo {JACOCO_VERSION}; jforge gen {a.seconds} s, seed {a.seed}"
+          f"{java_version}, JaCoCo {JACOCO_VERSION}" + (f", PIT {PIT_VERSION}" if a.mutation else "")
+          + f"; jforge gen {a.seconds} s, seed {a.seed}"
           + (f", {a.workers} workers" if a.workers else "")
           + (f", extra: {' '.join(gen_args)}" if gen_args else ""))
-    print_table(rows, a.markdown)
+    print_table(rows, a.markdown, a.mutation)
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"date": str(datetime.date.today()), "machine": platform.node(),
                        "cores": os.cpu_count(), "java": java_version, "jacoco": JACOCO_VERSION,
+                       "pit": PIT_VERSION if a.mutation else None,
                        "seconds": a.seconds, "seed": a.seed, "workers": a.workers,
                        "gen_args": gen_args, "jforge": jforge, "results": rows}, f, indent=1)
     return 1 if any(r.get("error") for r in rows) else 0
