@@ -152,6 +152,10 @@ pub enum Value {
     Str(String),
     /// Enum constant: binary class name, constant name.
     Enum(String, String),
+    /// An array's contents, as observed in `Observe` mode (never a literal of a sequence):
+    /// the component class name (`int`, `java.lang.String`, `java.lang.Object`, ...) and the
+    /// elements, each a primitive, String, enum or null value (no nested arrays).
+    Array(String, Vec<Value>),
 }
 
 impl Value {

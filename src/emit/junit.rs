@@ -201,8 +201,12 @@ fn collect_op(op: &Operation, out: &mut BTreeSet<String>) {
 }
 
 fn collect_value(v: &Value, out: &mut BTreeSet<String>) {
-    if let Value::Enum(c, _) = v {
-        out.insert(c.clone());
+    match v {
+        Value::Enum(c, _) => {
+            out.insert(c.clone());
+        }
+        Value::Array(_, items) => items.iter().for_each(|v| collect_value(v, out)),
+        _ => {}
     }
 }
 
@@ -406,8 +410,48 @@ impl MethodWriter<'_> {
         }
     }
 
-    /// The assertion that `expr` (of static type `ty`) equals `v`.
-    fn assertion(&self, expr: &str, ty: &JType, v: &Value) -> String {
+    /// The assertion that `expr` (of static type `ty`) equals `v`; `None` for an array whose
+    /// static type does not let `assertArrayEquals` compare it (e.g. an `Object`).
+    fn assertion(&self, expr: &str, ty: &JType, v: &Value) -> Option<String> {
+        if let Value::Array(component, _) = v {
+            return self.array_assertion(expr, ty, component, v);
+        }
+        Some(self.scalar_assertion(expr, ty, v))
+    }
+
+    /// `assertArrayEquals(new int[] { 1, 2 }, expr)` for an array of primitives (with a zero
+    /// delta for JUnit 4's float and double overloads), `assertArrayEquals(new Object[] {
+    /// "a", null }, expr)` for an array of references (compared element by element with
+    /// `equals`, whatever the array's class). Only where the static type is such an array.
+    fn array_assertion(
+        &self,
+        expr: &str,
+        ty: &JType,
+        component: &str,
+        v: &Value,
+    ) -> Option<String> {
+        let JType::Array(elem) = ty else { return None };
+        let prim = Prim::from_keyword(component);
+        let expected_ty = match (elem.as_ref(), prim) {
+            (JType::Prim(p), Some(q)) if *p == q => ty.clone(),
+            (JType::Prim(_), _) | (_, Some(_)) => return None,
+            (e, None) if *e == JType::string() && component == "java.lang.String" => ty.clone(),
+            _ => JType::Array(Box::new(JType::object())),
+        };
+        let lit = self.namer.literal(v, &expected_ty);
+        Some(match prim {
+            Some(Prim::Float) if self.junit == 4 => {
+                format!("assertArrayEquals({lit}, {expr}, 0.0f);")
+            }
+            Some(Prim::Double) if self.junit == 4 => {
+                format!("assertArrayEquals({lit}, {expr}, 0.0);")
+            }
+            _ => format!("assertArrayEquals({lit}, {expr});"),
+        })
+    }
+
+    /// The assertion that `expr` (of static type `ty`) equals the non-array value `v`.
+    fn scalar_assertion(&self, expr: &str, ty: &JType, v: &Value) -> String {
         let boxed_bool = matches!(ty, JType::Class { name, .. } if name == "java.lang.Boolean");
         match (v, ty) {
             (Value::Null, JType::Prim(_)) => format!("// {expr} is null?"),
@@ -622,8 +666,8 @@ impl MethodWriter<'_> {
         self.line(s);
         if let Some(Some(v)) = self.case.asserts.get(i)
             && let (Some(e), Some(t)) = (self.exprs[i].clone(), decl.as_ref())
+            && let Some(a) = self.assertion(&e, t, v)
         {
-            let a = self.assertion(&e, t, v);
             self.line(a);
         }
     }
@@ -713,8 +757,9 @@ impl MethodWriter<'_> {
             };
             let call = format!("{}.{}{}()", receiver(&recv), self.type_args(op), op.name);
             let ty = op.ret.clone().unwrap_or_else(JType::object);
-            let a = self.assertion(&call, &ty, v);
-            self.line(a);
+            if let Some(a) = self.assertion(&call, &ty, v) {
+                self.line(a);
+            }
         }
     }
 }

@@ -43,6 +43,13 @@ pub(crate) fn literal_with(v: &Value, ty: &JType, name: &dyn Fn(&JType) -> Strin
         }
         (Value::Enum(class, constant), _) => format!("{}.{}", name(&JType::class(class)), constant),
         (Value::Str(s), _) => string_literal(s),
+        (Value::Array(component, items), _) => {
+            let elem = match ty {
+                JType::Array(elem) => (**elem).clone(),
+                _ => array_elem(component),
+            };
+            array_literal(items, &elem, name)
+        }
         (_, JType::Prim(p)) => prim_in(v, *p),
         (_, JType::Class { name: cn, .. }) if Prim::unboxed(cn).is_some() => {
             let p = Prim::unboxed(cn).unwrap_or(Prim::Int);
@@ -87,7 +94,7 @@ pub(crate) fn own_prim(v: &Value) -> Option<Prim> {
         Value::Long(_) => Prim::Long,
         Value::Float(_) => Prim::Float,
         Value::Double(_) => Prim::Double,
-        Value::Null | Value::Str(_) | Value::Enum(..) => return None,
+        Value::Null | Value::Str(_) | Value::Enum(..) | Value::Array(..) => return None,
     })
 }
 
@@ -155,7 +162,38 @@ fn prim_literal(v: &Value) -> String {
         Value::Str(s) => string_literal(s),
         Value::Null => "null".to_string(),
         Value::Enum(c, k) => format!("{}.{k}", crate::model::types::source_name(c)),
+        Value::Array(component, items) => {
+            array_literal(items, &array_elem(component), &|t: &JType| t.source())
+        }
     }
+}
+
+/// The element type an array of `component` is written with: the primitive itself, else
+/// `Object` (an `Object[]` compares element by element with any reference array, and never
+/// names a class the test may not see).
+fn array_elem(component: &str) -> JType {
+    match Prim::from_keyword(component) {
+        Some(p) => JType::Prim(p),
+        None => JType::object(),
+    }
+}
+
+/// `new int[] { 1, 2 }`, `new Object[] { "a", null, Integer.valueOf(1) }`: the elements as
+/// literals of `elem` (a primitive, or a reference type, written by its erasure).
+fn array_literal(items: &[Value], elem: &JType, name: &dyn Fn(&JType) -> String) -> String {
+    let lits: Vec<String> = items
+        .iter()
+        .map(|v| match (v, elem) {
+            (Value::Null, _) => "null".to_string(),
+            _ => literal_with(v, elem, name),
+        })
+        .collect();
+    let body = if lits.is_empty() {
+        "{}".to_string()
+    } else {
+        format!("{{ {} }}", lits.join(", "))
+    };
+    format!("new {}[] {body}", name(&elem.erasure()))
 }
 
 /// Escape of one UTF-16 code unit inside a char or string literal (`quote` is the delimiter

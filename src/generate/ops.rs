@@ -606,9 +606,7 @@ impl<'a> Builder<'a> {
             };
             let is_observer = !is_static
                 && m.params.is_empty()
-                && ret
-                    .as_ref()
-                    .is_some_and(|r| r.is_prim() || *r == JType::string())
+                && ret.as_ref().is_some_and(is_observable_type)
                 && is_observer_name(&m.name);
             let id = self.push(op, cut, name);
             if is_observer {
@@ -802,6 +800,16 @@ fn class_binding(model: &Model, ty: &JType, v: &str) -> Option<JType> {
 /// arguments (so `ArrayList<String>.add(String)` qualifies).
 fn is_easy(p: &JType) -> bool {
     is_literal_type(p) || matches!(p, JType::Var(_)) || *p == JType::object()
+}
+
+/// What an observer may return: a primitive, a String, or an array of primitives or of
+/// references (the worker reports an array's contents when they are values, and the test
+/// asserts them with `assertArrayEquals`).
+fn is_observable_type(t: &JType) -> bool {
+    match t {
+        JType::Array(e) => !matches!(e.as_ref(), JType::Array(_)),
+        _ => t.is_prim() || *t == JType::string(),
+    }
 }
 
 fn is_observer_name(n: &str) -> bool {

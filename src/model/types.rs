@@ -33,6 +33,21 @@ impl Prim {
             Prim::Double => "double",
         }
     }
+    /// The primitive named by a Java keyword (`int`); `None` for anything else.
+    pub fn from_keyword(k: &str) -> Option<Prim> {
+        [
+            Prim::Boolean,
+            Prim::Byte,
+            Prim::Char,
+            Prim::Short,
+            Prim::Int,
+            Prim::Long,
+            Prim::Float,
+            Prim::Double,
+        ]
+        .into_iter()
+        .find(|p| p.keyword() == k)
+    }
     /// JVM descriptor letter, e.g. `I`.
     pub fn descriptor(self) -> char {
         match self {

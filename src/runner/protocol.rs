@@ -129,6 +129,10 @@ impl<'a> Dec<'a> {
     pub fn at_end(&self) -> bool {
         self.pos == self.b.len()
     }
+    /// Bytes left in the frame.
+    pub fn remaining(&self) -> usize {
+        self.b.len() - self.pos
+    }
 }
 
 /// Reads one frame (without its length prefix).
@@ -298,11 +302,37 @@ pub fn encode_value(e: &mut Enc, v: &Value) {
             e.str(c);
             e.str(n)
         }
+        Value::Array(component, items) => {
+            e.u8(V_ARRAY);
+            e.str(component);
+            e.u32(items.len() as u32);
+            for v in items {
+                encode_value(e, v);
+            }
+        }
     }
 }
 
 pub fn decode_value(d: &mut Dec) -> Result<Value> {
-    Ok(match d.u8()? {
+    match d.u8()? {
+        V_ARRAY => {
+            let component = d.str()?;
+            let n = d.u32()? as usize;
+            // Each element takes at least one byte: a length beyond the frame is corrupt.
+            let mut items = Vec::with_capacity(n.min(d.remaining()));
+            for _ in 0..n {
+                let tag = d.u8()?;
+                items.push(decode_scalar(d, tag)?);
+            }
+            Ok(Value::Array(component, items))
+        }
+        tag => decode_scalar(d, tag),
+    }
+}
+
+/// A value that is no array, its tag read.
+fn decode_scalar(d: &mut Dec, tag: u8) -> Result<Value> {
+    Ok(match tag {
         V_NULL => Value::Null,
         V_BOOLEAN => Value::Bool(d.u8()? != 0),
         V_BYTE => Value::Byte(d.u8()? as i8),
@@ -1158,6 +1188,11 @@ mod tests {
                     fingerprint: None,
                 }),
                 StmtOutcome::Normal(Observed::Value(Value::Char(0xD800))),
+                StmtOutcome::Normal(Observed::Value(Value::Array(
+                    "java.lang.Object".into(),
+                    vec![Value::Int(1), Value::Null, Value::Str("s".into())],
+                ))),
+                StmtOutcome::Normal(Observed::Value(Value::Array("char".into(), vec![]))),
                 StmtOutcome::Normal(Observed::Void),
                 StmtOutcome::Normal(Observed::Null),
                 StmtOutcome::Exception {
@@ -1379,6 +1414,24 @@ mod tests {
         h.u64(1);
         let e = decode_hello(&h.finish()[4..]).unwrap_err().to_string();
         assert!(e.contains("not a jforge worker"), "{e}");
+    }
+
+    #[test]
+    fn nested_arrays_and_impossible_lengths_are_errors() {
+        let inner = Value::Array("int".into(), vec![Value::Int(1)]);
+        let mut e = Enc::new();
+        encode_value(
+            &mut e,
+            &Value::Array("java.lang.Object".into(), vec![inner]),
+        );
+        let b = e.buf;
+        assert!(decode_value(&mut Dec::new(&b)).is_err());
+        let mut e = Enc::new();
+        e.u8(V_ARRAY);
+        e.str("int");
+        e.u32(u32::MAX);
+        let b = e.buf;
+        assert!(decode_value(&mut Dec::new(&b)).is_err());
     }
 
     #[test]

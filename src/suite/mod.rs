@@ -23,6 +23,8 @@ use std::sync::LazyLock;
 
 /// Longest String asserted.
 const MAX_ASSERTED_STRING: usize = 2000;
+/// Longest array asserted (the worker reports at most 64 elements).
+const MAX_ASSERTED_ARRAY: usize = 64;
 
 static IDENTITY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"@[0-9a-f]{5,}").expect("valid regex"));
@@ -59,13 +61,33 @@ pub struct ObserveStats {
 
 /// Whether `v` may appear in an assertion: Strings that look like identity hashes, huge
 /// Strings and constants of enums the test cannot name (e.g. a private enum implementing a
-/// public interface) are left out.
+/// public interface) are left out, and arrays holding any of them.
 pub fn assertable(model: &Model, v: &Value) -> bool {
     match v {
         Value::Str(s) => s.len() <= MAX_ASSERTED_STRING && !IDENTITY.is_match(s),
         Value::Enum(class, _) => model.is_accessible(class),
+        Value::Array(_, items) => {
+            items.len() <= MAX_ASSERTED_ARRAY
+                && items
+                    .iter()
+                    .all(|v| !matches!(v, Value::Array(..)) && assertable(model, v))
+                && !IDENTITY.is_match(&array_text(items))
+        }
         _ => true,
     }
+}
+
+/// The text a `char[]` or `byte[]` spells (`toCharArray()`, `getBytes()` of a String that
+/// holds an identity hash must not be asserted either); empty for other arrays.
+fn array_text(items: &[Value]) -> String {
+    items
+        .iter()
+        .filter_map(|v| match v {
+            Value::Char(c) => char::from_u32(u32::from(*c)),
+            Value::Byte(b) => Some(*b as u8 as char),
+            _ => None,
+        })
+        .collect()
 }
 
 fn stmt_value(o: &StmtOutcome) -> Option<Value> {

@@ -50,6 +50,10 @@ fn expected(v: &Value) -> String {
         Value::Short(s) => format!("java.lang.Short:{s}"),
         Value::Int(i) => format!("java.lang.Integer:{i}"),
         Value::Long(l) => format!("java.lang.Long:{l}"),
+        Value::Array(c, items) => {
+            let items: Vec<String> = items.iter().map(expected).collect();
+            format!("Array:{c}[{}]", items.join(";"))
+        }
     }
 }
 
@@ -68,6 +72,14 @@ const DESCRIBE: &str = r#"
         if (o instanceof Character) return "Character:" + (int) (Character) o;
         if (o instanceof Float) return "Float:" + Integer.toHexString(Float.floatToRawIntBits((Float) o));
         if (o instanceof Double) return "Double:" + Long.toHexString(Double.doubleToRawLongBits((Double) o));
+        if (o.getClass().isArray()) {
+            StringBuilder b = new StringBuilder("Array:" + o.getClass().getComponentType().getName() + "[");
+            for (int i = 0; i < java.lang.reflect.Array.getLength(o); i++) {
+                if (i > 0) b.append(';');
+                b.append(describe(java.lang.reflect.Array.get(o, i)));
+            }
+            return b.append(']').toString();
+        }
         if (o instanceof Enum) return "Enum:" + ((Enum<?>) o).getDeclaringClass().getName() + "." + ((Enum<?>) o).name();
         return o.getClass().getName() + ":" + o;
     }
@@ -209,6 +221,53 @@ fn literals_round_trip_through_javac() {
     cases.push((Value::Null, JType::class("java.util.Map$Entry")));
     cases.push((Value::Null, JType::Array(Box::new(JType::Prim(Prim::Int)))));
     cases.push((Value::Null, JType::class("java.lang.Integer")));
+    // Arrays (what assertArrayEquals is given): primitives of their own type, references
+    // as Object[] (or String[]), empty ones.
+    let array = |t: JType| JType::Array(Box::new(t));
+    cases.push((
+        Value::Array("int".into(), vec![Value::Int(1), Value::Int(i32::MIN)]),
+        array(prim(Prim::Int)),
+    ));
+    cases.push((
+        Value::Array("char".into(), vec![Value::Char(39), Value::Char(0xd800)]),
+        array(prim(Prim::Char)),
+    ));
+    cases.push((
+        Value::Array(
+            "double".into(),
+            vec![Value::double(f64::NAN), Value::double(-0.0)],
+        ),
+        array(prim(Prim::Double)),
+    ));
+    cases.push((
+        Value::Array("byte".into(), vec![Value::Byte(-1)]),
+        array(prim(Prim::Byte)),
+    ));
+    cases.push((Value::Array("long".into(), vec![]), array(prim(Prim::Long))));
+    cases.push((
+        Value::Array(
+            "java.lang.Object".into(),
+            vec![
+                Value::Str("a\"".into()),
+                Value::Int(3),
+                Value::Null,
+                Value::Enum("java.lang.Thread$State".into(), "NEW".into()),
+                Value::Char(97),
+            ],
+        ),
+        array(object.clone()),
+    ));
+    cases.push((
+        Value::Array(
+            "java.lang.String".into(),
+            vec![Value::Str("x".into()), Value::Null],
+        ),
+        array(JType::string()),
+    ));
+    cases.push((
+        Value::Array("java.lang.String".into(), vec![]),
+        array(JType::string()),
+    ));
     // Random bits and strings (fixed seed, so failures reproduce).
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
     for _ in 0..100 {

@@ -270,3 +270,69 @@ fn selection_is_deterministic_whatever_the_number_of_workers() {
     assert!(!one.is_empty());
     assert_eq!(one, two);
 }
+
+/// Arrays that calls return are asserted element by element (`assertArrayEquals`: ints,
+/// Strings, enum constants, mixed objects, doubles with JUnit 4's zero delta, chars), so the
+/// written suite fails when a method returns other contents; an array that spells an identity
+/// hash is not asserted.
+#[test]
+fn array_results_are_asserted_and_a_changed_element_fails_the_suite() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    run_gen(
+        &out,
+        &json,
+        &["--class", "suite.Grid", "--generated-limit", "3000"],
+    );
+    let stats = read_json(&json);
+    assert_eq!(stats["validation"]["failing_removed"], 0, "{stats:#}");
+    let text: String = suite_files(&out, false)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    for needle in [
+        "assertArrayEquals(new int[] {",
+        "assertArrayEquals(new String[] {",
+        "assertArrayEquals(new Object[] {",
+        "Cell.WALL",
+        "assertArrayEquals(new double[] {",
+        "assertArrayEquals(new char[] {",
+        ".getRow());",
+    ] {
+        assert!(text.contains(needle), "no `{needle}` in:\n{text}");
+    }
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.contains("assertArrayEquals") && l.contains("'@'")),
+        "an identity hash was asserted:\n{text}"
+    );
+
+    // The suite passes on the class it was written for...
+    let reg = d.path().join("reg");
+    regression_only(&out, &reg);
+    let run = compile_and_run_junit4(&reg, classes().to_str().unwrap());
+    assert!(run.failures.is_empty(), "{}", run.output);
+
+    // ...and fails on one whose getRow() returns a changed last element.
+    let src = std::fs::read_to_string(subjects_src("gen").join("suite/Grid.java")).unwrap();
+    let mutant = src.replace(
+        "return row.clone();",
+        "int[] r = row.clone(); if (r.length > 0) { r[r.length - 1]++; } return r;",
+    );
+    assert_ne!(mutant, src);
+    let msrc = d.path().join("mutant-src/suite");
+    std::fs::create_dir_all(&msrc).unwrap();
+    std::fs::write(msrc.join("Grid.java"), mutant).unwrap();
+    let mclasses = d.path().join("mutant-classes");
+    javac(&d.path().join("mutant-src"), &mclasses, "");
+    let run = compile_and_run_junit4(&reg, mclasses.to_str().unwrap());
+    assert!(
+        run.failures
+            .iter()
+            .any(|(_, why)| why.contains("arrays first differed at element")),
+        "no test caught the changed element:\n{}",
+        run.output
+    );
+}

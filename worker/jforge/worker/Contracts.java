@@ -219,7 +219,7 @@ final class Contracts {
         } else {
             int mark = tail.n;
             tail.u8(1);
-            if (!Outcomes.writeValue(tail, r)) {
+            if (!Outcomes.writeValue(tail, r) && !(outcomes.arrays && Outcomes.writeArray(tail, r))) {
                 tail.n = mark;
                 tail.u8(0);
                 tail.str("jforge.NotAValue");

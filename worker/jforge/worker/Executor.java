@@ -108,6 +108,7 @@ final class Executor {
     private void runSequence(Buf in) throws Exception {
         int tag = in.ri32();
         int mode = in.ru8();
+        outcomes.arrays = mode == MODE_OBSERVE;
         if (mode == MODE_BULK) {
             exhaustive.runBulk(tag);
             return;

@@ -1,5 +1,6 @@
 package jforge.worker;
 
+import java.lang.reflect.Array;
 import java.lang.reflect.Modifier;
 import java.util.HashMap;
 
@@ -8,6 +9,7 @@ import static jforge.worker.Proto.O_NULL;
 import static jforge.worker.Proto.O_OBJECT;
 import static jforge.worker.Proto.O_VALUE;
 import static jforge.worker.Proto.O_VOID;
+import static jforge.worker.Proto.V_ARRAY;
 import static jforge.worker.Proto.V_BOOLEAN;
 import static jforge.worker.Proto.V_BYTE;
 import static jforge.worker.Proto.V_CHAR;
@@ -16,6 +18,7 @@ import static jforge.worker.Proto.V_ENUM;
 import static jforge.worker.Proto.V_FLOAT;
 import static jforge.worker.Proto.V_INT;
 import static jforge.worker.Proto.V_LONG;
+import static jforge.worker.Proto.V_NULL;
 import static jforge.worker.Proto.V_SHORT;
 import static jforge.worker.Proto.V_STRING;
 
@@ -33,6 +36,16 @@ final class Outcomes {
     static final int MAX_STRING = 10_000;
     static final int MAX_MESSAGE = 500;
     static final String MALFORMED = "jforge.MalformedSequence";
+    /** Longest array reported as a value (MODE_OBSERVE): longer ones stay objects. */
+    static final int MAX_ARRAY = 64;
+    /** Most bytes one array value may take in a frame (its Strings included). */
+    static final int MAX_ARRAY_BYTES = 8192;
+
+    /**
+     * Whether arrays of values are reported as values (V_ARRAY): in MODE_OBSERVE only, where
+     * their contents become assertions. Generation keeps them objects (reused by identity).
+     */
+    boolean arrays;
 
     /** The outcome bytes of the request running (mirrored into the progress file). */
     final Buf outc = new Buf(1 << 12);
@@ -60,7 +73,7 @@ final class Outcomes {
         }
         int mark = outc.n;
         outc.u8(O_VALUE);
-        if (writeValue(outc, r)) {
+        if (writeValue(outc, r) || (arrays && writeArray(outc, r))) {
             return;
         }
         outc.n = mark;
@@ -200,6 +213,36 @@ final class Outcomes {
                     return false;
                 }
             } else if (Character.isLowSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * An array of at most MAX_ARRAY primitives, or of references that are each null or a
+     * value of {@link #writeValue} (no nested arrays), as V_ARRAY: component class name,
+     * length, elements. False (nothing written) for anything else.
+     */
+    static boolean writeArray(Buf b, Object v) {
+        Class<?> c = v.getClass();
+        if (!c.isArray() || c.getComponentType().isArray()) {
+            return false;
+        }
+        int n = Array.getLength(v);
+        if (n > MAX_ARRAY) {
+            return false;
+        }
+        int mark = b.n;
+        b.u8(V_ARRAY);
+        b.str(c.getComponentType().getName());
+        b.i32(n);
+        for (int i = 0; i < n; i++) {
+            Object e = Array.get(v, i);
+            if (e == null) {
+                b.u8(V_NULL);
+            } else if (!writeValue(b, e) || b.n - mark > MAX_ARRAY_BYTES) {
+                b.n = mark;
                 return false;
             }
         }
