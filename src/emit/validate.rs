@@ -433,9 +433,15 @@ pub fn find_console_launcher(junit_cp: &[PathBuf]) -> Option<Vec<PathBuf>> {
     (!jar.is_empty()).then_some(jar)
 }
 
+/// The entries as one class path, each made absolute (test JVMs run in a scratch folder).
 fn join_cp(parts: &[&[PathBuf]]) -> Result<std::ffi::OsString> {
-    std::env::join_paths(parts.iter().flat_map(|p| p.iter()))
-        .context("a class path entry contains ':'; rename it")
+    std::env::join_paths(
+        parts
+            .iter()
+            .flat_map(|p| p.iter())
+            .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone())),
+    )
+    .context("a class path entry contains ':'; rename it")
 }
 
 fn run_javac(
@@ -896,7 +902,12 @@ fn start_test_jvm(
     let log_err = log_file
         .try_clone()
         .context("cannot write to the temporary folder")?;
-    let mut cmd = Command::new(env.java);
+    // In a scratch folder of its own: a test that writes to a relative path writes there,
+    // not into the user's folder.
+    let scratch = jvm.log.with_extension("cwd");
+    std::fs::create_dir_all(&scratch).context("cannot write to the temporary folder")?;
+    let mut cmd = Command::new(std::path::absolute(env.java).unwrap_or_else(|_| env.java.into()));
+    cmd.current_dir(&scratch);
     add_jvm_options(&mut cmd, env, run);
     if run == Run::Console {
         select_for_console_launcher(&mut cmd, env, jvm, todo, class_sizes)?;

@@ -120,8 +120,30 @@ pub fn default_implementation(name: &str) -> Option<&'static str> {
         "java.util.SortedMap" | "java.util.NavigableMap" => "java.util.TreeMap",
         "java.util.Queue" | "java.util.Deque" => "java.util.ArrayDeque",
         "java.lang.Appendable" => "java.lang.StringBuilder",
+        // In memory: a file-backed helper would write into the user's folder.
+        "java.io.Writer" => "java.io.StringWriter",
+        "java.io.OutputStream" => "java.io.ByteArrayOutputStream",
+        "java.io.Reader" => "java.io.StringReader",
         _ => return None,
     })
+}
+
+/// Whether a constructor of JDK class `class` with these parameters opens (and so creates) a
+/// file: `new PrintWriter("only")`, `new FileOutputStream(name)`. Helper classes never use
+/// those: a test calling them writes into whatever folder the build runs it in.
+fn opens_a_file(class: &str, params: &[JType]) -> bool {
+    const FILE_CLASSES: &[&str] = &[
+        "java.io.FileOutputStream",
+        "java.io.FileWriter",
+        "java.io.PrintWriter",
+        "java.io.PrintStream",
+        "java.io.RandomAccessFile",
+        "java.util.Formatter",
+    ];
+    FILE_CLASSES.contains(&class)
+        && params
+            .iter()
+            .any(|p| *p == JType::string() || p.class_name() == Some("java.io.File"))
 }
 
 /// Types whose values come from literals rather than from operations.
@@ -511,7 +533,7 @@ impl<'a> Builder<'a> {
             if self.excluded(&sig) {
                 continue;
             }
-            if !cut && !m.params.iter().all(is_easy) {
+            if !cut && (!m.params.iter().all(is_easy) || opens_a_file(name, &m.params)) {
                 continue;
             }
             let Some(params) = self.concrete_params(ty, m, &sig) else {

@@ -148,6 +148,9 @@ pub enum CrashKind {
     LeakedProcesses(u32),
     /// The worker stopped answering (killed after the grace period).
     Unresponsive,
+    /// The sequence wrote files (this many) into the worker's folder (removed by the worker;
+    /// 0 in [`PoolStats::crashes`](crate::runner::PoolStats), where the number is left out).
+    WroteFiles(u32),
 }
 
 impl CrashKind {
@@ -156,6 +159,7 @@ impl CrashKind {
     pub fn counted(&self) -> CrashKind {
         match self {
             CrashKind::LeakedProcesses(_) => CrashKind::LeakedProcesses(0),
+            CrashKind::WroteFiles(_) => CrashKind::WroteFiles(0),
             k => k.clone(),
         }
     }
@@ -173,6 +177,9 @@ impl std::fmt::Display for CrashKind {
             CrashKind::LeakedProcesses(1) => f.write_str("left 1 process running"),
             CrashKind::LeakedProcesses(n) => write!(f, "left {n} processes running"),
             CrashKind::Unresponsive => f.write_str("worker unresponsive"),
+            CrashKind::WroteFiles(0) => f.write_str("wrote files"),
+            CrashKind::WroteFiles(1) => f.write_str("wrote a file"),
+            CrashKind::WroteFiles(n) => write!(f, "wrote {n} files"),
         }
     }
 }

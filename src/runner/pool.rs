@@ -100,7 +100,21 @@ pub struct Pool {
     /// those requests come back not run. Keeps a run's time budget whatever the code under
     /// test does (each death costs a JVM start; a hanging call, a call timeout).
     stop_at: Option<Instant>,
+    /// The JVMs of [`Pool::execute_elsewhere`], started on its first use.
+    second: Option<Box<Pool>>,
 }
+
+/// JVM options of the second opinion ([`Pool::execute_elsewhere`]): another time zone
+/// (UTC+14, no daylight saving time, so the date differs from most of the world's most of the
+/// day), Turkish (decimal comma, dotless i in case mapping, other month and day names) and
+/// Latin-1 as the default charset. A value that depends on the machine's defaults differs
+/// there and is not asserted: the test would fail on a colleague's machine or a CI server.
+pub const SECOND_OPINION_JVM_ARGS: &[&str] = &[
+    "-Duser.timezone=Pacific/Kiritimati",
+    "-Duser.language=tr",
+    "-Duser.country=TR",
+    "-Dfile.encoding=ISO-8859-1",
+];
 
 fn start_registered(spec: &WorkerSpec, ops: &[Operation], slot: usize) -> Result<Worker> {
     let mut last = None;
@@ -228,20 +242,54 @@ impl Pool {
         if let Some(e) = first_err {
             return Err(e.context("starting the worker JVMs"));
         }
-        Ok(Pool {
+        Ok(Pool::assemble(spec, Arc::new(Vec::new()), slots))
+    }
+
+    /// A pool of the given started workers.
+    fn assemble(
+        spec: Arc<WorkerSpec>,
+        ops: Arc<Vec<Operation>>,
+        slots: Vec<Option<Worker>>,
+    ) -> Pool {
+        let k = slots.len();
+        Pool {
             spec,
-            ops: Arc::new(Vec::new()),
+            ops,
             slots,
-            batons: (0..cfg.workers).map(|_| Arc::default()).collect(),
-            next_ticket: vec![0; cfg.workers],
+            batons: (0..k).map(|_| Arc::default()).collect(),
+            next_ticket: vec![0; k],
             pending: VecDeque::new(),
-            slot_restarts: vec![0; cfg.workers],
+            slot_restarts: vec![0; k],
             stop_at: None,
             stats: PoolStats {
-                worker_peak_rss_kb: vec![0; cfg.workers],
+                worker_peak_rss_kb: vec![0; k],
                 ..PoolStats::default()
             },
-        })
+            second: None,
+        }
+    }
+
+    /// The second-opinion pool: as many workers, with [`SECOND_OPINION_JVM_ARGS`], the same
+    /// operations registered.
+    fn second_opinion(&self) -> Result<Pool> {
+        let mut spec = (*self.spec).clone();
+        spec.extra_jvm_args
+            .extend(SECOND_OPINION_JVM_ARGS.iter().map(|a| a.to_string()));
+        let spec = Arc::new(spec);
+        let handles: Vec<_> = (0..self.slots.len())
+            .map(|i| {
+                let (spec, ops) = (spec.clone(), self.ops.clone());
+                std::thread::spawn(move || start_registered(&spec, &ops, i))
+            })
+            .collect();
+        let mut slots = Vec::new();
+        for h in handles {
+            let w = h
+                .join()
+                .map_err(|_| internal(anyhow::anyhow!("worker start thread panicked")))?;
+            slots.push(Some(w.context("starting the second-opinion worker JVMs")?));
+        }
+        Ok(Pool::assemble(spec, self.ops.clone(), slots))
     }
 
     pub fn workers(&self) -> usize {
@@ -491,30 +539,54 @@ impl Pool {
         self.collect()
     }
 
-    /// Runs each request in a different JVM than the worker index given with it (the next
-    /// worker; with a single worker, a freshly started one).
+    /// Runs each request again, in other JVMs than the first run's (the worker index given
+    /// with each request ran it): the second-opinion pool, started on first use with another
+    /// time zone, locale and default charset ([`SECOND_OPINION_JVM_ARGS`]) and kept until the
+    /// pool shuts down. Its restarts, timeouts and crashes count in this pool's statistics.
     pub fn execute_elsewhere(
         &mut self,
         batch: Vec<(ExecRequest, usize)>,
     ) -> Result<Vec<SeqResult>> {
         self.ensure_idle()?;
+        if self
+            .second
+            .as_ref()
+            .is_some_and(|p| p.ops.len() != self.ops.len())
+            && let Some(old) = self.second.take()
+        {
+            old.shutdown();
+        }
+        if self.second.is_none() {
+            self.second = Some(Box::new(self.second_opinion()?));
+        }
+        let Some(second) = self.second.as_mut() else {
+            bail!("internal error: no second-opinion pool");
+        };
+        second.set_stop_at(self.stop_at);
+        let before = second.stats.clone();
+        // Second-opinion workers are numbered after this pool's.
         let k = self.slots.len();
-        if k == 1 {
-            if let Some(mut w) = self.slots[0].take() {
-                let peak = w.sample_rss();
-                self.stats.worker_peak_rss_kb[0] = self.stats.worker_peak_rss_kb[0].max(peak);
-            }
-            self.slots[0] = Some(start_registered(&self.spec, &self.ops, 0)?);
-            self.stats.restarts += 1;
-            self.slot_restarts[0] += 1;
+        let out = second
+            .execute(batch.into_iter().map(|(r, _)| r).collect())
+            .map(|rs| {
+                rs.into_iter()
+                    .map(|mut r| {
+                        r.worker += k;
+                        r
+                    })
+                    .collect::<Vec<_>>()
+            });
+        let after = &second.stats;
+        self.stats.sequences += after.sequences - before.sequences;
+        self.stats.statements += after.statements - before.statements;
+        self.stats.restarts += after.restarts - before.restarts;
+        self.stats.not_run += after.not_run - before.not_run;
+        self.stats.timeouts += after.timeouts - before.timeouts;
+        for (k, n) in &after.crashes {
+            let had = before.crashes.get(k).copied().unwrap_or(0);
+            *self.stats.crashes.entry(k.clone()).or_default() += n - had;
         }
-        let n = batch.len();
-        let mut assign: Vec<Vec<(usize, ExecRequest)>> = (0..k).map(|_| Vec::new()).collect();
-        for (i, (r, w)) in batch.into_iter().enumerate() {
-            assign[(w + 1) % k].push((i, r));
-        }
-        self.spawn_assignments(assign, n)?;
-        self.collect()
+        out
     }
 
     pub fn stats(&mut self) -> PoolStats {
@@ -532,6 +604,9 @@ impl Pool {
     }
 
     fn stop(&mut self) {
+        if let Some(second) = self.second.take() {
+            second.shutdown();
+        }
         for batch in std::mem::take(&mut self.pending) {
             for h in batch.handles {
                 let _ = h.join();

@@ -670,6 +670,7 @@ pub fn decode_outcome(d: &mut Dec, classes: &mut ClassTable) -> Result<StmtOutco
                 3 => CrashKind::LeakedThreads,
                 4 => CrashKind::Unresponsive,
                 5 => CrashKind::LeakedProcesses(d.u32()?),
+                6 => CrashKind::WroteFiles(d.u32()?),
                 t => bail!("bad crash kind {t}"),
             };
             StmtOutcome::Crash(kind)
@@ -734,6 +735,10 @@ pub fn encode_outcome(e: &mut Enc, o: &StmtOutcome, classes: &mut ClassEncTable)
                 CrashKind::Unresponsive => e.u8(4),
                 CrashKind::LeakedProcesses(n) => {
                     e.u8(5);
+                    e.u32(*n)
+                }
+                CrashKind::WroteFiles(n) => {
+                    e.u8(6);
                     e.u32(*n)
                 }
             }
@@ -1203,6 +1208,7 @@ mod tests {
                 StmtOutcome::Crash(CrashKind::Exited(Some(3))),
                 StmtOutcome::Crash(CrashKind::Exited(None)),
                 StmtOutcome::Crash(CrashKind::LeakedProcesses(7)),
+                StmtOutcome::Crash(CrashKind::WroteFiles(2)),
                 StmtOutcome::Timeout,
                 StmtOutcome::NotRun,
             ],

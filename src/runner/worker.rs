@@ -10,8 +10,8 @@
 use crate::exit::internal;
 use crate::runner::protocol::{
     self, ClassTable, Dec, HALT_CODE, M_LEAKED_PROCESSES, M_LEAKED_THREADS, M_OOM, M_SOE,
-    M_TIMEOUT, P_BYTES, P_COUNT, P_DATA, P_DETAIL, P_EPOCH, P_MARKER, P_NSTMT, P_STMT, P_TAG,
-    TypeTable,
+    M_TIMEOUT, M_WROTE_FILES, P_BYTES, P_COUNT, P_DATA, P_DETAIL, P_EPOCH, P_MARKER, P_NSTMT,
+    P_STMT, P_TAG, TypeTable,
 };
 use crate::runner::{CrashKind, ExecRequest, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, Operation};
@@ -128,9 +128,13 @@ enum ReadErr {
     Other(anyhow::Error),
 }
 
-/// The files a worker needs: its socket and its progress file, in a private directory.
+/// The files a worker needs: its socket and its progress file, in a private directory, and
+/// the empty folder it runs in (`cwd`): whatever the code under test writes to a relative
+/// path (`new PrintWriter("only")`) lands there, never in the user's folder, and the worker
+/// tells a sequence that wrote there (see `Leaks.java`).
 struct WorkerFiles {
     dir: crate::interrupt::TempDir,
+    cwd: PathBuf,
     listener: UnixListener,
     sock: PathBuf,
     progress_path: PathBuf,
@@ -145,6 +149,8 @@ impl WorkerFiles {
         let listener =
             UnixListener::bind(&sock).with_context(|| format!("binding {}", sock.display()))?;
         listener.set_nonblocking(true)?;
+        let cwd = dir.path().join("cwd");
+        std::fs::create_dir(&cwd).with_context(|| format!("creating {}", cwd.display()))?;
         let progress_path = dir.path().join("progress");
         let progress = std::fs::OpenOptions::new()
             .read(true)
@@ -156,6 +162,7 @@ impl WorkerFiles {
         progress.set_len(PROGRESS_SIZE)?;
         Ok(WorkerFiles {
             dir,
+            cwd,
             listener,
             sock,
             progress_path,
@@ -166,12 +173,15 @@ impl WorkerFiles {
 
 /// The worker JVM's command line.
 fn jvm_command(spec: &WorkerSpec, files: &WorkerFiles) -> Command {
-    let mut cp = std::ffi::OsString::from(spec.jar.as_os_str());
+    // The JVM runs in `files.cwd`: paths the user gave relative to their folder are made
+    // absolute first.
+    let abs = |p: &std::path::Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut cp = std::ffi::OsString::from(abs(&spec.jar).as_os_str());
     for p in &spec.classpath {
         cp.push(":");
-        cp.push(p.as_os_str());
+        cp.push(abs(p).as_os_str());
     }
-    let mut cmd = Command::new(&spec.java);
+    let mut cmd = Command::new(abs(&spec.java));
     cmd.arg(format!("-Xmx{}m", spec.heap_mb.max(16)))
         .args([
             "-Xss4m",
@@ -191,6 +201,7 @@ fn jvm_command(spec: &WorkerSpec, files: &WorkerFiles) -> Command {
         .arg(&files.sock)
         .arg(&files.progress_path)
         .arg(spec.call_timeout.as_millis().max(1).to_string())
+        .current_dir(&files.cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -642,6 +653,7 @@ impl Worker {
             (M_LEAKED_PROCESSES, _) => {
                 StmtOutcome::Crash(CrashKind::LeakedProcesses(int(P_DETAIL)))
             }
+            (M_WROTE_FILES, _) => StmtOutcome::Crash(CrashKind::WroteFiles(int(P_DETAIL))),
             (_, true) => StmtOutcome::Crash(CrashKind::Unresponsive),
             _ => StmtOutcome::Crash(CrashKind::Exited(code)),
         };

@@ -503,3 +503,61 @@ fn one_error_test_per_defect_whatever_the_route() {
         "{text}"
     );
 }
+
+#[test]
+fn files_written_by_the_code_under_test_stay_out_of_the_users_folder() {
+    // hostile.Scribbler.save(String) writes `jforge-scribble-N.txt` into the folder it runs in,
+    // and hostile.Reporter takes a Writer and a PrintStream (which a helper could make as
+    // `new PrintStream("name")`): users found dozens of such files (and a 7 MB one) in the
+    // folder they ran jforge from.
+    let classes = subjects();
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    let mut args = gen_args(&out, &json);
+    args.extend(
+        [
+            "--classpath",
+            classes.to_str().unwrap(),
+            "--class",
+            "hostile.Scribbler",
+            "--class",
+            "hostile.Reporter",
+            "--generated-limit",
+            "300",
+        ]
+        .map(String::from),
+    );
+    // Run from the temporary folder, as a user runs jforge from their project.
+    let o = run_ok(jforge().current_dir(d.path()).args(&args));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut left: Vec<String> = std::fs::read_dir(d.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["stats.json", "tests"], "{text}");
+    // The method is blamed and excluded, the summary says why, and no written test calls it.
+    let stats = read_json(&json);
+    let incidents = stats["incidents"].to_string();
+    assert!(
+        incidents.contains("hostile.Scribbler.save(String)") && incidents.contains("wrote"),
+        "{incidents}\n{text}"
+    );
+    assert!(text.contains("wrote"), "{text}");
+    let mut all = String::new();
+    for f in java_files(&out) {
+        let src = std::fs::read_to_string(&f).unwrap();
+        assert!(!src.contains(".save("), "{}:\n{src}", f.display());
+        all.push_str(&src);
+    }
+    assert!(stats["regression_tests"].as_u64().unwrap() > 0, "{text}");
+    // Streams the API takes are made in memory, never as files (`new PrintStream("x")`).
+    assert!(all.contains("new StringWriter()"), "{all}");
+    assert!(!all.contains("new PrintStream(\""), "{all}");
+}

@@ -1,5 +1,6 @@
 package jforge.worker;
 
+import java.io.File;
 import java.lang.reflect.Field;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -9,6 +10,7 @@ import java.util.Set;
 
 import static jforge.worker.Proto.M_LEAKED_PROCESSES;
 import static jforge.worker.Proto.M_LEAKED_THREADS;
+import static jforge.worker.Proto.M_WROTE_FILES;
 
 /**
  * What a sequence leaves behind once it ends: non-daemon threads and processes. Why it
@@ -21,6 +23,13 @@ import static jforge.worker.Proto.M_LEAKED_THREADS;
  * crash; the processes are killed first and their number goes with the marker. jforge also
  * kills the worker's whole process group when the worker goes, for what escapes this (a
  * grandchild whose parent exited is no one's descendant any more).
+ *
+ * <p>Files: jforge starts the worker in an empty folder of its own, so that what the code
+ * under test writes to a relative path ({@code new PrintWriter("only")}) lands there and not
+ * in the user's project; a test that did that would write into the project whenever the
+ * build runs it. A sequence that leaves files there is blamed like a leak (M_WROTE_FILES,
+ * the files removed first). The test after each sequence is one stat of the folder (its
+ * modification time moves when an entry is added or removed), listed only when it moved.
  */
 final class Leaks {
     /** How long what a sequence started may take to end on its own. */
@@ -58,6 +67,37 @@ final class Leaks {
     void check(int blame) {
         checkThreads(blame);
         checkProcesses(blame);
+        checkFiles(blame);
+    }
+
+    /** The folder the worker runs in (empty when it started; see the class documentation). */
+    private static final File CWD = new File(System.getProperty("user.dir")).getAbsoluteFile();
+    private long cwdStamp = CWD.lastModified();
+
+    private void checkFiles(int blame) {
+        long stamp = CWD.lastModified();
+        if (stamp == cwdStamp) {
+            return;
+        }
+        cwdStamp = stamp;
+        File[] left = CWD.listFiles();
+        if (left == null || left.length == 0) {
+            return;
+        }
+        for (File f : left) {
+            remove(f);
+        }
+        progress.crash(M_WROTE_FILES, blame, left.length);
+    }
+
+    private static void remove(File f) {
+        File[] inner = f.isDirectory() && !java.nio.file.Files.isSymbolicLink(f.toPath()) ? f.listFiles() : null;
+        if (inner != null) {
+            for (File g : inner) {
+                remove(g);
+            }
+        }
+        f.delete();
     }
 
     private void checkThreads(int blame) {
