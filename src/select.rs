@@ -34,6 +34,14 @@ pub fn read_classlist(path: &Path) -> anyhow::Result<Vec<String>> {
         .collect())
 }
 
+/// Whether `--jar` selects every public class of its jars: only when nothing else names the
+/// classes. With `--class`, `--classlist` or `--package` the jar is on the class path and the
+/// other flags choose (`--jar app.jar --package com.acme.format` tests that package, not
+/// the whole jar).
+fn jars_select(classes: &[String], classlist: Option<&Path>, packages: &[String]) -> bool {
+    classes.is_empty() && classlist.is_none() && packages.is_empty()
+}
+
 /// Accept `java/util/TreeMap`, `java.util.TreeMap.class` too.
 pub fn normalize(name: &str) -> String {
     let n = name.trim().trim_end_matches(".class");
@@ -73,7 +81,9 @@ pub fn resolve(
         if found.is_empty() {
             bail!("{} holds no classes", j.display());
         }
-        sel.discovered.extend(found);
+        if jars_select(classes, classlist, packages) {
+            sel.discovered.extend(found);
+        }
     }
     // Anonymous and local classes are never testable; drop them early.
     sel.discovered.retain(|c| {
@@ -173,8 +183,10 @@ pub fn check_class_versions(
     for p in packages {
         names.extend(cp.list_classes(Some(p.trim_end_matches('.').trim_end_matches(".*"))));
     }
-    for j in jars {
-        names.extend(ClassPath::jar_classes(j)?);
+    if jars_select(classes, classlist, packages) {
+        for j in jars {
+            names.extend(ClassPath::jar_classes(j)?);
+        }
     }
     for n in &names {
         let mut found = None;

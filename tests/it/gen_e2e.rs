@@ -431,6 +431,32 @@ fn jar_selection_tests_every_public_class() {
             .contains("ds.BinarySearchTree$Node")
     );
     assert_eq!(stats["validation"]["clean"], true);
+
+    // With --class (or --package, --classlist) the jar is only on the class path: users who
+    // asked for one package of a jar got all of it.
+    let out = d.path().join("tests2");
+    let json = d.path().join("stats2.json");
+    let mut args = gen_args(&out, &json);
+    args.extend(
+        [
+            "--jar",
+            jar.to_str().unwrap(),
+            "--class",
+            "ds.IntStack",
+            "--generated-limit",
+            "300",
+        ]
+        .map(String::from),
+    );
+    run_done(jforge().args(&args));
+    let stats = read_json(&json);
+    let names: Vec<&str> = stats["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["class"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["ds.IntStack"]);
 }
 
 #[test]
