@@ -532,6 +532,7 @@ fn run_search(search: &mut Search, pool: &mut Pool, quiet: bool) -> anyhow::Resu
         b.enable_steady_tick(Duration::from_millis(250));
         b
     };
+    let mut log = crate::progress::LogLines::new(quiet);
     let mut tick = |p: &search::Progress| {
         let rate = p.explored as f64 / p.elapsed.as_secs_f64().max(1e-6);
         let msg = format!(
@@ -540,6 +541,9 @@ fn run_search(search: &mut Search, pool: &mut Pool, quiet: bool) -> anyhow::Resu
         );
         if p.frontier > 0 && !quiet {
             bar.println(&msg);
+            log.line(p.elapsed, &msg);
+        } else {
+            log.tick(p.elapsed, &msg);
         }
         bar.set_message(msg);
     };

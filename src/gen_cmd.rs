@@ -722,7 +722,11 @@ fn generate(
         generator.cfg.time_limit = Some(t.saturating_sub(setup_time).max(Duration::from_secs(1)));
     }
     pool.set_stop_at(generator.cfg.time_limit.map(|t| gen_start + t));
-    let mut tick = |p: &Progress| update_bar(&bar, p, args.generated_limit);
+    let mut log = crate::progress::LogLines::new(args.run.quiet);
+    let mut tick = |p: &Progress| {
+        update_bar(&bar, p, args.generated_limit);
+        log.tick(p.elapsed, &format!("generating {}", bar.message()));
+    };
     generator.run(pool, &mut tick)?;
     let gen_time = gen_start.elapsed();
     bar.finish_and_clear();

@@ -15,6 +15,7 @@ pub mod generate;
 pub mod instrument;
 pub mod interrupt;
 pub mod model;
+pub mod progress;
 pub mod report;
 pub mod runner;
 pub mod select;

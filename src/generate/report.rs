@@ -346,22 +346,20 @@ impl Report {
         if f.unstable_tests + f.unstable_assertions + f.unreproducible_errors > 0 {
             writeln!(
                 out,
-                "non-determinism: {} tests and {} assertions dropped (values differed between two JVMs), {} errors did not reproduce",
+                "non-determinism: {} tests and {} assertions dropped (values differed in a second JVM, one with another time zone, locale and charset), {} errors did not reproduce",
                 f.unstable_tests, f.unstable_assertions, f.unreproducible_errors
             )?;
         }
         if self.worker_restarts > 0 {
-            let crashes: Vec<String> = self
-                .worker_crashes
-                .iter()
-                .map(|(k, v)| format!("{k}: {v}"))
-                .collect();
+            let causes: Vec<String> =
+                std::iter::once(format!("timeouts: {}", self.worker_timeouts))
+                    .chain(self.worker_crashes.iter().map(|(k, v)| format!("{k}: {v}")))
+                    .collect();
             writeln!(
                 out,
-                "worker restarts: {} (timeouts: {}; {})",
+                "worker restarts: {} ({})",
                 self.worker_restarts,
-                self.worker_timeouts,
-                crashes.join(", ")
+                causes.join("; ")
             )?;
         }
         Ok(())

@@ -587,3 +587,28 @@ fn files_written_by_the_code_under_test_stay_out_of_the_users_folder() {
     assert!(all.contains("new StringWriter()"), "{all}");
     assert!(!all.contains("new PrintStream(\""), "{all}");
 }
+
+#[test]
+fn progress_goes_to_the_log_when_stderr_is_no_terminal() {
+    // Scripts and CI jobs read stderr from a pipe, where the progress bar draws nothing:
+    // plain lines say the run is alive. `--quiet` keeps them out.
+    let d = tempfile::tempdir().unwrap();
+    let run = |quiet: bool| {
+        let mut cmd = jforge();
+        cmd.args(["gen", "--class", "java.util.ArrayDeque", "--time-limit", "3s"])
+            .args(["--no-validate", "--no-coverage", "--output-dir"])
+            .arg(d.path().join(if quiet { "q" } else { "v" }));
+        if quiet {
+            cmd.arg("--quiet");
+        }
+        String::from_utf8_lossy(&run_ok(&mut cmd).stderr).into_owned()
+    };
+    let err = run(false);
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with('[') && l.contains("generating") && l.contains("seq/s")),
+        "{err}"
+    );
+    let err = run(true);
+    assert!(!err.contains("generating"), "{err}");
+}
