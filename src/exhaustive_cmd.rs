@@ -67,6 +67,11 @@ pub struct ExhaustiveArgs {
     /// Stop after this many rounds even without a fixpoint.
     #[arg(long, value_name = "N")]
     pub max_rounds: Option<u32>,
+    /// Give up (exit 4, like a memory budget) when the search has not reached its fixpoint
+    /// this long after the start: `30s`, `10m`, `2h` (default: no limit). A search cut short
+    /// is not exhaustive, so nothing is written.
+    #[arg(long, value_name = "D")]
+    pub time_limit: Option<String>,
     /// A boolean no-argument method (e.g. repOK) called on every structure; false = counterexample.
     #[arg(long, value_name = "METHOD")]
     pub check: Option<String>,
@@ -82,7 +87,17 @@ pub struct ExhaustiveArgs {
 impl ExhaustiveArgs {
     /// Refuses flag values that cannot work, before anything starts.
     pub fn check(&self) -> anyhow::Result<()> {
-        check_common(self.run.workers, &self.run.classes, &[])
+        check_common(self.run.workers, &self.run.classes, &[])?;
+        self.time_limit()?;
+        Ok(())
+    }
+
+    /// `--time-limit`, parsed.
+    fn time_limit(&self) -> anyhow::Result<Option<Duration>> {
+        self.time_limit
+            .as_deref()
+            .map(|t| crate::cli::parse_duration(t).context("--time-limit"))
+            .transpose()
     }
 }
 
@@ -212,7 +227,7 @@ impl Strategy for Exhaustive {
         )?;
 
         // ---- the search
-        let cfg = search_config(&args, &settings, check_ops);
+        let cfg = search_config(&args, &settings, check_ops, started)?;
         let n_usable = usable.len();
         let mut search = Search::new(model, &ops, usable, cfg);
         let search_start = Instant::now();
@@ -383,8 +398,9 @@ fn search_config(
     args: &ExhaustiveArgs,
     settings: &Settings,
     check_ops: HashMap<String, OpId>,
-) -> SearchConfig {
-    SearchConfig {
+    started: Instant,
+) -> anyhow::Result<SearchConfig> {
+    Ok(SearchConfig {
         state_matching: !args.no_state_matching,
         reuse: !args.no_reuse,
         misuse: settings.misuse.clone(),
@@ -394,7 +410,8 @@ fn search_config(
         dump: args.dump.is_some(),
         check_ops,
         contracts: !args.no_contracts,
-    }
+        deadline: args.time_limit()?.map(|t| (started + t, t)),
+    })
 }
 
 /// What the figures of a finished run are taken from.

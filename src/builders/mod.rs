@@ -176,6 +176,7 @@ fn search_config(env: &Env) -> SearchConfig {
         dump: false,
         check_ops: HashMap::new(),
         contracts: false,
+        deadline: None,
     }
 }
 

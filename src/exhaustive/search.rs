@@ -115,6 +115,8 @@ pub struct SearchConfig {
     pub check_ops: HashMap<String, OpId>,
     /// Check the single-object contracts of `gen` on every structure kept.
     pub contracts: bool,
+    /// `--time-limit`: when the search gives up, and the limit as given (for the message).
+    pub deadline: Option<(Instant, Duration)>,
 }
 
 pub struct Progress {
@@ -601,8 +603,20 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Stops the search when the kept structures pass the memory budget.
+    /// Stops the search when the kept structures pass the memory budget, or the time limit.
     fn check_budget(&self) -> anyhow::Result<()> {
+        if let Some((at, limit)) = self.cfg.deadline
+            && Instant::now() >= at
+        {
+            return Err(crate::exit::budget(anyhow::anyhow!(
+                "time limit of {} reached in round {} with {} structures and no fixpoint: the \
+                 result would not be exhaustive, so nothing was written; lower --scope or the \
+                 domains, or raise --time-limit",
+                format!("{limit:?}"),
+                self.round,
+                self.seen.len()
+            )));
+        }
         if self.bytes > self.cfg.memory_budget {
             return Err(crate::exit::budget(anyhow::anyhow!(
                 "scope too large for memory: round {} reached the budget of {} MiB with {} \

@@ -1019,3 +1019,40 @@ mod canon_props {
         );
     }
 }
+
+#[test]
+fn a_search_past_its_time_limit_gives_up_with_the_budget_status() {
+    // modCount in the form: no fixpoint ever (users waited ten silent minutes on such a run)
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("s.json");
+    let out = d.path().join("tests");
+    let started = std::time::Instant::now();
+    let o = jforge()
+        .args(["exhaustive", "-q", "--classpath"])
+        .arg(subjects_exh())
+        .args(["--class", "ds.NodeCachingLinkedList", "--scope", "6"])
+        .args(["--time-limit", "4s", "--stats-json"])
+        .arg(&json)
+        .arg("--output-dir")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains("time limit of 4s reached") && err.contains("raise --time-limit"),
+        "{err}"
+    );
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+    assert!(
+        !out.exists() || java_files(&out).is_empty(),
+        "a partial suite was written"
+    );
+    // a bad value is refused before anything starts
+    let o = jforge()
+        .args(["exhaustive", "--class", "ds.X", "--time-limit", "soon"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--time-limit"));
+}

@@ -595,9 +595,15 @@ fn progress_goes_to_the_log_when_stderr_is_no_terminal() {
     let d = tempfile::tempdir().unwrap();
     let run = |quiet: bool| {
         let mut cmd = jforge();
-        cmd.args(["gen", "--class", "java.util.ArrayDeque", "--time-limit", "3s"])
-            .args(["--no-validate", "--no-coverage", "--output-dir"])
-            .arg(d.path().join(if quiet { "q" } else { "v" }));
+        cmd.args([
+            "gen",
+            "--class",
+            "java.util.ArrayDeque",
+            "--time-limit",
+            "3s",
+        ])
+        .args(["--no-validate", "--no-coverage", "--output-dir"])
+        .arg(d.path().join(if quiet { "q" } else { "v" }));
         if quiet {
             cmd.arg("--quiet");
         }
