@@ -609,10 +609,9 @@ impl<'a> Search<'a> {
             && Instant::now() >= at
         {
             return Err(crate::exit::budget(anyhow::anyhow!(
-                "time limit of {} reached in round {} with {} structures and no fixpoint: the \
-                 result would not be exhaustive, so nothing was written; lower --scope or the \
-                 domains, or raise --time-limit",
-                format!("{limit:?}"),
+                "time limit of {limit:?} reached in round {} with {} structures and no fixpoint: \
+                 the result would not be exhaustive, so nothing was written; lower --scope or \
+                 the domains, or raise --time-limit",
                 self.round,
                 self.seen.len()
             )));
