@@ -378,3 +378,37 @@ fn values_that_depend_on_the_machines_defaults_are_not_asserted() {
         "{stats:#}"
     );
 }
+
+/// Every written test calls the class under test: helper-only sequences (`new
+/// Locale("PT846H")`) are never used to fill the suite, and the per-class table counts
+/// every written test.
+#[test]
+fn every_written_test_calls_the_class_under_test() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    run_gen(
+        &out,
+        &json,
+        &["--class", "suite.Greeter", "--generated-limit", "1500"],
+    );
+    let stats = read_json(&json);
+    let written = stats["regression_tests"].as_u64().unwrap();
+    assert!(written > 0, "{stats:#}");
+    let per_class: u64 = stats["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["regression_tests"].as_u64().unwrap())
+        .sum();
+    assert_eq!(per_class, written, "{stats:#}");
+    for f in suite_files(&out, false) {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for test in text.split("@Test").skip(1) {
+            assert!(
+                test.contains("Greeter"),
+                "a test without the class:\n{test}"
+            );
+        }
+    }
+}
