@@ -104,17 +104,26 @@ pub struct Pool {
     second: Option<Box<Pool>>,
 }
 
-/// JVM options of the second opinion ([`Pool::execute_elsewhere`]): another time zone
-/// (UTC+14, no daylight saving time, so the date differs from most of the world's most of the
-/// day), Turkish (decimal comma, dotless i in case mapping, other month and day names) and
-/// Latin-1 as the default charset. A value that depends on the machine's defaults differs
-/// there and is not asserted: the test would fail on a colleague's machine or a CI server.
-pub const SECOND_OPINION_JVM_ARGS: &[&str] = &[
-    "-Duser.timezone=Pacific/Kiritimati",
-    "-Duser.language=tr",
-    "-Duser.country=TR",
-    "-Dfile.encoding=ISO-8859-1",
-];
+/// JVM options of the second opinion ([`Pool::execute_elsewhere`]) at `utc_hour` (0-23):
+/// another time zone, Turkish (decimal comma, dotless i in case mapping, other month and day
+/// names) and Latin-1 as the default charset. A value that depends on the machine's defaults
+/// differs there and is not asserted: the test would fail on a colleague's machine or a CI
+/// server. The zone is UTC+14 from 10:00 UTC and UTC-12 before, so that its date is never
+/// UTC's: a test asserting today's date (`LocalDate.now()`) or the hour would fail tomorrow.
+pub fn second_opinion_jvm_args(utc_hour: u64) -> Vec<String> {
+    let zone = if utc_hour >= 10 {
+        "Pacific/Kiritimati"
+    } else {
+        "Etc/GMT+12"
+    };
+    [
+        format!("-Duser.timezone={zone}"),
+        "-Duser.language=tr".to_string(),
+        "-Duser.country=TR".to_string(),
+        "-Dfile.encoding=ISO-8859-1".to_string(),
+    ]
+    .into()
+}
 
 fn start_registered(spec: &WorkerSpec, ops: &[Operation], slot: usize) -> Result<Worker> {
     let mut last = None;
@@ -269,12 +278,15 @@ impl Pool {
         }
     }
 
-    /// The second-opinion pool: as many workers, with [`SECOND_OPINION_JVM_ARGS`], the same
+    /// The second-opinion pool: as many workers, with [`second_opinion_jvm_args`], the same
     /// operations registered.
     fn second_opinion(&self) -> Result<Pool> {
         let mut spec = (*self.spec).clone();
+        let utc_hour = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() / 3600 % 24);
         spec.extra_jvm_args
-            .extend(SECOND_OPINION_JVM_ARGS.iter().map(|a| a.to_string()));
+            .extend(second_opinion_jvm_args(utc_hour));
         let spec = Arc::new(spec);
         let handles: Vec<_> = (0..self.slots.len())
             .map(|i| {
@@ -541,7 +553,7 @@ impl Pool {
 
     /// Runs each request again, in other JVMs than the first run's (the worker index given
     /// with each request ran it): the second-opinion pool, started on first use with another
-    /// time zone, locale and default charset ([`SECOND_OPINION_JVM_ARGS`]) and kept until the
+    /// time zone, locale and default charset ([`second_opinion_jvm_args`]) and kept until the
     /// pool shuts down. Its restarts, timeouts and crashes count in this pool's statistics.
     pub fn execute_elsewhere(
         &mut self,
@@ -672,5 +684,28 @@ impl JdkClasses for Pool {
             self.slots[0] = None;
         }
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::second_opinion_jvm_args;
+
+    #[test]
+    fn the_second_opinion_is_on_another_date_than_utc_at_every_hour() {
+        for h in 0..24i64 {
+            let args = second_opinion_jvm_args(h as u64);
+            let offset = if args.contains(&"-Duser.timezone=Pacific/Kiritimati".to_string()) {
+                14
+            } else {
+                assert!(args.contains(&"-Duser.timezone=Etc/GMT+12".to_string()));
+                -12 // Etc/GMT+12 is UTC-12 (POSIX sign)
+            };
+            // any minute of hour h: the local hour leaves 0..24, so the date changed
+            for local in [h + offset, h + offset + 1] {
+                assert!(!(1..24).contains(&local), "hour {h}: {args:?}");
+            }
+            assert!(args.iter().any(|a| a == "-Duser.language=tr"));
+        }
     }
 }
