@@ -26,8 +26,24 @@ fn cache_dirs() -> Vec<PathBuf> {
     if let Some(h) = std::env::var_os("HOME").filter(|x| !x.is_empty()) {
         v.push(PathBuf::from(h).join(".cache").join("jforge"));
     }
-    v.push(std::env::temp_dir().join("jforge-cache"));
+    // One folder per user: a shared one was created by the first user and refused the rest.
+    v.push(std::env::temp_dir().join(format!(
+        "jforge-cache-{}",
+        rustix::process::getuid().as_raw()
+    )));
     v
+}
+
+/// Whether `dir` may hold the jar this process runs: absent (it will be made), or a folder of
+/// this user's that nobody else can write to (a jar planted there would run as this user).
+fn trusted(dir: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::symlink_metadata(dir) {
+        Err(_) => true,
+        Ok(m) => {
+            m.is_dir() && m.uid() == rustix::process::getuid().as_raw() && m.mode() & 0o022 == 0
+        }
+    }
 }
 
 /// Path of the unpacked worker jar, unpacking it when needed.
@@ -35,8 +51,16 @@ pub fn worker_jar() -> Result<PathBuf> {
     let name = format!("worker-{}.jar", jar_hash());
     let mut last_err = None;
     for dir in cache_dirs() {
+        if !trusted(&dir) {
+            last_err = Some(anyhow::anyhow!(
+                "{} is another user's or writable by others",
+                dir.display()
+            ));
+            continue;
+        }
         let path = dir.join(&name);
-        if std::fs::metadata(&path).is_ok_and(|m| m.len() == WORKER_JAR.len() as u64) {
+        // the bytes, not only the length: a jar cut short or altered is written again
+        if std::fs::read(&path).is_ok_and(|b| b == WORKER_JAR) {
             return Ok(path);
         }
         match write_atomic(&dir, &path) {
@@ -49,7 +73,12 @@ pub fn worker_jar() -> Result<PathBuf> {
 }
 
 fn write_atomic(dir: &std::path::Path, path: &std::path::Path) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .with_context(|| format!("creating {}", dir.display()))?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir)
         .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
     tmp.write_all(WORKER_JAR)?;
@@ -63,6 +92,29 @@ fn write_atomic(dir: &std::path::Path, path: &std::path::Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_own_folders_closed_to_others_are_trusted() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        assert!(trusted(&d.path().join("absent")));
+        let open = d.path().join("open");
+        std::fs::create_dir(&open).unwrap();
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+        assert!(!trusted(&open));
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert!(trusted(&open));
+        let file = d.path().join("file");
+        std::fs::write(&file, b"x").unwrap();
+        assert!(!trusted(&file));
+        assert!(
+            cache_dirs()
+                .last()
+                .unwrap()
+                .to_string_lossy()
+                .contains("jforge-cache-")
+        );
+    }
 
     #[test]
     fn jar_is_unpacked_once_with_same_bytes() {
