@@ -35,18 +35,7 @@ impl Prim {
     }
     /// The primitive named by a Java keyword (`int`); `None` for anything else.
     pub fn from_keyword(k: &str) -> Option<Prim> {
-        [
-            Prim::Boolean,
-            Prim::Byte,
-            Prim::Char,
-            Prim::Short,
-            Prim::Int,
-            Prim::Long,
-            Prim::Float,
-            Prim::Double,
-        ]
-        .into_iter()
-        .find(|p| p.keyword() == k)
+        Prim::ALL.into_iter().find(|p| p.keyword() == k)
     }
     /// JVM descriptor letter, e.g. `I`.
     pub fn descriptor(self) -> char {

@@ -23,6 +23,25 @@ fn run_gen(out: &Path, json: &Path, extra: &[&str]) -> std::process::Output {
     run_done(&mut cmd)
 }
 
+/// `jforge gen` with `extra` into a fresh temporary folder: (the folder, the output folder
+/// in it, the `--stats-json` report).
+fn generated(extra: &[&str]) -> (tempfile::TempDir, PathBuf, serde_json::Value) {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    run_gen(&out, &json, extra);
+    let stats = read_json(&json);
+    (d, out, stats)
+}
+
+/// The text of the regression test files under `out`.
+fn regression_text(out: &Path) -> String {
+    suite_files(out, false)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect()
+}
+
 /// Every `.java` under `dir` whose header says it holds error-revealing tests, or not.
 fn suite_files(dir: &Path, errors: bool) -> Vec<PathBuf> {
     java_files(dir)
@@ -277,20 +296,9 @@ fn selection_is_deterministic_whatever_the_number_of_workers() {
 /// hash is not asserted.
 #[test]
 fn array_results_are_asserted_and_a_changed_element_fails_the_suite() {
-    let d = tempfile::tempdir().unwrap();
-    let out = d.path().join("tests");
-    let json = d.path().join("stats.json");
-    run_gen(
-        &out,
-        &json,
-        &["--class", "suite.Grid", "--generated-limit", "3000"],
-    );
-    let stats = read_json(&json);
+    let (d, out, stats) = generated(&["--class", "suite.Grid", "--generated-limit", "3000"]);
     assert_eq!(stats["validation"]["failing_removed"], 0, "{stats:#}");
-    let text: String = suite_files(&out, false)
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect();
+    let text = regression_text(&out);
     for needle in [
         "assertArrayEquals(new int[] {",
         "assertArrayEquals(new String[] {",
@@ -342,18 +350,8 @@ fn array_results_are_asserted_and_a_changed_element_fails_the_suite() {
 /// they differ and are dropped; values that do not depend on them are still asserted.
 #[test]
 fn values_that_depend_on_the_machines_defaults_are_not_asserted() {
-    let d = tempfile::tempdir().unwrap();
-    let out = d.path().join("tests");
-    let json = d.path().join("stats.json");
-    run_gen(
-        &out,
-        &json,
-        &["--class", "suite.Locales", "--generated-limit", "600"],
-    );
-    let text: String = suite_files(&out, false)
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect();
+    let (_d, out, stats) = generated(&["--class", "suite.Locales", "--generated-limit", "600"]);
+    let text = regression_text(&out);
     assert!(
         text.lines()
             .any(|l| l.trim_start().starts_with("assert") && l.contains("\"stable:")),
@@ -372,7 +370,6 @@ fn values_that_depend_on_the_machines_defaults_are_not_asserted() {
             "a value of the machine's defaults ({tag}) was asserted:\n{text}"
         );
     }
-    let stats = read_json(&json);
     assert!(
         stats["finish"]["unstable_assertions"].as_u64().unwrap_or(0) > 0,
         "{stats:#}"
@@ -384,15 +381,7 @@ fn values_that_depend_on_the_machines_defaults_are_not_asserted() {
 /// every written test.
 #[test]
 fn every_written_test_calls_the_class_under_test() {
-    let d = tempfile::tempdir().unwrap();
-    let out = d.path().join("tests");
-    let json = d.path().join("stats.json");
-    run_gen(
-        &out,
-        &json,
-        &["--class", "suite.Greeter", "--generated-limit", "1500"],
-    );
-    let stats = read_json(&json);
+    let (_d, out, stats) = generated(&["--class", "suite.Greeter", "--generated-limit", "1500"]);
     let written = stats["regression_tests"].as_u64().unwrap();
     assert!(written > 0, "{stats:#}");
     let per_class: u64 = stats["classes"]
