@@ -62,6 +62,9 @@ pub enum SkipReason {
     ParameterizedArray,
     /// `exhaustive`: a parameter type has no domain.
     NoInputValues,
+    /// A static setter or a write to a static field (`DateTimeZone.setDefault(..)`): a test
+    /// calling it changes the JVM for every test run after it, in the user's build too.
+    GlobalState,
 }
 
 impl SkipReason {
@@ -78,6 +81,9 @@ impl SkipReason {
             SkipReason::TypesNotConcrete => "types cannot be made concrete or are not public",
             SkipReason::ParameterizedArray => "parameterized array parameter",
             SkipReason::NoInputValues => "an input type has no values",
+            SkipReason::GlobalState => {
+                "changes state shared by the whole JVM (name it in --include-methods to test it)"
+            }
         }
     }
 }
@@ -471,6 +477,11 @@ impl<'a> Builder<'a> {
         ))
     }
 
+    /// Whether `--include-methods` names `sig` (a user who asks for a member gets it).
+    fn named(&self, sig: &str) -> bool {
+        self.include.is_some_and(|r| r.is_match(sig))
+    }
+
     fn excluded(&mut self, sig: &str) -> bool {
         if let Some(inc) = self.include
             && !inc.is_match(sig)
@@ -589,6 +600,10 @@ impl<'a> Builder<'a> {
             if self.excluded(&sig) {
                 continue;
             }
+            if m.is_static() && is_setter_name(&m.name) && !self.named(&sig) {
+                self.set.skipped.push((sig, SkipReason::GlobalState));
+                continue;
+            }
             let Some((params, ret, targs)) = self.concrete_params(ty, m, &sig) else {
                 continue;
             };
@@ -691,7 +706,9 @@ impl<'a> Builder<'a> {
                 outer_instance: false,
             };
             out.push(self.push(get, true, name));
-            if !f.is_final() {
+            if f.is_static() && !f.is_final() && !self.named(&sig) {
+                self.set.skipped.push((sig, SkipReason::GlobalState));
+            } else if !f.is_final() {
                 let set = Operation {
                     kind: if f.is_static() {
                         OpKind::StaticFieldSet
@@ -832,6 +849,13 @@ fn is_observable_type(t: &JType) -> bool {
         JType::Array(e) => !matches!(e.as_ref(), JType::Array(_)),
         _ => t.is_prim() || *t == JType::string(),
     }
+}
+
+/// `setDefault`, `setCurrentMillisFixed`: `set` and a capital.
+fn is_setter_name(n: &str) -> bool {
+    n.strip_prefix("set")
+        .and_then(|r| r.chars().next())
+        .is_some_and(|c| c.is_ascii_uppercase())
 }
 
 fn is_observer_name(n: &str) -> bool {

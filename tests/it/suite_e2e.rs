@@ -401,3 +401,33 @@ fn every_written_test_calls_the_class_under_test() {
         }
     }
 }
+
+/// Static setters and static field writes change the JVM for every test after them: they are
+/// left out (and reported) unless `--include-methods` names them.
+#[test]
+fn static_setters_and_static_field_writes_are_left_out_unless_named() {
+    let (_d, out, stats) = generated(&["--class", "suite.Globals", "--generated-limit", "400"]);
+    let text = regression_text(&out);
+    assert!(text.contains("new Globals("), "{text}");
+    assert!(!text.contains("setDefaultName("), "{text}");
+    assert!(!text.contains(".prefix ="), "{text}");
+    let skipped = stats["skipped_members"].to_string();
+    for m in [
+        "suite.Globals.setDefaultName(java.lang.String)",
+        "suite.Globals.prefix",
+    ] {
+        assert!(
+            skipped.contains(m) && skipped.contains("changes state shared by the whole JVM"),
+            "{m}: {skipped}"
+        );
+    }
+    let (_d, out, _) = generated(&[
+        "--class",
+        "suite.Globals",
+        "--generated-limit",
+        "400",
+        "--include-methods",
+        r"suite\.Globals.*",
+    ]);
+    assert!(regression_text(&out).contains("setDefaultName("));
+}
