@@ -228,6 +228,7 @@ pub fn build_ops(
         let ops = b.class_ops(ci, &ty, false);
         b.set.secondary.extend(ops);
     }
+    b.returned_type_observers();
     b.set.owner_class.resize(b.set.table.len(), None);
     b.set
 }
@@ -257,6 +258,73 @@ impl Builder<'_> {
             }
         }
         param_types
+    }
+
+    /// Observers of the types the classes under test return but are not under test (a
+    /// factory's product: `DateTimeFormat.forPattern(..)` returns a `DateTimeFormatter`, a
+    /// method returns a `List`): without them such values got no assertion at all. They are
+    /// only observers (never called during generation): no-argument getters, `size()`,
+    /// `isEmpty()`, a `toString()` the class declares, whose result is a primitive, a String
+    /// or an array.
+    fn returned_type_observers(&mut self) {
+        let returned: BTreeSet<JType> = self
+            .set
+            .primary
+            .iter()
+            .filter_map(|&id| self.set.table.get(id).ret.clone())
+            .filter(|t| {
+                matches!(t, JType::Class { .. })
+                    && t.is_concrete()
+                    && !is_literal_type(t)
+                    && !self.set.observers.contains_key(t)
+            })
+            .collect();
+        for ty in returned {
+            let Some(name) = ty.class_name().map(str::to_string) else {
+                continue;
+            };
+            if ty.erasure() == JType::object() || !self.model.is_accessible(&name) {
+                continue;
+            }
+            let observers = self.plain_observers(&name, &ty);
+            if !observers.is_empty() {
+                self.set.observers.insert(ty, observers);
+            }
+        }
+    }
+
+    /// The observers of `ty` (class `name`) whose result type needs no substitution.
+    fn plain_observers(&mut self, name: &str, ty: &JType) -> Vec<OpId> {
+        let mut out = Vec::new();
+        for m in self.model.methods_of(name) {
+            let observable = !m.is_static()
+                && m.params.is_empty()
+                && m.ret
+                    .as_ref()
+                    .is_some_and(|r| is_observable_type(r) && r.is_concrete())
+                && is_observer_name(&m.name)
+                && !OBJECT_NOISE.contains(&m.name.as_str())
+                && !(m.name == "toString" && m.owner == "java.lang.Object")
+                && self.model.is_accessible(&m.owner);
+            if !observable {
+                continue;
+            }
+            let op = Operation {
+                kind: OpKind::Method,
+                class: m.owner.clone(),
+                name: m.name.clone(),
+                descriptor: m.descriptor.clone(),
+                owner: ty.clone(),
+                params: Vec::new(),
+                ret: m.ret.clone(),
+                varargs: false,
+                overloaded: false,
+                method_type_args: Vec::new(),
+                outer_instance: false,
+            };
+            out.push(self.push(op, false, name));
+        }
+        out
     }
 
     /// The helper types (keyed by implementation and type) for the parameter types that

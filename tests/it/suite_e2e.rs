@@ -431,3 +431,15 @@ fn static_setters_and_static_field_writes_are_left_out_unless_named() {
     ]);
     assert!(regression_text(&out).contains("setDefaultName("));
 }
+
+/// Values of types the class under test returns but that are not under test (a factory's
+/// product, a `List`) get observer assertions too, and they catch a change in them.
+#[test]
+fn returned_objects_of_other_classes_are_observed() {
+    let (_d, out, stats) = generated(&["--class", "suite.Shop", "--generated-limit", "800"]);
+    assert_eq!(stats["validation"]["failing_removed"], 0, "{stats:#}");
+    let text = regression_text(&out);
+    for needle in [".getTotal());", ".isPaid());", ".size());"] {
+        assert!(text.contains(needle), "no `{needle}` in:\n{text}");
+    }
+}
