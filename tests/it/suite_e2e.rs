@@ -443,3 +443,43 @@ fn returned_objects_of_other_classes_are_observed() {
         assert!(text.contains(needle), "no `{needle}` in:\n{text}");
     }
 }
+
+/// The summary's per-class counts are the tests of each class's file family (a user saw
+/// Document 126 in the table and 173 in its files: two rules for a test's class).
+#[test]
+fn per_class_counts_match_the_file_families() {
+    let (_d, out, stats) = generated(&[
+        "--class",
+        "java.util.TreeMap",
+        "--class",
+        "java.util.ArrayDeque",
+        "--generated-limit",
+        "6000",
+        "--no-validate",
+    ]);
+    let mut families: std::collections::BTreeMap<String, u64> = Default::default();
+    for f in suite_files(&out, false) {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let class = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("// jforge: gen, classes: "))
+            .and_then(|l| l.split(", run: ").next())
+            .unwrap_or_else(|| panic!("no marker in {}", f.display()))
+            .to_string();
+        *families.entry(class).or_default() += text.matches("@Test").count() as u64;
+    }
+    let table: std::collections::BTreeMap<String, u64> = stats["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["class"].as_str().unwrap().to_string(),
+                c["regression_tests"].as_u64().unwrap(),
+            )
+        })
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    assert_eq!(table, families);
+}
