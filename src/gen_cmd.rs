@@ -94,7 +94,21 @@ pub struct GenArgs {
 impl GenArgs {
     /// Refuses flag values that cannot work, before anything starts.
     pub fn check(&self) -> anyhow::Result<()> {
-        check_common(self.run.workers, &self.run.classes, &self.packages)
+        check_common(self.run.workers, &self.run.classes, &self.packages)?;
+        for j in &self.jars {
+            if !j.is_file() {
+                anyhow::bail!(
+                    "--jar {}: {}; pass the path of a jar file",
+                    j.display(),
+                    if j.exists() {
+                        "not a file"
+                    } else {
+                        "no such file"
+                    }
+                );
+            }
+        }
+        Ok(())
     }
 
     /// `--output-dir`, else `jforge-tests`.

@@ -63,6 +63,17 @@ fn bad_classpath_entry() {
         ],
         &["x.jar"],
     );
+    // --jar names the flag the user gave, not a class path entry
+    fails_with(
+        &[
+            "gen",
+            "--jar",
+            "/no/such.jar",
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
+        &["--jar /no/such.jar: no such file"],
+    );
 }
 
 #[test]
