@@ -151,6 +151,9 @@ fn not_run(req: &ExecRequest, slot: usize) -> SeqResult {
     }
 }
 
+/// How long past the pool's stop time a running request may still finish.
+const STOP_GRACE: Duration = Duration::from_secs(1);
+
 fn run_chunk(
     slot: usize,
     mut worker: Worker,
@@ -172,9 +175,22 @@ fn run_chunk(
         not_run: 0,
     };
     let mut results = Vec::with_capacity(reqs.len());
+    // A request still running this long after the stop time is given up (the worker killed),
+    // so that a hanging call cannot hold the run for a whole call timeout past its limit.
+    let give_up = stop_at.map(|t| t + STOP_GRACE);
     while results.len() < reqs.len() {
-        match worker.run(&reqs[results.len()..], &mut results) {
+        match worker.run_until(&reqs[results.len()..], &mut results, give_up) {
             Ok(RunEnd::Done) => {}
+            Ok(RunEnd::Stopped) => {
+                drop(worker);
+                let left = reqs.len() - results.len();
+                while results.len() < reqs.len() {
+                    results.push(not_run(&reqs[results.len()], slot));
+                }
+                out.not_run += left as u64;
+                out.results = idx.into_iter().zip(results).collect();
+                return out;
+            }
             Ok(RunEnd::Died(kind)) => {
                 match kind {
                     None => out.timeouts += 1,

@@ -94,6 +94,9 @@ pub enum RunEnd {
     /// The worker died (the blamed request's result was pushed to the output); `None` means the
     /// call timed out, `Some` names the crash. The worker must be replaced.
     Died(Option<CrashKind>),
+    /// The run's stop time passed while a request was still running ([`Worker::run_until`]):
+    /// the worker was killed and that request and the rest have no result. Nobody is blamed.
+    Stopped,
 }
 
 pub struct Worker {
@@ -117,6 +120,8 @@ pub struct Worker {
     pub registered: usize,
     next_tag: u32,
     hard_limit: Duration,
+    /// While [`Worker::run_until`] runs: when to give up on the request running.
+    deadline: Option<Instant>,
     killed: bool,
     exit: Option<ExitStatus>,
     peak_rss_kb: u64,
@@ -125,6 +130,8 @@ pub struct Worker {
 enum ReadErr {
     /// The worker is gone (EOF, reset) or had to be killed.
     Dead,
+    /// Killed because the deadline of [`Worker::run_until`] passed.
+    Deadline,
     Other(anyhow::Error),
 }
 
@@ -340,6 +347,7 @@ impl Worker {
             registered: 0,
             next_tag: 0,
             hard_limit: spec.hard_limit(),
+            deadline: None,
             killed: false,
             exit: None,
             peak_rss_kb: 0,
@@ -352,7 +360,7 @@ impl Worker {
     fn handshake(&mut self, jar: &std::path::Path) -> Result<()> {
         let hello = match self.read_frame(Some(START_TIMEOUT), false) {
             Ok(f) => f,
-            Err(ReadErr::Dead) => bail!(
+            Err(ReadErr::Dead | ReadErr::Deadline) => bail!(
                 "the worker JVM died during the handshake; stderr:\n{}",
                 self.stderr_tail()
             ),
@@ -478,6 +486,10 @@ impl Worker {
                         self.kill();
                         return Err(ReadErr::Dead);
                     }
+                    if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                        self.kill();
+                        return Err(ReadErr::Deadline);
+                    }
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(_) => return Err(ReadErr::Dead),
@@ -516,7 +528,9 @@ impl Worker {
                 self.registered = ops.len();
                 Ok(failed)
             }
-            Err(ReadErr::Dead) => Err(self.dead_error("operation registration")),
+            Err(ReadErr::Dead | ReadErr::Deadline) => {
+                Err(self.dead_error("operation registration"))
+            }
             Err(ReadErr::Other(e)) => Err(e),
         }
     }
@@ -527,7 +541,7 @@ impl Worker {
             .and_then(|_| self.read_frame(Some(REQUEST_TIMEOUT), false))
         {
             Ok(f) => Ok(f),
-            Err(ReadErr::Dead) => Err(self.dead_error(what)),
+            Err(ReadErr::Dead | ReadErr::Deadline) => Err(self.dead_error(what)),
             Err(ReadErr::Other(e)) => Err(e),
         }
     }
@@ -551,6 +565,21 @@ impl Worker {
     /// Runs `reqs` in order, appending one result per request to `out`, until all ran or the
     /// worker died (then the blamed request's result is appended and `Died` returned; the
     /// worker must be replaced).
+    /// As [`Worker::run`], but a request still running at `deadline` is given up: the worker
+    /// is killed and [`RunEnd::Stopped`] returned (a hanging call no longer holds a run past
+    /// its time limit for a whole call timeout).
+    pub fn run_until(
+        &mut self,
+        reqs: &[ExecRequest],
+        out: &mut Vec<SeqResult>,
+        deadline: Option<Instant>,
+    ) -> Result<RunEnd> {
+        self.deadline = deadline;
+        let r = self.run(reqs, out);
+        self.deadline = None;
+        r
+    }
+
     pub fn run(&mut self, reqs: &[ExecRequest], out: &mut Vec<SeqResult>) -> Result<RunEnd> {
         if reqs.is_empty() {
             return Ok(RunEnd::Done);
@@ -586,6 +615,7 @@ impl Worker {
                     done += 1;
                 }
                 Err(ReadErr::Dead) => alive = false,
+                Err(ReadErr::Deadline) => return Ok(RunEnd::Stopped),
                 Err(ReadErr::Other(e)) => return Err(e),
             }
         }

@@ -618,3 +618,32 @@ fn progress_goes_to_the_log_when_stderr_is_no_terminal() {
     let err = run(true);
     assert!(!err.contains("generating"), "{err}");
 }
+
+#[test]
+fn a_call_running_at_the_stop_time_does_not_hold_the_run() {
+    // hostile.Sleeper.nap() sleeps a minute; with --call-timeout 30s a run used to wait for
+    // it past its --time-limit (42 s for a 2 s limit, whose budget is 2 + 20 s).
+    let classes = subjects();
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    let mut args = gen_args(&out, &json);
+    args.extend(
+        [
+            "--classpath",
+            classes.to_str().unwrap(),
+            "--class",
+            "hostile.Sleeper",
+            "--time-limit",
+            "2s",
+            "--call-timeout",
+            "30s",
+        ]
+        .map(String::from),
+    );
+    run_ok(jforge().args(&args));
+    let stats = read_json(&json);
+    let total = stats["total_seconds"].as_f64().unwrap();
+    assert!(total <= 22.0, "the budget is 22 s: {stats:#}");
+    assert!(stats["regression_tests"].as_u64().unwrap() > 0, "{stats:#}");
+}
