@@ -16,6 +16,28 @@ fn gen_args(out: &Path, json: &Path) -> Vec<String> {
     ]
 }
 
+/// `jforge gen --quiet` on the gen subjects with `extra`, run from `dir` (as a user runs it
+/// from a project), writing to `dir/tests` and `dir/stats.json`; must finish (exit 0 or 3).
+/// Returns the output folder, what the run printed (stdout then stderr) and the report.
+fn gen_from(dir: &Path, extra: &[&str]) -> (std::path::PathBuf, String, serde_json::Value) {
+    let out = dir.join("tests");
+    let json = dir.join("stats.json");
+    let o = run_done(
+        jforge()
+            .current_dir(dir)
+            .args(gen_args(&out, &json))
+            .arg("--classpath")
+            .arg(subjects())
+            .args(extra),
+    );
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (out, text, read_json(&json))
+}
+
 /// `@Test` methods in the files under `dir` whose name ends in `suffix`.
 /// Tests in the files of one family kind: `kind` "Regression" matches `CircleRegressionTest`,
 /// `CircleRegression2Test`, ...; "Error" the error families.
@@ -536,30 +558,17 @@ fn files_written_by_the_code_under_test_stay_out_of_the_users_folder() {
     // and hostile.Reporter takes a Writer and a PrintStream (which a helper could make as
     // `new PrintStream("name")`): users found dozens of such files (and a 7 MB one) in the
     // folder they ran jforge from.
-    let classes = subjects();
     let d = tempfile::tempdir().unwrap();
-    let out = d.path().join("tests");
-    let json = d.path().join("stats.json");
-    let mut args = gen_args(&out, &json);
-    args.extend(
-        [
-            "--classpath",
-            classes.to_str().unwrap(),
+    let (out, text, stats) = gen_from(
+        d.path(),
+        &[
             "--class",
             "hostile.Scribbler",
             "--class",
             "hostile.Reporter",
             "--generated-limit",
             "300",
-        ]
-        .map(String::from),
-    );
-    // Run from the temporary folder, as a user runs jforge from their project.
-    let o = run_ok(jforge().current_dir(d.path()).args(&args));
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
+        ],
     );
     let mut left: Vec<String> = std::fs::read_dir(d.path())
         .unwrap()
@@ -569,7 +578,6 @@ fn files_written_by_the_code_under_test_stay_out_of_the_users_folder() {
     left.sort();
     assert_eq!(left, ["stats.json", "tests"], "{text}");
     // The method is blamed and excluded, the summary says why, and no written test calls it.
-    let stats = read_json(&json);
     let incidents = stats["incidents"].to_string();
     assert!(
         incidents.contains("hostile.Scribbler.save(String)") && incidents.contains("wrote"),
@@ -623,26 +631,18 @@ fn progress_goes_to_the_log_when_stderr_is_no_terminal() {
 fn a_call_running_at_the_stop_time_does_not_hold_the_run() {
     // hostile.Sleeper.nap() sleeps a minute; with --call-timeout 30s a run used to wait for
     // it past its --time-limit (42 s for a 2 s limit, whose budget is 2 + 20 s).
-    let classes = subjects();
     let d = tempfile::tempdir().unwrap();
-    let out = d.path().join("tests");
-    let json = d.path().join("stats.json");
-    let mut args = gen_args(&out, &json);
-    args.extend(
-        [
-            "--classpath",
-            classes.to_str().unwrap(),
+    let (_, _, stats) = gen_from(
+        d.path(),
+        &[
             "--class",
             "hostile.Sleeper",
             "--time-limit",
             "2s",
             "--call-timeout",
             "30s",
-        ]
-        .map(String::from),
+        ],
     );
-    run_ok(jforge().args(&args));
-    let stats = read_json(&json);
     let total = stats["total_seconds"].as_f64().unwrap();
     assert!(total <= 22.0, "the budget is 22 s: {stats:#}");
     assert!(stats["regression_tests"].as_u64().unwrap() > 0, "{stats:#}");
