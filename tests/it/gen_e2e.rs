@@ -456,22 +456,20 @@ fn jar_selection_tests_every_public_class() {
 
     // With --class (or --package, --classlist) the jar is only on the class path: users who
     // asked for one package of a jar got all of it.
-    let out = d.path().join("tests2");
-    let json = d.path().join("stats2.json");
-    let mut args = gen_args(&out, &json);
-    args.extend(
-        [
+    let second = d.path().join("second");
+    std::fs::create_dir(&second).unwrap();
+    let jar = jar.to_str().unwrap();
+    let (_, _, stats) = gen_from(
+        &second,
+        &[
             "--jar",
-            jar.to_str().unwrap(),
+            jar,
             "--class",
             "ds.IntStack",
             "--generated-limit",
             "300",
-        ]
-        .map(String::from),
+        ],
     );
-    run_done(jforge().args(&args));
-    let stats = read_json(&json);
     let names: Vec<&str> = stats["classes"]
         .as_array()
         .unwrap()
