@@ -933,9 +933,20 @@ fn is_observer_name(n: &str) -> bool {
 }
 
 /// `java.util.TreeMap.put(java.lang.Object,java.lang.Object)`: what --include-methods and
-/// --exclude-methods match against (erased parameter types, fully qualified).
+/// --exclude-methods match against (erased parameter types, fully qualified, as javap and the
+/// JVM erase them: from the descriptor, so that `<T extends Appendable> T html(T)` is
+/// `html(java.lang.Appendable)`, not `html(java.lang.Object)`).
 pub fn qualified_signature(class: &str, name: &str, m: &MethodInfo) -> String {
-    let params: Vec<String> = m.params.iter().map(|p| p.erasure().to_string()).collect();
+    let erased = crate::model::signature::parse_method_descriptor(&m.descriptor)
+        .ok()
+        .map(|(ps, _)| ps)
+        // an inner class's constructor takes its outer instance first: not a parameter here
+        .filter(|ps| ps.len() >= m.params.len())
+        .map(|ps| ps[ps.len() - m.params.len()..].to_vec());
+    let params: Vec<String> = match erased {
+        Some(ps) => ps.iter().map(|p| p.to_string()).collect(),
+        None => m.params.iter().map(|p| p.erasure().to_string()).collect(),
+    };
     if name == "<init>" {
         format!("{}({})", class, params.join(","))
     } else {

@@ -645,3 +645,30 @@ fn a_call_running_at_the_stop_time_does_not_hold_the_run() {
     assert!(total <= 22.0, "the budget is 22 s: {stats:#}");
     assert!(stats["regression_tests"].as_u64().unwrap() > 0, "{stats:#}");
 }
+
+#[test]
+fn member_filters_match_signatures_as_the_jvm_erases_them() {
+    // Box<T extends Comparable<T>>.offer(T) is offer(java.lang.Comparable) for javap and the
+    // JVM; jforge used to call it offer(java.lang.Object).
+    let offers = |pattern: &str| {
+        let d = tempfile::tempdir().unwrap();
+        let (out, _, _) = gen_from(
+            d.path(),
+            &[
+                "--class",
+                "quirks.Shapes$Box",
+                "--generated-limit",
+                "300",
+                "--no-validate",
+            ]
+            .into_iter()
+            .chain(["--exclude-methods", pattern])
+            .collect::<Vec<_>>(),
+        );
+        java_files(&out)
+            .iter()
+            .any(|f| std::fs::read_to_string(f).unwrap().contains(".offer("))
+    };
+    assert!(!offers(r"Box\.offer\(java\.lang\.Comparable\)"));
+    assert!(offers(r"Box\.offer\(java\.lang\.Object\)"));
+}
