@@ -560,7 +560,7 @@ fn run_search(search: &mut Search, pool: &mut Pool, quiet: bool) -> anyhow::Resu
             bar.println(&msg);
             log.line(p.elapsed, &msg);
         } else {
-            log.tick(p.elapsed, &msg);
+            log.tick(p.elapsed, || msg.clone());
         }
         bar.set_message(msg);
     };

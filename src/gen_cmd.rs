@@ -739,7 +739,7 @@ fn generate(
     let mut log = crate::progress::LogLines::new(args.run.quiet);
     let mut tick = |p: &Progress| {
         update_bar(&bar, p, args.generated_limit);
-        log.tick(p.elapsed, &format!("generating {}", bar.message()));
+        log.tick(p.elapsed, || format!("generating {}", bar.message()));
     };
     generator.run(pool, &mut tick)?;
     let gen_time = gen_start.elapsed();

@@ -24,13 +24,12 @@ impl LogLines {
         }
     }
 
-    /// Writes `msg` (prefixed with the elapsed time) if the last line is [`Self::EVERY`] old.
-    pub fn tick(&mut self, elapsed: Duration, msg: &str) {
-        if !self.enabled || self.last.is_some_and(|t| t.elapsed() < Self::EVERY) {
-            return;
+    /// Writes the message `msg` makes (prefixed with the elapsed time) if the last line is
+    /// [`Self::EVERY`] old; the message is only made then (ticks come per batch).
+    pub fn tick(&mut self, elapsed: Duration, msg: impl FnOnce() -> String) {
+        if self.enabled && self.last.is_none_or(|t| t.elapsed() >= Self::EVERY) {
+            self.line(elapsed, &msg());
         }
-        self.last = Some(Instant::now());
-        eprintln!("[{:.0}s] {msg}", elapsed.as_secs_f64());
     }
 
     /// Writes `msg` now (a milestone such as the end of a round).

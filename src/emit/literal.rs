@@ -183,8 +183,8 @@ fn array_elem(component: &str) -> JType {
 fn array_literal(items: &[Value], elem: &JType, name: &dyn Fn(&JType) -> String) -> String {
     let lits: Vec<String> = items
         .iter()
-        .map(|v| match (v, elem) {
-            (Value::Null, _) => "null".to_string(),
+        .map(|v| match v {
+            Value::Null => "null".to_string(),
             _ => literal_with(v, elem, name),
         })
         .collect();

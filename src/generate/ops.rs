@@ -297,16 +297,8 @@ impl Builder<'_> {
     fn plain_observers(&mut self, name: &str, ty: &JType) -> Vec<OpId> {
         let mut out = Vec::new();
         for m in self.model.methods_of(name) {
-            let observable = !m.is_static()
-                && m.params.is_empty()
-                && m.ret
-                    .as_ref()
-                    .is_some_and(|r| is_observable_type(r) && r.is_concrete())
-                && is_observer_name(&m.name)
-                && !OBJECT_NOISE.contains(&m.name.as_str())
-                && !(m.name == "toString" && m.owner == "java.lang.Object")
-                && self.model.is_accessible(&m.owner);
-            if !observable {
+            let ret = m.ret.as_ref().filter(|r| r.is_concrete());
+            if !is_observer(m, ret) || !self.model.is_accessible(&m.owner) {
                 continue;
             }
             let op = Operation {
@@ -709,12 +701,9 @@ impl<'a> Builder<'a> {
                 method_type_args: targs,
                 outer_instance: false,
             };
-            let is_observer = !is_static
-                && m.params.is_empty()
-                && ret.as_ref().is_some_and(is_observable_type)
-                && is_observer_name(&m.name);
+            let observer = is_observer(m, ret.as_ref());
             let id = self.push(op, cut, name);
-            if is_observer {
+            if observer {
                 observers.push(id);
             }
             out.push(id);
@@ -917,6 +906,18 @@ fn is_observable_type(t: &JType) -> bool {
         JType::Array(e) => !matches!(e.as_ref(), JType::Array(_)),
         _ => t.is_prim() || *t == JType::string(),
     }
+}
+
+/// Whether `m`, whose result type is `ret` (as seen from the receiver), is an observer: an
+/// instance method without parameters named like a getter (`size`, `getX`, `isX`, a
+/// `toString` the class declares) whose result the test can assert.
+fn is_observer(m: &MethodInfo, ret: Option<&JType>) -> bool {
+    !m.is_static()
+        && m.params.is_empty()
+        && ret.is_some_and(is_observable_type)
+        && is_observer_name(&m.name)
+        && !OBJECT_NOISE.contains(&m.name.as_str())
+        && !(m.name == "toString" && m.owner == "java.lang.Object")
 }
 
 /// `setDefault`, `setCurrentMillisFixed`: `set` and a capital.

@@ -125,6 +125,27 @@ pub fn second_opinion_jvm_args(utc_hour: u64) -> Vec<String> {
     .into()
 }
 
+/// Starts `k` workers at once (JVM start-ups overlap), `start(i)` for slot `i`; the first
+/// error if any failed.
+fn start_all(
+    k: usize,
+    start: impl Fn(usize) -> Result<Worker> + Sync,
+) -> Result<Vec<Option<Worker>>> {
+    let results: Vec<Result<Worker>> = std::thread::scope(|s| {
+        let start = &start;
+        let handles: Vec<_> = (0..k).map(|i| s.spawn(move || start(i))).collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(internal(anyhow::anyhow!("worker start thread panicked")))
+                })
+            })
+            .collect()
+    });
+    results.into_iter().map(|r| r.map(Some)).collect()
+}
+
 fn start_registered(spec: &WorkerSpec, ops: &[Operation], slot: usize) -> Result<Worker> {
     let mut last = None;
     for _ in 0..3 {
@@ -149,6 +170,22 @@ fn not_run(req: &ExecRequest, slot: usize) -> SeqResult {
         compared_nums: Vec::new(),
         forms: Vec::new(),
     }
+}
+
+/// Ends a chunk whose worker is gone past the stop time: the requests without a result come
+/// back not run (and counted as such).
+fn rest_not_run(
+    mut out: ChunkOut,
+    idx: Vec<usize>,
+    mut results: Vec<SeqResult>,
+    reqs: &[ExecRequest],
+) -> ChunkOut {
+    out.not_run += (reqs.len() - results.len()) as u64;
+    while results.len() < reqs.len() {
+        results.push(not_run(&reqs[results.len()], out.slot));
+    }
+    out.results = idx.into_iter().zip(results).collect();
+    out
 }
 
 /// How long past the pool's stop time a running request may still finish.
@@ -183,13 +220,7 @@ fn run_chunk(
             Ok(RunEnd::Done) => {}
             Ok(RunEnd::Stopped) => {
                 drop(worker);
-                let left = reqs.len() - results.len();
-                while results.len() < reqs.len() {
-                    results.push(not_run(&reqs[results.len()], slot));
-                }
-                out.not_run += left as u64;
-                out.results = idx.into_iter().zip(results).collect();
-                return out;
+                return rest_not_run(out, idx, results, &reqs);
             }
             Ok(RunEnd::Died(kind)) => {
                 match kind {
@@ -201,12 +232,7 @@ fn run_chunk(
                 if stop_at.is_some_and(|t| Instant::now() >= t) {
                     // Past the stop time: the rest is not run (and no JVM is started for
                     // it; the next request that needs this slot starts one).
-                    while results.len() < reqs.len() {
-                        results.push(not_run(&reqs[results.len()], slot));
-                    }
-                    out.not_run = reqs.len() as u64;
-                    out.results = idx.into_iter().zip(results).collect();
-                    return out;
+                    return rest_not_run(out, idx, results, &reqs);
                 }
                 out.restarts += 1;
                 match start_registered(&spec, &ops, slot) {
@@ -244,29 +270,8 @@ impl Pool {
             heap_mb: cfg.heap_mb,
             extra_jvm_args: cfg.extra_jvm_args.clone(),
         });
-        let handles: Vec<_> = (0..cfg.workers)
-            .map(|i| {
-                let spec = spec.clone();
-                std::thread::spawn(move || Worker::start(&spec, i))
-            })
-            .collect();
-        let mut slots = Vec::new();
-        let mut first_err = None;
-        for h in handles {
-            match h.join() {
-                Ok(Ok(w)) => slots.push(Some(w)),
-                Ok(Err(e)) => {
-                    first_err.get_or_insert(e);
-                }
-                Err(_) => {
-                    first_err
-                        .get_or_insert(internal(anyhow::anyhow!("worker start thread panicked")));
-                }
-            }
-        }
-        if let Some(e) = first_err {
-            return Err(e.context("starting the worker JVMs"));
-        }
+        let slots = start_all(cfg.workers, |i| Worker::start(&spec, i))
+            .context("starting the worker JVMs")?;
         Ok(Pool::assemble(spec, Arc::new(Vec::new()), slots))
     }
 
@@ -304,19 +309,8 @@ impl Pool {
         spec.extra_jvm_args
             .extend(second_opinion_jvm_args(utc_hour));
         let spec = Arc::new(spec);
-        let handles: Vec<_> = (0..self.slots.len())
-            .map(|i| {
-                let (spec, ops) = (spec.clone(), self.ops.clone());
-                std::thread::spawn(move || start_registered(&spec, &ops, i))
-            })
-            .collect();
-        let mut slots = Vec::new();
-        for h in handles {
-            let w = h
-                .join()
-                .map_err(|_| internal(anyhow::anyhow!("worker start thread panicked")))?;
-            slots.push(Some(w.context("starting the second-opinion worker JVMs")?));
-        }
+        let slots = start_all(self.slots.len(), |i| start_registered(&spec, &self.ops, i))
+            .context("starting the second-opinion worker JVMs")?;
         Ok(Pool::assemble(spec, self.ops.clone(), slots))
     }
 
