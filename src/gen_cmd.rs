@@ -7,8 +7,8 @@ use crate::emit::validate::CoverageRun;
 use crate::emit::{EmitConfig, TestCase};
 use crate::generate::finish::{ErrorTest, FinishStats, error_tests, regression_tests};
 use crate::generate::literals::LiteralPool;
-use crate::generate::ops::{OpSet, SkipReason, add_view_ops, build_ops, helper_classes};
-use crate::generate::random::{GenConfig, Generator, Progress};
+use crate::generate::ops::{OpSet, SkipReason, add_view_ops, build_ops};
+use crate::generate::random::{CONSOLE_PROPERTY, GenConfig, Generator, Progress};
 use crate::generate::report::{Phases, Report, RunFacts, SuiteCoverage};
 use crate::report::ValidationSummary;
 use crate::select;
@@ -252,6 +252,9 @@ impl Strategy for Gen {
         Ok(WorkerSettings {
             call_timeout: p.limits.call_timeout,
             heap_mb: self.args.run.worker_heap.unwrap_or(1024),
+            // A call that prints to System.out/err ends its sequence (jforge.PrintsToConsole):
+            // its test would print whenever the user's build runs it (`printStackTrace()`).
+            extra_jvm_args: vec![format!("-D{CONSOLE_PROPERTY}=quiet")],
             ..WorkerSettings::default()
         })
     }
@@ -559,10 +562,9 @@ fn select_classes(session: &mut Session, args: &GenArgs) -> anyhow::Result<Selec
                 skipped.push((c.clone(), SkipReason::ClassNotFound));
             }
         }
-        for h in helper_classes(model, &classes) {
-            // Helper classes only supply arguments; one that cannot be read is simply unused.
-            let _ = model.load(cp, jdk, &h);
-        }
+        // The producer graph's classes only supply arguments; one that cannot be read is
+        // simply unused.
+        crate::model::producers::load_closure(model, cp, jdk, &classes);
         Ok(Selected {
             classes,
             skipped,
@@ -698,7 +700,9 @@ fn coverage_setup(
     // The workers run the instrumented copies.
     let mut settings = session.worker_settings().clone();
     settings.classpath_prefix = vec![setup.class_dir.clone()];
-    settings.extra_jvm_args = setup.jvm_args.clone();
+    settings
+        .extra_jvm_args
+        .extend(setup.jvm_args.iter().cloned());
     session.set_worker_settings(settings);
     Ok(Some(setup))
 }

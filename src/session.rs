@@ -17,7 +17,6 @@
 //! for a [`PoolMaker`], which starts pools with the session's JDK, class path and worker
 //! settings plus JVM options of its own. Nothing else starts worker JVMs.
 
-use crate::generate::ops::helper_classes;
 use crate::model::Model;
 use crate::model::classpath::{ClassPath, JdkClasses, JmodClasses};
 use crate::runner::java::{JavaHome, find_java};
@@ -215,9 +214,7 @@ impl Session {
                 }
                 classes.push(c);
             }
-            for h in helper_classes(model, &classes) {
-                let _ = model.load(cp, jdk, &h);
-            }
+            crate::model::producers::load_closure(model, cp, jdk, &classes);
             Ok(classes)
         })
     }

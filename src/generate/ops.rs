@@ -7,10 +7,11 @@
 //! A member whose types cannot be made concrete is skipped and listed with the reason; no
 //! sequence is ever generated that javac would reject.
 
+use crate::model::producers::{self, ProducerKind, default_implementation};
 use crate::model::{ClassInfo, JType, MethodInfo, Model, Nesting, Prim, TypeArg, TypeParam};
 use crate::sequence::{OpId, OpKind, OpTable, Operation};
 use regex::Regex;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 /// The operations of a run.
 #[derive(Debug, Default)]
@@ -62,6 +63,9 @@ pub enum SkipReason {
     ParameterizedArray,
     /// `exhaustive`: a parameter type has no domain.
     NoInputValues,
+    /// A parameter type that no public constructor, static factory or constant jforge can
+    /// call makes (the member is still called, with `null` for it).
+    NoProducer,
     /// A static setter or a write to a static field (`DateTimeZone.setDefault(..)`): a test
     /// calling it changes the JVM for every test run after it, in the user's build too.
     GlobalState,
@@ -81,6 +85,9 @@ impl SkipReason {
             SkipReason::TypesNotConcrete => "types cannot be made concrete or are not public",
             SkipReason::ParameterizedArray => "parameterized array parameter",
             SkipReason::NoInputValues => "an input type has no values",
+            SkipReason::NoProducer => {
+                "a parameter type has no public constructor, static factory or constant to make it (only null is passed)"
+            }
             SkipReason::GlobalState => {
                 "changes state shared by the whole JVM (name it in --include-methods to test it)"
             }
@@ -110,28 +117,17 @@ const OBJECT_NOISE: &[&str] = &[
     "finalize",
 ];
 
-/// Implementations used when a parameter's type is an interface or abstract class that no
-/// class under test implements.
-pub fn default_implementation(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "java.util.Collection"
-        | "java.util.List"
-        | "java.lang.Iterable"
-        | "java.util.AbstractList"
-        | "java.util.AbstractCollection"
-        | "java.util.SequencedCollection" => "java.util.ArrayList",
-        "java.util.Set" | "java.util.AbstractSet" => "java.util.LinkedHashSet",
-        "java.util.SortedSet" | "java.util.NavigableSet" => "java.util.TreeSet",
-        "java.util.Map" | "java.util.AbstractMap" => "java.util.LinkedHashMap",
-        "java.util.SortedMap" | "java.util.NavigableMap" => "java.util.TreeMap",
-        "java.util.Queue" | "java.util.Deque" => "java.util.ArrayDeque",
-        "java.lang.Appendable" => "java.lang.StringBuilder",
-        // In memory: a file-backed helper would write into the user's folder.
-        "java.io.Writer" => "java.io.StringWriter",
-        "java.io.OutputStream" => "java.io.ByteArrayOutputStream",
-        "java.io.Reader" => "java.io.StringReader",
-        _ => return None,
-    })
+/// `Throwable`'s own stack-trace and suppression machinery, inherited by every exception
+/// class under test: hundreds of tests of JDK code (`fillInStackTrace()`, `getStackTrace()`,
+/// `printStackTrace()`, `initCause(..)`) and none of the user's. `getMessage()`,
+/// `getLocalizedMessage()`, `getCause()` and `toString()` stay (they show the class's own
+/// constructor arguments), as do overrides the class declares.
+fn is_inherited_throwable_noise(m: &MethodInfo) -> bool {
+    m.owner == "java.lang.Throwable"
+        && !matches!(
+            m.name.as_str(),
+            "getMessage" | "getLocalizedMessage" | "getCause" | "toString"
+        )
 }
 
 /// Whether a constructor of JDK class `class` with these parameters opens (and so creates) a
@@ -166,46 +162,19 @@ struct Builder<'a> {
     set: OpSet,
     include: Option<&'a Regex>,
     exclude: Option<&'a Regex>,
+    /// Method type arguments fixed by the type a producer must make (`Optional.of(T)` for an
+    /// `Optional<BigDecimal>` parameter: T = BigDecimal); set only while a producer's
+    /// operation is built, read by [`Builder::choose_args`].
+    fixed: Vec<(String, JType)>,
 }
 
-/// Classes that parameters and results of the given classes' members mention, plus default
-/// implementations of interfaces among them: the caller loads these into the model before
-/// [`build_ops`] so that argument types can be produced.
-pub fn helper_classes(model: &Model, classes: &[String]) -> Vec<String> {
-    let mut out = BTreeSet::new();
-    for c in classes {
-        let Some(ci) = model.get(c) else { continue };
-        for m in ci.constructors.iter().chain(model.methods_of(c)) {
-            for p in m.params.iter().chain(m.ret.iter()) {
-                collect_classes(p, &mut out);
-            }
-        }
-    }
-    let extra: Vec<String> = out
-        .iter()
-        .filter_map(|n| default_implementation(n).map(str::to_string))
-        .collect();
-    out.extend(extra);
-    out.into_iter().collect()
-}
-
-fn collect_classes(t: &JType, out: &mut BTreeSet<String>) {
-    match t {
-        JType::Class { name, args } => {
-            out.insert(name.clone());
-            for a in args {
-                if let TypeArg::Type(t) | TypeArg::Extends(t) | TypeArg::Super(t) = a {
-                    collect_classes(t, out)
-                }
-            }
-        }
-        JType::Array(e) => collect_classes(e, out),
-        _ => {}
-    }
-}
+/// At most this many calls (constructors, factories) per type the producer graph supplies,
+/// simplest first, and this many constants (all of a small enum's).
+const PRODUCER_CALLS: usize = 6;
+const PRODUCER_CONSTANTS: usize = 12;
 
 /// Build the operations for `classes` (binary names, already loaded with their supertypes and
-/// the classes of [`helper_classes`]).
+/// the classes of the producer graph: `model::producers::load_closure`).
 pub fn build_ops(
     model: &Model,
     classes: &[String],
@@ -217,6 +186,7 @@ pub fn build_ops(
         set: OpSet::default(),
         include,
         exclude,
+        fixed: Vec::new(),
     };
     let param_types = b.primary_ops(classes);
     // Helper classes for parameter types nothing under test can produce.
@@ -228,6 +198,8 @@ pub fn build_ops(
         let ops = b.class_ops(ci, &ty, false);
         b.set.secondary.extend(ops);
     }
+    b.producer_ops(&param_types);
+    b.unproduced_skips();
     b.returned_type_observers();
     b.set.owner_class.resize(b.set.table.len(), None);
     b.set
@@ -402,6 +374,213 @@ impl Builder<'_> {
     }
 }
 
+/// The producer graph's operations (`model::producers`): values for parameter types that
+/// neither the classes under test nor the collection helpers make.
+impl Builder<'_> {
+    /// Adds, as helper operations, the simplest producers of every parameter type nothing
+    /// else makes, and of their parameter types in turn, [`producers::MAX_DEPTH`] levels
+    /// deep (a `LocalDate` from `LocalDate.of(int, Month, int)` and `Month`'s constants).
+    /// Skips recorded while trying producers are not the user's members: dropped.
+    fn producer_ops(&mut self, param_types: &BTreeSet<JType>) {
+        let skips_before = self.set.skipped.len();
+        let mut queue: VecDeque<(JType, usize)> =
+            param_types.iter().map(|p| (element_type(p), 1)).collect();
+        let mut seen = BTreeSet::new();
+        while let Some((need, depth)) = queue.pop_front() {
+            if !seen.insert(need.clone()) || !self.needs_producer(&need) {
+                continue;
+            }
+            for id in self.producers_for(&need) {
+                self.set.secondary.push(id);
+                if depth < producers::MAX_DEPTH {
+                    for p in &self.set.table.get(id).params {
+                        queue.push_back((element_type(p), depth + 1));
+                    }
+                }
+            }
+        }
+        self.set.skipped.truncate(skips_before);
+    }
+
+    /// A reference type that no operation makes yet (not a literal, not Object, not a class
+    /// under test).
+    fn needs_producer(&self, need: &JType) -> bool {
+        let Some(name) = need.class_name() else {
+            return false;
+        };
+        !(is_literal_type(need)
+            || name == "java.lang.Object"
+            || self.set.instantiations.contains_key(name)
+            || self.produced(need))
+    }
+
+    /// Whether some operation's result can be passed where `need` is expected.
+    fn produced(&self, need: &JType) -> bool {
+        self.set
+            .primary
+            .iter()
+            .chain(&self.set.secondary)
+            .filter_map(|&id| self.set.table.get(id).ret.as_ref())
+            .any(|r| self.model.is_subtype(r, need))
+    }
+
+    /// Operations for the simplest producers of `need` ([`PRODUCER_CALLS`] calls and
+    /// [`PRODUCER_CONSTANTS`] constants at most).
+    fn producers_for(&mut self, need: &JType) -> Vec<OpId> {
+        let model = self.model;
+        let Some(name) = need.class_name() else {
+            return Vec::new();
+        };
+        let mut out: Vec<OpId> = Vec::new();
+        let (mut calls, mut constants) = (0, 0);
+        for p in producers::producers(model, name) {
+            let (count, limit) = match p.kind {
+                ProducerKind::Constant => (&mut constants, PRODUCER_CONSTANTS),
+                _ => (&mut calls, PRODUCER_CALLS),
+            };
+            if *count >= limit {
+                continue;
+            }
+            let id = match (p.method, p.field) {
+                (_, Some(f)) => self.constant_op(f, need),
+                (Some(m), _) if p.kind == ProducerKind::Constructor => {
+                    self.producer_constructor_op(&p.class, m, need)
+                }
+                (Some(m), _) => self.factory_op(&p.class, m, need),
+                _ => None,
+            };
+            if let Some(id) = id.filter(|id| !out.contains(id)) {
+                out.push(id);
+                *count += 1;
+            }
+        }
+        out
+    }
+
+    /// `ZoneOffset.UTC`, `RoundingMode.HALF_UP`: a static final field read.
+    fn constant_op(&mut self, f: &crate::model::FieldInfo, need: &JType) -> Option<OpId> {
+        let ok = f.ty.is_concrete()
+            && self.type_accessible(&f.ty)
+            && self.model.is_subtype(&f.ty, need)
+            && !self.excluded_helper(&format!("{}.{}", f.owner, f.name));
+        if !ok {
+            return None;
+        }
+        let op = Operation {
+            kind: OpKind::StaticFieldGet,
+            class: f.owner.clone(),
+            name: f.name.clone(),
+            descriptor: f.descriptor.clone(),
+            owner: JType::class(&f.owner),
+            params: Vec::new(),
+            ret: Some(f.ty.clone()),
+            varargs: false,
+            overloaded: false,
+            method_type_args: Vec::new(),
+            outer_instance: false,
+        };
+        Some(self.push(op, false, &f.owner))
+    }
+
+    /// A constructor of `class` (the needed type or an implementation of it).
+    fn producer_constructor_op(
+        &mut self,
+        class: &str,
+        m: &MethodInfo,
+        need: &JType,
+    ) -> Option<OpId> {
+        let ci = self.model.get(class)?;
+        let sig = qualified_signature(class, "<init>", m);
+        if opens_a_file(class, &m.params) || self.excluded_helper(&sig) {
+            return None;
+        }
+        let ty = self.helper_type(need, class, ci)?;
+        if !self.model.is_subtype(&ty, need) {
+            return None;
+        }
+        self.constructor_op(ci, &ty, m, &sig, false, None)
+    }
+
+    /// A static factory declared in `class` whose result, with its type variables bound to
+    /// fit, can be passed where `need` is expected.
+    fn factory_op(&mut self, class: &str, m: &MethodInfo, need: &JType) -> Option<OpId> {
+        let sig = qualified_signature(class, &m.name, m);
+        if self.excluded_helper(&sig) || is_setter_name(&m.name) {
+            return None;
+        }
+        let mut fixed = Vec::new();
+        if !producers::unify(self.model, m.ret.as_ref()?, need, &mut fixed) {
+            return None;
+        }
+        self.fixed = fixed;
+        let found = self.concrete_params(&JType::class(class), m, &sig);
+        self.fixed.clear();
+        let (params, ret, targs) = found?;
+        if !ret.as_ref().is_some_and(|r| self.model.is_subtype(r, need)) {
+            return None;
+        }
+        let overloaded = self
+            .model
+            .methods_of(class)
+            .iter()
+            .filter(|o| o.name == m.name && o.params.len() == m.params.len())
+            .count()
+            > 1;
+        let op = Operation {
+            kind: OpKind::StaticMethod,
+            class: m.owner.clone(),
+            name: m.name.clone(),
+            descriptor: m.descriptor.clone(),
+            owner: JType::class(class),
+            params,
+            ret,
+            varargs: m.is_varargs(),
+            overloaded,
+            method_type_args: targs,
+            outer_instance: false,
+        };
+        Some(self.push(op, false, class))
+    }
+
+    /// `--exclude-methods` applies to helpers too (`--include-methods` chooses among the
+    /// members under test only: naming `Booking.*` must not starve Booking of arguments).
+    fn excluded_helper(&self, sig: &str) -> bool {
+        self.exclude.is_some_and(|r| r.is_match(sig))
+    }
+
+    /// Records, for every member under test, a parameter type that no operation makes and no
+    /// literal supplies: the member cannot be called with a value of it (only with `null`).
+    fn unproduced_skips(&mut self) {
+        let mut missing = Vec::new();
+        for &id in &self.set.primary {
+            let op = self.set.table.get(id);
+            // `params` follow the receiver; an inner class's outer instance comes first.
+            let outer = usize::from(op.outer_instance);
+            let unmade = op
+                .params
+                .iter()
+                .skip(outer)
+                .map(element_type)
+                .find(|p| self.needs_producer(p));
+            if let Some(ty) = unmade {
+                missing.push((op.signature(), ty));
+            }
+        }
+        for (member, ty) in missing {
+            let entry = format!("{member}: no value for {}", ty.source());
+            self.set.skipped.push((entry, SkipReason::NoProducer));
+        }
+    }
+}
+
+/// The element type of an array type, else the type.
+fn element_type(t: &JType) -> JType {
+    match t {
+        JType::Array(e) => element_type(e),
+        _ => t.clone(),
+    }
+}
+
 /// Adds [`OpSet::views`]: code of classes under test that no operation calls directly, such
 /// as TreeMap's key set, sub-maps, iterators and spliterators, runs only when methods are
 /// called on the objects operations return, typed as public interfaces (`NavigableSet`,
@@ -430,6 +609,7 @@ pub fn add_view_ops(
         set: std::mem::take(set),
         include,
         exclude,
+        fixed: Vec::new(),
     };
     let mut done: BTreeSet<String> = b.set.instantiations.keys().cloned().collect();
     let mut frontier: Vec<OpId> = b.set.primary.clone();
@@ -491,6 +671,10 @@ impl<'a> Builder<'a> {
     ) -> Option<Vec<(String, JType)>> {
         let mut chosen: Vec<(String, JType)> = Vec::new();
         for (i, tp) in params.iter().enumerate() {
+            if let Some((_, t)) = self.fixed.iter().find(|(n, _)| *n == tp.name) {
+                chosen.push((tp.name.clone(), t.clone()));
+                continue;
+            }
             let cands = Self::candidates();
             let order = [i % 2, (i + 1) % 2];
             let mut picked = None;
@@ -589,7 +773,6 @@ impl<'a> Builder<'a> {
     /// The constructors of `ci` (an inner class's take the outer instance first).
     fn constructor_ops(&mut self, ci: &ClassInfo, ty: &JType, cut: bool, out: &mut Vec<OpId>) {
         let model = self.model;
-        let name = &ci.name;
         let inner_outer = match &ci.nesting {
             Nesting::Member {
                 outer,
@@ -598,6 +781,7 @@ impl<'a> Builder<'a> {
             } => Some(outer.clone()),
             _ => None,
         };
+        let name = &ci.name;
         let ctors = model.constructors_of(name);
         for m in &ctors {
             let sig = qualified_signature(name, "<init>", m);
@@ -607,34 +791,49 @@ impl<'a> Builder<'a> {
             if !cut && (!m.params.iter().all(is_easy) || opens_a_file(name, &m.params)) {
                 continue;
             }
-            let Some(params) = self.concrete_params(ty, m, &sig) else {
-                continue;
-            };
-            let mut params = params.0;
-            let outer_instance = inner_outer.is_some();
-            if let Some(o) = &inner_outer {
-                params.insert(0, JType::class(o));
+            if let Some(id) = self.constructor_op(ci, ty, m, &sig, cut, inner_outer.as_deref()) {
+                out.push(id);
             }
-            let overloaded = ctors
-                .iter()
-                .filter(|c| c.params.len() == m.params.len())
-                .count()
-                > 1;
-            let op = Operation {
-                kind: OpKind::Constructor,
-                class: name.clone(),
-                name: "<init>".into(),
-                descriptor: m.descriptor.clone(),
-                owner: ty.clone(),
-                params,
-                ret: Some(ty.clone()),
-                varargs: m.is_varargs(),
-                overloaded,
-                method_type_args: Vec::new(),
-                outer_instance,
-            };
-            out.push(self.push(op, cut, name));
         }
+    }
+
+    /// The operation of constructor `m` of `ci` at type `ty` (`outer`: the enclosing class of
+    /// an inner class, whose instance it takes first).
+    fn constructor_op(
+        &mut self,
+        ci: &ClassInfo,
+        ty: &JType,
+        m: &MethodInfo,
+        sig: &str,
+        cut: bool,
+        outer: Option<&str>,
+    ) -> Option<OpId> {
+        let name = &ci.name;
+        let mut params = self.concrete_params(ty, m, sig)?.0;
+        if let Some(o) = outer {
+            params.insert(0, JType::class(o));
+        }
+        let overloaded = self
+            .model
+            .constructors_of(name)
+            .iter()
+            .filter(|c| c.params.len() == m.params.len())
+            .count()
+            > 1;
+        let op = Operation {
+            kind: OpKind::Constructor,
+            class: name.clone(),
+            name: "<init>".into(),
+            descriptor: m.descriptor.clone(),
+            owner: ty.clone(),
+            params,
+            ret: Some(ty.clone()),
+            varargs: m.is_varargs(),
+            overloaded,
+            method_type_args: Vec::new(),
+            outer_instance: outer.is_some(),
+        };
+        Some(self.push(op, cut, name))
     }
 
     /// The methods of class `name`, less Object's noise; the observers among them are
@@ -646,6 +845,7 @@ impl<'a> Builder<'a> {
         for m in &methods {
             if OBJECT_NOISE.contains(&m.name.as_str())
                 || (m.owner == "java.lang.Object" && m.name == "toString")
+                || is_inherited_throwable_noise(m)
             {
                 continue;
             }

@@ -29,6 +29,11 @@ pub type TypeId = u32;
 
 /// Pseudo-exception the worker reports for a call that printed more than 1 MiB.
 pub const EXCESSIVE_OUTPUT: &str = "jforge.ExcessiveOutput";
+/// Pseudo-exception the worker reports, when [`CONSOLE_PROPERTY`] is `quiet`, for a call that
+/// printed anything to System.out/err: its sequence is never written as a test.
+pub const PRINTS_TO_CONSOLE: &str = "jforge.PrintsToConsole";
+/// The worker's system property that turns on [`PRINTS_TO_CONSOLE`].
+pub const CONSOLE_PROPERTY: &str = "jforge.console";
 
 /// Why generation ended: the stop reasons every command shares.
 pub use crate::report::StopReason;
@@ -192,6 +197,8 @@ pub struct OpStat {
     pub errors: u64,
     pub timeouts: u64,
     pub crashes: u64,
+    /// Calls that printed to System.out/err (with gen's quiet console).
+    pub prints: u64,
     pub excluded: bool,
 }
 
@@ -791,11 +798,13 @@ impl<'a> Generator<'a> {
         let types = self.assignable_types(need);
         let total: usize = types.iter().map(|&t| self.by_type[t as usize].len()).sum();
         if total == 0 {
-            if need_ty == JType::object() {
-                // Anything will do: a String literal.
-                let s = JType::string();
-                let st = self.tid(&s);
-                return self.pick_value(b, parents, st, receiver, depth + 1);
+            // A literal where one fits: a String for Object, CharSequence, Comparable<String>,
+            // Serializable; an Integer for Number.
+            for lit in [JType::string(), JType::class("java.lang.Integer")] {
+                let lt = self.tid(&lit);
+                if self.is_sub(lt, need) {
+                    return self.pick_value(b, parents, lt, receiver, depth + 1);
+                }
             }
             return None;
         }
@@ -1094,6 +1103,9 @@ impl<'a> Generator<'a> {
                 StmtOutcome::Exception { class, .. } if class.as_ref() == EXCESSIVE_OUTPUT => {
                     self.blame_stmt(&b, i, Blame::Output)
                 }
+                StmtOutcome::Exception { class, .. } if class.as_ref() == PRINTS_TO_CONSOLE => {
+                    self.note_printing(&b, i)
+                }
                 StmtOutcome::Exception {
                     class,
                     public_class,
@@ -1245,6 +1257,24 @@ impl<'a> Generator<'a> {
                 Blame::Output => format!("excluded after printing more than 1 MiB in {n} calls"),
             };
             self.exclude(op, &why);
+        }
+    }
+
+    /// A call that printed to the console: its sequence is dropped (a test calling it would
+    /// print in every build); an operation that printed on each of its first
+    /// `blame_limit` calls is excluded, one that prints only sometimes stays.
+    fn note_printing(&mut self, b: &Built, i: usize) {
+        let op = match &b.comp.seq.stmts[i] {
+            Stmt::Call { op, .. } => *op,
+            _ => b.op,
+        };
+        let st = &mut self.stats[op as usize];
+        st.prints += 1;
+        if st.successes == 0 && st.prints == u64::from(self.cfg.blame_limit) {
+            self.exclude(
+                op,
+                "left out: prints to System.out/System.err whenever called (a test would print in every build)",
+            );
         }
     }
 

@@ -377,9 +377,16 @@ impl Report {
         let members = self
             .skipped_members
             .iter()
-            .filter(|(sig, _)| under_test(sig))
+            .filter(|(sig, r)| under_test(sig) && *r != SkipReason::NoProducer)
             .map(|(_, r)| *r);
         let mut out = skipped_lines("member", "members", members);
+        out.extend(self.skipped_members.iter().filter(|(_, r)| *r == SkipReason::NoProducer).map(
+            |(entry, _)| {
+                format!(
+                    "warning: {entry}: only null is passed (put a public implementation or factory of it on the class path, or name one with --class)"
+                )
+            },
+        ));
         out.extend(skipped_lines(
             "class",
             "classes",

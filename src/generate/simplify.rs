@@ -1,5 +1,5 @@
-//! Readable regression tests: runs of a repeated call that nothing uses are collapsed before
-//! the tests are built.
+//! Readable regression tests: statements that do not bear on the final call are dropped and
+//! runs of a repeated call that nothing uses are collapsed before the tests are built.
 //!
 //! Generation repeats a call up to 100 times (`random.rs`, repetition) to reach deep states;
 //! a written test with fifty identical `list.add(i0, str0);` lines is unreadable. Before
@@ -17,6 +17,9 @@ use crate::runner::{ExecMode, ExecRequest, Pool, SeqResult, StmtOutcome};
 use crate::sequence::{Sequence, Stmt};
 use std::collections::HashSet;
 use std::sync::Arc;
+
+/// A shorter sequence and the indices (in the original) of the statements it kept.
+type Shortened = (Sequence, Vec<usize>);
 
 /// `seq` with every run of identical consecutive calls whose results no statement uses
 /// collapsed to its last call, and the indices of the statements kept; `None` when there
@@ -50,8 +53,49 @@ pub fn collapse_runs(seq: &Sequence, keep_last: usize) -> Option<(Sequence, Vec<
     if keep.len() == n {
         return None;
     }
-    // new index of each kept statement; a dropped statement is never an input
-    let mut new_index = vec![0u32; n];
+    Some((keep_only(seq, &keep), keep))
+}
+
+/// `seq` with only the statements that bear on its final call, and their indices; `None` when
+/// every statement does. A statement bears on it when its value is an input of a statement
+/// that does, or when it takes as input an object that a later such statement uses (a call
+/// that changes that object's state: `list.add(s)` before `booking.guests(list)`). What is
+/// dropped is what a random combination of component sequences brought along: a second
+/// `LocalDate` nobody uses, a `Booking` built and forgotten.
+pub fn slice_to_final(seq: &Sequence) -> Option<(Sequence, Vec<usize>)> {
+    let n = seq.stmts.len();
+    if n < 2 {
+        return None;
+    }
+    let mut needed = vec![false; n];
+    // values read by the statements kept so far (all after the one being decided)
+    let mut used = vec![false; n];
+    needed[n - 1] = true;
+    for &a in seq.stmts[n - 1].inputs() {
+        used[a as usize] = true;
+    }
+    for i in (0..n - 1).rev() {
+        let s = &seq.stmts[i];
+        let bears = used[i]
+            || (matches!(s, Stmt::Call { .. }) && s.inputs().iter().any(|&a| used[a as usize]));
+        if bears {
+            needed[i] = true;
+            for &a in s.inputs() {
+                used[a as usize] = true;
+            }
+        }
+    }
+    let keep: Vec<usize> = (0..n).filter(|&i| needed[i]).collect();
+    if keep.len() == n {
+        return None;
+    }
+    Some((keep_only(seq, &keep), keep))
+}
+
+/// The statements of `seq` at the (increasing) indices `keep`, inputs renumbered; a dropped
+/// statement is never an input of a kept one.
+fn keep_only(seq: &Sequence, keep: &[usize]) -> Sequence {
+    let mut new_index = vec![0u32; seq.stmts.len()];
     for (k, &i) in keep.iter().enumerate() {
         new_index[i] = k as u32;
     }
@@ -70,7 +114,7 @@ pub fn collapse_runs(seq: &Sequence, keep_last: usize) -> Option<(Sequence, Vec<
             s @ Stmt::Lit { .. } => s.clone(),
         })
         .collect();
-    Some((Sequence { stmts }, keep))
+    Sequence { stmts }
 }
 
 fn ends_as(r: &SeqResult, ending: &CandEnding) -> bool {
@@ -117,9 +161,11 @@ pub fn collapse_candidates(
 ) -> anyhow::Result<Vec<Candidate>> {
     // Each run to its last call; where that loses the ending or coverage (a repeated call
     // that reaches another branch the second time, e.g. `trimToSize()`), to its last two.
-    let mut cands = cands;
+    // First the statements that do not bear on the final call go (kept where the final
+    // call needs them after all: a static side effect, coverage only they reach).
+    let mut cands = collapse_pass(cands, pool, &slice_to_final, noisy)?;
     for keep_last in [1, 2] {
-        cands = collapse_pass(cands, pool, keep_last, noisy)?;
+        cands = collapse_pass(cands, pool, &|seq| collapse_runs(seq, keep_last), noisy)?;
     }
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(cands.len());
@@ -135,18 +181,16 @@ pub fn collapse_candidates(
     Ok(out)
 }
 
-/// One collapse to `keep_last` calls per run, kept where it ends the same way and covers
-/// what the original covered (one batch for all candidates that have such runs).
+/// One shortening of every candidate (`shorten`: a slice, or runs collapsed), kept where it
+/// ends the same way and covers what the original covered (one batch for all candidates
+/// that have something to shorten).
 fn collapse_pass(
     cands: Vec<Candidate>,
     pool: &mut Pool,
-    keep_last: usize,
+    shorten: &dyn Fn(&Sequence) -> Option<Shortened>,
     noisy: &dyn Fn(u32) -> bool,
 ) -> anyhow::Result<Vec<Candidate>> {
-    let collapsed: Vec<Option<(Sequence, Vec<usize>)>> = cands
-        .iter()
-        .map(|c| collapse_runs(&c.comp.seq, keep_last))
-        .collect();
+    let collapsed: Vec<Option<Shortened>> = cands.iter().map(|c| shorten(&c.comp.seq)).collect();
     let reqs: Vec<ExecRequest> = collapsed
         .iter()
         .flatten()
@@ -243,6 +287,34 @@ mod tests {
             ],
         };
         assert!(collapse_repeats(&seq).is_none());
+    }
+
+    #[test]
+    fn statements_that_do_not_bear_on_the_final_call_go() {
+        let lit = Stmt::Lit {
+            ty: JType::string(),
+            value: Value::Str("a".into()),
+        };
+        // 0 d0 = date(); 1 d1 = date(); 2 s = "a"; 3 list = new L(); 4 list.add(s);
+        // 5 other = new B(d1, d1); 6 b = new B(d0, d0); 7 b.guests(list)
+        let seq = Sequence {
+            stmts: vec![
+                call(0, &[]),
+                call(0, &[]),
+                lit,
+                call(1, &[]),
+                call(2, &[3, 2]),
+                call(3, &[1, 1]),
+                call(3, &[0, 0]),
+                call(4, &[6, 3]),
+            ],
+        };
+        let (short, keep) = slice_to_final(&seq).unwrap();
+        // d1 and the B built from it go; the add that changes the list stays
+        assert_eq!(keep, vec![0, 2, 3, 4, 6, 7]);
+        assert_eq!(short.stmts[3], call(2, &[2, 1]));
+        assert_eq!(short.stmts[5], call(4, &[4, 2]));
+        assert!(slice_to_final(&short).is_none());
     }
 
     #[test]

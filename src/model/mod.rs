@@ -7,10 +7,12 @@
 //! - `classfile`: class-file reader producing [`ClassInfo`].
 //! - `classpath`: class folders, jars and the JDK's modules.
 //! - `hierarchy`: [`Model`], supertypes/subtypes, inherited members, subtyping with generics.
+//! - `producers`: the producer graph (which public members make a value of a type).
 
 pub mod classfile;
 pub mod classpath;
 pub mod hierarchy;
+pub mod producers;
 pub mod signature;
 pub mod types;
 

@@ -483,3 +483,106 @@ fn per_class_counts_match_the_file_families() {
         .collect();
     assert_eq!(table, families);
 }
+
+/// Parameter types outside the classes under test — `LocalDate` (no public constructor),
+/// `BigDecimal`, the enum `RoundingMode`, `List<String>`, `Function<String, String>`,
+/// `Optional<String>`, `CharSequence` — get values from the producer graph without being
+/// named, and no test is written whose subject is one of them; a parameter type that nothing
+/// can make (an interface nobody implements) is reported with the member that needs it.
+#[test]
+fn parameter_types_not_under_test_get_values_from_producers() {
+    let (_d, out, stats) = generated(&["--class", "suite.Booking", "--generated-limit", "4000"]);
+    let row = &stats["classes"][0];
+    assert_eq!(row["class"], "suite.Booking", "{stats:#}");
+    assert_eq!(row["operations"], 12, "{stats:#}");
+    assert_eq!(row["covered"], 12, "every member reached: {stats:#}");
+    assert_eq!(stats["validation"]["failing_removed"], 0, "{stats:#}");
+    for f in java_files(&out) {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        assert!(
+            name.starts_with("Booking"),
+            "a file for another class: {name}"
+        );
+    }
+    let text = regression_text(&out);
+    for needle in [
+        "LocalDate.of",
+        "BigDecimal",
+        "RoundingMode.",
+        "Function.<String>identity()",
+        "Optional.<String>",
+        ".words(",
+    ] {
+        assert!(text.contains(needle), "no `{needle}` in the suite");
+    }
+    // Every test calls Booking: no test of a helper type alone.
+    for test in text.split("@Test").skip(1) {
+        assert!(
+            test.contains("booking0") || test.contains("new Booking("),
+            "{test}"
+        );
+    }
+    let skipped = stats["skipped_members"].as_array().unwrap();
+    let unmade: Vec<&serde_json::Value> = skipped
+        .iter()
+        .filter(|s| s[0].as_str().unwrap().contains("no value for"))
+        .collect();
+    assert_eq!(unmade.len(), 1, "{skipped:?}");
+    assert_eq!(
+        unmade[0][0],
+        "suite.Booking.check(Rule): no value for suite.Booking.Rule"
+    );
+}
+
+/// No noise in the written suite: calls that print to System.out/err are not written (a
+/// maintainer's `mvn test` printed 696 lines of stack traces from `printStackTrace()`), and an
+/// exception class under test gets tests of its own API, not of Throwable's stack-trace
+/// machinery.
+#[test]
+fn printing_calls_and_inherited_throwable_methods_are_not_written() {
+    let (_d, out, stats) = generated(&[
+        "--class",
+        "suite.Noisy",
+        "--class",
+        "suite.Noisy$Failure",
+        "--generated-limit",
+        "3000",
+    ]);
+    assert_eq!(stats["validation"]["failing_removed"], 0, "{stats:#}");
+    let text = regression_text(&out);
+    for noise in [
+        ".show()",
+        "printStackTrace",
+        "fillInStackTrace",
+        "getStackTrace",
+        "initCause",
+        "addSuppressed",
+    ] {
+        assert!(!text.contains(noise), "`{noise}` written:\n{text}");
+    }
+    // What does not print is still tested: add with amounts >= 0, the exception's own API.
+    for kept in [".add(", ".code()", ".getMessage()"] {
+        assert!(text.contains(kept), "no `{kept}` in:\n{text}");
+    }
+    assert!(
+        !text.contains(".add(-"),
+        "a negative amount prints a warning:\n{text}"
+    );
+    let incidents = stats["incidents"].to_string();
+    assert!(
+        incidents.contains("suite.Noisy.show()") && incidents.contains("prints to System.out"),
+        "{incidents}"
+    );
+    // The written suite, run with JUnit, prints nothing.
+    let run = compile_and_run_junit4(&out, &classes().display().to_string());
+    assert!(
+        run.tests_run > 0 && run.failures.is_empty(),
+        "{}",
+        run.output
+    );
+    assert!(
+        !run.output.contains("total=") && !run.output.contains("warning: negative"),
+        "{}",
+        run.output
+    );
+}

@@ -48,6 +48,13 @@ final class Executor {
     /** A call printing more than this is reported as jforge.ExcessiveOutput. */
     static final long MAX_OUTPUT = 1 << 20;
     static final String EXCESSIVE_OUTPUT = "jforge.ExcessiveOutput";
+    /**
+     * With -Djforge.console=quiet (gen's workers), a call that prints anything at all is
+     * reported as this pseudo-exception: a test calling it would print whenever a build runs
+     * it (printStackTrace(), System.out.println in the code under test).
+     */
+    static final String PRINTS_TO_CONSOLE = "jforge.PrintsToConsole";
+    static final boolean QUIET_CONSOLE = "quiet".equals(System.getProperty("jforge.console"));
 
     /** A decoded statement (reused between sequences). */
     static final class Stmt {
@@ -432,6 +439,9 @@ final class Executor {
         long printed = OutputSink.written - printedBefore;
         if (printed > MAX_OUTPUT) {
             return flagged(i, EXCESSIVE_OUTPUT, "printed " + printed + " bytes to System.out/System.err");
+        }
+        if (printed > 0 && QUIET_CONSOLE) {
+            return flagged(i, PRINTS_TO_CONSOLE, "printed " + printed + " bytes to System.out/System.err");
         }
         vals[i] = r;
         isRef[i] = !op.primRet;
