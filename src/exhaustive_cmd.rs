@@ -363,7 +363,14 @@ fn operations(
     let model = &session.model;
     let ops = build_ops(model, classes, None, None);
     let (table, check_ops) = check_operations(model, &ops, classes, settings)?;
-    let mut skipped = ops.skipped.clone();
+    // gen's producer graph says which members only get null (NoProducer); exhaustive takes
+    // reference inputs from the structures it builds, and says so itself (NoInputValues).
+    let mut skipped: Vec<(String, SkipReason)> = ops
+        .skipped
+        .iter()
+        .filter(|(_, r)| *r != SkipReason::NoProducer)
+        .cloned()
+        .collect();
     let mut usable = usable_ops(&ops, classes, settings, &mut skipped);
     if auto_builders
         && let Some(keep) =
