@@ -788,7 +788,11 @@ impl<'a> Builder<'a> {
             if self.excluded(&sig) {
                 continue;
             }
-            if !cut && (!m.params.iter().all(is_easy) || opens_a_file(name, &m.params)) {
+            if !cut
+                && (!m.params.iter().all(is_easy)
+                    || opens_a_file(name, &m.params)
+                    || producers::is_unrepeatable(name, "<init>", &m.params))
+            {
                 continue;
             }
             if let Some(id) = self.constructor_op(ci, ty, m, &sig, cut, inner_outer.as_deref()) {

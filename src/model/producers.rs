@@ -16,8 +16,9 @@
 //!   these are the classes under test and whatever their signatures mention), plus static
 //!   factories declared on the type itself (`List.of`, `Comparator.naturalOrder`,
 //!   `Function.identity`, `ZoneId.of`).
-//! - The clock is never a producer (`now`, `now(ZoneId)`, `now(Clock)`): a value made from it
-//!   differs on every run, so no test could assert anything derived from it.
+//! - The clock and unseeded randomness are never producers ([`is_unrepeatable`]: `now()`,
+//!   `new Date()`, `Calendar.getInstance()`, `new Random()`): a value made from them differs
+//!   on every run, and a day-granular one passes today and fails tomorrow.
 //! - Producers that open files (`new FileWriter(name)`) are for the caller to refuse: it
 //!   knows which helper members it writes into tests.
 //! - Complexity (seed 000's signature complexity): a constant costs 0, a call 1 plus per
@@ -62,6 +63,7 @@ pub fn default_implementation(name: &str) -> Option<&'static str> {
         | "java.time.chrono.ChronoLocalDate" => "java.time.LocalDate",
         "java.time.chrono.ChronoLocalDateTime" => "java.time.LocalDateTime",
         "java.time.ZoneId" => "java.time.ZoneOffset",
+        "java.util.Calendar" => "java.util.GregorianCalendar",
         _ => return None,
     })
 }
@@ -102,7 +104,8 @@ pub fn producers<'m>(model: &'m Model, ty: &str) -> Vec<Producer<'m>> {
         factories(model, ci, ty, &mut out);
         if !ci.is_interface() && !ci.is_abstract() {
             for m in model.constructors_of(&class) {
-                if m.is_public() && inner_free(ci) {
+                if m.is_public() && inner_free(ci) && !is_unrepeatable(&class, "<init>", &m.params)
+                {
                     out.push(Producer {
                         kind: ProducerKind::Constructor,
                         class: class.clone(),
@@ -194,7 +197,12 @@ fn factories<'m>(model: &'m Model, ci: &'m ClassInfo, ty: &str, out: &mut Vec<Pr
             .as_ref()
             .and_then(|r| r.class_name())
             .is_some_and(|n| is_subclass(model, n, ty));
-        if m.is_public() && m.is_static() && returns_ty && !reads_clock(m) {
+        if m.is_public()
+            && m.is_static()
+            && returns_ty
+            && !reads_clock(m)
+            && !is_unrepeatable(&ci.name, &m.name, &m.params)
+        {
             out.push(Producer {
                 kind: ProducerKind::StaticFactory,
                 class: ci.name.clone(),
@@ -208,7 +216,29 @@ fn factories<'m>(model: &'m Model, ci: &'m ClassInfo, ty: &str, out: &mut Vec<Pr
 
 /// `now()`, `now(ZoneId)`, `now(Clock)` and the like: a value of the moment.
 fn reads_clock(m: &MethodInfo) -> bool {
-    m.name == "now" || m.name.starts_with("now")
+    m.name.starts_with("now")
+}
+
+/// JDK members whose value depends on the moment or on an unseeded random source: the clock
+/// (`new Date()`, `Calendar.getInstance()`, `new GregorianCalendar()`, `Clock.systemUTC()`,
+/// the `now` family) and `new Random()`, `UUID.randomUUID()`, `SecureRandom`. A test
+/// built on one would assert today's values (day-granular dates pass today and fail
+/// tomorrow), so they are never used to make arguments. `name` is `<init>` for constructors.
+pub fn is_unrepeatable(class: &str, name: &str, params: &[JType]) -> bool {
+    let no_moment_given = !params.iter().any(JType::is_prim);
+    name.starts_with("now")
+        || match (class, name) {
+            ("java.util.Date" | "java.sql.Date" | "java.sql.Timestamp", "<init>") => {
+                params.is_empty()
+            }
+            ("java.util.GregorianCalendar", "<init>") => no_moment_given,
+            ("java.util.Calendar", "getInstance") => true,
+            ("java.time.Clock", _) => name.starts_with("system"),
+            ("java.util.Random" | "java.util.SplittableRandom", "<init>") => params.is_empty(),
+            ("java.security.SecureRandom", _) => true,
+            ("java.util.UUID", "randomUUID") => true,
+            _ => false,
+        }
 }
 
 /// Whether class `sub` is `sup` or one of its (loaded) subtypes.

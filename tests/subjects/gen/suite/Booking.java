@@ -5,6 +5,7 @@ import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -75,6 +76,15 @@ public final class Booking {
 
     public int words(CharSequence text) {
         return text.toString().trim().isEmpty() ? 0 : text.toString().trim().split(" +").length;
+    }
+
+    /** Legacy dates: the clock (new Date(), Calendar.getInstance()) must not be their source. */
+    public boolean startsAfter(java.util.Date day) {
+        return from.toEpochDay() * 86_400_000L > day.getTime();
+    }
+
+    public int weekday(java.util.Calendar day) {
+        return day.get(java.util.Calendar.DAY_OF_WEEK);
     }
 
     public int overlap(Booking other) {
