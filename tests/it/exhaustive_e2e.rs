@@ -1207,6 +1207,15 @@ fn a_search_that_builds_nothing_says_why_and_exits_2() {
         1,
         "{j}"
     );
+    // a constructor whose parameter type nothing produces: refused up front, the type named
+    let e = exh_err(&["--class", "ds.Span", "--scope", "2"]);
+    assert!(
+        e.contains("ds.Span has no public constructor or static factory")
+            && e.contains(
+                "ds.Span(LocalDate,LocalDate): no operation produces java.time.LocalDate"
+            ),
+        "{e}"
+    );
 }
 
 #[test]
