@@ -1267,3 +1267,36 @@ fn a_search_stopped_by_its_limit_names_the_fields_that_kept_growing() {
     assert_eq!(j["fixpoint"], true);
     assert_eq!(structures(&j), 146, "{j}");
 }
+
+#[test]
+fn gen_and_exhaustive_agree_on_what_a_bug_is() {
+    // the same subject, the same flag, the same verdicts: no error without --error-exceptions
+    // (an index-checked get throwing is expected behaviour), an error with it
+    for (extra, status) in [
+        (&[][..], 0),
+        (
+            &["--error-exceptions", "java.lang.IndexOutOfBoundsException"][..],
+            3,
+        ),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("tests");
+        let o = jforge()
+            .current_dir(d.path())
+            .args(["gen", "-q", "--classpath"])
+            .arg(subjects_exh())
+            .args(["--class", "ds.IntList", "--generated-limit", "2000"])
+            .args(["--no-validate", "--output-dir"])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(status), "gen {extra:?}: {o:?}");
+        let errors = java_files(&d.path().join("jforge-error-tests"));
+        assert_eq!(errors.len(), status as usize / 3, "{errors:?}");
+        let mut args = vec!["--class", "ds.IntList", "--scope", "3", "--max-array", "4"];
+        args.extend_from_slice(extra);
+        let o = exh_output(&args);
+        assert_eq!(o.status.code(), Some(status), "exhaustive {extra:?}: {o:?}");
+    }
+}
