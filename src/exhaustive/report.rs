@@ -31,6 +31,8 @@ pub struct ExhaustiveStats {
     pub kept_sequences: usize,
     pub prototype_reuse: PrototypeReuse,
     pub explored: u64,
+    /// Sequences dropped because they ended in an expected exception (`crate::contracts`);
+    /// the name is older than the classification and kept (a public interface).
     pub misuse_dropped: u64,
     pub out_of_scope: u64,
     pub canon_errors: BTreeMap<String, u64>,
