@@ -1220,20 +1220,23 @@ fn a_search_that_builds_nothing_says_why_and_exits_2() {
 
 #[test]
 fn a_search_stopped_by_its_limit_names_the_fields_that_kept_growing() {
-    // hits and misses count calls of get, HashMap.modCount counts changes: no fixpoint ever
+    // hits and misses count calls of get, HashMap.modCount counts changes: no fixpoint ever.
+    // The memory budget (structures kept, not seconds) stops it at the same round on any
+    // machine; a time limit stops it the same way (one path: exhaustive_cmd::explain_limit)
     let o = exh_output(&[
         "--class",
         "ds.LruCache",
         "--scope",
         "3",
-        "--time-limit",
-        "5s",
-        "--workers",
-        "1",
+        "--max-memory",
+        "4",
     ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(4), "{err}");
-    assert!(err.contains("time limit of 5s reached"), "{err}");
+    assert!(
+        err.contains("round 11 would hold at least") && err.contains("raise --max-memory"),
+        "{err}"
+    );
     for f in [
         "ds.LruCache.hits (up to ",
         "ds.LruCache.misses (up to ",
