@@ -161,6 +161,8 @@ pub struct BuildersStats {
     pub report: builders::Report,
     /// `--output`: where the builder set was written.
     pub output_file: Option<String>,
+    /// Warnings about the settings (a replaced flag), printed after the summary.
+    pub setting_warnings: Vec<String>,
 }
 
 const NOT_PREPARED: &str = "internal error: jforge builders ran before its flags were checked";
@@ -272,6 +274,7 @@ impl Strategy for Builders {
             stats: BuildersStats {
                 report,
                 output_file: args.output.as_ref().map(|o| o.display().to_string()),
+                setting_warnings: settings.notes.clone(),
             },
             stop_reason,
             outcome: crate::exit::Outcome::Clean,
@@ -284,6 +287,10 @@ impl Strategy for Builders {
             writeln!(out, "  wrote {o}")?;
         }
         Ok(())
+    }
+
+    fn warnings(stats: &BuildersStats) -> Vec<String> {
+        stats.setting_warnings.clone()
     }
 }
 

@@ -285,10 +285,12 @@ pub struct DomainArgs {
     /// 'ds\.AvlTree(\(\)|\.add\()' for `ds.AvlTree()` and `ds.AvlTree.add(int)`).
     #[arg(long, value_name = "REGEX")]
     pub methods: Option<String>,
-    /// Exceptions meaning API misuse: sequences throwing them are dropped silently (default
-    /// IllegalArgumentException, IllegalStateException).
-    #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
+    /// Replaced by gen's classification (`--error-exceptions`): accepted so that scripts keep
+    /// running, ignored with a warning.
+    #[arg(long, value_name = "CLASSES", value_delimiter = ',', hide = true)]
     pub misuse_exceptions: Vec<String>,
+    #[command(flatten)]
+    pub contracts: ContractArgs,
     /// Memory the search may use for kept sequences, in MiB (default: half the machine's RAM).
     #[arg(long, value_name = "MIB")]
     pub max_memory: Option<u64>,
@@ -306,4 +308,16 @@ pub struct CheckArgs {
     /// Do not compile and run the written suite.
     #[arg(long)]
     pub no_validate: bool,
+}
+
+/// What counts as a bug, for every generator (`crate::contracts`): an exception thrown for an
+/// invalid argument or state is expected behaviour; a NullPointerException without a null
+/// input, an AssertionError, a broken object contract and these classes are errors.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ContractArgs {
+    /// Exception classes (binary names) that reveal errors when a call throws them
+    /// (comma-separated, repeatable), besides NullPointerException without a null input and
+    /// AssertionError.
+    #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
+    pub error_exceptions: Vec<String>,
 }

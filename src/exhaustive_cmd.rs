@@ -11,13 +11,14 @@ use crate::exhaustive::{
     Settings, build_tests, canon_jvm_args, check_can_start, default_worker_heap, memory_budget,
     render_seq, usable_ops,
 };
+use crate::exhaustive::{growth, reach};
 use crate::generate::ops::{OpSet, SkipReason, build_ops};
 use crate::model::{JType, Model, Prim};
 use crate::report::{StopReason, ValidationSummary};
-use crate::runner::{Pool, PoolStats};
+use crate::runner::{Pool, PoolConfig, PoolStats};
 use crate::select;
 use crate::sequence::{OpId, OpKind, Operation};
-use crate::session::{Session, WorkerSettings};
+use crate::session::{PoolMaker, Session, WorkerSettings};
 use crate::strategy::{Finished, Strategy};
 use crate::suite::ObserveStats;
 use crate::suite::check::{CheckSettings, write_and_check};
@@ -231,7 +232,10 @@ impl Strategy for Exhaustive {
         let n_usable = usable.len();
         let mut search = Search::new(model, &ops, usable, cfg);
         let search_start = Instant::now();
-        run_search(&mut search, &mut pool, args.run.quiet)?;
+        if let Err(e) = run_search(&mut search, &mut pool, args.run.quiet) {
+            pool.shutdown();
+            return Err(explain_limit(e, &search, &session.pool_maker(), &settings));
+        }
         let seconds = search_start.elapsed().as_secs_f64();
         let structures = search.structures_of(&classes);
         write_dump_and_csv(
@@ -361,17 +365,8 @@ fn operations(
     classes: &[String],
 ) -> anyhow::Result<Operations> {
     let model = &session.model;
-    let ops = build_ops(model, classes, None, None);
+    let (ops, skipped, mut usable) = ops_with_builder_classes(model, classes, settings);
     let (table, check_ops) = check_operations(model, &ops, classes, settings)?;
-    // gen's producer graph says which members only get null (NoProducer); exhaustive takes
-    // reference inputs from the structures it builds, and says so itself (NoInputValues).
-    let mut skipped: Vec<(String, SkipReason)> = ops
-        .skipped
-        .iter()
-        .filter(|(_, r)| *r != SkipReason::NoProducer)
-        .cloned()
-        .collect();
-    let mut usable = usable_ops(&ops, classes, settings, &mut skipped);
     if auto_builders
         && let Some(keep) =
             crate::builders::auto(args, &session.pool_maker(), model, &ops, classes)?
@@ -389,7 +384,7 @@ fn operations(
             }
         );
     }
-    check_can_start(&ops, classes, &usable, settings)?;
+    check_can_start(model, &ops, classes, &usable, settings)?;
     let ops = OpSet { table, ..ops };
     register(pool, &ops, &check_ops, &mut usable)?;
     Ok(Operations {
@@ -398,6 +393,43 @@ fn operations(
         usable,
         skipped,
     })
+}
+
+/// The operations of the classes under test, their skipped members and the usable ones; when
+/// a class under test cannot be built from them (a private constructor behind a builder:
+/// `ServerConfig.builder(String)` returns a `ServerConfig.Builder`), the builder classes its
+/// signatures name are added (`exhaustive::reach`), so that it is built that way.
+fn ops_with_builder_classes(
+    model: &Model,
+    classes: &[String],
+    settings: &Settings,
+) -> (OpSet, Vec<(String, SkipReason)>, Vec<Usable>) {
+    let ops = build_ops(model, classes, None, None);
+    let mut skipped = exhaustive_skips(&ops);
+    let usable = usable_ops(&ops, classes, settings, &mut skipped);
+    if reach::unreachable(model, &ops, &usable, classes).is_empty() {
+        return (ops, skipped, usable);
+    }
+    let helpers = reach::builder_classes(model, &ops, classes);
+    if helpers.is_empty() {
+        return (ops, skipped, usable);
+    }
+    let all: Vec<String> = classes.iter().chain(&helpers).cloned().collect();
+    let ops = build_ops(model, &all, None, None);
+    let mut skipped = exhaustive_skips(&ops);
+    let usable = usable_ops(&ops, classes, settings, &mut skipped);
+    (ops, skipped, usable)
+}
+
+/// The members build_ops skipped, less gen's `NoProducer` (members that only get null):
+/// exhaustive takes reference inputs from the structures it builds and reports those members
+/// itself (`NoInputValues`).
+fn exhaustive_skips(ops: &OpSet) -> Vec<(String, SkipReason)> {
+    ops.skipped
+        .iter()
+        .filter(|(_, r)| *r != SkipReason::NoProducer)
+        .cloned()
+        .collect()
 }
 
 /// The search's settings from the flags.
@@ -410,7 +442,7 @@ fn search_config(
     Ok(SearchConfig {
         state_matching: !args.no_state_matching,
         reuse: !args.no_reuse,
-        misuse: settings.misuse.clone(),
+        error_exceptions: settings.error_exceptions.clone(),
         batch: args.domain.batch.max(1),
         max_rounds: args.max_rounds,
         memory_budget: memory_budget(args),
@@ -419,6 +451,49 @@ fn search_config(
         contracts: !args.no_contracts,
         deadline: args.time_limit()?.map(|t| (started + t, t)),
     })
+}
+
+/// A search its time or memory limit stopped: the error, plus the fields whose values kept
+/// growing in the structures it built and the `--omit-fields` line that leaves them out
+/// (`crate::exhaustive::growth`; one worker started for it); still a budget error (exit 4).
+/// Other errors, and a diagnosis that finds nothing or fails, leave the error as it was.
+fn explain_limit(
+    e: anyhow::Error,
+    search: &Search,
+    maker: &PoolMaker,
+    settings: &Settings,
+) -> anyhow::Error {
+    if crate::exit::kind_of(&e) != Some(crate::exit::ErrorKind::Budget) || search.kept.is_empty() {
+        return e;
+    }
+    let chains = growth::chains(search);
+    let found = (|| -> anyhow::Result<Vec<growth::Growing>> {
+        let cfg = PoolConfig {
+            workers: 1,
+            heap_mb: 1024,
+            ..maker.config(growth::names_jvm_args(canon_jvm_args(settings, None, true)))
+        };
+        let mut pool = Pool::start(cfg)?;
+        pool.register(&search.ops.table)?;
+        let found = growth::growing_fields(&mut pool, search, &chains, domain_bound(settings));
+        pool.shutdown();
+        found
+    })();
+    match found
+        .ok()
+        .and_then(|f| growth::advice(&f, settings.omit_fields.as_deref()))
+    {
+        Some(advice) => crate::exit::budget(anyhow::anyhow!("{e:#}; {advice}")),
+        None => e,
+    }
+}
+
+/// The largest absolute value of the integral domains and the scope: a field beyond it was
+/// not set from a domain.
+fn domain_bound(s: &Settings) -> i64 {
+    let ints = s.ints.iter().chain(&s.shorts).map(|&v| (v as i64).abs());
+    let longs = s.longs.iter().map(|&v| v.saturating_abs());
+    ints.chain(longs).fold(s.scope as i64, i64::max)
 }
 
 /// What the figures of a finished run are taken from.
@@ -482,6 +557,12 @@ fn exhaustive_stats(f: RunFigures) -> ExhaustiveStats {
         canon_errors: search.canon_errors.clone(),
         fixpoint: search.fixpoint,
         warnings: search.warnings.clone(),
+        setting_warnings: settings.notes.clone(),
+        no_structures_because: if f.structures == 0 {
+            reach::why_nothing(search)
+        } else {
+            Vec::new()
+        },
         rounds: search.rounds.clone(),
         failures: failure_rows(search, search.ops),
         check: settings.check.clone(),
@@ -506,7 +587,8 @@ fn exhaustive_stats(f: RunFigures) -> ExhaustiveStats {
 }
 
 /// How the run ended: at the fixpoint or the round limit; `ErrorsFound` when there are
-/// failures or --check counterexamples.
+/// failures or --check counterexamples, else `NothingBuilt` (exit 2, the summary says why)
+/// when no structure of the classes under test was built.
 fn finished(search: &Search, stats: ExhaustiveStats) -> Finished<ExhaustiveStats> {
     Finished {
         stop_reason: if search.fixpoint {
@@ -514,10 +596,12 @@ fn finished(search: &Search, stats: ExhaustiveStats) -> Finished<ExhaustiveStats
         } else {
             StopReason::RoundLimit
         },
-        outcome: if search.failures.is_empty() && search.counterexamples.is_empty() {
-            crate::exit::Outcome::Clean
-        } else {
+        outcome: if !search.failures.is_empty() || !search.counterexamples.is_empty() {
             crate::exit::Outcome::ErrorsFound
+        } else if stats.structures == 0 {
+            crate::exit::Outcome::NothingBuilt
+        } else {
+            crate::exit::Outcome::Clean
         },
         stats,
     }

@@ -42,7 +42,8 @@ Exit status:
   0  success, no error-revealing test written
   1  internal error: a bug in jforge (please report it)
   2  the run could not be done because of its input or environment (bad flag value, unknown
-     class, bad class path, no JDK, unwritable output folder, ...)
+     class, bad class path, no JDK, unwritable output folder, ...; exhaustive: a search that
+     built no structure, the summary says why)
   3  success, and error-revealing tests were written (gen: error tests; exhaustive: failures
      or --check counterexamples)
   4  a budget was exceeded (exhaustive: --max-memory, scope too large)";
@@ -54,6 +55,10 @@ pub enum Outcome {
     Clean,
     /// Error-revealing tests were written.
     ErrorsFound,
+    /// The run ended but built nothing to test with its input (`exhaustive`: no structure of
+    /// the classes under test; its summary says why): exit 2, like any input the run cannot
+    /// work with, yet with the summary and the report written.
+    NothingBuilt,
 }
 
 impl Outcome {
@@ -61,6 +66,7 @@ impl Outcome {
         match self {
             Outcome::Clean => ExitStatus::Success,
             Outcome::ErrorsFound => ExitStatus::ErrorsFound,
+            Outcome::NothingBuilt => ExitStatus::Input,
         }
     }
 }
@@ -178,6 +184,7 @@ mod tests {
     fn outcomes_and_codes() {
         assert_eq!(Outcome::Clean.status().code(), 0);
         assert_eq!(Outcome::ErrorsFound.status().code(), 3);
+        assert_eq!(Outcome::NothingBuilt.status().code(), 2);
         assert_eq!(ExitStatus::Internal.code(), 1);
     }
 }

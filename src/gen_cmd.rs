@@ -1,6 +1,6 @@
 //! `jforge gen`: the whole run, from the command line to checked JUnit files and a summary.
 
-use crate::cli::{RunArgs, SuiteArgs, check_common, parse_duration};
+use crate::cli::{ContractArgs, RunArgs, SuiteArgs, check_common, parse_duration};
 use crate::emit::output::{Installed, RunOutput};
 use crate::emit::suite::Tool;
 use crate::emit::validate::CoverageRun;
@@ -63,9 +63,8 @@ pub struct GenArgs {
     /// when they are more than a limit you set, the cut is reported with the coverage lost.
     #[arg(long)]
     pub output_limit: Option<usize>,
-    /// Exception classes that reveal errors when a call throws them (comma-separated, repeatable).
-    #[arg(long, value_name = "CLASSES", value_delimiter = ',')]
-    pub error_exceptions: Vec<String>,
+    #[command(flatten)]
+    pub contracts: ContractArgs,
     /// Per-call time limit (default 5s).
     #[arg(long, value_name = "DURATION")]
     pub call_timeout: Option<String>,
@@ -712,11 +711,7 @@ fn gen_config(args: &GenArgs, limits: &Limits) -> GenConfig {
         seed: args.seed,
         time_limit: limits.time_limit,
         generated_limit: args.generated_limit,
-        error_exceptions: args
-            .error_exceptions
-            .iter()
-            .map(|s| s.trim().to_string())
-            .collect(),
+        error_exceptions: crate::contracts::error_exceptions(&args.contracts.error_exceptions),
         adaptive: args.adaptive_weights,
         max_candidates: (limits.output_limit * 4).max(100),
         stop_on_plateau: limits.stop_on_plateau,

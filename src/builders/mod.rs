@@ -79,7 +79,7 @@ pub struct Env<'a> {
     pub model: &'a Model,
     pub ops: &'a OpSet,
     pub classes: &'a [String],
-    /// Scope, domains, omitted fields and misuse exceptions of the identification.
+    /// Scope, domains, omitted fields and error exceptions of the identification.
     pub settings: &'a Settings,
     pub batch: usize,
     pub memory_budget: u64,
@@ -151,7 +151,7 @@ pub struct Report {
     /// Sequences the exploration ran.
     pub sequences: u64,
     pub waves: u64,
-    /// Exceptions other than API misuse met while exploring (kind and count).
+    /// Errors (by gen's contracts), crashes and timeouts met while exploring (kind and count).
     pub failures: Vec<(String, u64)>,
     pub timings: Timings,
     /// `--compare-gen`: random generation with the builders against the whole API.
@@ -169,7 +169,7 @@ fn search_config(env: &Env) -> SearchConfig {
     SearchConfig {
         state_matching: true,
         reuse: true,
-        misuse: env.settings.misuse.clone(),
+        error_exceptions: env.settings.error_exceptions.clone(),
         batch: env.batch.max(1),
         max_rounds: None,
         memory_budget: env.memory_budget,
@@ -841,7 +841,7 @@ fn write_verdict(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
 }
 
 /// The exhaustive-search check, the comparison with random generation, and the exceptions
-/// other than misuse, each when there is one.
+/// that are errors, each when there is one.
 fn write_checks(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     if let Some(c) = &r.search_check {
         writeln!(
@@ -879,8 +879,9 @@ fn write_checks(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             .collect();
         writeln!(
             out,
-            "  exceptions other than API misuse, dropped like misuse (jforge exhaustive reports \
-             them as failures; --misuse-exceptions): {}",
+            "  errors met while exploring (contracts of jforge gen: a NullPointerException \
+             without a null input, an AssertionError, --error-exceptions; jforge exhaustive \
+             writes failure tests for them): {}",
             list.join(", ")
         )?;
     }

@@ -36,6 +36,11 @@ use std::time::Instant;
 /// Calls sampled per method.
 const SAMPLES_PER_METHOD: usize = 32;
 
+/// Targeted calls ([`targeted_calls`]): on this many of the largest fitting objects, with at
+/// most [`TARGETED_VALUES`] of the values each was built with.
+const TARGETED_OBJECTS: usize = 4;
+const TARGETED_VALUES: usize = 4;
+
 /// What the sampled calls of one method showed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Evidence {
@@ -127,6 +132,9 @@ pub fn detect(
         };
         for _ in 0..SAMPLES_PER_METHOD {
             let (seq, inputs) = sample_call(u, &fitting, &objects, &mut rng);
+            samples.push((u.op, seq, inputs, u.canon_result));
+        }
+        for (seq, inputs) in targeted_calls(u, &fitting, &objects) {
             samples.push((u.op, seq, inputs, u.canon_result));
         }
     }
@@ -260,11 +268,11 @@ fn sample_call(
                 }
             }
             ParamDom::Refs(_) => {
-                // the longest of three random objects: most objects the run kept are
+                // the richest of three random objects: most objects the run kept are
                 // small (fresh or emptied), and an observer is told apart on large ones
                 let pick = (0..3)
                     .map(|_| f[rng.random_range(0..f.len())])
-                    .max_by_key(|&i| (objects[i].0.stmts.len(), std::cmp::Reverse(i)))
+                    .max_by_key(|&i| (richness(&objects[i].0), std::cmp::Reverse(i)))
                     .unwrap_or(f[0]);
                 let (s, at, _) = &objects[pick];
                 let off = seq.append(s);
@@ -275,6 +283,87 @@ fn sample_call(
     }
     seq.stmts.push(Stmt::Call { op: u.op, args });
     (seq, inputs)
+}
+
+/// Calls of a method whose one structure input is its receiver, on the largest objects that
+/// fit it (by [`richness`]), with each value the object was built with in turn (the first literals of its
+/// sequence of each parameter's type, distinct): a method that changes its receiver only for
+/// some arguments and some states is called in them. Why, besides the random calls: an
+/// access-ordered `LinkedHashMap`'s `get(k)` (an LRU cache) changes the order of the entries
+/// only when `k` is present and not the most recent one, in a map of two entries or more;
+/// random calls met that state once in 32 calls or never, and the method was taken for an
+/// observer.
+fn targeted_calls(
+    u: &Usable,
+    fitting: &[Vec<usize>],
+    objects: &[BuiltObject],
+) -> Vec<(Sequence, Vec<u32>)> {
+    let refs = u
+        .params
+        .iter()
+        .filter(|p| matches!(p, ParamDom::Refs(_)))
+        .count();
+    if refs != 1 || !matches!(u.params.first(), Some(ParamDom::Refs(_))) {
+        return Vec::new();
+    }
+    let mut largest = fitting[0].clone();
+    largest.sort_by_key(|&i| (std::cmp::Reverse(richness(&objects[i].0)), i));
+    largest.dedup_by_key(|i| Arc::as_ptr(&objects[*i].0));
+    let mut out = Vec::new();
+    for &o in largest.iter().take(TARGETED_OBJECTS) {
+        let (s, at, _) = &objects[o];
+        let values: Vec<Vec<u32>> = u.params[1..]
+            .iter()
+            .map(|p| match p {
+                ParamDom::Lits(l) => values_used(s, &l[0]),
+                ParamDom::Refs(_) => Vec::new(),
+            })
+            .collect();
+        if values.iter().any(|v| v.is_empty()) {
+            continue;
+        }
+        for k in 0..TARGETED_VALUES.min(values.iter().map(|v| v.len()).max().unwrap_or(0)) {
+            let mut seq = (**s).clone();
+            let mut args = vec![*at];
+            args.extend(values.iter().map(|v| v[k % v.len()]));
+            seq.stmts.push(Stmt::Call { op: u.op, args });
+            out.push((seq, vec![*at]));
+        }
+    }
+    out
+}
+
+/// How much went into building an object: the statements of its sequence that do not repeat
+/// the one before. Why not the length: the random run repeats a call up to 100 times
+/// (Randoop's repetition), so the longest sequences were `put("b", 10)` 57 times, a cache of
+/// one entry, on which no `get` can change the order of the entries.
+fn richness(seq: &Sequence) -> usize {
+    seq.stmts
+        .iter()
+        .enumerate()
+        .filter(|(i, st)| *i == 0 || seq.stmts[i - 1] != **st)
+        .count()
+}
+
+/// Statements of `seq` holding the first occurrence of each non-null literal of the type of
+/// domain literal `lit`.
+fn values_used(seq: &Sequence, lit: &Stmt) -> Vec<u32> {
+    let Stmt::Lit { ty, .. } = lit else {
+        return Vec::new();
+    };
+    let mut seen: Vec<&Value> = Vec::new();
+    let mut out = Vec::new();
+    for (i, st) in seq.stmts.iter().enumerate() {
+        if let Stmt::Lit { ty: t, value } = st
+            && t == ty
+            && *value != Value::Null
+            && !seen.contains(&value)
+        {
+            seen.push(value);
+            out.push(i as u32);
+        }
+    }
+    out
 }
 
 /// Runs two requests per sample, forms computed: without the call (forms before) and with

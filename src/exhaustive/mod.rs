@@ -7,6 +7,8 @@
 //! summary, --csv, --dump, --stats-json and a JUnit suite (`--output-dir`).
 
 pub mod canon;
+pub mod growth;
+pub mod reach;
 pub mod report;
 pub mod search;
 
@@ -20,7 +22,7 @@ use crate::suite::{Expect, ObserveItem, ObserveStats};
 use anyhow::{Context, bail};
 use regex::Regex;
 use search::{ParamDom, Search, Usable};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 /// Largest scope accepted: canonical forms and sequences grow with it and every realistic
@@ -42,8 +44,12 @@ pub struct Settings {
     pub omit_fields: Option<String>,
     pub methods: Option<Regex>,
     pub builders: Vec<Regex>,
-    pub misuse: Vec<String>,
+    /// `--error-exceptions`: besides gen's other contracts (`crate::contracts`), exceptions
+    /// that reveal errors; every other exception is expected behaviour.
+    pub error_exceptions: HashSet<String>,
     pub check: Option<String>,
+    /// Warnings about the settings (a replaced flag), for the end of the run.
+    pub notes: Vec<String>,
 }
 
 /// A builders file (`--builders`, and what `jforge builders` writes): one signature regex per
@@ -218,27 +224,32 @@ fn builders_setting(
     }
 }
 
-/// `--misuse-exceptions` (else `misuse-exceptions` of --config; else
-/// IllegalArgumentException and IllegalStateException).
-fn misuse_setting(a: &ExhaustiveArgs, props: &HashMap<String, String>) -> Vec<String> {
-    let misuse: Vec<String> = a
-        .domain
-        .misuse_exceptions
-        .iter()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
-    if !misuse.is_empty() {
-        return misuse;
+/// `--error-exceptions` (else `error-exceptions` of --config), and a note when the replaced
+/// `--misuse-exceptions` (or its --config key) was given: outcomes are classified as in `gen`
+/// (`crate::contracts`), so every exception that breaks no contract is expected behaviour
+/// and the old list has nothing left to say.
+fn error_exceptions_setting(
+    a: &ExhaustiveArgs,
+    props: &HashMap<String, String>,
+) -> (HashSet<String>, Vec<String>) {
+    let mut given = a.domain.contracts.error_exceptions.clone();
+    if given.is_empty()
+        && let Some(s) = props.get("error-exceptions")
+    {
+        given = s.split(',').map(str::to_string).collect();
     }
-    match props.get("misuse-exceptions") {
-        Some(s) => s.split(',').map(|x| x.trim().to_string()).collect(),
-        None => vec![
-            "java.lang.IllegalArgumentException".into(),
-            "java.lang.IllegalStateException".into(),
-        ],
+    let mut notes = Vec::new();
+    if !a.domain.misuse_exceptions.is_empty() || props.contains_key("misuse-exceptions") {
+        notes.push(MISUSE_REPLACED.to_string());
     }
+    (crate::contracts::error_exceptions(&given), notes)
 }
+
+/// The note for the replaced `--misuse-exceptions`.
+pub const MISUSE_REPLACED: &str = "warning: --misuse-exceptions is ignored: outcomes are \
+     classified as in jforge gen (an exception thrown for an invalid argument or state is \
+     expected behaviour; a NullPointerException without a null input, an AssertionError and \
+     the classes of --error-exceptions are errors)";
 
 impl Settings {
     /// The settings: each flag, else its key in the --config file, else its default.
@@ -286,7 +297,7 @@ impl Settings {
             .map(|m| crate::cli::parse_regex("--methods", &m))
             .transpose()?;
         let builders = builders_setting(a, &props)?;
-        let misuse = misuse_setting(a, &props);
+        let (error_exceptions, notes) = error_exceptions_setting(a, &props);
         Ok(Settings {
             scope,
             ints,
@@ -300,8 +311,9 @@ impl Settings {
             omit_fields,
             methods,
             builders,
-            misuse,
+            error_exceptions,
             check: get(&a.check, "check"),
+            notes,
         })
     }
 
@@ -408,7 +420,11 @@ pub fn canon_jvm_args(settings: &Settings, scope: Option<u32>, text: bool) -> Ve
 }
 
 /// Usable operations: constructors and methods of the classes under test, after --methods and
-/// --builders; members whose inputs cannot be supplied are listed as skipped.
+/// --builders; members whose inputs cannot be supplied are listed as skipped. Classes the
+/// operations were built for that are not under test are builder classes
+/// ([`reach::builder_classes`]): their operations that can build something
+/// ([`reach::builds`]) are usable whatever --methods and --builders say (those select the
+/// API of the classes under test), and their structures are kept like the others.
 pub fn usable_ops(
     ops: &OpSet,
     classes: &[String],
@@ -416,10 +432,8 @@ pub fn usable_ops(
     skipped: &mut Vec<(String, SkipReason)>,
 ) -> Vec<Usable> {
     let mut out = Vec::new();
-    let ref_types: Vec<JType> = classes
-        .iter()
-        .filter_map(|c| ops.instantiations.get(c).cloned())
-        .collect();
+    let ref_types: Vec<JType> = ops.instantiations.values().cloned().collect();
+    let built: Vec<String> = ops.instantiations.keys().cloned().collect();
     for &id in &ops.primary {
         let op = ops.table.get(id);
         if !matches!(
@@ -435,10 +449,18 @@ pub fn usable_ops(
             continue;
         }
         let sig = op.signature();
-        if s.methods.as_ref().is_some_and(|m| !m.is_match(&sig)) {
-            continue;
-        }
-        if !s.builders.is_empty() && !s.builders.iter().any(|b| b.is_match(&sig)) {
+        let helper = ops
+            .owner_class
+            .get(id as usize)
+            .and_then(|c| c.as_deref())
+            .is_some_and(|c| !classes.iter().any(|k| k == c));
+        if helper {
+            if !reach::builds(op, &built) {
+                continue;
+            }
+        } else if s.methods.as_ref().is_some_and(|m| !m.is_match(&sig))
+            || !s.builders.is_empty() && !s.builders.iter().any(|b| b.is_match(&sig))
+        {
             continue;
         }
         let mut params = Vec::new();
@@ -486,6 +508,7 @@ pub fn usable_ops(
 /// factories): when --methods/--builders leave none, nothing can be built, which is refused
 /// instead of reporting 0 structures.
 pub(crate) fn check_can_start(
+    model: &crate::model::Model,
     ops: &OpSet,
     classes: &[String],
     usable: &[Usable],
@@ -504,9 +527,15 @@ pub(crate) fn check_can_start(
     } else if !s.builders.is_empty() {
         "--builders selects"
     } else {
+        let missing = reach::missing_producers(model, ops, usable);
         bail!(
-            "{} has no public constructor or static factory whose inputs jforge can supply, so no structure can be built",
-            classes.join(", ")
+            "{} has no public constructor or static factory whose inputs jforge can supply, so no structure can be built{}",
+            classes.join(", "),
+            if missing.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", missing.join("; "))
+            }
         );
     };
     let example = ops
@@ -624,7 +653,12 @@ pub(crate) fn build_tests(
                 observers: Vec::new(),
                 ending: Ending::ErrorException {
                     class: p.clone(),
-                    contract: "unexpected-exception".into(),
+                    // a jforge pseudo-exception (excessive output, ...) breaks no contract of
+                    // gen's: it is named as before
+                    contract: f
+                        .exception_contract
+                        .unwrap_or("unexpected-exception")
+                        .into(),
                 },
             });
         }

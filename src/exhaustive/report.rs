@@ -31,6 +31,8 @@ pub struct ExhaustiveStats {
     pub kept_sequences: usize,
     pub prototype_reuse: PrototypeReuse,
     pub explored: u64,
+    /// Sequences dropped because they ended in an expected exception (`crate::contracts`);
+    /// the name is older than the classification and kept (a public interface).
     pub misuse_dropped: u64,
     pub out_of_scope: u64,
     pub canon_errors: BTreeMap<String, u64>,
@@ -38,6 +40,11 @@ pub struct ExhaustiveStats {
     pub fixpoint: bool,
     /// Warnings given during the search (also printed as they came).
     pub warnings: Vec<String>,
+    /// Warnings about the settings (a replaced flag), printed after the summary.
+    pub setting_warnings: Vec<String>,
+    /// When no structure of the classes under test was built: why, one reason per line
+    /// (the run exits with status 2).
+    pub no_structures_because: Vec<String>,
     pub rounds: Vec<super::search::RoundStats>,
     pub failures: Vec<FailureRow>,
     /// `--check`: the method asked.
@@ -108,9 +115,19 @@ impl ExhaustiveStats {
         for (c, n) in &self.structures_by_class {
             writeln!(out, "  structures of {c}: {n}")?;
         }
+        if !self.no_structures_because.is_empty() {
+            writeln!(
+                out,
+                "  no structure of {} was built:",
+                self.classes.join(", ")
+            )?;
+            for why in &self.no_structures_because {
+                writeln!(out, "    {why}")?;
+            }
+        }
         writeln!(
             out,
-            "  dropped: {} API misuse, {} out of scope",
+            "  dropped: {} ending in an expected exception (invalid argument or state), {} out of scope",
             self.misuse_dropped, self.out_of_scope
         )?;
         for (e, n) in &self.canon_errors {
@@ -175,6 +192,15 @@ impl ExhaustiveStats {
             .iter()
             .filter(|(s, _)| under_test(s))
             .map(|(_, r)| *r);
-        crate::report::skipped_lines("member", "members", reasons)
+        let mut lines = self.setting_warnings.clone();
+        if !self.no_structures_because.is_empty() {
+            lines.push(format!(
+                "error: no structure of {} was built (reasons in the summary above); nothing \
+                 to test, exit status 2",
+                self.classes.join(", ")
+            ));
+        }
+        lines.extend(crate::report::skipped_lines("member", "members", reasons));
+        lines
     }
 }

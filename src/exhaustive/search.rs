@@ -75,6 +75,9 @@ pub struct Failure {
     pub occurrences: u64,
     /// A broken contract: which, and the statement of the structure that breaks it.
     pub contract: Option<(Contract, u32)>,
+    /// The exception contract a thrown exception breaks (`crate::contracts`, as in `gen`:
+    /// `npe-without-null-input`, `assertion-error`, `declared-exception`).
+    pub exception_contract: Option<&'static str>,
 }
 
 #[derive(Clone, Debug)]
@@ -106,7 +109,9 @@ pub struct SearchConfig {
     pub state_matching: bool,
     /// Prototype reuse (see the module documentation).
     pub reuse: bool,
-    pub misuse: Vec<String>,
+    /// `--error-exceptions` (see `crate::contracts`: every other exception that breaks no
+    /// contract is expected behaviour, and the sequence is dropped).
+    pub error_exceptions: HashSet<String>,
     pub batch: usize,
     pub max_rounds: Option<u32>,
     pub memory_budget: u64,
@@ -151,7 +156,11 @@ pub struct Search<'a> {
     failure_index: HashMap<(OpId, String), usize>,
     pub counterexamples: Vec<Counterexample>,
     pub explored: u64,
+    /// Sequences dropped because they ended in an expected exception.
     pub misuse_dropped: u64,
+    /// Expected exceptions by operation and class: how often, and the first message (why a
+    /// search that built nothing built nothing).
+    pub expected: BTreeMap<(OpId, String), (u64, Option<String>)>,
     pub out_of_scope: u64,
     pub canon_errors: BTreeMap<String, u64>,
     pub rounds: Vec<RoundStats>,
@@ -310,6 +319,7 @@ impl<'a> Search<'a> {
             counterexamples: Vec::new(),
             explored: 0,
             misuse_dropped: 0,
+            expected: BTreeMap::new(),
             out_of_scope: 0,
             canon_errors: BTreeMap::new(),
             rounds: Vec::new(),
@@ -975,6 +985,7 @@ impl<'a> Search<'a> {
             message: None,
             occurrences: 1,
             contract: c.map(|c| (c, v)),
+            exception_contract: None,
         });
     }
 
@@ -1497,26 +1508,34 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Statement `i` of the combination of `m` did not run normally: dropped when the call
-    /// itself threw a --misuse-exceptions exception, else a failure (one per operation and
-    /// exception, counting its occurrences; the first full sequence that shows it).
+    /// Statement `i` of the combination of `m` did not run normally: dropped when it threw an
+    /// exception that breaks no contract (expected behaviour, as in `gen`:
+    /// `crate::contracts`), else a failure (one per operation and exception, counting its
+    /// occurrences; the first full sequence that shows it). Inputs of the search are never
+    /// null (literals of the domains, kept structures), so a NullPointerException is always
+    /// one without a null input.
     fn record_failure(&mut self, m: &Meta, r: &SeqResult, i: usize) {
-        let n = m.len;
         let op = self.usable[m.ui].op;
+        let mut exception_contract = None;
         let (what, public, message) = match &r.outcomes[i] {
             StmtOutcome::Exception {
                 class,
                 public_class,
                 message,
             } => {
-                if i == n - 1
-                    && self
-                        .cfg
-                        .misuse
-                        .iter()
-                        .any(|m| m == class.as_ref() || m == public_class.as_ref())
-                {
+                let null_input = crate::contracts::null_input(&m.seq, r);
+                exception_contract = crate::contracts::exception_contract(
+                    class,
+                    null_input,
+                    &self.cfg.error_exceptions,
+                );
+                if !class.starts_with("jforge.") && exception_contract.is_none() {
                     self.misuse_dropped += 1;
+                    let e = self
+                        .expected
+                        .entry((op, class.to_string()))
+                        .or_insert_with(|| (0, message.clone()));
+                    e.0 += 1;
                     return;
                 }
                 (
@@ -1546,6 +1565,7 @@ impl<'a> Search<'a> {
                 message,
                 occurrences: 1,
                 contract: None,
+                exception_contract,
             });
         }
     }

@@ -8,8 +8,9 @@
 //! one per defect (`random::DefectKey`).
 
 use super::ops::OpSet;
-use super::random::{CandEnding, Candidate, ErrorCandidate, Generator, Violation, null_input};
+use super::random::{CandEnding, Candidate, ErrorCandidate, Generator, Violation};
 use super::select;
+use crate::contracts::null_input;
 use crate::emit::{Ending, TestCase};
 use crate::runner::{ExecMode, ExecRequest, Pool, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, Sequence, Stmt};

@@ -1164,8 +1164,9 @@ impl<'a> Generator<'a> {
             return;
         }
         self.stats[thrower as usize].exceptions += 1;
-        let null_input = b.comp.has_null || null_input(&b.comp.seq, r);
-        let contract = self.exception_contract(class, null_input);
+        let null_input = b.comp.has_null || crate::contracts::null_input(&b.comp.seq, r);
+        let contract =
+            crate::contracts::exception_contract(class, null_input, &self.cfg.error_exceptions);
         let mut comp = b.comp;
         let mut short = (*comp.seq).clone();
         short.stmts.truncate(i + 1);
@@ -1192,19 +1193,6 @@ impl<'a> Generator<'a> {
                 cov,
                 new_probe,
             );
-        }
-    }
-
-    /// The contract an exception of `class` thrown by the final call breaks, if any.
-    fn exception_contract(&self, class: &str, null_input: bool) -> Option<&'static str> {
-        if class == "java.lang.NullPointerException" && !null_input {
-            Some("npe-without-null-input")
-        } else if class == "java.lang.AssertionError" {
-            Some("assertion-error")
-        } else if self.cfg.error_exceptions.contains(class) {
-            Some("declared-exception")
-        } else {
-            None
         }
     }
 
@@ -1515,26 +1503,6 @@ fn value_hash(v: &Value) -> u64 {
     let mut h = twox_hash::XxHash64::with_seed(0);
     v.hash(&mut h);
     h.finish()
-}
-
-/// Some call of `seq` received a value that was `null` when it ran (a null literal or a null
-/// result): a NullPointerException is then expected behaviour, not an error.
-pub fn null_input(seq: &Sequence, r: &SeqResult) -> bool {
-    let is_null = |a: u32| {
-        matches!(
-            seq.stmts.get(a as usize),
-            Some(Stmt::Lit {
-                value: Value::Null,
-                ..
-            })
-        ) || matches!(
-            r.outcomes.get(a as usize),
-            Some(StmtOutcome::Normal(Observed::Null))
-        )
-    };
-    seq.stmts
-        .iter()
-        .any(|s| s.inputs().iter().any(|&a| is_null(a)))
 }
 
 pub fn crash_name(k: &CrashKind) -> String {

@@ -395,3 +395,30 @@ fn cli_errors_are_clear() {
     ]);
     assert!(e.contains("--omit-fields"), "{e}");
 }
+
+#[test]
+fn an_access_ordered_get_changes_the_cache() {
+    // get(k) moves k to the end of an access-ordered LinkedHashMap: a mutation, seen only on
+    // a cache holding two keys or more (the counters are left out, so only the order tells)
+    let j = builders(
+        "ds.LruCache",
+        &[
+            "--scope",
+            "3",
+            "--omit-fields",
+            "modCount|hits|misses",
+            "--no-search-check",
+        ],
+    );
+    assert_eq!(role(&j, ".get(String)"), "builder", "{j}");
+    let get = j["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["signature"] == "ds.LruCache.get(String)")
+        .unwrap();
+    assert!(get["evidence"]["changed"].as_u64().unwrap() >= 2, "{get}");
+    for observer in [".hits()", ".misses()", ".size()"] {
+        assert_eq!(role(&j, observer), "observer", "{j}");
+    }
+}

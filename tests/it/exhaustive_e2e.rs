@@ -1056,3 +1056,250 @@ fn a_search_past_its_time_limit_gives_up_with_the_budget_status() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--time-limit"));
 }
+
+/// Runs `jforge exhaustive` on the subjects with `args`; the process output.
+fn exh_output(args: &[&str]) -> std::process::Output {
+    jforge()
+        .args(["exhaustive", "-q", "--classpath"])
+        .arg(subjects_exh())
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn an_index_checked_get_is_expected_behaviour_not_a_failure() {
+    // gen's contracts (crate::contracts): IndexOutOfBoundsException from get(i) on a shorter
+    // list is an invalid argument, not a bug; lists of at most 4 ints of 0..2: 1+3+9+27+81
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("s.json");
+    let args = [
+        "--class",
+        "ds.IntList",
+        "--scope",
+        "3",
+        "--max-array",
+        "4",
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--stats-json",
+        json.to_str().unwrap(),
+    ];
+    let o = exh_output(&args);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let j = read_json(&json);
+    assert_eq!(structures(&j), 121, "{j}");
+    assert_eq!(j["failures"].as_array().unwrap().len(), 0, "{j}");
+    // get(0..2) on the lists shorter than the index: 3 (empty) + 2*3 + 1*9
+    assert_eq!(j["misuse_dropped"], 18, "{j}");
+    assert!(!d.path().join("jforge-error-tests").exists());
+    let cp = subjects_exh().display().to_string();
+    let run = compile_and_run_junit4(&out, &cp);
+    assert_eq!(run.tests_run, 121, "{}", run.output);
+    assert!(run.failures.is_empty(), "{}", run.output);
+
+    // --error-exceptions means what it means for gen: the same call is now a failure, with
+    // its shortest sequence, and a failure test that fails with it
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("s.json");
+    let mut args = args.to_vec();
+    args[7] = out.to_str().unwrap();
+    args[9] = json.to_str().unwrap();
+    args.extend([
+        "--error-exceptions",
+        "java.lang.IndexOutOfBoundsException",
+        "--misuse-exceptions",
+        "java.lang.IllegalStateException",
+    ]);
+    let o = exh_output(&args);
+    assert_eq!(o.status.code(), Some(3), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--misuse-exceptions is ignored"), "{err}");
+    let j = read_json(&json);
+    let f = j["failures"].as_array().unwrap();
+    assert_eq!(f.len(), 1, "{j}");
+    assert_eq!(f[0]["exception"], "java.lang.IndexOutOfBoundsException");
+    assert_eq!(f[0]["occurrences"], 18, "{j}");
+    assert_eq!(f[0]["sequence"].as_array().unwrap().len(), 3, "{j}");
+    let run = compile_and_run_junit4(&d.path().join("jforge-error-tests"), &cp);
+    assert_eq!(run.failures.len(), 1, "{}", run.output);
+    assert!(
+        run.failures[0].1.contains("declared-exception"),
+        "{}",
+        run.output
+    );
+}
+
+#[test]
+fn a_class_behind_a_builder_is_built_through_it() {
+    // ServerConfig's constructor is private: ServerConfig.builder(host), the Builder's
+    // port(int) and tls(boolean), then build(). Hosts a,b x ports 80 (the default),0,1 x tls
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("s.json");
+    let o = exh_output(&[
+        "--class",
+        "ds.ServerConfig",
+        "--scope",
+        "2",
+        "--output-dir",
+        out.to_str().unwrap(),
+        "--stats-json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let j = read_json(&json);
+    assert_eq!(structures(&j), 2 * 3 * 2, "{j}");
+    assert_eq!(
+        j["structures_by_class"]["ds.ServerConfig$Builder"], 12,
+        "{j}"
+    );
+    let cp = subjects_exh().display().to_string();
+    let run = compile_and_run_junit4(&out, &cp);
+    assert_eq!(run.tests_run, 12, "{}", run.output);
+    assert!(run.failures.is_empty(), "{}", run.output);
+    let text = std::fs::read_to_string(out.join("ds/ServerConfigExhaustiveTest.java")).unwrap();
+    assert!(
+        text.contains("ServerConfig.Builder builder0 = ServerConfig.builder(\"a\");")
+            && text.contains(".tls(true)")
+            && text.contains(".build()"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_search_that_builds_nothing_says_why_and_exits_2() {
+    // every capacity of the domain (0) is refused by the constructor
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("s.json");
+    let o = exh_output(&[
+        "--class",
+        "ds.LruCache",
+        "--scope",
+        "3",
+        "--ints",
+        "0:0",
+        "--stats-json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("no structure of ds.LruCache was built")
+            && text.contains(
+                "ds.LruCache(int) threw java.lang.IllegalArgumentException 1 time (first: \
+                 \"capacity must be positive: 0\")"
+            )
+            && text.contains("widen the domains"),
+        "{text}"
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no structure of ds.LruCache was built"),
+        "{err}"
+    );
+    let j = read_json(&json);
+    assert_eq!(structures(&j), 0);
+    assert_eq!(
+        j["no_structures_because"].as_array().unwrap().len(),
+        1,
+        "{j}"
+    );
+    // a constructor whose parameter type nothing produces: refused up front, the type named
+    let e = exh_err(&["--class", "ds.Span", "--scope", "2"]);
+    assert!(
+        e.contains("ds.Span has no public constructor or static factory")
+            && e.contains(
+                "ds.Span(LocalDate,LocalDate): no operation produces java.time.LocalDate"
+            ),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_search_stopped_by_its_limit_names_the_fields_that_kept_growing() {
+    // hits and misses count calls of get, HashMap.modCount counts changes: no fixpoint ever.
+    // The memory budget (structures kept, not seconds) stops it at the same round on any
+    // machine; a time limit stops it the same way (one path: exhaustive_cmd::explain_limit)
+    let o = exh_output(&[
+        "--class",
+        "ds.LruCache",
+        "--scope",
+        "3",
+        "--max-memory",
+        "4",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(
+        err.contains("round 11 would hold at least") && err.contains("raise --max-memory"),
+        "{err}"
+    );
+    for f in [
+        "ds.LruCache.hits (up to ",
+        "ds.LruCache.misses (up to ",
+        "java.util.HashMap.modCount (up to ",
+    ] {
+        assert!(err.contains(f), "{f}: {err}");
+    }
+    assert!(!err.contains("ds.LruCache.capacity"), "{err}");
+    assert!(
+        err.trim_end()
+            .ends_with("--omit-fields 'hits|misses|modCount'"),
+        "{err}"
+    );
+    // the line it suggests ends the search: capacity 1 holds nothing or one of 3x3 entries
+    // (10), capacity 2 also two distinct keys in order (1 + 9 + 6*9 = 64); eldest() caches
+    // the map's key set (a field) on every non-empty map: 74 + 72
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("s.json");
+    let o = exh_output(&[
+        "--class",
+        "ds.LruCache",
+        "--scope",
+        "3",
+        "--omit-fields",
+        "hits|misses|modCount",
+        "--stats-json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let j = read_json(&json);
+    assert_eq!(j["fixpoint"], true);
+    assert_eq!(structures(&j), 146, "{j}");
+}
+
+#[test]
+fn gen_and_exhaustive_agree_on_what_a_bug_is() {
+    // the same subject, the same flag, the same verdicts: no error without --error-exceptions
+    // (an index-checked get throwing is expected behaviour), an error with it
+    for (extra, status) in [
+        (&[][..], 0),
+        (
+            &["--error-exceptions", "java.lang.IndexOutOfBoundsException"][..],
+            3,
+        ),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("tests");
+        let o = jforge()
+            .current_dir(d.path())
+            .args(["gen", "-q", "--classpath"])
+            .arg(subjects_exh())
+            .args(["--class", "ds.IntList", "--generated-limit", "2000"])
+            .args(["--no-validate", "--output-dir"])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(status), "gen {extra:?}: {o:?}");
+        let errors = java_files(&d.path().join("jforge-error-tests"));
+        assert_eq!(errors.len(), status as usize / 3, "{errors:?}");
+        let mut args = vec!["--class", "ds.IntList", "--scope", "3", "--max-array", "4"];
+        args.extend_from_slice(extra);
+        let o = exh_output(&args);
+        assert_eq!(o.status.code(), Some(status), "exhaustive {extra:?}: {o:?}");
+    }
+}

@@ -21,7 +21,10 @@ import java.util.regex.Pattern;
  *
  * <p>Settings come from system properties so that they survive worker restarts:
  * jforge.canon.scope, jforge.canon.maxArray, jforge.canon.omit (regex), jforge.canon.text
- * (true: return the linearization itself; otherwise a 128-bit hash of it in hex).
+ * (true: return the linearization itself; otherwise a 128-bit hash of it in hex),
+ * jforge.canon.names (with text: each field's value preceded by `Declaring.name=`, so that
+ * `jforge exhaustive` can name the fields whose values keep growing when a search hits its
+ * limit; never used for state matching).
  */
 final class Canon {
     static final String OUT_OF_SCOPE = "!scope";
@@ -29,6 +32,7 @@ final class Canon {
     static final int MAX_ARRAY = Integer.getInteger("jforge.canon.maxArray", Integer.MAX_VALUE);
     static final Pattern OMIT = compile(System.getProperty("jforge.canon.omit", ""));
     static final boolean TEXT = Boolean.getBoolean("jforge.canon.text");
+    static final boolean NAMES = TEXT && Boolean.getBoolean("jforge.canon.names");
 
     private static Pattern compile(String s) {
         return s.isEmpty() ? null : Pattern.compile(s);
@@ -61,6 +65,8 @@ final class Canon {
         long nameHash;
         /** Instances are values ({@link #isValueClass}). */
         boolean value;
+        /** `Declaring.name=` per field (only with {@link #NAMES}). */
+        String[] names;
     }
 
     private static final ClassValue<Layout> LAYOUT = new ClassValue<>() {
@@ -103,6 +109,13 @@ final class Canon {
             l.keys = new long[l.fields.length];
             l.kinds = new char[l.fields.length];
             l.direct = FA.laysOut(c);
+            if (NAMES) {
+                l.names = new String[l.fields.length];
+                for (int i = 0; i < l.fields.length; i++) {
+                    Field f = l.fields[i];
+                    l.names[i] = f.getDeclaringClass().getName() + "." + f.getName() + "=";
+                }
+            }
             for (int i = 0; i < l.fields.length; i++) {
                 l.kinds[i] = FieldAccess.kind(l.fields[i].getType());
                 if (l.direct) {
@@ -271,6 +284,9 @@ final class Canon {
         sym('{');
         Field[] fs = l.fields;
         for (int i = 0; i < fs.length; i++) {
+            if (NAMES) {
+                sb.append(l.names[i]);
+            }
             if (l.direct) {
                 field(o, l.keys[i], l.kinds[i]);
             } else {
@@ -278,6 +294,9 @@ final class Canon {
                 try {
                     v = fs[i].get(o);
                 } catch (IllegalAccessException e) {
+                    if (NAMES) {
+                        sb.append("N,"); // the name was written: keep the text parseable
+                    }
                     continue;
                 }
                 if (l.kinds[i] != 'L') {
