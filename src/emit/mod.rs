@@ -68,6 +68,48 @@ pub struct WrittenTest {
     pub method: String,
     /// 1-based inclusive line range of the method in the file.
     pub lines: (usize, usize),
+    /// The assertions of the method: (1-based line in the file, what it asserts).
+    pub assertions: Vec<(usize, Asserted)>,
+}
+
+/// What one written assertion asserts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asserted {
+    /// The value of statement i (`TestCase::asserts[i]`).
+    Stmt(usize),
+    /// Observer k (`TestCase::observers[k]`).
+    Observer(usize),
+}
+
+impl TestCase {
+    /// The test without assertion `a`. Dropping an observer drops its repetitions too, and
+    /// dropping the last statement's value drops the observers it made redundant, so that
+    /// no assertion the writer left out for repeating this one appears in its place.
+    pub fn without(&self, a: Asserted) -> TestCase {
+        let mut t = self.clone();
+        let mut drop_observers = |s: u32, op: crate::sequence::OpId| {
+            t.observers.retain(|o| !(o.0 == s && o.1 == op));
+        };
+        match a {
+            Asserted::Stmt(i) => {
+                if i + 1 == self.seq.stmts.len()
+                    && let Some(crate::sequence::Stmt::Call { op, args }) = self.seq.stmts.last()
+                    && let [recv] = args.as_slice()
+                {
+                    drop_observers(*recv, *op);
+                }
+                if let Some(v) = t.asserts.get_mut(i) {
+                    *v = None;
+                }
+            }
+            Asserted::Observer(k) => {
+                if let Some(&(s, op, _)) = self.observers.get(k) {
+                    drop_observers(s, op);
+                }
+            }
+        }
+        t
+    }
 }
 
 #[derive(Clone, Debug)]
