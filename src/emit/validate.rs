@@ -23,7 +23,7 @@
 //!   compiles nothing but the tests. The runner writes START before and PASS/FAIL after each
 //!   test (with its wall time and the bytes its thread allocated), flushed line by line, and
 //!   runs the tests in exactly the order it is given.
-//! - The suite runs in up to four configurations, each in fresh JVMs:
+//! - The suite runs in up to five configurations, each in fresh JVMs:
 //!   1. the runner (JUnitCore for JUnit 4, the Platform Launcher for 5), test classes and
 //!      methods in declaration order, `-Xmx256m`;
 //!   2. the runner, declaration order, every identity hash code 1 (HotSpot `-XX:hashCode=2`,
@@ -34,6 +34,11 @@
 //!      Vintage engine), declaration order; the runner's listener is registered through
 //!      `META-INF/services`. For JUnit 5, runs 1-3 already go through the Platform Launcher
 //!      that the console launcher drives.
+//!   5. with [`CheckOptions::clock`]: the runner, declaration order, the classes whose clock
+//!      reads jforge rewrote first on the class path and `-Djforge.clock=slow` (today, 1 s to
+//!      3 h per read): a test that fails only here depends on how fast the machine runs
+//!      ([`FailureCause::SlowClock`]; the caller drops just the failing assertion, by the
+//!      line the runner reports).
 //!
 //!   Runs 1, 2 and 4 limit the JIT to C1 (startup-bound, see `QUICK_JVM`); run 3 passes no
 //!   option at all, like a user's build. Later runs only run what is still a candidate: tests
