@@ -489,7 +489,12 @@ fn clock_reads_are_retargeted_and_verify() {
     use jforge::instrument::{reads_clock, retarget_clock};
     let tmp = tempfile::tempdir().unwrap();
     let classes = tmp.path().join("classes");
-    javac(8, &java_files(&subjects_dir().join("clock/clk")), None, &classes);
+    javac(
+        8,
+        &java_files(&subjects_dir().join("clock/clk")),
+        None,
+        &classes,
+    );
     let only = tmp.path().join("clock-only");
     for f in class_files(&classes) {
         let bytes = std::fs::read(&f).unwrap();
