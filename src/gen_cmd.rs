@@ -696,6 +696,13 @@ fn coverage_setup(
         }
         Ok(setup)
     })?;
+    if let Some(first) = setup.clock_skipped.first() {
+        eprintln!(
+            "warning: {} classes read the clock but could not be rewritten (e.g. {first}): \
+             values they derive from it may be asserted; check the written tests that use them",
+            setup.clock_skipped.len()
+        );
+    }
     // The workers run the rewritten copies, on the fixed clock (the second opinion shifts it).
     let mut settings = session.worker_settings().clone();
     settings.classpath_prefix = vec![setup.class_dir.clone()];

@@ -122,3 +122,47 @@ pub struct WrittenFile {
     pub error_suite: bool,
     pub tests: Vec<WrittenTest>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::{Sequence, Stmt, Value};
+
+    /// `w = new W(); long t = w.getTime();` asserted 5, observers getTime (op 1, a repeat
+    /// of the statement's assertion the writer leaves out) and isStarted (op 2) on `w`.
+    fn watch() -> TestCase {
+        TestCase {
+            seq: std::sync::Arc::new(Sequence {
+                stmts: vec![
+                    Stmt::Call {
+                        op: 0,
+                        args: vec![],
+                    },
+                    Stmt::Call {
+                        op: 1,
+                        args: vec![0],
+                    },
+                ],
+            }),
+            asserts: vec![None, Some(Value::Long(5))],
+            observers: vec![(0, 1, Value::Long(5)), (0, 2, Value::Bool(false))],
+            ending: Ending::Normal,
+        }
+    }
+
+    #[test]
+    fn without_an_assertion_drops_it_and_the_repeats_it_hid() {
+        let t = watch().without(Asserted::Stmt(1));
+        assert_eq!(t.asserts, vec![None, None]);
+        assert_eq!(t.observers, vec![(0, 2, Value::Bool(false))]);
+        let t = watch().without(Asserted::Observer(1));
+        assert_eq!(t.asserts, vec![None, Some(Value::Long(5))]);
+        assert_eq!(t.observers, vec![(0, 1, Value::Long(5))]);
+        // an assertion on an earlier statement leaves the observers alone
+        let mut w = watch();
+        w.asserts[0] = Some(Value::Int(1));
+        let t = w.without(Asserted::Stmt(0));
+        assert_eq!(t.asserts, vec![None, Some(Value::Long(5))]);
+        assert_eq!(t.observers.len(), 2);
+    }
+}
