@@ -733,6 +733,7 @@ fn write_tests(
             skip: args.suite.checking.no_validate,
             quiet: args.run.quiet,
             coverage: None,
+            clock: None,
             deadline: None,
         },
     )?;

@@ -3,7 +3,7 @@
 use crate::cli::{ContractArgs, RunArgs, SuiteArgs, check_common, parse_duration};
 use crate::emit::output::{Installed, RunOutput};
 use crate::emit::suite::Tool;
-use crate::emit::validate::CoverageRun;
+use crate::emit::validate::{ClockRun, CoverageRun};
 use crate::emit::{EmitConfig, TestCase};
 use crate::generate::finish::{ErrorTest, FinishStats, error_tests, regression_tests};
 use crate::generate::literals::LiteralPool;
@@ -274,7 +274,8 @@ impl Strategy for Gen {
             session: &session,
             sel: &sel,
             ops: &ops,
-            coverage: cov_setup.as_ref(),
+            coverage: cov_setup.as_ref().filter(|s| s.measured),
+            instrumented: cov_setup.as_ref(),
             started,
         };
 
@@ -330,6 +331,8 @@ struct GenRun<'r> {
     sel: &'r Selected,
     ops: &'r OpSet,
     coverage: Option<&'r crate::coverage::Setup>,
+    /// The rewritten classes the workers run: coverage's (when measured) and the clock's.
+    instrumented: Option<&'r crate::coverage::Setup>,
     started: Instant,
 }
 
@@ -436,14 +439,11 @@ impl GenRun<'_> {
                 skip: args.suite.checking.no_validate,
                 quiet: args.run.quiet,
                 coverage: self.coverage.map(CoverageRun::from_setup),
+                clock: self.instrumented.map(ClockRun::from_setup),
                 deadline: built.deadline,
             },
         )?;
-        let regression: Vec<TestCase> = checked
-            .regression
-            .iter()
-            .map(|&i| built.regression[i].clone())
-            .collect();
+        let regression: Vec<TestCase> = checked.regression_tests.clone();
         let errors: Vec<ErrorTest> = checked
             .errors
             .iter()
@@ -633,8 +633,10 @@ fn literal_pool(model: &crate::model::Model, classes: &[String]) -> LiteralPool 
 }
 
 /// Coverage (on by default): instrumented copies of the classes under test for the workers,
-/// and the view operations guidance reaches the measured nested classes through. `None` on a
-/// JRE (with a warning) unless the user asked for `--coverage`.
+/// and the view operations guidance reaches the measured nested classes through. Coverage is
+/// off on a JRE (with a warning) unless the user asked for `--coverage`. The clock is
+/// controlled whenever javac can compile its runtime, coverage or not: the same set-up holds
+/// both, one class folder, and `measured` says whether it has probes.
 fn coverage_setup(
     session: &mut Session,
     args: &GenArgs,
@@ -652,8 +654,8 @@ fn coverage_setup(
         }
         // Coverage is on by default; on a JRE the run goes on without it.
         eprintln!(
-            "warning: {} is a JRE (no javac): running without coverage, and the written tests \
-             cannot be checked; point --java at a JDK for both",
+            "warning: {} is a JRE (no javac): running without coverage or control of the \
+             clock, and the written tests cannot be checked; point --java at a JDK for all three",
             session.java.home.display()
         );
         use_coverage = false;
@@ -661,18 +663,17 @@ fn coverage_setup(
     if limits.stop_on_plateau.is_some() && !use_coverage {
         bail!("--stop-on-plateau needs coverage (drop --no-coverage)");
     }
-    if !use_coverage {
+    let Some(javac) = session.java.javac.clone() else {
         return Ok(None);
-    }
-    let javac = session
-        .java
-        .javac
-        .clone()
-        .context("internal error: coverage without javac")?;
+    };
     let guidance = !args.no_guidance;
+    let what = crate::coverage::Instrument {
+        coverage: use_coverage,
+        clock: true,
+    };
     let setup = session.with_classes(|model, cp, jdk| {
-        let setup = crate::coverage::Setup::prepare(&javac, cp, jdk, classes)?;
-        if guidance {
+        let setup = crate::coverage::Setup::prepare_with(&javac, cp, jdk, classes, what)?;
+        if guidance && use_coverage {
             // Guidance reaches the measured nested classes (views, iterators...) through
             // the interfaces they implement (see ops::add_view_ops).
             let nested: Vec<String> = setup
@@ -696,12 +697,22 @@ fn coverage_setup(
         }
         Ok(setup)
     })?;
-    // The workers run the instrumented copies.
+    if let Some(first) = setup.clock_skipped.first() {
+        eprintln!(
+            "warning: {} classes read the clock but could not be rewritten (e.g. {first}): \
+             values they derive from it may be asserted; check the written tests that use them",
+            setup.clock_skipped.len()
+        );
+    }
+    // The workers run the rewritten copies, on the fixed clock (the second opinion shifts it).
     let mut settings = session.worker_settings().clone();
     settings.classpath_prefix = vec![setup.class_dir.clone()];
     settings
         .extra_jvm_args
         .extend(setup.jvm_args.iter().cloned());
+    settings
+        .extra_jvm_args
+        .push(crate::runner::CLOCK_FIXED.to_string());
     session.set_worker_settings(settings);
     Ok(Some(setup))
 }

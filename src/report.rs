@@ -32,6 +32,9 @@ pub struct ValidationSummary {
     /// Tests removed for failing, by why (`emit::validate::FailureCause`; compile failures
     /// are `compile_removed`).
     pub removed_by_cause: BTreeMap<crate::emit::validate::FailureCause, usize>,
+    /// Assertions removed (the rest of their test kept) because they failed under a slowed
+    /// clock (`emit::validate`, the slow-clock run).
+    pub slow_clock_assertions: usize,
     /// With coverage: per probe id, whether the last check's suite hit it. That is the kept
     /// suite's coverage when `clean`; otherwise the last check still ran the tests removed
     /// after it.

@@ -4,13 +4,14 @@
 // the JVM is still identified. Lines:
 //   START  class  method
 //   PASS   class  method  nanos  bytes
-//   FAIL   class  method  exception-class  message  nanos  bytes   (method empty: class-level;
-//                                                                    no nanos/bytes then)
+//   FAIL   class  method  exception-class  message  nanos  bytes  line   (method empty:
+//                                              class-level; no nanos/bytes/line then)
 //   HITS   id,id,...     coverage probes hit for the first time in this JVM (see below)
 //   DONE
 // nanos is the wall time from the test's start to its end as JUnit reports them; bytes is what
 // the test's thread allocated meanwhile (com.sun.management.ThreadMXBean; -1 where the JVM
-// cannot tell). Threads a test starts are not counted.
+// cannot tell). Threads a test starts are not counted. line is the line of the test method where
+// it failed (its first frame in the stack trace), empty when unknown.
 //
 // Coverage: when the JVM runs instrumented classes and -Djforge.validate.probes=N is set, the
 // probes hit are drained from jforge.rt.Cov (by reflection: this file compiles against the JDK
@@ -129,8 +130,21 @@ final class JforgeRunnerOutput {
     static synchronized void failed(String cls, String method, Throwable t) {
         String[] m = measured();
         emit("FAIL", cls, method, t == null ? "" : t.getClass().getName(), t == null ? "" : String.valueOf(t.getMessage()),
-            m[0], m[1]);
+            m[0], m[1], lineIn(cls, method, t));
         flushHits();
+    }
+
+    /** The line of {@code cls.method} where {@code t} was thrown (its first frame), or "". */
+    private static String lineIn(String cls, String method, Throwable t) {
+        if (t == null) {
+            return "";
+        }
+        for (StackTraceElement e : t.getStackTrace()) {
+            if (e.getClassName().equals(cls) && e.getMethodName().equals(method) && e.getLineNumber() > 0) {
+                return String.valueOf(e.getLineNumber());
+            }
+        }
+        return "";
     }
 
     /** A whole class failed (initialisation, no runnable method...). */

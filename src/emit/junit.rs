@@ -282,6 +282,8 @@ struct MethodWriter<'a> {
     exprs: Vec<Option<String>>,
     lines: Vec<String>,
     indent: usize,
+    /// (index in `lines`, what) of each assertion written.
+    asserted: Vec<(usize, super::Asserted)>,
 }
 
 impl MethodWriter<'_> {
@@ -668,6 +670,8 @@ impl MethodWriter<'_> {
             && let (Some(e), Some(t)) = (self.exprs[i].clone(), decl.as_ref())
             && let Some(a) = self.assertion(&e, t, v)
         {
+            self.asserted
+                .push((self.lines.len(), super::Asserted::Stmt(i)));
             self.line(a);
         }
     }
@@ -758,6 +762,8 @@ impl MethodWriter<'_> {
             let call = format!("{}.{}{}()", receiver(&recv), self.type_args(op), op.name);
             let ty = op.ret.clone().unwrap_or_else(JType::object);
             if let Some(a) = self.assertion(&call, &ty, v) {
+                self.asserted
+                    .push((self.lines.len(), super::Asserted::Observer(k)));
                 self.line(a);
             }
         }
@@ -788,14 +794,15 @@ fn is_identifier(s: &str) -> bool {
             .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
-/// Lines of one test method, indented for a class body (4 spaces).
+/// Lines of one test method, indented for a class body (4 spaces), and (index in those
+/// lines, what) of each assertion.
 fn method_lines(
     ops: &OpTable,
     case: &TestCase,
     method_name: &str,
     junit: u8,
     namer: &Namer,
-) -> Vec<String> {
+) -> (Vec<String>, Vec<(usize, super::Asserted)>) {
     let mut w = MethodWriter {
         ops,
         case,
@@ -805,15 +812,22 @@ fn method_lines(
         exprs: Vec::with_capacity(case.seq.stmts.len()),
         lines: Vec::new(),
         indent: 2,
+        asserted: Vec::new(),
     };
     w.render();
     let mut out = vec![
         "    @Test".to_string(),
         format!("    public void {method_name}() throws Throwable {{"),
     ];
+    let header = out.len();
     out.append(&mut w.lines);
     out.push("    }".to_string());
-    out
+    let asserted = w
+        .asserted
+        .into_iter()
+        .map(|(i, a)| (i + header, a))
+        .collect();
+    (out, asserted)
 }
 
 /// One test method's source (used by write_suites and by snapshot tests). Class names are
@@ -822,7 +836,9 @@ pub fn render_test(ops: &OpTable, case: &TestCase, method_name: &str, junit: u8)
     let mut used = BTreeSet::new();
     collect_case(ops, case, &mut used);
     let namer = Namer::new(&used, None, "");
-    let mut s = method_lines(ops, case, method_name, junit, &namer).join("\n");
+    let mut s = method_lines(ops, case, method_name, junit, &namer)
+        .0
+        .join("\n");
     s.push('\n');
     ascii(&s)
 }
@@ -912,11 +928,13 @@ pub(crate) fn render_class(
         lines.push(String::new());
         let method = format!("test{:0width$}", idx + 1);
         let start = lines.len() + 1;
-        lines.extend(method_lines(ops, case, &method, cfg.junit, &namer));
+        let (body, asserted) = method_lines(ops, case, &method, cfg.junit, &namer);
+        lines.extend(body);
         tests.push(WrittenTest {
             case: *idx,
             method,
             lines: (start, lines.len()),
+            assertions: asserted.into_iter().map(|(i, a)| (start + i, a)).collect(),
         });
     }
     lines.push("}".into());

@@ -68,6 +68,48 @@ pub struct WrittenTest {
     pub method: String,
     /// 1-based inclusive line range of the method in the file.
     pub lines: (usize, usize),
+    /// The assertions of the method: (1-based line in the file, what it asserts).
+    pub assertions: Vec<(usize, Asserted)>,
+}
+
+/// What one written assertion asserts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asserted {
+    /// The value of statement i (`TestCase::asserts[i]`).
+    Stmt(usize),
+    /// Observer k (`TestCase::observers[k]`).
+    Observer(usize),
+}
+
+impl TestCase {
+    /// The test without assertion `a`. Dropping an observer drops its repetitions too, and
+    /// dropping the last statement's value drops the observers it made redundant, so that
+    /// no assertion the writer left out for repeating this one appears in its place.
+    pub fn without(&self, a: Asserted) -> TestCase {
+        let mut t = self.clone();
+        let mut drop_observers = |s: u32, op: crate::sequence::OpId| {
+            t.observers.retain(|o| !(o.0 == s && o.1 == op));
+        };
+        match a {
+            Asserted::Stmt(i) => {
+                if i + 1 == self.seq.stmts.len()
+                    && let Some(crate::sequence::Stmt::Call { op, args }) = self.seq.stmts.last()
+                    && let [recv] = args.as_slice()
+                {
+                    drop_observers(*recv, *op);
+                }
+                if let Some(v) = t.asserts.get_mut(i) {
+                    *v = None;
+                }
+            }
+            Asserted::Observer(k) => {
+                if let Some(&(s, op, _)) = self.observers.get(k) {
+                    drop_observers(s, op);
+                }
+            }
+        }
+        t
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -79,4 +121,48 @@ pub struct WrittenFile {
     /// `WrittenTest::case` indexes the error or the regression slice accordingly.
     pub error_suite: bool,
     pub tests: Vec<WrittenTest>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::{Sequence, Stmt, Value};
+
+    /// `w = new W(); long t = w.getTime();` asserted 5, observers getTime (op 1, a repeat
+    /// of the statement's assertion the writer leaves out) and isStarted (op 2) on `w`.
+    fn watch() -> TestCase {
+        TestCase {
+            seq: std::sync::Arc::new(Sequence {
+                stmts: vec![
+                    Stmt::Call {
+                        op: 0,
+                        args: vec![],
+                    },
+                    Stmt::Call {
+                        op: 1,
+                        args: vec![0],
+                    },
+                ],
+            }),
+            asserts: vec![None, Some(Value::Long(5))],
+            observers: vec![(0, 1, Value::Long(5)), (0, 2, Value::Bool(false))],
+            ending: Ending::Normal,
+        }
+    }
+
+    #[test]
+    fn without_an_assertion_drops_it_and_the_repeats_it_hid() {
+        let t = watch().without(Asserted::Stmt(1));
+        assert_eq!(t.asserts, vec![None, None]);
+        assert_eq!(t.observers, vec![(0, 2, Value::Bool(false))]);
+        let t = watch().without(Asserted::Observer(1));
+        assert_eq!(t.asserts, vec![None, Some(Value::Long(5))]);
+        assert_eq!(t.observers, vec![(0, 1, Value::Long(5))]);
+        // an assertion on an earlier statement leaves the observers alone
+        let mut w = watch();
+        w.asserts[0] = Some(Value::Int(1));
+        let t = w.without(Asserted::Stmt(0));
+        assert_eq!(t.asserts, vec![None, Some(Value::Long(5))]);
+        assert_eq!(t.observers.len(), 2);
+    }
 }

@@ -421,6 +421,9 @@ fn add_markers(spec: &SuiteSpec, files: &mut [Rendered]) {
         f.text = format!("{}\n{}", m.line(), f.text);
         for t in &mut f.tests {
             t.lines = (t.lines.0 + 1, t.lines.1 + 1);
+            for a in &mut t.assertions {
+                a.0 += 1;
+            }
         }
     }
 }

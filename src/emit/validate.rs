@@ -23,7 +23,7 @@
 //!   compiles nothing but the tests. The runner writes START before and PASS/FAIL after each
 //!   test (with its wall time and the bytes its thread allocated), flushed line by line, and
 //!   runs the tests in exactly the order it is given.
-//! - The suite runs in up to four configurations, each in fresh JVMs:
+//! - The suite runs in up to five configurations, each in fresh JVMs:
 //!   1. the runner (JUnitCore for JUnit 4, the Platform Launcher for 5), test classes and
 //!      methods in declaration order, `-Xmx256m`;
 //!   2. the runner, declaration order, every identity hash code 1 (HotSpot `-XX:hashCode=2`,
@@ -34,6 +34,11 @@
 //!      Vintage engine), declaration order; the runner's listener is registered through
 //!      `META-INF/services`. For JUnit 5, runs 1-3 already go through the Platform Launcher
 //!      that the console launcher drives.
+//!   5. with [`CheckOptions::clock`]: the runner, declaration order, the classes whose clock
+//!      reads jforge rewrote first on the class path and `-Djforge.clock=slow` (today, 1 s to
+//!      3 h per read): a test that fails only here depends on how fast the machine runs
+//!      ([`FailureCause::SlowClock`]; the caller drops just the failing assertion, by the
+//!      line the runner reports).
 //!
 //!   Runs 1, 2 and 4 limit the JIT to C1 (startup-bound, see `QUICK_JVM`); run 3 passes no
 //!   option at all, like a user's build. Later runs only run what is still a candidate: tests
@@ -262,6 +267,9 @@ pub enum FailureCause {
     ReverseOrder,
     /// Behaved differently under the JUnit Platform console launcher (JUnit 4 via Vintage).
     ConsoleLauncher,
+    /// Failed under a slowed clock (run 5, the rewritten classes reading `jforge.rt.JClock`
+    /// in its slow mode): depends on how fast the machine runs or on the date.
+    SlowClock,
     /// Took longer than [`CheckOptions::slow_test`] in every run.
     TooSlow,
     /// Its thread allocated more than [`CheckOptions::max_test_bytes`] in run 1, or it ran out
@@ -278,6 +286,7 @@ impl FailureCause {
             FailureCause::ReverseOrder => "failed in reverse order",
             FailureCause::IdentityHash => "depended on identity hash codes",
             FailureCause::ConsoleLauncher => "failed under the JUnit console launcher",
+            FailureCause::SlowClock => "failed under a slowed clock",
             FailureCause::TooSlow => "took over the time limit",
             FailureCause::TooMuchMemory => "needed too much memory",
         }
@@ -295,6 +304,9 @@ pub struct TestFailure {
     pub exception_class: String,
     pub message: String,
     pub cause: FailureCause,
+    /// The line of the test method where it failed (its frame in the stack trace), when
+    /// the runner could tell.
+    pub line: Option<usize>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -375,11 +387,37 @@ impl CoverageRun {
     }
 }
 
+/// The slow-clock run: classes whose clock reads are rewritten (see
+/// `crate::instrument::clock`), put first on the class path, with `-Djforge.clock=slow`.
+#[derive(Clone, Debug)]
+pub struct ClockRun {
+    /// The rewritten class folder (the coverage one when coverage is measured: one folder).
+    pub class_dir: PathBuf,
+    /// Its JVM options (`--patch-module` when JDK classes are instrumented).
+    pub jvm_args: Vec<String>,
+}
+
+impl ClockRun {
+    pub fn from_setup(s: &crate::coverage::Setup) -> ClockRun {
+        ClockRun {
+            class_dir: s.class_dir.clone(),
+            jvm_args: s
+                .jvm_args
+                .iter()
+                .filter(|a| !a.starts_with("-Djforge.cov.probes="))
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
 /// What [`compile_and_run_with`] checks besides compiling and passing.
 #[derive(Clone, Debug)]
 pub struct CheckOptions {
     /// Measure the suite's coverage.
     pub coverage: Option<CoverageRun>,
+    /// Run the suite once more under a slowed clock (run 5).
+    pub clock: Option<ClockRun>,
     /// JUnit 4: class path entries that add the JUnit Platform console launcher with the
     /// Vintage engine (empty when the JUnit class path has them already); `None` skips run 4.
     pub console_launcher: Option<Vec<PathBuf>>,
@@ -400,6 +438,7 @@ impl CheckOptions {
     pub fn new(junit: u8, junit_cp: &[PathBuf]) -> CheckOptions {
         CheckOptions {
             coverage: None,
+            clock: None,
             console_launcher: if junit == 4 {
                 find_console_launcher(junit_cp)
             } else {
@@ -760,6 +799,7 @@ enum Run {
     IdentityHash,
     Reverse,
     Console,
+    SlowClock,
 }
 
 impl Run {
@@ -769,6 +809,7 @@ impl Run {
             Run::IdentityHash => "run 2 (one identity hash code for all objects)",
             Run::Reverse => "run 3 (reverse order)",
             Run::Console => "run 4 (JUnit console launcher)",
+            Run::SlowClock => "run 5 (slowed clock)",
         }
     }
 }
@@ -782,6 +823,8 @@ struct Outcome {
     failure: Option<(String, String)>,
     nanos: Option<u64>,
     bytes: Option<u64>,
+    /// The line of the test method where it failed, when the runner could tell.
+    line: Option<usize>,
 }
 
 impl Outcome {
@@ -790,6 +833,7 @@ impl Outcome {
             failure: Some((exception_class.to_string(), message)),
             nanos: None,
             bytes: None,
+            line: None,
         }
     }
 }
@@ -805,6 +849,8 @@ struct Env<'a> {
     run_cp: std::ffi::OsString,
     /// Class path of the console launcher run, when there is one.
     console_cp: Option<std::ffi::OsString>,
+    /// Class path and JVM options of the slow-clock run, when there is one.
+    slow_clock: Option<(std::ffi::OsString, Vec<String>)>,
     runner_main: &'static str,
     first_run_heap_mb: u32,
     coverage: Option<&'a CoverageRun>,
@@ -912,7 +958,7 @@ fn start_test_jvm(
     if run == Run::Console {
         select_for_console_launcher(&mut cmd, env, jvm, todo, class_sizes)?;
     } else {
-        select_for_runner(&mut cmd, env, jvm, todo)?;
+        select_for_runner(&mut cmd, env, run, jvm, todo)?;
     }
     cmd.stdin(Stdio::null())
         .stdout(Stdio::from(log_file))
@@ -943,6 +989,14 @@ fn add_jvm_options(cmd: &mut Command, env: &Env, run: Run) {
     if let Some(c) = env.coverage {
         cmd.args(&c.jvm_args)
             .arg(format!("-Djforge.validate.probes={}", c.total_probes));
+    }
+    if run == Run::SlowClock
+        && let Some((_, args)) = &env.slow_clock
+    {
+        if env.coverage.is_none() {
+            cmd.args(args);
+        }
+        cmd.arg("-Djforge.clock=slow");
     }
 }
 
@@ -990,7 +1044,13 @@ fn select_for_console_launcher(
 
 /// The runner's class path and main class, its results file, and the order file listing
 /// `todo` (the runner runs exactly these, in this order).
-fn select_for_runner(cmd: &mut Command, env: &Env, jvm: &JvmFiles, todo: &[&Key]) -> Result<()> {
+fn select_for_runner(
+    cmd: &mut Command,
+    env: &Env,
+    run: Run,
+    jvm: &JvmFiles,
+    todo: &[&Key],
+) -> Result<()> {
     let order = env.tmp.join(format!("order{}.txt", jvm.n));
     let mut text = String::new();
     for (c, m) in todo {
@@ -1000,8 +1060,12 @@ fn select_for_runner(cmd: &mut Command, env: &Env, jvm: &JvmFiles, todo: &[&Key]
         text.push('\n');
     }
     std::fs::write(&order, text).context("cannot write to the temporary folder")?;
+    let cp = match (&env.slow_clock, run) {
+        (Some((cp, _)), Run::SlowClock) => cp,
+        _ => &env.run_cp,
+    };
     cmd.arg("-cp")
-        .arg(&env.run_cp)
+        .arg(cp)
         .arg(env.runner_main)
         .arg(&jvm.results)
         .arg(&order);
@@ -1091,6 +1155,7 @@ impl RunResults<'_> {
                             failure: None,
                             nanos: parse_u64(f.get(3)),
                             bytes: parse_u64(f.get(4)),
+                            line: None,
                         });
                     }
                 }
@@ -1101,6 +1166,7 @@ impl RunResults<'_> {
                         failure: Some((f[3].clone(), f[4].clone())),
                         nanos: parse_u64(f.get(5)),
                         bytes: parse_u64(f.get(6)),
+                        line: parse_u64(f.get(7)).map(|l| l as usize),
                     };
                     let k = (f[1].clone(), f[2].clone());
                     if self.wanted.contains(&k) {
@@ -1440,6 +1506,15 @@ impl<'a> Check<'a> {
     /// are the check's so far (the runs add theirs).
     fn run_env(&self, runner: &RunnerClasses, warnings: Vec<String>) -> Result<Env<'a>> {
         let (run_cp, console_cp) = self.run_class_paths(runner)?;
+        let slow_clock = match &self.opts.clock {
+            Some(c) => {
+                let mut cp = std::ffi::OsString::from(c.class_dir.as_os_str());
+                cp.push(":");
+                cp.push(&run_cp);
+                Some((cp, c.jvm_args.clone()))
+            }
+            None => None,
+        };
         // `-Djava.security.manager=allow` lets the runner block System.exit on JDK 18+; JDKs
         // before 12 would read it as a class name and fail to start, and JDK 24+ (JEP 486)
         // refuse to start with it, so it is passed only on 12..=23. Without it a test that
@@ -1454,6 +1529,7 @@ impl<'a> Check<'a> {
             allow_sm,
             run_cp,
             console_cp,
+            slow_clock,
             runner_main: if self.junit == 4 {
                 "JforgeJUnit4Runner"
             } else {
@@ -1521,6 +1597,9 @@ impl<'a> Check<'a> {
         ];
         if env.console_cp.is_some() {
             later.push((Run::Console, FailureCause::ConsoleLauncher));
+        }
+        if env.slow_clock.is_some() {
+            later.push((Run::SlowClock, FailureCause::SlowClock));
         }
         for (run, cause) in later {
             if verdicts.candidates.is_empty() {
@@ -1714,6 +1793,7 @@ fn test_failure(
         exception_class,
         message,
         cause,
+        line: None,
     }
 }
 
@@ -1806,6 +1886,7 @@ impl Verdicts {
                 *f = (*f).min(n);
             }
             let was = self.first.get(k).cloned().flatten();
+            let line = o.line;
             let (exc, msg) = match (o.failure, was) {
                 (None, None) => return true,
                 (Some(now), Some((then, _))) if now.0 == then => return true,
@@ -1820,8 +1901,9 @@ impl Verdicts {
             } else {
                 cause
             };
-            self.verdict
-                .insert(k.clone(), test_failure(k, exc, msg, cause));
+            let mut f = test_failure(k, exc, msg, cause);
+            f.line = line;
+            self.verdict.insert(k.clone(), f);
             false
         });
     }

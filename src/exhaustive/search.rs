@@ -1389,6 +1389,7 @@ impl<'a> Search<'a> {
                     compared: Vec::new(),
                     compared_nums: Vec::new(),
                     forms: Vec::new(),
+                    clock_reads: 0,
                 };
                 self.apply(m, &r);
                 return;

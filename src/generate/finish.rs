@@ -27,8 +27,11 @@ pub struct FinishStats {
     /// Regression candidates whose outcome differed between two JVMs (dropped).
     pub unstable_tests: usize,
     /// Assertions dropped because the value differed between two JVMs or looked like an
-    /// identity hash.
+    /// identity hash (those that read the clock not included).
     pub unstable_assertions: usize,
+    /// Assertions dropped because the value differed between two JVMs and the sequence read
+    /// the clock (which jforge shifts in the second JVM).
+    pub clock_assertions: usize,
     /// Error candidates that did not reproduce in a second JVM (dropped).
     pub unreproducible_errors: usize,
     /// Statements removed by minimizing error tests.
@@ -207,6 +210,7 @@ fn observe(
     let tests = crate::suite::observe(generator.model(), pool, &items, &mut ostats)?;
     stats.unstable_tests += ostats.unstable_tests;
     stats.unstable_assertions += ostats.unstable_assertions;
+    stats.clock_assertions += ostats.clock_assertions;
     Ok(chosen
         .iter()
         .zip(tests)

@@ -332,11 +332,21 @@ impl Report {
         let v = &self.validation;
         match &v.skipped {
             Some(why) => writeln!(out, "written tests not checked: {why}"),
-            None => writeln!(
-                out,
-                "checked with javac and JUnit: {} passing regression tests; removed {} that did not compile, {} that failed, {} error tests that did not fail as expected",
-                v.passed, v.compile_removed, v.failing_removed, v.error_tests_removed
-            ),
+            None => {
+                writeln!(
+                    out,
+                    "checked with javac and JUnit: {} passing regression tests; removed {} that did not compile, {} that failed, {} error tests that did not fail as expected",
+                    v.passed, v.compile_removed, v.failing_removed, v.error_tests_removed
+                )?;
+                if v.slow_clock_assertions > 0 {
+                    writeln!(
+                        out,
+                        "slowed clock: {} assertions removed that failed when the clock ran slow (their tests kept)",
+                        v.slow_clock_assertions
+                    )?;
+                }
+                Ok(())
+            }
         }
     }
 
@@ -348,6 +358,13 @@ impl Report {
                 out,
                 "non-determinism: {} tests and {} assertions dropped (values differed in a second JVM, one with another time zone, locale and charset), {} errors did not reproduce",
                 f.unstable_tests, f.unstable_assertions, f.unreproducible_errors
+            )?;
+        }
+        if f.clock_assertions > 0 {
+            writeln!(
+                out,
+                "clock: {} assertions dropped on values derived from the clock (they differed when jforge shifted the clock)",
+                f.clock_assertions
             )?;
         }
         if self.worker_restarts > 0 {

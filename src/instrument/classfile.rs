@@ -217,6 +217,16 @@ impl ConstPool {
         Some((class, name, desc))
     }
 
+    /// Indices of the Class entries naming `name`.
+    pub(crate) fn class_indices(&self, name: &str) -> Vec<u16> {
+        (1..self.entries.len())
+            .filter(|&i| {
+                self.entries[i].tag == TAG_CLASS && self.class_name_at(i as u16).ok() == Some(name)
+            })
+            .map(|i| i as u16)
+            .collect()
+    }
+
     /// Indices of all Methodref entries.
     pub(crate) fn methodref_indices(&self) -> Vec<u16> {
         (1..self.entries.len())

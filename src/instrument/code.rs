@@ -28,9 +28,10 @@
 
 use super::ProbeKind;
 use super::classfile::{ConstPool, RawAttr, Reader, put_u2, put_u4, write_attr};
+use super::clock::NewDate;
 use super::frames::{self, Frame};
 use anyhow::{Context, Result, bail};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A probe before ids are made global: kind, original offset, line.
 pub(crate) struct DraftProbe {
@@ -181,11 +182,17 @@ struct Tramp {
     moves: u32,
 }
 
-/// Rewrites, in a Code attribute body, every `invokevirtual #from` into `invokestatic #to`
-/// (same length, so no offset moves) for the pairs of `map`. Used for comparison logging:
-/// `String.equals(Object)` becomes `Cov.strEq(String, Object)`, same stack effect. Returns
-/// `None` when nothing matched.
-pub(crate) fn retarget_calls(body: &[u8], map: &HashMap<u16, u16>) -> Result<Option<Vec<u8>>> {
+/// Rewrites, in a Code attribute body, every `invokevirtual #from` or `invokestatic #from`
+/// into `invokestatic #to` (same length, so no offset moves) for the pairs of `map`, and each
+/// `new Date; dup; invokespecial Date.<init>()V` into `invokestatic JClock.newDate` and four
+/// `nop`s when `new_date` says so and nothing jumps into the pattern. Used for comparison
+/// logging (`String.equals(Object)` becomes `Cov.strEq(String, Object)`, same stack effect)
+/// and for the clock (see `clock.rs`). Returns `None` when nothing matched.
+pub(crate) fn retarget_calls(
+    body: &[u8],
+    map: &HashMap<u16, u16>,
+    new_date: Option<&NewDate>,
+) -> Result<Option<Vec<u8>>> {
     if body.len() < 8 {
         bail!("truncated Code attribute");
     }
@@ -193,9 +200,10 @@ pub(crate) fn retarget_calls(body: &[u8], map: &HashMap<u16, u16>) -> Result<Opt
     let code = body
         .get(8..8 + code_len)
         .context("truncated Code attribute")?;
+    let insns = decode(code)?;
     let mut out: Option<Vec<u8>> = None;
-    for ins in decode(code)? {
-        if ins.op != 0xb6 {
+    for ins in &insns {
+        if ins.op != 0xb6 && ins.op != 0xb8 {
             continue;
         }
         let at = 8 + ins.off as usize;
@@ -206,7 +214,65 @@ pub(crate) fn retarget_calls(body: &[u8], map: &HashMap<u16, u16>) -> Result<Opt
             o[at + 1..at + 3].copy_from_slice(&to.to_be_bytes());
         }
     }
+    if let Some(nd) = new_date {
+        let targets = jump_targets(&insns, body, code_len)?;
+        for w in insns.windows(3) {
+            let at = 8 + w[0].off as usize;
+            let u2 = |k: usize| u16::from_be_bytes([body[k + 1], body[k + 2]]);
+            let is_new_date = w[0].op == 0xbb
+                && nd.classes.contains(&u2(at))
+                && w[1].op == 0x59
+                && w[2].op == 0xb7
+                && u2(8 + w[2].off as usize) == nd.init
+                && !targets.contains(&w[1].off)
+                && !targets.contains(&w[2].off);
+            if is_new_date {
+                let o = out.get_or_insert_with(|| body.to_vec());
+                o[at] = 0xb8;
+                o[at + 1..at + 3].copy_from_slice(&nd.to.to_be_bytes());
+                o[at + 3..at + 7].fill(0x00);
+            }
+        }
+    }
     Ok(out)
+}
+
+/// Every offset something may jump to: jump and switch targets, and the offsets of the
+/// exception table (range bounds and handlers).
+fn jump_targets(insns: &[Insn], body: &[u8], code_len: usize) -> Result<HashSet<u32>> {
+    let mut t = HashSet::new();
+    for ins in insns {
+        match &ins.kind {
+            Kind::Plain => {}
+            Kind::Jump16(x) | Kind::Cond(x) | Kind::Jump32(x) => {
+                t.insert(*x);
+            }
+            Kind::Table {
+                default, targets, ..
+            } => {
+                t.insert(*default);
+                t.extend(targets.iter().copied());
+            }
+            Kind::Lookup { default, pairs } => {
+                t.insert(*default);
+                t.extend(pairs.iter().map(|p| p.1));
+            }
+        }
+    }
+    let at = 8 + code_len;
+    let n = body
+        .get(at..at + 2)
+        .map(|b| u16::from_be_bytes([b[0], b[1]]) as usize)
+        .context("truncated Code attribute (exception table)")?;
+    for k in 0..n {
+        let e = body
+            .get(at + 2 + 8 * k..at + 2 + 8 * k + 6)
+            .context("truncated exception table")?;
+        for j in 0..3 {
+            t.insert(u16::from_be_bytes([e[2 * j], e[2 * j + 1]]) as u32);
+        }
+    }
+    Ok(t)
 }
 
 /// Everything the rewriter needs to know about the method and class.

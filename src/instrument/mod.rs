@@ -1,4 +1,4 @@
-//! Bytecode instrumentation for coverage.
+//! Bytecode instrumentation for coverage, and the clock reads jforge controls (`clock.rs`).
 //!
 //! Why in Rust and not a Java agent: jforge already parses class files in Rust, the worker
 //! JVM then needs no agent jar and no bytecode library, and the probe map is known before
@@ -32,6 +32,7 @@
 //! rewrite is copied byte for byte.
 
 mod classfile;
+pub mod clock;
 mod code;
 mod frames;
 
@@ -143,7 +144,10 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
         return Ok(unchanged(bytes, class_name, class_id, first_probe));
     }
     let cov_ref = cf.cp.methodref(RUNTIME_CLASS, "hit", "(I)V")?;
-    let retarget = string_equals_retargets(&mut cf.cp, &class_name)?;
+    let mut retarget = string_equals_retargets(&mut cf.cp, &class_name)?;
+    // One rewrite pass for coverage and the clock (see clock.rs): both only retarget calls.
+    let clock = clock::plan(&mut cf.cp, &class_name)?;
+    retarget.extend(clock.calls.iter().map(|(&a, &b)| (a, b)));
     let class = ClassContext {
         name: &class_name,
         this_class: cf.this_class,
@@ -151,6 +155,7 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
         this_is_object: class_name == "java/lang/Object",
         cov_ref,
         retarget,
+        new_date: clock.new_date,
         // Numbers are logged in user classes only, and not in static initialisers: JDK classes
         // also run for the JDK itself and for the worker (bootstraps, reflection, class
         // loading), and static initialisers run once per worker JVM, so the values they would
@@ -172,6 +177,54 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
             probes: methods.probes,
         },
     })
+}
+
+/// Whether the class's constant pool names a clock read that [`retarget_clock`] would rewrite
+/// (a quick scan: nothing is rewritten). False for JDK classes and malformed input.
+pub fn reads_clock(bytes: &[u8]) -> bool {
+    let Ok(cf) = classfile::parse_class(bytes) else {
+        return false;
+    };
+    match read_class_name(&cf) {
+        Ok(n) if cf.access & ACC_MODULE == 0 && !is_jdk_class(&n) && !n.starts_with("jforge/") => {
+            !clock::clock_refs(&cf.cp).is_empty()
+        }
+        _ => false,
+    }
+}
+
+/// Rewrites the clock reads of a class (see `clock.rs`) and nothing else: no probes, same
+/// code lengths, every other byte kept. `None` when the class reads no clock (or is a JDK
+/// class, a module descriptor or the runtime).
+pub fn retarget_clock(bytes: &[u8]) -> Result<Option<Vec<u8>>> {
+    let mut cf = classfile::parse_class(bytes)?;
+    let class_name = read_class_name(&cf)?;
+    if cf.access & ACC_MODULE != 0 {
+        return Ok(None);
+    }
+    let patch = clock::plan(&mut cf.cp, &class_name)?;
+    if patch.is_empty() {
+        return Ok(None);
+    }
+    let mut methods = Vec::new();
+    classfile::put_u2(&mut methods, cf.methods.len() as u16);
+    for m in &cf.methods {
+        classfile::put_u2(&mut methods, m.access);
+        classfile::put_u2(&mut methods, m.name);
+        classfile::put_u2(&mut methods, m.desc);
+        classfile::put_u2(&mut methods, m.attrs.len() as u16);
+        for a in &m.attrs {
+            let is_code = cf.cp.utf8_at(a.name).map(|s| s == "Code").unwrap_or(false);
+            let body = if is_code {
+                code::retarget_calls(a.body, &patch.calls, patch.new_date.as_ref())
+                    .with_context(|| format!("rewriting the clock reads of {class_name}"))?
+            } else {
+                None
+            };
+            classfile::write_attr(&mut methods, a.name, body.as_deref().unwrap_or(a.body))?;
+        }
+    }
+    Ok(Some(write_class(&cf, &methods, bytes.len())))
 }
 
 /// The internal name of the class (`module-info` for a module descriptor).
@@ -236,8 +289,11 @@ struct ClassContext<'a> {
     this_is_object: bool,
     /// Methodref of `Cov.hit(I)V`.
     cov_ref: u16,
-    /// `String.equals` methodrefs to turn into `Cov.strEq` (see [`string_equals_retargets`]).
+    /// `String.equals` methodrefs to turn into `Cov.strEq` (see [`string_equals_retargets`])
+    /// and clock reads to turn into `JClock` calls (see `clock.rs`).
     retarget: HashMap<u16, u16>,
+    /// `new Date()` to turn into `JClock.newDate()`.
+    new_date: Option<clock::NewDate>,
     /// Log compared numbers (user classes only).
     log_numbers: bool,
 }
@@ -337,10 +393,10 @@ impl MethodsOut {
             cov_ref: class.cov_ref,
             log_compares: class.log_numbers && name != "<clinit>",
         };
-        let patched = if class.retarget.is_empty() {
+        let patched = if class.retarget.is_empty() && class.new_date.is_none() {
             None
         } else {
-            code::retarget_calls(code.body, &class.retarget)?
+            code::retarget_calls(code.body, &class.retarget, class.new_date.as_ref())?
         };
         let body = patched.as_deref().unwrap_or(code.body);
         let rewritten = code::rewrite(body, cp, &ctx, self.next)
@@ -394,19 +450,23 @@ fn is_jdk_class(name: &str) -> bool {
         .any(|p| name.starts_with(p))
 }
 
-/// Compiles [`RUNTIME_SOURCE`] with `javac --release 8` into `out_dir` (which then holds
-/// `jforge/rt/Cov.class`). `javac` is the path of the javac executable.
+/// Compiles [`RUNTIME_SOURCE`] and the clock's ([`clock::CLOCK_SOURCE`]) with `javac
+/// --release 8` into `out_dir` (which then holds `jforge/rt/Cov.class` and `JClock.class`). `javac` is the path of the javac executable.
 pub fn compile_runtime(javac: &Path, out_dir: &Path) -> Result<()> {
     let src_dir = crate::interrupt::temp_dir(&tempfile::Builder::new())
         .context("creating a temporary directory")?;
     let src = src_dir.path().join("Cov.java");
     std::fs::write(&src, RUNTIME_SOURCE).with_context(|| format!("writing {}", src.display()))?;
+    let clock_src = src_dir.path().join("JClock.java");
+    std::fs::write(&clock_src, clock::CLOCK_SOURCE)
+        .with_context(|| format!("writing {}", clock_src.display()))?;
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("creating output directory {}", out_dir.display()))?;
     let out = std::process::Command::new(javac)
         .args(["--release", "8", "-nowarn", "-d"])
         .arg(out_dir)
         .arg(&src)
+        .arg(&clock_src)
         .output()
         .with_context(|| {
             format!(

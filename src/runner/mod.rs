@@ -14,7 +14,7 @@ pub mod pool;
 pub mod protocol;
 pub mod worker;
 
-pub use pool::{Pool, PoolConfig, PoolStats};
+pub use pool::{CLOCK_FIXED, CLOCK_SHIFTED, Pool, PoolConfig, PoolStats};
 
 use crate::sequence::{OpId, SeqRef, Value};
 use std::sync::Arc;
@@ -268,6 +268,9 @@ pub struct SeqResult {
     pub compared_nums: Vec<i64>,
     /// Canonical forms of a bulk request ([`Reuse::bulk`]), in task order.
     pub forms: Vec<BulkForm>,
+    /// With rewritten clock reads (`-Djforge.clock`): how many times the sequence (observers
+    /// included) read the clock.
+    pub clock_reads: u32,
 }
 
 impl SeqResult {

@@ -104,12 +104,21 @@ pub struct Pool {
     second: Option<Box<Pool>>,
 }
 
+/// The clock of workers that run rewritten classes (`jforge.rt.JClock`): fixed, one
+/// microsecond per read from 2020-01-01 (a fast machine), reset before each sequence
+/// (deterministic).
+pub const CLOCK_FIXED: &str = "-Djforge.clock=fixed";
+/// The second opinion's clock: years away, a random step of seconds to hours per read.
+pub const CLOCK_SHIFTED: &str = "-Djforge.clock=shifted";
+
 /// JVM options of the second opinion ([`Pool::execute_elsewhere`]) at `utc_hour` (0-23):
 /// another time zone, Turkish (decimal comma, dotless i in case mapping, other month and day
 /// names) and Latin-1 as the default charset. A value that depends on the machine's defaults
 /// differs there and is not asserted: the test would fail on a colleague's machine or a CI
 /// server. The zone is UTC+14 from 10:00 UTC and UTC-12 before, so that its date is never
 /// UTC's: a test asserting today's date (`LocalDate.now()`) or the hour would fail tomorrow.
+/// The clock of rewritten classes is shifted too ([`CLOCK_SHIFTED`], the last `-D` wins over
+/// the first run's [`CLOCK_FIXED`]; without rewritten classes nothing reads it).
 pub fn second_opinion_jvm_args(utc_hour: u64) -> Vec<String> {
     let zone = if utc_hour >= 10 {
         "Pacific/Kiritimati"
@@ -121,6 +130,7 @@ pub fn second_opinion_jvm_args(utc_hour: u64) -> Vec<String> {
         "-Duser.language=tr".to_string(),
         "-Duser.country=TR".to_string(),
         "-Dfile.encoding=ISO-8859-1".to_string(),
+        CLOCK_SHIFTED.to_string(),
     ]
     .into()
 }
@@ -169,6 +179,7 @@ fn not_run(req: &ExecRequest, slot: usize) -> SeqResult {
         compared: Vec::new(),
         compared_nums: Vec::new(),
         forms: Vec::new(),
+        clock_reads: 0,
     }
 }
 

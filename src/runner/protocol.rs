@@ -819,6 +819,12 @@ pub fn decode_result(
     } else {
         Vec::new()
     };
+    let clock_reads = if d.pos < d.b.len() && d.b[d.pos] == CLOCK_SECTION {
+        d.u8()?;
+        varint(&mut d)?
+    } else {
+        0
+    };
     let coverage = decode_coverage(&mut d)?;
     let (compared, compared_nums) = decode_compared(&mut d)?;
     if !d.at_end() {
@@ -835,6 +841,7 @@ pub fn decode_result(
             compared,
             compared_nums,
             forms,
+            clock_reads,
         },
     ))
 }
@@ -902,6 +909,10 @@ pub fn encode_result(tag: u32, r: &SeqResult, classes: &mut ClassEncTable) -> Ve
                 classes.write(&mut e, &c);
             }
         }
+    }
+    if r.clock_reads > 0 {
+        e.u8(CLOCK_SECTION);
+        put_varint(&mut e, r.clock_reads);
     }
     if let Some(c) = &r.coverage {
         encode_coverage(&mut e, c);
@@ -1235,6 +1246,7 @@ mod tests {
             compared: Vec::new(),
             compared_nums: Vec::new(),
             forms: Vec::new(),
+            clock_reads: 0,
         }
     }
 

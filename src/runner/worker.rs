@@ -727,6 +727,7 @@ impl Worker {
                 compared: Vec::new(),
                 compared_nums: Vec::new(),
                 forms: Vec::new(),
+                clock_reads: 0,
             },
             kind,
         )

@@ -8,9 +8,10 @@
 use crate::emit::junit::CONTRACT_MESSAGE;
 use crate::emit::output::RunOutput;
 use crate::emit::validate::{
-    CheckOptions, CoverageRun, Validation, compile_and_run_with, find_junit, removed_by_cause,
+    CheckOptions, ClockRun, CoverageRun, FailureCause, Validation, compile_and_run_with,
+    find_junit, removed_by_cause,
 };
-use crate::emit::{Ending, TestCase, WrittenFile};
+use crate::emit::{Asserted, Ending, TestCase, WrittenFile};
 use crate::report::ValidationSummary;
 use crate::sequence::OpTable;
 use anyhow::Result;
@@ -30,6 +31,9 @@ pub struct CheckSettings<'a> {
     pub quiet: bool,
     /// With coverage: measure the written suite on these instrumented classes.
     pub coverage: Option<CoverageRun>,
+    /// With rewritten clock reads: run the suite once more under a slowed clock and drop the
+    /// assertions that fail there.
+    pub clock: Option<ClockRun>,
     /// The check may not run past this (the finishing budget).
     pub deadline: Option<Instant>,
 }
@@ -41,6 +45,9 @@ pub struct Checked {
     /// Indices (into the slices given) of the regression and error tests kept.
     pub regression: Vec<usize>,
     pub errors: Vec<usize>,
+    /// The regression tests kept, as written: those of `regression`, less the assertions the
+    /// slow-clock run dropped.
+    pub regression_tests: Vec<TestCase>,
 }
 
 /// Writes `regression` and `errors` through `out` and checks them (see the module doc).
@@ -59,7 +66,7 @@ pub fn write_and_check(
         table,
         owner_class,
         classes,
-        regression,
+        regression: regression.to_vec(),
         errors,
         keep_reg: (0..regression.len()).collect(),
         keep_err: (0..errors.len()).collect(),
@@ -90,6 +97,7 @@ pub fn write_and_check(
         }
     }
     Ok(Checked {
+        regression_tests: pick(&suite.regression, &suite.keep_reg),
         files: suite.files,
         validation,
         regression: suite.keep_reg,
@@ -104,7 +112,8 @@ struct WrittenSuite<'a> {
     table: &'a OpTable,
     owner_class: &'a [Option<String>],
     classes: &'a [String],
-    regression: &'a [TestCase],
+    /// The regression tests given, less the assertions dropped so far.
+    regression: Vec<TestCase>,
     errors: &'a [TestCase],
     /// Indices into `regression` and `errors` of the tests kept so far.
     keep_reg: Vec<usize>,
@@ -141,8 +150,11 @@ impl WrittenSuite<'_> {
         }
         let mut check = CheckOptions::new(settings.junit, junit_cp);
         check.coverage = settings.coverage.clone();
+        check.clock = settings.clock.clone();
         check.deadline = settings.deadline;
-        for round in 0..3 {
+        // One more round than removals need: a round that drops slow-clock assertions
+        // writes the tests again, and they are checked again.
+        for round in 0..4 {
             let run_timeout = run_timeout(settings.deadline);
             if round > 0 && settings.deadline.is_some_and(|d| Instant::now() >= d) {
                 // The failing tests are already removed; the rest passed last round.
@@ -163,12 +175,18 @@ impl WrittenSuite<'_> {
                 eprintln!("warning: {w}");
             }
             let current_errors = pick(self.errors, &self.keep_err);
-            let (bad_reg, bad_err) = judge(&self.files, &v, &current_errors);
+            let (mut bad_reg, bad_err) = judge(&self.files, &v, &current_errors);
+            let edits = clock_edits(&self.files, &v, &mut bad_reg);
+            validation.slow_clock_assertions += edits.len();
             tally_round(validation, &self.files, &mut v, &bad_reg, &bad_err);
             validation.rounds = round + 1;
-            if bad_reg.is_empty() && bad_err.is_empty() {
+            if bad_reg.is_empty() && bad_err.is_empty() && edits.is_empty() {
                 validation.clean = true;
                 break;
+            }
+            for (k, a) in edits {
+                let i = self.keep_reg[k];
+                self.regression[i] = self.regression[i].without(a);
             }
             self.remove(&bad_reg, &bad_err)?;
         }
@@ -194,11 +212,44 @@ impl WrittenSuite<'_> {
             self.table,
             self.owner_class,
             self.classes,
-            &pick(self.regression, &self.keep_reg),
+            &pick(&self.regression, &self.keep_reg),
             &pick(self.errors, &self.keep_err),
         )?;
         Ok(())
     }
+}
+
+/// The regression tests that failed only under the slowed clock at a line holding one of
+/// their assertions: (written test's case, that assertion). They leave `bad_reg` (the
+/// assertion goes, the test stays); one that failed elsewhere is removed whole.
+fn clock_edits(
+    files: &[WrittenFile],
+    v: &Validation,
+    bad_reg: &mut HashSet<usize>,
+) -> Vec<(usize, Asserted)> {
+    let mut edits = Vec::new();
+    for f in v
+        .test_failures
+        .iter()
+        .filter(|f| f.cause == FailureCause::SlowClock)
+    {
+        let Some(line) = f.line else { continue };
+        let found = files
+            .iter()
+            .filter(|w| !w.error_suite && w.class_name == f.class_name)
+            .flat_map(|w| &w.tests)
+            .find(|t| t.method == f.method)
+            .and_then(|t| {
+                let a = t.assertions.iter().find(|(l, _)| *l == line)?;
+                Some((t.case, a.1))
+            });
+        if let Some((case, a)) = found
+            && bad_reg.remove(&case)
+        {
+            edits.push((case, a));
+        }
+    }
+    edits
 }
 
 /// Adds one round's check to the summary: what it removes by cause and in all, the suite's

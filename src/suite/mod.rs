@@ -4,7 +4,10 @@
 //! - [`observe`]: run each sequence in `Observe` mode in one worker JVM and again in another;
 //!   keep only sequences that end the same way in both, and assert only values that were
 //!   equal in both runs and can be written (no identity-hash Strings, no huge Strings, no
-//!   constants of enums a test cannot name). Optional contract values: a sequence whose
+//!   constants of enums a test cannot name). Rewritten clock reads make the two runs see
+//!   different clocks (fixed, then years away with large steps: `crate::instrument::clock`),
+//!   so a value derived from the clock differs and is not asserted either; those are counted
+//!   apart ([`ObserveStats::clock_assertions`]). Optional contract values: a sequence whose
 //!   values break an object contract is not a regression test (the generator reports it as
 //!   an error instead).
 //!
@@ -53,8 +56,12 @@ pub struct ObserveItem {
 pub struct ObserveStats {
     /// Sequences whose ending differed between two JVMs (dropped).
     pub unstable_tests: usize,
-    /// Assertions dropped because the value differed between two JVMs or cannot be written.
+    /// Assertions dropped because the value differed between two JVMs or cannot be written
+    /// (those of [`Self::clock_assertions`] not included).
     pub unstable_assertions: usize,
+    /// Assertions dropped because the value differed between two JVMs and the sequence read
+    /// the clock (see [`dropped`]).
+    pub clock_assertions: usize,
     /// Sequences dropped because a value broke an object contract.
     pub contract_violations: usize,
 }
@@ -109,6 +116,19 @@ fn same_ending(r: &SeqResult, expect: &Expect) -> bool {
     }
 }
 
+/// Counts an assertion left out: one whose value differed between the two runs of a sequence
+/// that read the clock is the clock's (the second opinion also changes the zone, locale and
+/// charset, but a sequence that never read the clock cannot derive a value from it, and one
+/// that did gets a clock years away with other steps, so its clock-derived values always
+/// differ), every other one is unstable.
+fn dropped(stats: &mut ObserveStats, equal: bool, r1: &SeqResult, r2: &SeqResult) {
+    if !equal && (r1.clock_reads > 0 || r2.clock_reads > 0) {
+        stats.clock_assertions += 1;
+    } else {
+        stats.unstable_assertions += 1;
+    }
+}
+
 /// Runs `items` in `Observe` mode in two JVMs; one entry per item: the test, or `None` when
 /// the item was dropped (unstable ending, or a contract violation).
 pub fn observe(
@@ -158,7 +178,7 @@ pub fn observe(
                 if a == b && assertable(model, &a) {
                     asserts[i] = Some(a);
                 } else {
-                    stats.unstable_assertions += 1;
+                    dropped(stats, a == b, r1, r2);
                 }
             }
         }
@@ -168,7 +188,7 @@ pub fn observe(
                 if a == b && assertable(model, a) && o1.stmt == o2.stmt && o1.op == o2.op {
                     observers.push((o1.stmt, o1.op, a.clone()));
                 } else {
-                    stats.unstable_assertions += 1;
+                    dropped(stats, a == b, r1, r2);
                 }
             }
         }

@@ -281,6 +281,57 @@ fn deterministic_whatever_the_number_of_workers() {
     }
 }
 
+/// A subject that reads the clock (elapsed times, today's date, `new Date()`, nanoTime) is
+/// generated identically with 1 and 2 workers, with and without coverage: the workers' clock
+/// is fixed and starts again for every sequence, whatever ran before in that JVM.
+#[test]
+#[ignore = "slow: four jforge runs"]
+fn deterministic_with_the_clock_whatever_the_number_of_workers() {
+    let classes = subjects();
+    let run = |workers: &str, extra: Option<&str>, dir: &Path| {
+        let json = dir.join("s.json");
+        let out = dir.join("t");
+        let mut args = gen_args(&out, &json);
+        args.extend(
+            [
+                "--classpath",
+                classes.to_str().unwrap(),
+                "--class",
+                "suite.Stopwatch",
+                "--generated-limit",
+                "2000",
+                "--seed",
+                "5",
+                "--workers",
+                workers,
+            ]
+            .map(String::from),
+        );
+        args.extend(extra.map(String::from));
+        run_done(jforge().args(&args));
+        let stats = read_json(&json);
+        assert!(
+            stats["finish"]["clock_assertions"].as_u64().unwrap() > 0,
+            "{stats:#}"
+        );
+        java_files(&out)
+            .into_iter()
+            .map(|f| std::fs::read_to_string(&f).unwrap())
+            .collect::<Vec<_>>()
+    };
+    for extra in [None, Some("--no-coverage")] {
+        let a = tempfile::tempdir().unwrap();
+        let b = tempfile::tempdir().unwrap();
+        let one = run("1", extra, a.path());
+        let two = run("2", extra, b.path());
+        assert!(!one.is_empty());
+        assert!(
+            one == two,
+            "{extra:?}: the suites differ between 1 and 2 workers"
+        );
+    }
+}
+
 #[test]
 fn survives_hostile_code() {
     let classes = subjects();

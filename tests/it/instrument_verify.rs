@@ -446,3 +446,105 @@ fn driver_reports_verify_errors() {
     let out = run_driver(&cp, &[], "call subj.Branches sign i:5\n");
     assert!(out[0].starts_with("ERR java.lang.VerifyError"), "{out:?}");
 }
+
+/// Runs `java -Xverify:all [-Djforge.clock=<mode>] -cp <cp> Driver` on `calls`; returns each
+/// call's result ("OK value", "EXC ..." or "ERR ...").
+fn clock_calls(cp: &str, mode: Option<&str>, calls: &[&str]) -> Vec<String> {
+    use std::io::Write;
+    let mut cmd = std::process::Command::new(crate::support::jdk_tool("java"));
+    cmd.args(["-Xverify:all", "-Xshare:off"]);
+    if let Some(m) = mode {
+        cmd.arg(format!("-Djforge.clock={m}"));
+    }
+    let mut child = cmd
+        .args(["-cp", cp, "Driver"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(calls.join("\n").as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| l.split('\t').next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(out.len(), calls.len(), "{out:#?}");
+    out
+}
+
+/// Clock reads are retargeted to jforge.rt.JClock, by the clock-only rewrite and by the
+/// coverage rewrite alike: the rewritten classes verify (`-Xverify:all`), read the fixed clock
+/// (2020-01-01T00:00:00Z, a microsecond per read) under `-Djforge.clock=fixed` and the real
+/// clock without it; `new Date(long)` keeps its constructor; a class without clock reads is
+/// left alone.
+#[test]
+fn clock_reads_are_retargeted_and_verify() {
+    use jforge::instrument::{reads_clock, retarget_clock};
+    let tmp = tempfile::tempdir().unwrap();
+    let classes = tmp.path().join("classes");
+    javac(
+        8,
+        &java_files(&subjects_dir().join("clock/clk")),
+        None,
+        &classes,
+    );
+    let only = tmp.path().join("clock-only");
+    for f in class_files(&classes) {
+        let bytes = std::fs::read(&f).unwrap();
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let rewritten = retarget_clock(&bytes).unwrap();
+        assert_eq!(reads_clock(&bytes), name.starts_with("Timing"), "{name}");
+        assert_eq!(rewritten.is_some(), name.starts_with("Timing"), "{name}");
+        let b = rewritten.unwrap_or(bytes);
+        let out = only.join(f.strip_prefix(&classes).unwrap());
+        std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+        std::fs::write(&out, b).unwrap();
+    }
+    let instrumented = tmp.path().join("instrumented");
+    instrument_dir(&classes, &instrumented);
+    let drv = tmp.path().join("driver");
+    build_driver(&drv);
+    let calls = [
+        "call clk.Timing millis",
+        "call clk.Timing nanos",
+        "call clk.Timing year",
+        "call clk.Timing yearHere",
+        "call clk.Timing instant",
+        "call clk.Timing clock",
+        "call clk.Timing date",
+        "call clk.Timing dateInExpression z:true",
+        "call clk.Timing dateOf j:5",
+        "call clk.Timing calendarYear",
+        "call clk.NoClock twice j:21",
+    ];
+    let start = "OK 1577836800000";
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    for dir in [&only, &instrumented] {
+        let cp = format!("{}:{}", drv.display(), dir.display());
+        let fixed = clock_calls(&cp, Some("fixed"), &calls);
+        let here = fixed[3].as_str();
+        assert!(here == "OK 2020" || here == "OK 2019", "{fixed:#?}");
+        let expected = [
+            start, "OK 1000", "OK 2020", here, start, start, start, start, "OK 5", "OK 2020",
+            "OK 42",
+        ];
+        assert_eq!(fixed, expected, "{}", dir.display());
+        // Without a mode: the real clock, as the JDK's.
+        let real = clock_calls(&cp, None, &calls);
+        for i in [0, 4, 5, 6, 7] {
+            let ms: i64 = real[i].trim_start_matches("OK ").parse().unwrap();
+            assert!((ms - now_ms).abs() < 600_000, "{}: {real:#?}", calls[i]);
+        }
+        assert_eq!(real[8], "OK 5");
+    }
+}

@@ -77,6 +77,7 @@ final class Executor {
     private final Outcomes outcomes;
     private final Contracts contracts;
     private final Coverage coverage;
+    private final ClockControl clock;
     private final Leaks leaks;
     private final Exhaustive exhaustive;
     private final ClassLoader loader;
@@ -97,6 +98,7 @@ final class Executor {
         this.outcomes = outcomes;
         this.contracts = contracts;
         this.coverage = coverage;
+        this.clock = new ClockControl(loader);
         this.leaks = leaks;
         this.loader = loader;
         this.exhaustive = new Exhaustive(this, frames, registry, progress, outcomes, contracts, leaks);
@@ -132,6 +134,7 @@ final class Executor {
         progress.reset(n, tag);
         outcomes.outc.reset();
         coverage.cmpStart();
+        clock.start();
         try {
             boolean ok = runStatements(n);
             afterStatements(ok, n, mode, ncv, nobs);
@@ -150,6 +153,7 @@ final class Executor {
         }
         Buf out = frames.result(tag, n, outcomes.outc);
         out.bytes(outcomes.tail.b, 0, outcomes.tail.n);
+        clock.append(out);
         coverage.append(out);
         frames.send();
     }
