@@ -1378,6 +1378,7 @@ impl<'a> Search<'a> {
                     compared: Vec::new(),
                     compared_nums: Vec::new(),
                     forms: Vec::new(),
+                    thrown: None,
                 };
                 self.apply(m, &r);
                 return;

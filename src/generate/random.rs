@@ -17,7 +17,9 @@ use super::literals::LiteralPool;
 use super::ops::{OpSet, is_literal_type};
 use crate::instrument::ProbeKind;
 use crate::model::{JType, Model};
-use crate::runner::{CrashKind, ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
+use crate::runner::{
+    CrashKind, ExecMode, ExecRequest, InputCause, Observed, Pool, SeqResult, StmtOutcome,
+};
 use crate::sequence::{OpId, OpKind, SeqRef, Sequence, Stmt, Value};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -167,6 +169,14 @@ pub struct ErrorCandidate {
     pub class: Option<Arc<str>>,
 }
 
+/// The input that caused the exception statement `at` threw, if the worker blamed one.
+pub fn thrown_cause(r: &SeqResult, at: usize) -> Option<InputCause> {
+    match &r.thrown {
+        Some((s, blame)) if *s as usize == at => blame.cause,
+        _ => None,
+    }
+}
+
 /// One defect, however many sequences show it: an exception contract
 /// (`npe-without-null-input`, ...) is a defect of the operation that throws; a broken object
 /// contract (equals, hashCode, compareTo, toString) is a defect of the class of the value
@@ -290,6 +300,10 @@ pub struct Generator<'a> {
     subsumed: HashSet<u64>,
     pub errors: BTreeMap<DefectKey, ErrorCandidate>,
     pub incidents: Vec<Incident>,
+    /// Sequences whose contract violation (or contract-breaking exception) an input caused
+    /// (a callback argument threw, a comparator argument breaks its contract), by cause: set
+    /// aside as invalid inputs, not error tests, and counted so that nothing is hidden.
+    pub set_aside: BTreeMap<InputCause, u64>,
     pub progress: Progress,
     /// Why generation ended: "time-limit", "generated-limit", "plateau" (--stop-on-plateau)
     /// or "exhausted" (repeated batches made no new sequence).
@@ -343,6 +357,7 @@ impl<'a> Generator<'a> {
             subsumed: HashSet::new(),
             errors: BTreeMap::new(),
             incidents: Vec::new(),
+            set_aside: BTreeMap::new(),
             progress: Progress::default(),
             stop_reason: StopReason::Exhausted,
             op_ret: Vec::with_capacity(n),
@@ -1153,7 +1168,15 @@ impl<'a> Generator<'a> {
         }
         self.stats[thrower as usize].exceptions += 1;
         let null_input = b.comp.has_null || null_input(&b.comp.seq, r);
-        let contract = self.exception_contract(class, null_input);
+        let mut contract = self.exception_contract(class, null_input);
+        // An exception thrown inside or out of an argument object's code (a callback) is
+        // the input's: the sequence is an invalid input, like an illegal argument.
+        if contract.is_some()
+            && let Some(cause) = thrown_cause(r, i)
+        {
+            *self.set_aside.entry(cause).or_default() += 1;
+            contract = None;
+        }
         let mut comp = b.comp;
         let mut short = (*comp.seq).clone();
         short.stmts.truncate(i + 1);
@@ -1183,7 +1206,8 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// The contract an exception of `class` thrown by the final call breaks, if any.
+    /// The contract an exception of `class` thrown by the final call breaks, if any (before
+    /// blame: see [`thrown_cause`]).
     fn exception_contract(&self, class: &str, null_input: bool) -> Option<&'static str> {
         if class == "java.lang.NullPointerException" && !null_input {
             Some("npe-without-null-input")
@@ -1201,7 +1225,7 @@ impl<'a> Generator<'a> {
     fn apply_normal(&mut self, b: Built, r: &SeqResult, new_cov: bool, new_probe: bool) {
         let op = b.op;
         self.stats[op as usize].successes += 1;
-        if let Some(v) = r.violations.first() {
+        if let Some(v) = r.violations.iter().find(|v| v.blame.cause.is_none()) {
             let vop = match &b.comp.seq.stmts[v.a as usize] {
                 Stmt::Call { op, .. } => *op,
                 _ => op,
@@ -1221,6 +1245,12 @@ impl<'a> Generator<'a> {
                 },
                 Some(class),
             );
+            return;
+        }
+        if let Some(cause) = r.violations.iter().find_map(|v| v.blame.cause) {
+            // Every violation is the input's doing: an invalid input, neither an error nor
+            // a source of values.
+            *self.set_aside.entry(cause).or_default() += 1;
             return;
         }
         self.learn(b, r, new_cov, new_probe);

@@ -169,6 +169,7 @@ fn not_run(req: &ExecRequest, slot: usize) -> SeqResult {
         compared: Vec::new(),
         compared_nums: Vec::new(),
         forms: Vec::new(),
+        thrown: None,
     }
 }
 

@@ -48,6 +48,7 @@ fn case(stmts: Vec<Stmt>, asserts: Vec<Option<Value>>, ending: Ending) -> TestCa
     let mut asserts = asserts;
     asserts.resize(n, None);
     TestCase {
+        defect: None,
         seq: Arc::new(Sequence { stmts }),
         asserts,
         observers: vec![],
