@@ -311,9 +311,17 @@ final class Blame {
     private boolean consistent(Comparator c, int n) {
         ArrayList<Object> vs = new ArrayList<>();
         IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
+        boolean hasNull = false;
         for (int i = 0; i < n && vs.size() < MAX_VALUES; i++) {
             Object v = ex.vals[i];
-            if (v != null && !(v instanceof Comparator) && seen.put(v, true) == null) {
+            if (v == null) {
+                // a null the sequence passed is one of its values (TreeSet takes it when the
+                // comparator does)
+                if (!hasNull && ex.isRef[i] && ex.stmt(i).kind != STMT_CALL) {
+                    hasNull = true;
+                    vs.add(null);
+                }
+            } else if (!(v instanceof Comparator) && seen.put(v, true) == null) {
                 vs.add(v);
             }
         }
@@ -355,6 +363,9 @@ final class Blame {
     }
 
     private static boolean equal(Object x, Object y) {
+        if (x == null || y == null) {
+            return x == y;
+        }
         try {
             return x.equals(y);
         } catch (Throwable t) {
