@@ -688,8 +688,9 @@ fn subject_line(file: &str, text: &str) -> usize {
 #[test]
 fn error_tests_blame_the_input_and_point_at_the_bug() {
     // blame.FnView's hashCode applies a function argument that throws for all keys but one,
-    // and SortedBag is built with a comparator that calls every pair equal: their
-    // violations are the inputs' doing (set aside, counted). OwnView's hashCode throws on its
+    // SortedBag is built with a comparator that calls every pair equal, and Lookup.get's
+    // NullPointerException is thrown inside its function argument: their violations are the
+    // inputs' doing (set aside, counted). OwnView's hashCode throws on its
     // own, Money's hashCode disagrees with its equals, Config's toString throws (reached
     // through Config.Builder): those are the class's bugs, each one error test that names
     // where, keeps the exception as its cause and shows the values and numbers compared.
@@ -703,6 +704,8 @@ fn error_tests_blame_the_input_and_point_at_the_bug() {
             "blame.OwnView",
             "--class",
             "blame.SortedBag",
+            "--class",
+            "blame.Lookup",
             "--class",
             "blame.Money",
             "--class",
