@@ -192,6 +192,13 @@ pub enum DefectKey {
         class: Arc<str>,
         contract: crate::runner::Contract,
     },
+    /// An exception contract whose throw site is known (`Class.method (line N)` in a class
+    /// under test): one defect however many operations (`TransformIterator.hasNext()`,
+    /// `Iterator.hasNext()` on it) reach that line.
+    ThrowSite {
+        site: Arc<str>,
+        contract: &'static str,
+    },
 }
 
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -1184,6 +1191,7 @@ impl<'a> Generator<'a> {
         comp.tids.truncate(i + 1);
         if let Some(contract) = contract {
             self.stats[thrower as usize].errors += 1;
+            let site = self.throw_site(r, i);
             self.add_error(
                 comp,
                 thrower,
@@ -1191,7 +1199,7 @@ impl<'a> Generator<'a> {
                     contract,
                     class: class.to_string(),
                 },
-                None,
+                site,
             );
         } else if !class.starts_with("jforge.")
             && (self.seen_exceptions.insert((thrower, class.to_string())) || new_probe)
@@ -1204,6 +1212,18 @@ impl<'a> Generator<'a> {
                 new_probe,
             );
         }
+    }
+
+    /// Where the exception statement `at` threw, as the defect's key: the class under test,
+    /// method and line of the top frame in a class under test (see `Blame::thrown_culprit`).
+    fn throw_site(&self, r: &SeqResult, at: usize) -> Option<Arc<str>> {
+        let (s, blame) = r.thrown.as_ref()?;
+        if *s as usize != at {
+            return None;
+        }
+        let under_test = |c: &str| self.ops.instantiations.contains_key(c);
+        let f = blame.thrown_culprit(&under_test)?;
+        (f.line >= 0).then(|| Arc::from(f.describe().as_str()))
     }
 
     /// The contract an exception of `class` thrown by the final call breaks, if any (before
@@ -1418,7 +1438,8 @@ impl<'a> Generator<'a> {
     }
 
     /// Records an error-revealing sequence under its defect ([`DefectKey`]; `class`: the
-    /// class of the value breaking an object contract); the shortest sequence is kept.
+    /// class of the value breaking an object contract, or the throw site of an exception);
+    /// the shortest sequence is kept.
     fn add_error(
         &mut self,
         comp: Component,
@@ -1426,10 +1447,15 @@ impl<'a> Generator<'a> {
         violation: Violation,
         class: Option<Arc<str>>,
     ) {
+        let object = matches!(violation, Violation::Contract { .. });
         let key = match (&violation, &class) {
             (Violation::Contract { contract, .. }, Some(class)) => DefectKey::Contract {
                 class: class.clone(),
                 contract: *contract,
+            },
+            (Violation::Exception { contract, .. }, Some(site)) => DefectKey::ThrowSite {
+                site: site.clone(),
+                contract,
             },
             _ => DefectKey::Exception {
                 op,
@@ -1456,7 +1482,8 @@ impl<'a> Generator<'a> {
                         op,
                         count: 1,
                         routes: BTreeSet::from([op]),
-                        class,
+                        // the class of an object contract (a throw site is only a key)
+                        class: class.filter(|_| object),
                     },
                 );
             }

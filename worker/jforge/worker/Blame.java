@@ -75,8 +75,10 @@ final class Blame {
         Class<?>[] own = own(a, b, call);
         ArrayList<Object> inputs = inputs(n, a, b);
         int cause = !call && t instanceof NullPointerException && nullInput ? CAUSE_NULL_INPUT : CAUSE_NONE;
-        for (Throwable c = t; c != null && cause == CAUSE_NONE; c = c.getCause() == c ? null : c.getCause()) {
-            for (StackTraceElement f : relevant(c)) {
+        ArrayList<StackTraceElement> top = relevant(t);
+        int depth = 0;
+        for (Throwable c = t; c != null && cause == CAUSE_NONE && depth < 8; c = c.getCause(), depth++) {
+            for (StackTraceElement f : c == t ? top : relevant(c)) {
                 if (implicates(f.getClassName(), own, inputs)) {
                     cause = CAUSE_CALLBACK;
                     break;
@@ -84,7 +86,7 @@ final class Blame {
             }
         }
         out.u8(cause);
-        frames(out, relevant(t), own);
+        frames(out, top, own);
     }
 
     /**
