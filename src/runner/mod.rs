@@ -366,3 +366,62 @@ impl SeqResult {
 }
 
 pub use crate::model::classpath::JdkClasses;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(class: &str, method: &str, own: bool, jdk: bool) -> Frame {
+        Frame {
+            class: class.into(),
+            method: method.into(),
+            line: 3,
+            own,
+            jdk,
+        }
+    }
+
+    #[test]
+    fn the_culprit_is_the_classs_own_frame_not_a_helper() {
+        // Guava-like: checkNotNull (a non-JDK helper) above the class under test's method,
+        // above the JDK frames of a view's superclass.
+        let b = Blame {
+            cause: None,
+            frames: vec![
+                frame("java.util.Objects", "requireNonNull", false, true),
+                frame("com.g.base.Preconditions", "checkNotNull", false, false),
+                frame("com.g.collect.Cfg", "<init>", false, false),
+                frame("com.g.collect.Cfg$Builder", "build", true, false),
+                frame("java.util.AbstractMap", "hashCode", true, true),
+            ],
+        };
+        let under_test = |c: &str| c.starts_with("com.g.collect.");
+        assert_eq!(
+            b.thrown_culprit(&under_test).unwrap().describe(),
+            "com.g.collect.Cfg.<init> (line 3)"
+        );
+        // nothing under test: the top frame outside the JDK
+        assert_eq!(
+            b.thrown_culprit(&|_| false).unwrap().class.as_ref(),
+            "com.g.base.Preconditions"
+        );
+        // an object contract: the top frame in the value's own class or a supertype
+        assert_eq!(
+            b.object_culprit().unwrap().class.as_ref(),
+            "com.g.collect.Cfg$Builder"
+        );
+        // JDK only (a JDK class under test): its own frame, else the top
+        let jdk = Blame {
+            cause: None,
+            frames: vec![
+                frame("java.util.Objects", "requireNonNull", false, true),
+                frame("java.util.TreeMap", "put", true, true),
+            ],
+        };
+        assert_eq!(
+            jdk.thrown_culprit(&|_| false).unwrap().class.as_ref(),
+            "java.util.TreeMap"
+        );
+        assert!(Blame::default().object_culprit().is_none());
+    }
+}
