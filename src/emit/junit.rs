@@ -508,57 +508,113 @@ impl MethodWriter<'_> {
         let y = b
             .and_then(|b| value_of(self, b))
             .unwrap_or_else(|| x.clone());
-        let msg = format!("\"{CONTRACT_MESSAGE}{}\"", contract.name());
-        let check = |w: &Self, assert: &str, cond: String| -> String {
-            if w.junit == 4 {
-                format!("{assert}({msg}, {cond});")
-            } else {
-                format!("{assert}({cond}, {msg});")
-            }
-        };
-        let line = match contract {
-            Contract::EqualsReflexive => check(self, "assertTrue", format!("{x}.equals({x})")),
-            Contract::EqualsNull => check(self, "assertFalse", format!("{x}.equals(null)")),
-            Contract::EqualsSymmetric => check(
-                self,
-                "assertTrue",
-                format!("!{x}.equals({y}) || {y}.equals({x})"),
+        let name = contract.name();
+        let lit = |s: &str| format!("\"{s}\"");
+        let (cond, what, shown): (String, String, Vec<&str>) = match contract {
+            Contract::EqualsReflexive => (
+                format!("!{x}.equals({x})"),
+                lit("x.equals(x) is false"),
+                vec!["x"],
             ),
-            Contract::EqualsHashCode => check(
-                self,
-                "assertTrue",
-                format!("!{x}.equals({y}) || {x}.hashCode() == {y}.hashCode()"),
+            Contract::EqualsNull => (
+                format!("{x}.equals(null)"),
+                lit("x.equals(null) is true"),
+                vec!["x"],
+            ),
+            Contract::EqualsSymmetric => (
+                format!("{x}.equals({y}) != {y}.equals({x})"),
+                format!(
+                    "\"x.equals(y) is \" + {x}.equals({y}) + \" but y.equals(x) is \" + {y}.equals({x})"
+                ),
+                vec!["x", "y"],
+            ),
+            Contract::EqualsHashCode => (
+                format!("{x}.equals({y}) && {x}.hashCode() != {y}.hashCode()"),
+                format!(
+                    "\"x.equals(y) but x.hashCode() is \" + {x}.hashCode() + \" and y.hashCode() is \" + {y}.hashCode()"
+                ),
+                vec!["x", "y"],
             ),
             Contract::HashCodeThrows | Contract::ToStringThrows => {
                 // The contract is "this call does not throw": the test catches what it
-                // throws and fails with a message naming the contract, so that a red build
+                // throws and fails with a message naming the contract and the exception as
+                // its cause (so the trace shows the line that threw), so that a red build
                 // says why (and the final check can tell this failure from any other).
                 let call = if contract == Contract::HashCodeThrows {
                     "hashCode"
                 } else {
                     "toString"
                 };
-                self.line(format!("// Fails: {}: {call}() throws", contract.name()));
-                self.throws_contract(&format!("{x}.{call}();"), "Throwable", contract.name());
+                self.line(format!("// Fails: {name}: {call}() throws"));
+                self.believed_line();
+                self.throws_contract(&format!("{x}.{call}();"), "Throwable", name);
                 return;
             }
-            Contract::CompareToReflexive => check(
-                self,
-                "assertTrue",
-                format!("((Comparable) {x}).compareTo({x}) == 0"),
+            Contract::CompareToReflexive => (
+                format!("((Comparable) {x}).compareTo({x}) != 0"),
+                format!("\"x.compareTo(x) is \" + ((Comparable) {x}).compareTo({x})"),
+                vec!["x"],
             ),
-            Contract::CompareToAntisymmetric => check(
-                self,
-                "assertTrue",
+            Contract::CompareToAntisymmetric => (
                 format!(
-                    "Integer.signum(((Comparable) {x}).compareTo({y})) == -Integer.signum(((Comparable) {y}).compareTo({x}))"
+                    "Integer.signum(((Comparable) {x}).compareTo({y})) != -Integer.signum(((Comparable) {y}).compareTo({x}))"
                 ),
+                format!(
+                    "\"x.compareTo(y) is \" + ((Comparable) {x}).compareTo({y}) + \" but y.compareTo(x) is \" + ((Comparable) {y}).compareTo({x})"
+                ),
+                vec!["x", "y"],
             ),
         };
-        self.line(line);
+        self.line(format!("// Fails: {name}"));
+        self.believed_line();
+        let exprs: Vec<(&str, &str)> = shown
+            .iter()
+            .map(|&v| (v, if v == "x" { x.as_str() } else { y.as_str() }))
+            .collect();
+        self.contract_failure(&cond, name, &what, &exprs);
     }
 
-    /// `try { stmt } catch (Class e) { fail("jforge contract violated: CONTRACT: " + e); }`
+    /// `if (cond) { ...; fail("jforge contract violated: NAME: " + what + "; x = ..."); }`:
+    /// the message shows the numbers compared (in `what`) and each value (its `toString`,
+    /// or class and identity hash when that throws), so the failure says what was found.
+    fn contract_failure(&mut self, cond: &str, name: &str, what: &str, values: &[(&str, &str)]) {
+        self.line(format!("if ({cond}) {{"));
+        self.indent += 1;
+        let mut shown = Vec::new();
+        for (label, e) in values {
+            let v = format!("jforgeShow{}", label.to_uppercase());
+            self.line(format!("String {v};"));
+            self.line("try {");
+            self.line(format!("    {v} = String.valueOf({e});"));
+            self.line("} catch (Throwable jforgeT) {");
+            self.line(format!(
+                "    {v} = {e}.getClass().getName() + \"@\" + Integer.toHexString(System.identityHashCode({e}));"
+            ));
+            self.line("}");
+            shown.push(format!("\"{label} = \" + {v}"));
+        }
+        self.line(format!(
+            "fail(\"{CONTRACT_MESSAGE}{name}: \" + {what} + \"; \" + {});",
+            shown.join(" + \", \" + ")
+        ));
+        self.indent -= 1;
+        self.line("}");
+    }
+
+    /// `// Believed: broken in com.x.Foo.hashCode (line 12); no argument object was involved`
+    /// when the run knows where (why an error test is worth reading).
+    fn believed_line(&mut self) {
+        if let Some(at) = self.case.defect.as_ref().and_then(|d| d.broken_in.clone()) {
+            self.line(format!(
+                "// Believed: broken in {}; no argument object was involved",
+                comment_text(&at)
+            ));
+        }
+    }
+
+    /// `try { stmt } catch (Class e) { throw new AssertionError("jforge contract violated:
+    /// CONTRACT: " + e, e); }`: the exception is the failure's cause, so JUnit's trace shows
+    /// the line of the code under test that threw.
     fn throws_contract(&mut self, stmt: &str, class: &str, contract: &str) {
         self.line("try {");
         self.indent += 1;
@@ -567,7 +623,7 @@ impl MethodWriter<'_> {
         self.line(format!("}} catch ({class} e) {{"));
         self.indent += 1;
         self.line(format!(
-            "fail(\"{CONTRACT_MESSAGE}{}: \" + e);",
+            "throw new AssertionError(\"{CONTRACT_MESSAGE}{}: \" + e, e);",
             comment_text(contract).replace('"', "")
         ));
         self.indent -= 1;
@@ -648,6 +704,7 @@ impl MethodWriter<'_> {
                 comment_text(contract),
                 comment_text(class)
             ));
+            self.believed_line();
         }
         let Some((decl, expr, is_call)) = self.expression(stmt, inline && expect_exc.is_none())
         else {

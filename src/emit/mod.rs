@@ -47,6 +47,20 @@ pub struct TestCase {
     /// Observer calls to assert after the last statement: (statement, observer op, value).
     pub observers: Vec<(u32, OpId, Value)>,
     pub ending: Ending,
+    /// For an error test: what the defect is known by (`None`: nothing beyond the ending).
+    pub defect: Option<Defect>,
+}
+
+/// Why an error test is believed, and whose defect it is.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Defect {
+    /// The class under test the test belongs to, when not that of its last call: the class
+    /// whose code broke the contract (a defect reached through `Config.Builder` but thrown in
+    /// `Config.toString` is `Config`'s). `None`: the rule of [`suite::owner`].
+    pub owner: Option<String>,
+    /// The class and method whose code broke the contract, with its line
+    /// (`com.x.Foo.hashCode (line 12)`), for the test's comment.
+    pub broken_in: Option<String>,
 }
 
 /// Output settings.
@@ -147,6 +161,7 @@ mod tests {
             asserts: vec![None, Some(Value::Long(5))],
             observers: vec![(0, 1, Value::Long(5)), (0, 2, Value::Bool(false))],
             ending: Ending::Normal,
+            defect: None,
         }
     }
 

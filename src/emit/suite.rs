@@ -119,8 +119,9 @@ pub fn check_package(p: &str) -> Result<()> {
     }
 }
 
-/// The class under test a test belongs to: that of its last call of a class under test, else
-/// the first of `classes`. (Operations of interfaces that guidance calls on returned objects,
+/// The class under test a test belongs to: its `owner` when that is a class under test (an
+/// error test: the class whose code broke the contract), else that of its last call of a
+/// class under test, else the first of `classes`. (Operations of interfaces that guidance calls on returned objects,
 /// `Iterator.next()`, have an owner outside `classes`: helpers here.) The same rule as the
 /// summary's per-class counts (`generate::report::test_owner`), so that a class's row counts
 /// the tests of its file family (they once differed: Document 126 in the table, 173 in its
@@ -137,6 +138,14 @@ pub fn owner<'a>(
         }
         _ => None,
     };
+    if let Some(own) = case
+        .defect
+        .as_ref()
+        .and_then(|d| d.owner.as_deref())
+        .and_then(|o| classes.iter().find(|k| k.as_str() == o))
+    {
+        return own;
+    }
     let fallback = classes.first().map_or("", |c| c.as_str());
     case.seq.stmts.iter().rev().find_map(of).unwrap_or(fallback)
 }
@@ -566,6 +575,7 @@ mod tests {
             .map(|&op| Stmt::Call { op, args: vec![] })
             .collect();
         TestCase {
+            defect: None,
             asserts: vec![None; stmts.len()],
             seq: std::sync::Arc::new(crate::sequence::Sequence { stmts }),
             observers: vec![],

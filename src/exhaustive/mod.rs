@@ -637,6 +637,7 @@ pub(crate) fn build_tests(
     for f in &search.failures {
         if let Some((contract, a)) = f.contract {
             err.push(TestCase {
+                defect: None,
                 seq: f.seq.clone(),
                 asserts: vec![None; f.seq.len()],
                 observers: Vec::new(),
@@ -648,6 +649,7 @@ pub(crate) fn build_tests(
             });
         } else if let Some(p) = &f.public_class {
             err.push(TestCase {
+                defect: None,
                 seq: f.seq.clone(),
                 asserts: vec![None; f.seq.len()],
                 observers: Vec::new(),
@@ -669,6 +671,7 @@ pub(crate) fn build_tests(
         if let Some(&op) = search.cfg.check_ops.get(&cls) {
             let (seq, value) = search.materialize(c.kept);
             err.push(TestCase {
+                defect: None,
                 asserts: vec![None; seq.len()],
                 seq,
                 observers: vec![(value, op, Value::Bool(true))],

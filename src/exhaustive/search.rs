@@ -1390,6 +1390,7 @@ impl<'a> Search<'a> {
                     compared_nums: Vec::new(),
                     forms: Vec::new(),
                     clock_reads: 0,
+                    thrown: None,
                 };
                 self.apply(m, &r);
                 return;

@@ -11,8 +11,8 @@ use super::ops::OpSet;
 use super::random::{CandEnding, Candidate, ErrorCandidate, Generator, Violation};
 use super::select;
 use crate::contracts::null_input;
-use crate::emit::{Ending, TestCase};
-use crate::runner::{ExecMode, ExecRequest, Pool, SeqResult, StmtOutcome};
+use crate::emit::{Defect, Ending, TestCase};
+use crate::runner::{Blame, ExecMode, ExecRequest, Frame, Pool, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, Sequence, Stmt};
 use crate::suite::{Expect, ObserveItem, ObserveStats};
 use std::collections::HashSet;
@@ -78,6 +78,39 @@ pub struct ErrorTest {
     pub routes: usize,
     /// For an object contract: the class whose contract breaks.
     pub class: Option<Arc<str>>,
+    /// The frame of the code that broke the contract (the class and method the summary and
+    /// the test's comment name), from the confirming run; `None` when the worker gave none.
+    pub culprit: Option<Frame>,
+}
+
+/// The frame whose code broke the contract and the class under test the defect belongs to:
+/// for an object contract, the value's class (else the culprit's, when that one is under
+/// test); for an exception, the class under test whose method threw (the top frame in a
+/// class under test), so that the summary, the table and the file name agree.
+fn culprit_and_owner(
+    ops: &OpSet,
+    e: &ErrorCandidate,
+    v: &Violation,
+    blame: &Blame,
+) -> (Option<Frame>, Option<String>) {
+    let under_test = |c: &str| ops.instantiations.contains_key(c);
+    let culprit = match v {
+        Violation::Contract { .. } => blame.object_culprit(),
+        Violation::Exception { .. } => blame.thrown_culprit(&under_test),
+    }
+    .cloned();
+    let owner = match v {
+        Violation::Contract { .. } => e.class.as_deref().filter(|c| under_test(c)),
+        Violation::Exception { .. } => None,
+    }
+    .or_else(|| {
+        culprit
+            .as_ref()
+            .map(|f| &*f.class)
+            .filter(|c| under_test(c))
+    })
+    .map(str::to_string);
+    (culprit, owner)
 }
 
 fn observer_calls(ops: &OpSet, seq: &Sequence, stmt: u32) -> Vec<(u32, OpId)> {
@@ -231,24 +264,35 @@ fn contract_values(v: &Violation) -> Vec<u32> {
     }
 }
 
-/// Does `r` show violation `v` again? Returns the violation as reported this time.
-fn reproduced(seq: &Sequence, v: &Violation, r: &SeqResult) -> Option<Violation> {
+/// Does `r` show violation `v` again, by the class's own code (no input blamed)? Returns the
+/// violation as reported this time and who broke it.
+fn reproduced(seq: &Sequence, v: &Violation, r: &SeqResult) -> Option<(Violation, Blame)> {
     match v {
         Violation::Exception { contract, class } => {
             let n = r.outcomes.len();
+            let blame = match &r.thrown {
+                Some((s, b)) if *s as usize == n - 1 => b.clone(),
+                _ => Blame::default(),
+            };
             let ok = r.first_abnormal() == Some(n - 1)
                 && matches!(&r.outcomes[n - 1], StmtOutcome::Exception { class: c, .. } if c.as_ref() == class)
-                && (*contract != "npe-without-null-input" || !null_input(seq, r));
-            ok.then(|| v.clone())
+                && (*contract != "npe-without-null-input" || !null_input(seq, r))
+                && blame.cause.is_none();
+            ok.then(|| (v.clone(), blame))
         }
         Violation::Contract { contract, a, b } => r
             .violations
             .iter()
-            .find(|x| x.contract == *contract && (x.a == *a || Some(x.a) == *b))
-            .map(|x| Violation::Contract {
-                contract: x.contract,
-                a: x.a,
-                b: x.b,
+            .find(|x| {
+                x.contract == *contract && (x.a == *a || Some(x.a) == *b) && x.blame.cause.is_none()
+            })
+            .map(|x| {
+                let v = Violation::Contract {
+                    contract: x.contract,
+                    a: x.a,
+                    b: x.b,
+                };
+                (v, x.blame.clone())
             }),
     }
 }
@@ -329,7 +373,7 @@ fn minimize_all(
         let reqs = tries.iter().map(|(_, seq, v)| request(seq, v)).collect();
         let results = pool.execute(reqs)?;
         for ((k, smaller, v2), r) in tries.into_iter().zip(&results) {
-            if let Some(v3) = reproduced(&smaller, &v2, r) {
+            if let Some((v3, _)) = reproduced(&smaller, &v2, r) {
                 items[k].seq = smaller;
                 items[k].v = v3;
             }
@@ -367,11 +411,12 @@ pub fn error_tests(
     let mut out = Vec::new();
     for (((e, s), r1), r2) in errors.iter().zip(items).zip(&first).zip(&again) {
         let (seq, v) = (s.seq, s.v);
-        let confirmed = reproduced(&seq, &v, r1).is_some() && reproduced(&seq, &v, r2).is_some();
-        if !confirmed {
+        let (Some((_, blame)), Some(_)) = (reproduced(&seq, &v, r1), reproduced(&seq, &v, r2))
+        else {
             stats.unreproducible_errors += 1;
             continue;
-        }
+        };
+        let (culprit, owner) = culprit_and_owner(generator.ops, e, &v, &blame);
         stats.minimized_statements += e.comp.seq.len() - seq.len();
         let ending = match &v {
             Violation::Exception { contract, class } => Ending::ErrorException {
@@ -387,6 +432,10 @@ pub fn error_tests(
         let n = seq.len();
         out.push(ErrorTest {
             case: TestCase {
+                defect: Some(Defect {
+                    broken_in: culprit.as_ref().map(Frame::describe),
+                    owner,
+                }),
                 seq: Arc::new(seq),
                 asserts: vec![None; n],
                 observers: Vec::new(),
@@ -397,6 +446,7 @@ pub fn error_tests(
             occurrences: e.count,
             routes: e.routes.len(),
             class: e.class.clone(),
+            culprit,
         });
     }
     Ok(out)

@@ -17,7 +17,9 @@ use super::literals::LiteralPool;
 use super::ops::{OpSet, is_literal_type};
 use crate::instrument::ProbeKind;
 use crate::model::{JType, Model};
-use crate::runner::{CrashKind, ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
+use crate::runner::{
+    CrashKind, ExecMode, ExecRequest, InputCause, Observed, Pool, SeqResult, StmtOutcome,
+};
 use crate::sequence::{OpId, OpKind, SeqRef, Sequence, Stmt, Value};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -172,6 +174,14 @@ pub struct ErrorCandidate {
     pub class: Option<Arc<str>>,
 }
 
+/// The input that caused the exception statement `at` threw, if the worker blamed one.
+pub fn thrown_cause(r: &SeqResult, at: usize) -> Option<InputCause> {
+    match &r.thrown {
+        Some((s, blame)) if *s as usize == at => blame.cause,
+        _ => None,
+    }
+}
+
 /// One defect, however many sequences show it: an exception contract
 /// (`npe-without-null-input`, ...) is a defect of the operation that throws; a broken object
 /// contract (equals, hashCode, compareTo, toString) is a defect of the class of the value
@@ -186,6 +196,13 @@ pub enum DefectKey {
     Contract {
         class: Arc<str>,
         contract: crate::runner::Contract,
+    },
+    /// An exception contract whose throw site is known (`Class.method (line N)` in a class
+    /// under test): one defect however many operations (`TransformIterator.hasNext()`,
+    /// `Iterator.hasNext()` on it) reach that line.
+    ThrowSite {
+        site: Arc<str>,
+        contract: &'static str,
     },
 }
 
@@ -297,6 +314,10 @@ pub struct Generator<'a> {
     subsumed: HashSet<u64>,
     pub errors: BTreeMap<DefectKey, ErrorCandidate>,
     pub incidents: Vec<Incident>,
+    /// Sequences whose contract violation (or contract-breaking exception) an input caused
+    /// (a callback argument threw, a comparator argument breaks its contract), by cause: set
+    /// aside as invalid inputs, not error tests, and counted so that nothing is hidden.
+    pub set_aside: BTreeMap<InputCause, u64>,
     pub progress: Progress,
     /// Why generation ended: "time-limit", "generated-limit", "plateau" (--stop-on-plateau)
     /// or "exhausted" (repeated batches made no new sequence).
@@ -350,6 +371,7 @@ impl<'a> Generator<'a> {
             subsumed: HashSet::new(),
             errors: BTreeMap::new(),
             incidents: Vec::new(),
+            set_aside: BTreeMap::new(),
             progress: Progress::default(),
             stop_reason: StopReason::Exhausted,
             op_ret: Vec::with_capacity(n),
@@ -1165,8 +1187,16 @@ impl<'a> Generator<'a> {
         }
         self.stats[thrower as usize].exceptions += 1;
         let null_input = b.comp.has_null || crate::contracts::null_input(&b.comp.seq, r);
-        let contract =
+        let mut contract =
             crate::contracts::exception_contract(class, null_input, &self.cfg.error_exceptions);
+        // An exception thrown inside or out of an argument object's code (a callback) is
+        // the input's: the sequence is an invalid input, like an illegal argument.
+        if contract.is_some()
+            && let Some(cause) = thrown_cause(r, i)
+        {
+            *self.set_aside.entry(cause).or_default() += 1;
+            contract = None;
+        }
         let mut comp = b.comp;
         let mut short = (*comp.seq).clone();
         short.stmts.truncate(i + 1);
@@ -1174,6 +1204,7 @@ impl<'a> Generator<'a> {
         comp.tids.truncate(i + 1);
         if let Some(contract) = contract {
             self.stats[thrower as usize].errors += 1;
+            let site = self.throw_site(r, i);
             self.add_error(
                 comp,
                 thrower,
@@ -1181,7 +1212,7 @@ impl<'a> Generator<'a> {
                     contract,
                     class: class.to_string(),
                 },
-                None,
+                site,
             );
         } else if !class.starts_with("jforge.")
             && (self.seen_exceptions.insert((thrower, class.to_string())) || new_probe)
@@ -1196,12 +1227,24 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// Where the exception statement `at` threw, as the defect's key: the class under test,
+    /// method and line of the top frame in a class under test (see `Blame::thrown_culprit`).
+    fn throw_site(&self, r: &SeqResult, at: usize) -> Option<Arc<str>> {
+        let (s, blame) = r.thrown.as_ref()?;
+        if *s as usize != at {
+            return None;
+        }
+        let under_test = |c: &str| self.ops.instantiations.contains_key(c);
+        let f = blame.thrown_culprit(&under_test)?;
+        (f.line >= 0).then(|| Arc::from(f.describe().as_str()))
+    }
+
     /// A sequence that ran normally: an error candidate when a value broke an object
     /// contract, else its values and behaviour are learned from.
     fn apply_normal(&mut self, b: Built, r: &SeqResult, new_cov: bool, new_probe: bool) {
         let op = b.op;
         self.stats[op as usize].successes += 1;
-        if let Some(v) = r.violations.first() {
+        if let Some(v) = r.violations.iter().find(|v| v.blame.cause.is_none()) {
             let vop = match &b.comp.seq.stmts[v.a as usize] {
                 Stmt::Call { op, .. } => *op,
                 _ => op,
@@ -1221,6 +1264,12 @@ impl<'a> Generator<'a> {
                 },
                 Some(class),
             );
+            return;
+        }
+        if let Some(cause) = r.violations.iter().find_map(|v| v.blame.cause) {
+            // Every violation is the input's doing: an invalid input, neither an error nor
+            // a source of values.
+            *self.set_aside.entry(cause).or_default() += 1;
             return;
         }
         self.learn(b, r, new_cov, new_probe);
@@ -1406,7 +1455,8 @@ impl<'a> Generator<'a> {
     }
 
     /// Records an error-revealing sequence under its defect ([`DefectKey`]; `class`: the
-    /// class of the value breaking an object contract); the shortest sequence is kept.
+    /// class of the value breaking an object contract, or the throw site of an exception);
+    /// the shortest sequence is kept.
     fn add_error(
         &mut self,
         comp: Component,
@@ -1414,10 +1464,15 @@ impl<'a> Generator<'a> {
         violation: Violation,
         class: Option<Arc<str>>,
     ) {
+        let object = matches!(violation, Violation::Contract { .. });
         let key = match (&violation, &class) {
             (Violation::Contract { contract, .. }, Some(class)) => DefectKey::Contract {
                 class: class.clone(),
                 contract: *contract,
+            },
+            (Violation::Exception { contract, .. }, Some(site)) => DefectKey::ThrowSite {
+                site: site.clone(),
+                contract,
             },
             _ => DefectKey::Exception {
                 op,
@@ -1444,7 +1499,8 @@ impl<'a> Generator<'a> {
                         op,
                         count: 1,
                         routes: BTreeSet::from([op]),
-                        class,
+                        // the class of an object contract (a throw site is only a key)
+                        class: class.filter(|_| object),
                     },
                 );
             }

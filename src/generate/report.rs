@@ -41,6 +41,11 @@ pub struct ErrorRow {
     /// value, or the throwing operation).
     pub routes: usize,
     pub statements: usize,
+    /// Why the test is believed: the class and method whose code broke the contract (the
+    /// top frame in the violating value's class for an object contract, in a class under
+    /// test for an exception) and its line, when known; no argument object was involved
+    /// (those are set aside, see [`Report::set_aside`]).
+    pub broken_in: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -58,6 +63,9 @@ pub struct Report {
     /// Members left out (of the classes under test and of helper classes), with the reason.
     pub skipped_members: Vec<(String, SkipReason)>,
     pub errors: Vec<ErrorRow>,
+    /// Sequences whose contract violation an input caused, set aside (not error tests), by
+    /// cause (`callback-threw`, `comparator-inconsistent`).
+    pub set_aside: BTreeMap<String, u64>,
     pub incidents: Vec<Incident>,
     pub generated: u64,
     pub executed: u64,
@@ -178,6 +186,11 @@ impl Report {
             skipped_classes: f.skipped_classes.to_vec(),
             skipped_members: f.ops.skipped.clone(),
             errors: error_rows,
+            set_aside: generator
+                .set_aside
+                .iter()
+                .map(|(c, n)| (c.name().to_string(), *n))
+                .collect(),
             incidents: generator.incidents.clone(),
             generated: progress.generated,
             executed: progress.executed,
@@ -223,6 +236,7 @@ impl Report {
         }
         self.write_destination(out)?;
         self.write_errors(out)?;
+        self.write_set_aside(out)?;
         self.write_check(out)?;
         self.write_instability(out)
     }
@@ -323,8 +337,30 @@ impl Report {
                 if e.routes == 1 { "" } else { "s" },
                 e.statements
             )?;
+            if let Some(at) = &e.broken_in {
+                writeln!(out, "    broken in {at}; no argument object was involved")?;
+            }
         }
         Ok(())
+    }
+
+    /// How many violations were set aside as the input's doing, by cause: nothing is
+    /// hidden silently.
+    fn write_set_aside(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        if self.set_aside.is_empty() {
+            return Ok(());
+        }
+        let total: u64 = self.set_aside.values().sum();
+        let causes: Vec<String> = self
+            .set_aside
+            .iter()
+            .map(|(c, n)| format!("{c} {n}"))
+            .collect();
+        writeln!(
+            out,
+            "set aside as invalid inputs (not error tests): {total} sequences whose contract violation an argument object caused ({})",
+            causes.join(", ")
+        )
     }
 
     /// The javac/JUnit check's outcome, or why the tests were not checked.
@@ -536,7 +572,14 @@ fn error_rows(f: &RunFacts, rows: &mut BTreeMap<&str, ClassRow>) -> Vec<ErrorRow
     let ops = f.ops;
     let mut error_rows = Vec::new();
     for e in f.errors {
-        let class = class_of(ops, e.op).unwrap_or("(helper)").to_string();
+        let class = e
+            .case
+            .defect
+            .as_ref()
+            .and_then(|d| d.owner.as_deref())
+            .or_else(|| class_of(ops, e.op))
+            .unwrap_or("(helper)")
+            .to_string();
         if let Some(row) = rows.get_mut(class.as_str()) {
             row.error_tests += 1;
             *row.errors_by_contract
@@ -554,6 +597,7 @@ fn error_rows(f: &RunFacts, rows: &mut BTreeMap<&str, ClassRow>) -> Vec<ErrorRow
             occurrences: e.occurrences,
             routes: e.routes,
             statements: e.case.seq.len(),
+            broken_in: e.culprit.as_ref().map(|f| f.describe()),
         });
     }
     error_rows

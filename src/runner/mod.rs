@@ -237,6 +237,90 @@ pub struct ContractViolation {
     pub b: Option<u32>,
     /// e.g. the exception thrown by hashCode.
     pub detail: String,
+    /// Who broke it (the worker's `Blame`).
+    pub blame: Blame,
+}
+
+/// Why a violation (or the exception a call threw) is the input's doing, not the class's:
+/// the sequence is then an invalid input, not an error test (see the worker's `Blame`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum InputCause {
+    /// Thrown inside or out of the code of an argument object (a function, predicate,
+    /// converter, comparator, supplier, or a view built on one).
+    CallbackThrew,
+    /// The values were built with a Comparator argument that breaks its contract (not
+    /// reflexive, antisymmetric, transitive or consistent with equals) on the sequence's values.
+    ComparatorInconsistent,
+    /// hashCode or toString threw a NullPointerException on a value built with a null
+    /// argument (as for the exceptions of calls, an NPE after a null input is expected).
+    NullInput,
+}
+
+impl InputCause {
+    /// Stable name used in the summary and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputCause::CallbackThrew => "callback-threw",
+            InputCause::ComparatorInconsistent => "comparator-inconsistent",
+            InputCause::NullInput => "null-input",
+        }
+    }
+}
+
+/// A stack frame of the code that broke a contract.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Frame {
+    pub class: Arc<str>,
+    pub method: Arc<str>,
+    /// Source line, when known (negative: unknown).
+    pub line: i32,
+    /// The class is the violating value's (or the call's) class or one of its supertypes.
+    pub own: bool,
+    /// A JDK class (boot or platform class loader).
+    pub jdk: bool,
+}
+
+impl Frame {
+    /// `com.x.Foo.hashCode (line 12)`.
+    pub fn describe(&self) -> String {
+        if self.line >= 0 {
+            format!("{}.{} (line {})", self.class, self.method, self.line)
+        } else {
+            format!("{}.{}", self.class, self.method)
+        }
+    }
+}
+
+/// Who broke a contract: whether an input caused it, and the frames between the throw site
+/// and the call (top first; for a wrong result, the one method that returned it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Blame {
+    pub cause: Option<InputCause>,
+    pub frames: Vec<Frame>,
+}
+
+impl Blame {
+    /// The frame of the code that broke an object contract: the top frame in the violating
+    /// value's own class (or a supertype), else the top frame outside the JDK, else the top.
+    pub fn object_culprit(&self) -> Option<&Frame> {
+        self.frames
+            .iter()
+            .find(|f| f.own)
+            .or_else(|| self.frames.iter().find(|f| !f.jdk))
+            .or(self.frames.first())
+    }
+
+    /// The frame where an exception was thrown, as far as a class of `under_test` is
+    /// concerned: the top frame in one of them, else the top frame outside the JDK, else the
+    /// top frame of the call's own class, else the top frame.
+    pub fn thrown_culprit(&self, under_test: &dyn Fn(&str) -> bool) -> Option<&Frame> {
+        self.frames
+            .iter()
+            .find(|f| under_test(&f.class))
+            .or_else(|| self.frames.iter().find(|f| !f.jdk))
+            .or_else(|| self.frames.iter().find(|f| f.own))
+            .or(self.frames.first())
+    }
 }
 
 /// Result of an observer call.
@@ -271,6 +355,8 @@ pub struct SeqResult {
     /// With rewritten clock reads (`-Djforge.clock`): how many times the sequence (observers
     /// included) read the clock.
     pub clock_reads: u32,
+    /// When a call threw: its statement and who broke it.
+    pub thrown: Option<(u32, Blame)>,
 }
 
 impl SeqResult {
@@ -283,3 +369,62 @@ impl SeqResult {
 }
 
 pub use crate::model::classpath::JdkClasses;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(class: &str, method: &str, own: bool, jdk: bool) -> Frame {
+        Frame {
+            class: class.into(),
+            method: method.into(),
+            line: 3,
+            own,
+            jdk,
+        }
+    }
+
+    #[test]
+    fn the_culprit_is_the_classs_own_frame_not_a_helper() {
+        // Guava-like: checkNotNull (a non-JDK helper) above the class under test's method,
+        // above the JDK frames of a view's superclass.
+        let b = Blame {
+            cause: None,
+            frames: vec![
+                frame("java.util.Objects", "requireNonNull", false, true),
+                frame("com.g.base.Preconditions", "checkNotNull", false, false),
+                frame("com.g.collect.Cfg", "<init>", false, false),
+                frame("com.g.collect.Cfg$Builder", "build", true, false),
+                frame("java.util.AbstractMap", "hashCode", true, true),
+            ],
+        };
+        let under_test = |c: &str| c.starts_with("com.g.collect.");
+        assert_eq!(
+            b.thrown_culprit(&under_test).unwrap().describe(),
+            "com.g.collect.Cfg.<init> (line 3)"
+        );
+        // nothing under test: the top frame outside the JDK
+        assert_eq!(
+            b.thrown_culprit(&|_| false).unwrap().class.as_ref(),
+            "com.g.base.Preconditions"
+        );
+        // an object contract: the top frame in the value's own class or a supertype
+        assert_eq!(
+            b.object_culprit().unwrap().class.as_ref(),
+            "com.g.collect.Cfg$Builder"
+        );
+        // JDK only (a JDK class under test): its own frame, else the top
+        let jdk = Blame {
+            cause: None,
+            frames: vec![
+                frame("java.util.Objects", "requireNonNull", false, true),
+                frame("java.util.TreeMap", "put", true, true),
+            ],
+        };
+        assert_eq!(
+            jdk.thrown_culprit(&|_| false).unwrap().class.as_ref(),
+            "java.util.TreeMap"
+        );
+        assert!(Blame::default().object_culprit().is_none());
+    }
+}

@@ -180,6 +180,7 @@ fn not_run(req: &ExecRequest, slot: usize) -> SeqResult {
         compared_nums: Vec::new(),
         forms: Vec::new(),
         clock_reads: 0,
+        thrown: None,
     }
 }
 

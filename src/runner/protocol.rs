@@ -14,8 +14,8 @@
 //! defines the next entry and is followed by the string (`u32` byte length + UTF-8).
 
 use crate::runner::{
-    Bulk, BulkForm, Contract, ContractViolation, CrashKind, ExecMode, ExecRequest, FormValue,
-    Observed, ObserverValue, Reuse, SeqResult, StmtOutcome,
+    Blame, Bulk, BulkForm, Contract, ContractViolation, CrashKind, ExecMode, ExecRequest,
+    FormValue, Frame, InputCause, Observed, ObserverValue, Reuse, SeqResult, StmtOutcome,
 };
 use crate::sequence::{OpId, OpKind, Operation, Stmt, Value};
 use anyhow::{Result, bail};
@@ -794,11 +794,13 @@ pub fn decode_result(
         let a = d.u32()?;
         let b = d.i32()?;
         let detail = d.str()?;
+        let blame = decode_blame(&mut d, classes)?;
         violations.push(ContractViolation {
             contract,
             a,
             b: (b >= 0).then_some(b as u32),
             detail,
+            blame,
         });
     }
     let no = d.u32()?;
@@ -813,6 +815,13 @@ pub fn decode_result(
         };
         observers.push(ObserverValue { stmt, op, result });
     }
+    let thrown = if d.pos < d.b.len() && d.b[d.pos] == THROWN_SECTION {
+        d.u8()?;
+        let stmt = d.u32()?;
+        Some((stmt, decode_blame(&mut d, classes)?))
+    } else {
+        None
+    };
     let forms = if d.pos < d.b.len() && d.b[d.pos] == FORMS_SECTION {
         d.u8()?;
         decode_forms(&mut d, classes)?
@@ -842,8 +851,52 @@ pub fn decode_result(
             compared_nums,
             forms,
             clock_reads,
+            thrown,
         },
     ))
+}
+
+/// A blame (see the worker's `Blame`): cause, then the frames.
+fn decode_blame(d: &mut Dec, classes: &mut ClassTable) -> Result<Blame> {
+    let cause = match d.u8()? {
+        CAUSE_NONE => None,
+        CAUSE_CALLBACK => Some(InputCause::CallbackThrew),
+        CAUSE_COMPARATOR => Some(InputCause::ComparatorInconsistent),
+        CAUSE_NULL_INPUT => Some(InputCause::NullInput),
+        t => bail!("protocol error: bad blame cause {t}"),
+    };
+    let n = d.u8()?;
+    let mut frames = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        let class = classes.read(d)?;
+        let method = classes.read(d)?;
+        let line = d.i32()?;
+        let flags = d.u8()?;
+        frames.push(Frame {
+            class,
+            method,
+            line,
+            own: flags & FRAME_OWN != 0,
+            jdk: flags & FRAME_JDK != 0,
+        });
+    }
+    Ok(Blame { cause, frames })
+}
+
+fn encode_blame(e: &mut Enc, b: &Blame, classes: &mut ClassEncTable) {
+    e.u8(match b.cause {
+        None => CAUSE_NONE,
+        Some(InputCause::CallbackThrew) => CAUSE_CALLBACK,
+        Some(InputCause::ComparatorInconsistent) => CAUSE_COMPARATOR,
+        Some(InputCause::NullInput) => CAUSE_NULL_INPUT,
+    });
+    e.u8(b.frames.len().min(255) as u8);
+    for f in b.frames.iter().take(255) {
+        classes.write(e, &f.class);
+        classes.write(e, &f.method);
+        e.i32(f.line);
+        e.u8(if f.own { FRAME_OWN } else { 0 } | if f.jdk { FRAME_JDK } else { 0 });
+    }
 }
 
 /// The worker's RESULT encoding, for tests and tools.
@@ -860,6 +913,7 @@ pub fn encode_result(tag: u32, r: &SeqResult, classes: &mut ClassEncTable) -> Ve
         e.u32(v.a);
         e.i32(v.b.map(|b| b as i32).unwrap_or(-1));
         e.str(&v.detail);
+        encode_blame(&mut e, &v.blame, classes);
     }
     e.u32(r.observers.len() as u32);
     for o in &r.observers {
@@ -875,6 +929,11 @@ pub fn encode_result(tag: u32, r: &SeqResult, classes: &mut ClassEncTable) -> Ve
                 e.str(s)
             }
         }
+    }
+    if let Some((stmt, blame)) = &r.thrown {
+        e.u8(THROWN_SECTION);
+        e.u32(*stmt);
+        encode_blame(&mut e, blame, classes);
     }
     if !r.forms.is_empty() {
         e.u8(FORMS_SECTION);
@@ -1228,6 +1287,16 @@ mod tests {
                 a: 1,
                 b: Some(0),
                 detail: "d".into(),
+                blame: Blame {
+                    cause: Some(InputCause::ComparatorInconsistent),
+                    frames: vec![Frame {
+                        class: "java.util.ArrayList".into(),
+                        method: "equals".into(),
+                        line: 7,
+                        own: true,
+                        jdk: true,
+                    }],
+                },
             }],
             observers: vec![
                 ObserverValue {
@@ -1247,6 +1316,19 @@ mod tests {
             compared_nums: Vec::new(),
             forms: Vec::new(),
             clock_reads: 0,
+            thrown: Some((
+                7,
+                Blame {
+                    cause: Some(InputCause::CallbackThrew),
+                    frames: vec![Frame {
+                        class: "quirks.View".into(),
+                        method: "hashCode".into(),
+                        line: -1,
+                        own: false,
+                        jdk: false,
+                    }],
+                },
+            )),
         }
     }
 
@@ -1381,8 +1463,8 @@ mod tests {
         let (tag, back) = decode_result(&f[4..], &mut classes, 1).unwrap();
         assert_eq!(tag, 42);
         assert_eq!(back, r);
-        // class names were sent once each
-        assert_eq!(classes.names.len(), 2);
+        // class names (and the blame's method names) were sent once each
+        assert_eq!(classes.names.len(), 5);
         // the second frame refers to the table by id only
         let f2 = encode_result(43, &r, &mut enc);
         assert!(f2.len() < f.len());
@@ -1394,7 +1476,13 @@ mod tests {
     fn truncated_frames_are_errors() {
         let r = sample_result();
         let f = encode_result(1, &r, &mut ClassEncTable::default());
-        for cut in 5..f.len() {
+        // A frame cut just before its optional THROWN section is a whole frame without it.
+        let without_thrown = SeqResult {
+            thrown: None,
+            ..r.clone()
+        };
+        let whole = encode_result(1, &without_thrown, &mut ClassEncTable::default()).len();
+        for cut in (5..f.len()).filter(|&c| c != whole) {
             let mut classes = ClassTable::default();
             assert!(
                 decode_result(&f[4..cut], &mut classes, 0).is_err(),

@@ -195,6 +195,10 @@ fn jvm_command(spec: &WorkerSpec, files: &WorkerFiles) -> Command {
             "-XX:+UseSerialGC",
             "-XX:-UsePerfData",
             "-XX:-OmitStackTraceInFastThrow",
+            // Lambdas' own frames (Outer$$Lambda.apply) in stack traces: how the worker tells a
+            // callback argument's code from the class that wrote its body (worker's Blame).
+            "-XX:+UnlockDiagnosticVMOptions",
+            "-XX:+ShowHiddenFrames",
             "-Djava.awt.headless=true",
             "--add-opens",
             "java.base/java.util=ALL-UNNAMED",
@@ -728,6 +732,7 @@ impl Worker {
                 compared_nums: Vec::new(),
                 forms: Vec::new(),
                 clock_reads: 0,
+                thrown: None,
             },
             kind,
         )

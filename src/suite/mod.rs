@@ -197,6 +197,7 @@ pub fn observe(
             Expect::Exception(cls) => Ending::ExpectedException { class: cls.clone() },
         };
         out.push(Some(TestCase {
+            defect: None,
             seq: seq.clone(),
             asserts,
             observers,

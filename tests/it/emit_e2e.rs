@@ -58,6 +58,7 @@ fn tc(
         a[*i] = Some(v.clone());
     }
     TestCase {
+        defect: None,
         seq: Arc::new(Sequence { stmts }),
         asserts: a,
         observers,

@@ -2,7 +2,7 @@
 //! the exact source each test method must become.
 
 use jforge::emit::junit::{render_test, write_suites};
-use jforge::emit::{EmitConfig, Ending, TestCase};
+use jforge::emit::{Defect, EmitConfig, Ending, TestCase};
 use jforge::model::types::{JType, Prim};
 use jforge::runner::Contract;
 use jforge::sequence::{OpKind, OpTable, Operation, Sequence, Stmt, Value};
@@ -48,6 +48,7 @@ fn case(stmts: Vec<Stmt>, asserts: Vec<Option<Value>>, ending: Ending) -> TestCa
     let mut asserts = asserts;
     asserts.resize(n, None);
     TestCase {
+        defect: None,
         seq: Arc::new(Sequence { stmts }),
         asserts,
         observers: vec![],
@@ -402,7 +403,7 @@ fn error_exception_is_a_comment_and_a_failure_naming_the_contract() {
     let src = render_test(&ops, &c, "test1", 4);
     assert!(
         src.contains(
-            "        // Fails: declared-exception: throws java.lang.NumberFormatException\n        try {\n            Integer.parseInt(\"x\");\n        } catch (NumberFormatException e) {\n            fail(\"jforge contract violated: declared-exception: \" + e);\n        }\n"
+            "        // Fails: declared-exception: throws java.lang.NumberFormatException\n        try {\n            Integer.parseInt(\"x\");\n        } catch (NumberFormatException e) {\n            throw new AssertionError(\"jforge contract violated: declared-exception: \" + e, e);\n        }\n"
         ),
         "{src}"
     );
@@ -420,73 +421,100 @@ fn every_contract_kind() {
         Some(bad),
     ));
     let stmts = vec![call(new_bad, &[]), call(new_bad, &[])];
+    // (contract, second value, condition of the failure, what its message says before the
+    // values)
     let expect = [
         (
             Contract::EqualsReflexive,
             None,
-            "assertTrue(\"jforge contract violated: equals-reflexive\", bad0.equals(bad0));",
+            "!bad0.equals(bad0)",
+            "\"x.equals(x) is false\"",
         ),
         (
             Contract::EqualsNull,
             None,
-            "assertFalse(\"jforge contract violated: equals-null\", bad0.equals(null));",
+            "bad0.equals(null)",
+            "\"x.equals(null) is true\"",
         ),
         (
             Contract::EqualsSymmetric,
             Some(1),
-            "assertTrue(\"jforge contract violated: equals-symmetric\", !bad0.equals(bad1) || bad1.equals(bad0));",
+            "bad0.equals(bad1) != bad1.equals(bad0)",
+            "\"x.equals(y) is \" + bad0.equals(bad1) + \" but y.equals(x) is \" + bad1.equals(bad0)",
         ),
         (
             Contract::EqualsHashCode,
             Some(1),
-            "assertTrue(\"jforge contract violated: equals-hashcode\", !bad0.equals(bad1) || bad0.hashCode() == bad1.hashCode());",
-        ),
-        (
-            Contract::HashCodeThrows,
-            None,
-            "// Fails: hashcode-throws: hashCode() throws\n        try {\n            bad0.hashCode();\n        } catch (Throwable e) {\n            fail(\"jforge contract violated: hashcode-throws: \" + e);\n        }",
-        ),
-        (
-            Contract::ToStringThrows,
-            None,
-            "// Fails: tostring-throws: toString() throws\n        try {\n            bad0.toString();\n        } catch (Throwable e) {\n            fail(\"jforge contract violated: tostring-throws: \" + e);\n        }",
+            "bad0.equals(bad1) && bad0.hashCode() != bad1.hashCode()",
+            "\"x.equals(y) but x.hashCode() is \" + bad0.hashCode() + \" and y.hashCode() is \" + bad1.hashCode()",
         ),
         (
             Contract::CompareToReflexive,
             None,
-            "assertTrue(\"jforge contract violated: compareto-reflexive\", ((Comparable) bad0).compareTo(bad0) == 0);",
+            "((Comparable) bad0).compareTo(bad0) != 0",
+            "\"x.compareTo(x) is \" + ((Comparable) bad0).compareTo(bad0)",
         ),
         (
             Contract::CompareToAntisymmetric,
             Some(1),
-            "assertTrue(\"jforge contract violated: compareto-antisymmetric\", Integer.signum(((Comparable) bad0).compareTo(bad1)) == -Integer.signum(((Comparable) bad1).compareTo(bad0)));",
+            "Integer.signum(((Comparable) bad0).compareTo(bad1)) != -Integer.signum(((Comparable) bad1).compareTo(bad0))",
+            "\"x.compareTo(y) is \" + ((Comparable) bad0).compareTo(bad1) + \" but y.compareTo(x) is \" + ((Comparable) bad1).compareTo(bad0)",
         ),
     ];
-    for (contract, b, line) in expect {
+    let show = |label: &str, v: &str| {
+        let s = format!("jforgeShow{label}");
+        format!(
+            "            String {s};\n            try {{\n                {s} = String.valueOf({v});\n            }} catch (Throwable jforgeT) {{\n                {s} = {v}.getClass().getName() + \"@\" + Integer.toHexString(System.identityHashCode({v}));\n            }}\n"
+        )
+    };
+    for (contract, b, cond, what) in expect {
         let c = case(
             stmts.clone(),
             vec![],
             Ending::ErrorContract { contract, a: 0, b },
         );
         let src = render_test(&ops, &c, "test1", 4);
+        let name = contract.name();
+        let (shown, values) = match b {
+            None => (show("X", "bad0"), "\"x = \" + jforgeShowX"),
+            Some(_) => (
+                format!("{}{}", show("X", "bad0"), show("Y", "bad1")),
+                "\"x = \" + jforgeShowX + \", \" + \"y = \" + jforgeShowY",
+            ),
+        };
         let want = format!(
-            "    @Test\n    public void test1() throws Throwable {{\n        Bad bad0 = new Bad();\n        Bad bad1 = new Bad();\n        {line}\n    }}\n"
+            "    @Test\n    public void test1() throws Throwable {{\n        Bad bad0 = new Bad();\n        Bad bad1 = new Bad();\n        // Fails: {name}\n        if ({cond}) {{\n{shown}            fail(\"jforge contract violated: {name}: \" + {what} + \"; \" + {values});\n        }}\n    }}\n"
         );
-        assert_eq!(src, want, "{}", contract.name());
+        assert_eq!(src, want, "{name}");
+        // JUnit 5 has the same fail(String).
+        assert_eq!(render_test(&ops, &c, "test1", 5), want, "{name}");
     }
-    // JUnit 5 puts the message last.
-    let c = case(
-        stmts.clone(),
-        vec![],
-        Ending::ErrorContract {
-            contract: Contract::EqualsReflexive,
-            a: 0,
-            b: None,
-        },
-    );
-    assert!(render_test(&ops, &c, "t", 5).contains(
-        "assertTrue(bad0.equals(bad0), \"jforge contract violated: equals-reflexive\");"
-    ));
+    // The contracts "does not throw": the exception is the failure's cause, and the comment
+    // says where the class's code broke it when the run knows.
+    for (contract, call) in [
+        (Contract::HashCodeThrows, "hashCode"),
+        (Contract::ToStringThrows, "toString"),
+    ] {
+        let mut c = case(
+            stmts.clone(),
+            vec![],
+            Ending::ErrorContract {
+                contract,
+                a: 0,
+                b: None,
+            },
+        );
+        c.defect = Some(Defect {
+            owner: None,
+            broken_in: Some(format!("demo.Bad.{call} (line 7)")),
+        });
+        let name = contract.name();
+        let src = render_test(&ops, &c, "test1", 4);
+        let want = format!(
+            "        // Fails: {name}: {call}() throws\n        // Believed: broken in demo.Bad.{call} (line 7); no argument object was involved\n        try {{\n            bad0.{call}();\n        }} catch (Throwable e) {{\n            throw new AssertionError(\"jforge contract violated: {name}: \" + e, e);\n        }}\n"
+        );
+        assert!(src.contains(&want), "{src}");
+    }
 }
 
 #[test]

@@ -723,3 +723,160 @@ fn member_filters_match_signatures_as_the_jvm_erases_them() {
     assert!(!offers(r"Box\.offer\(java\.lang\.Comparable\)"));
     assert!(offers(r"Box\.offer\(java\.lang\.Object\)"));
 }
+
+/// Java's `String.hashCode` (UTF-16 code units, wrapping).
+fn java_hash(s: &str) -> i32 {
+    s.encode_utf16()
+        .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32))
+}
+
+/// Line (1-based) of the first line of the blame subject `file` containing `text`.
+fn subject_line(file: &str, text: &str) -> usize {
+    let src = std::fs::read_to_string(subjects_src("gen/blame").join(file)).unwrap();
+    1 + src.lines().position(|l| l.contains(text)).unwrap()
+}
+
+#[test]
+fn error_tests_blame_the_input_and_point_at_the_bug() {
+    // blame.FnView's hashCode applies a function argument that throws for all keys but one,
+    // SortedBag is built with a comparator that calls every pair equal, and Lookup.get's
+    // NullPointerException is thrown inside its function argument: their violations are the
+    // inputs' doing (set aside, counted). OwnView's hashCode throws on its
+    // own, Money's hashCode disagrees with its equals, Config's toString throws (reached
+    // through Config.Builder): those are the class's bugs, each one error test that names
+    // where, keeps the exception as its cause and shows the values and numbers compared.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, stats) = gen_from(
+        d.path(),
+        &[
+            "--class",
+            "blame.FnView",
+            "--class",
+            "blame.OwnView",
+            "--class",
+            "blame.SortedBag",
+            "--class",
+            "blame.Lookup",
+            "--class",
+            "blame.Money",
+            "--class",
+            "blame.Config",
+            "--class",
+            "blame.Config$Builder",
+            "--generated-limit",
+            "6000",
+            "--seed",
+            "1",
+        ],
+    );
+    let errors = stats["errors"].as_array().unwrap();
+    let found: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|e| {
+            (
+                e["class"].as_str().unwrap(),
+                e["contract"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            ("blame.Config", "tostring-throws"),
+            ("blame.Money", "equals-hashcode"),
+            ("blame.OwnView", "hashcode-throws"),
+        ],
+        "{errors:#?}"
+    );
+    let set_aside = &stats["set_aside"];
+    assert!(
+        set_aside["callback-threw"].as_u64().unwrap() > 0,
+        "{stats:#}"
+    );
+    assert!(
+        set_aside["comparator-inconsistent"].as_u64().unwrap() > 0,
+        "{stats:#}"
+    );
+    // Each error says where the class's code broke the contract.
+    let own_line = subject_line("OwnView.java", "key.charAt(i)");
+    let config_line = subject_line("Config.java", "name.trim()");
+    let broken: Vec<&str> = errors
+        .iter()
+        .map(|e| e["broken_in"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        broken,
+        vec![
+            format!("blame.Config.toString (line {config_line})"),
+            "blame.Money.hashCode".to_string(),
+            format!("blame.OwnView.hashCode (line {own_line})"),
+        ]
+    );
+    assert!(
+        text.contains(&format!(
+            "broken in blame.OwnView.hashCode (line {own_line}); no argument object was involved"
+        )) && text.contains("set aside as invalid inputs"),
+        "{text}"
+    );
+    // The table, the summary and the file agree: Config's defect, reached through its
+    // Builder, is Config's.
+    let row = |c: &str| {
+        stats["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["class"] == c)
+            .unwrap()["error_tests"]
+            .as_u64()
+    };
+    assert_eq!(row("blame.Config"), Some(1));
+    assert_eq!(row("blame.Config$Builder"), Some(0));
+    let errs = error_dir(&out);
+    let mut files: Vec<String> = java_files(&errs)
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().to_string())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "ConfigErrorTest.java",
+            "MoneyErrorTest.java",
+            "OwnViewErrorTest.java"
+        ]
+    );
+    let src = std::fs::read_to_string(errs.join("blame/OwnViewErrorTest.java")).unwrap();
+    assert!(
+        src.contains(&format!(
+            "// Believed: broken in blame.OwnView.hashCode (line {own_line}); no argument object was involved"
+        )),
+        "{src}"
+    );
+    // Run with JUnit: each fails for its reason; the trace shows the subject's throwing line
+    // (the exception is the failure's cause); the equals-hashcode failure shows both values
+    // and their true hash codes.
+    let run = compile_and_run_junit4(&errs, subjects().to_str().unwrap());
+    assert_eq!(run.failures.len(), 3, "{}", run.output);
+    for at in [
+        format!("at blame.OwnView.hashCode(OwnView.java:{own_line})"),
+        format!("at blame.Config.toString(Config.java:{config_line})"),
+    ] {
+        assert!(run.output.contains(&at), "{at} missing:\n{}", run.output);
+    }
+    let re = regex::Regex::new(
+        r"jforge contract violated: equals-hashcode: x\.equals\(y\) but x\.hashCode\(\) is (-?\d+) and y\.hashCode\(\) is (-?\d+); x = Money\((-?\d+) (.*)\), y = Money\((-?\d+) (.*)\)",
+    )
+    .unwrap();
+    let m = re
+        .captures(&run.output)
+        .unwrap_or_else(|| panic!("{}", run.output));
+    let num = |i: usize| m[i].parse::<i32>().unwrap();
+    let hash = |cents: i32, cur: &str| {
+        let h = if cur == "null" { 0 } else { java_hash(cur) };
+        cents.wrapping_mul(31).wrapping_add(h)
+    };
+    assert_eq!(num(3), num(5), "equal values: {}", &m[0]);
+    assert_eq!(num(1), hash(num(3), &m[4]), "{}", &m[0]);
+    assert_eq!(num(2), hash(num(5), &m[6]), "{}", &m[0]);
+    assert_ne!(num(1), num(2));
+}

@@ -76,6 +76,7 @@ fn case(op: u32, arg: Option<i32>, expect: Option<Value>) -> TestCase {
         asserts[stmts.len() - 1] = Some(v);
     }
     TestCase {
+        defect: None,
         seq: Arc::new(Sequence { stmts }),
         asserts,
         observers: vec![],

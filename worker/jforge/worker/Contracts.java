@@ -36,9 +36,15 @@ final class Contracts {
         this.registry = registry;
     }
 
-    /** Receives the violations of {@link #single}: contract code, detail. */
+    /** Who broke a violation (set by the Executor that owns both). */
+    Blame blame;
+    /** The sequence being checked: its values and number of statements. */
+    private Object[] current;
+    private int nstmts;
+
+    /** Receives the violations of {@link #single}: contract code, detail, what was thrown. */
     interface Violations {
-        void add(int contract, String detail);
+        void add(int contract, String detail, Throwable thrown);
     }
 
     /**
@@ -48,6 +54,8 @@ final class Contracts {
     int check(Object[] vals, boolean[] isRef, int n, int[] cv, int ncv) {
         int nviol = 0;
         int pairs = 0;
+        nstmts = n;
+        current = vals;
         for (int q = 0; q < ncv; q++) {
             int a = cv[q];
             if (a < 0 || a >= n || vals[a] == null || !isRef[a]) {
@@ -56,7 +64,7 @@ final class Contracts {
             Object o = vals[a];
             progress.begin(a);
             final int at = a;
-            nviol += single(o, (c, d) -> violation(c, at, -1, d));
+            nviol += single(o, (c, d, t) -> violation(c, at, -1, d, t));
             progress.end();
             for (int b = 0; b < n && pairs < MAX_PAIRS; b++) {
                 Object p = vals[b];
@@ -72,12 +80,40 @@ final class Contracts {
         return nviol;
     }
 
-    private void violation(int contract, int a, int b, String detail) {
+    /** A violation in the tail: contract, statements, detail, then its blame (see Blame). */
+    private void violation(int contract, int a, int b, String detail, Throwable thrown) {
         Buf tail = outcomes.tail;
         tail.u8(contract);
         tail.i32(a);
         tail.i32(b);
         tail.str(Outcomes.truncate(detail));
+        if (thrown != null) {
+            blame.thrown(tail, thrown, nstmts, a, b, false);
+        } else {
+            boolean comparable = contract != C_EQUALS_NULL;
+            blame.returned(tail, nstmts, a, b, comparable, method(contract, current[a]));
+        }
+    }
+
+    /**
+     * The method whose result broke a contract (for equals-hashcode: hashCode, unless only
+     * equals is overridden).
+     */
+    private static String method(int contract, Object x) {
+        switch (contract) {
+            case C_COMPARETO_REFLEXIVE:
+            case C_COMPARETO_ANTISYMMETRIC:
+                return "compareTo";
+            case C_EQUALS_HASHCODE:
+                try {
+                    return x.getClass().getMethod("hashCode").getDeclaringClass() == Object.class
+                            ? "equals" : "hashCode";
+                } catch (NoSuchMethodException e) {
+                    return "hashCode";
+                }
+            default:
+                return "equals";
+        }
     }
 
     /**
@@ -88,7 +124,7 @@ final class Contracts {
         int nviol = 0;
         try {
             if (!o.equals(o)) {
-                out.add(C_EQUALS_REFLEXIVE, "x.equals(x) is false");
+                out.add(C_EQUALS_REFLEXIVE, "x.equals(x) is false", null);
                 nviol++;
             }
         } catch (Throwable t) {
@@ -96,7 +132,7 @@ final class Contracts {
         }
         try {
             if (o.equals(null)) {
-                out.add(C_EQUALS_NULL, "x.equals(null) is true");
+                out.add(C_EQUALS_NULL, "x.equals(null) is true", null);
                 nviol++;
             }
         } catch (Throwable t) {
@@ -106,14 +142,14 @@ final class Contracts {
             o.hashCode();
         } catch (Throwable t) {
             Fatal.check(t);
-            out.add(C_HASHCODE_THROWS, t.getClass().getName());
+            out.add(C_HASHCODE_THROWS, t.getClass().getName(), t);
             nviol++;
         }
         try {
             o.toString();
         } catch (Throwable t) {
             Fatal.check(t);
-            out.add(C_TOSTRING_THROWS, t.getClass().getName());
+            out.add(C_TOSTRING_THROWS, t.getClass().getName(), t);
             nviol++;
         }
         if (o instanceof Comparable<?>) {
@@ -121,7 +157,7 @@ final class Contracts {
                 @SuppressWarnings({"unchecked", "rawtypes"})
                 int r = ((Comparable) o).compareTo(o);
                 if (r != 0) {
-                    out.add(C_COMPARETO_REFLEXIVE, "x.compareTo(x) is " + r);
+                    out.add(C_COMPARETO_REFLEXIVE, "x.compareTo(x) is " + r, null);
                     nviol++;
                 }
             } catch (Throwable t) {
@@ -139,14 +175,14 @@ final class Contracts {
             xy = x.equals(y);
             yx = y.equals(x);
             if (xy != yx) {
-                violation(C_EQUALS_SYMMETRIC, a, b, "x.equals(y) is " + xy + " but y.equals(x) is " + yx);
+                violation(C_EQUALS_SYMMETRIC, a, b, "x.equals(y) is " + xy + " but y.equals(x) is " + yx, null);
                 nviol++;
             }
             if (xy) {
                 int hx = x.hashCode();
                 int hy = y.hashCode();
                 if (hx != hy) {
-                    violation(C_EQUALS_HASHCODE, a, b, "x.equals(y) but hashCodes " + hx + " != " + hy);
+                    violation(C_EQUALS_HASHCODE, a, b, "x.equals(y) but hashCodes " + hx + " != " + hy, null);
                     nviol++;
                 }
             }
@@ -159,7 +195,7 @@ final class Contracts {
                 int r2 = Integer.signum(((Comparable) y).compareTo(x));
                 if (r1 != -r2) {
                     violation(C_COMPARETO_ANTISYMMETRIC, a, b,
-                            "sgn(x.compareTo(y)) = " + r1 + ", sgn(y.compareTo(x)) = " + r2);
+                            "sgn(x.compareTo(y)) = " + r1 + ", sgn(y.compareTo(x)) = " + r2, null);
                     nviol++;
                 }
             } catch (Throwable t) {

@@ -22,6 +22,7 @@ import static jforge.worker.Proto.STMT_ARRAY;
 import static jforge.worker.Proto.STMT_CALL;
 import static jforge.worker.Proto.STMT_LIT;
 import static jforge.worker.Proto.STMT_PROTO;
+import static jforge.worker.Proto.THROWN_SECTION;
 import static jforge.worker.Proto.V_BOOLEAN;
 import static jforge.worker.Proto.V_BYTE;
 import static jforge.worker.Proto.V_CHAR;
@@ -81,6 +82,10 @@ final class Executor {
     private final Leaks leaks;
     private final Exhaustive exhaustive;
     private final ClassLoader loader;
+    private final Blame blame;
+    /** What a call of the sequence threw, and which statement (-1: none). */
+    private Throwable thrown;
+    private int thrownAt = -1;
 
     // the sequence being run
     Object[] vals = new Object[64];
@@ -102,6 +107,8 @@ final class Executor {
         this.leaks = leaks;
         this.loader = loader;
         this.exhaustive = new Exhaustive(this, frames, registry, progress, outcomes, contracts, leaks);
+        this.blame = new Blame(this, registry, outcomes, loader);
+        contracts.blame = blame;
     }
 
     /** EXEC: new type strings, then the sequences, each answered with a RESULT frame. */
@@ -135,9 +142,12 @@ final class Executor {
         outcomes.outc.reset();
         coverage.cmpStart();
         clock.start();
+        thrown = null;
+        thrownAt = -1;
         try {
             boolean ok = runStatements(n);
             afterStatements(ok, n, mode, ncv, nobs);
+            blameThrown(n);
             coverage.cmpStop();
             leaks.check(Math.max(0, n - 1));
         } catch (Fatal f) {
@@ -156,6 +166,21 @@ final class Executor {
         clock.append(out);
         coverage.append(out);
         frames.send();
+    }
+
+    /**
+     * The THROWN section of the tail: who broke what a call threw (see Blame), so that
+     * jforge can tell a class's own exception from one thrown by an argument object.
+     */
+    private void blameThrown(int n) {
+        if (thrown == null) {
+            return;
+        }
+        Buf tail = outcomes.tail;
+        tail.u8(THROWN_SECTION);
+        tail.i32(thrownAt);
+        blame.thrown(tail, thrown, n, thrownAt, -1, true);
+        thrown = null;
     }
 
     /** Decodes the statements of a sequence; returns their number. */
@@ -436,6 +461,8 @@ final class Executor {
             Throwable c = e.getCause() == null ? e : e.getCause();
             Fatal.check(c);
             vals[i] = null;
+            thrown = c;
+            thrownAt = i;
             return exception(i, c);
         } catch (IllegalAccessException | InstantiationException | IllegalArgumentException e) {
             return malformed(i, e.toString());

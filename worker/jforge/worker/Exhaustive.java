@@ -227,7 +227,7 @@ final class Exhaustive {
     private int contractsTask(int task, Object copy) {
         Buf tail = outcomes.tail;
         int[] nv = new int[1];
-        contracts.single(copy, (c, d) -> {
+        contracts.single(copy, (c, d, t) -> {
             tail.i32(task);
             tail.u8(0);
             tail.u8(FORM_VIOLATION);
