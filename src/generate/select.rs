@@ -41,10 +41,10 @@ use std::hash::Hasher;
 /// of the receiver): one value per path lets arithmetic and constant mutants survive that a
 /// few more catch (`x + 1` and `x * 2` agree on 1), while the tenth value rarely catches
 /// anything new. Measured with PIT against the 1,000-test fill: BENCHMARKS.md, "Lean suites".
-pub const VALUES_PER_PATH: usize = 3;
+pub const VALUES_PER_PATH: usize = 6;
 
 /// Lean suites: candidates observed per path to find its values.
-const TRIES_PER_PATH: usize = 6;
+const TRIES_PER_PATH: usize = 12;
 
 /// Probe ids as a growable bit set.
 #[derive(Default, Clone)]
@@ -183,7 +183,7 @@ pub struct LeanExtras {
 
 /// Lean suites: besides `taken` (the cover), at most `room` candidates that may add a
 /// distinct exception or a distinct value of a final operation (only candidates that call a
-/// class under test; the earlier run's, before `first_new`, first; then shortest first).
+/// class under test; the earlier run's, before `first_new`, first).
 pub fn lean_extras(
     ops: &OpSet,
     cands: &[Candidate],
@@ -206,27 +206,32 @@ pub fn lean_extras(
     let mut order: Vec<usize> = (0..cands.len())
         .filter(|i| !taken.contains(i) && owner(ops, &cands[*i]).is_some())
         .collect();
-    order.sort_by_key(|&i| (i >= first_new, cands[i].comp.seq.len(), cands[i].id));
     let mut out = LeanExtras::default();
+    // exceptions: the shortest test of each
+    order.sort_by_key(|&i| (i >= first_new, cands[i].comp.seq.len(), cands[i].id));
+    for &i in &order {
+        let c = &cands[i];
+        if let CandEnding::Exception(cls) = &c.ending
+            && out.exceptions.len() < room
+            && exceptions.insert((cls.as_str(), last_op(c)))
+        {
+            out.exceptions.push(i);
+        }
+    }
+    // values: in generation order, not shortest first (the shortest sequences call with
+    // the same few literals; PIT kills more with the values generation went on to try)
+    order.sort_by_key(|&i| (i >= first_new, cands[i].id));
     for i in order {
         if out.exceptions.len() + out.tentative.len() >= room {
             break;
         }
-        let c = &cands[i];
-        match &c.ending {
-            CandEnding::Exception(cls) => {
-                if exceptions.insert((cls.as_str(), last_op(c))) {
-                    out.exceptions.push(i);
-                }
-            }
-            CandEnding::Normal => {
-                // Each path gets TRIES_PER_PATH looks for its values, the covering tests on
-                // it counting as looks.
-                let n = tries.entry(paths[i]).or_default();
-                if *n <= TRIES_PER_PATH {
-                    *n += 1;
-                    out.tentative.push(i);
-                }
+        if cands[i].ending == CandEnding::Normal {
+            // Each path gets TRIES_PER_PATH looks for its values, the covering tests on it
+            // counting as looks.
+            let n = tries.entry(paths[i]).or_default();
+            if *n <= TRIES_PER_PATH {
+                *n += 1;
+                out.tentative.push(i);
             }
         }
     }
