@@ -202,12 +202,12 @@ fn the_default_suite_is_lean_and_keeps_coverage_and_exceptions() {
     let v1 = compiled("rerun/v1");
     let d = tempfile::tempdir().unwrap();
     let (lean_dir, full_dir) = (d.path().join("lean"), d.path().join("full"));
-    let lean = run_gen(&v1, &lean_dir, &d.path().join("lean.json"), 300);
+    let lean = run_gen(&v1, &lean_dir, &d.path().join("lean.json"), 1000);
     let full = run_gen_with(
         &v1,
         &full_dir,
         &d.path().join("full.json"),
-        300,
+        1000,
         &["--fill"],
     );
     let (n_lean, n_full) = (
