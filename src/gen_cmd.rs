@@ -2,14 +2,17 @@
 
 use crate::cli::{ContractArgs, RunArgs, SuiteArgs, check_common, parse_duration};
 use crate::emit::output::{Installed, RunOutput};
-use crate::emit::suite::Tool;
+use crate::emit::stored::Resolver;
+use crate::emit::suite::{Placement, Tool};
 use crate::emit::validate::{ClockRun, CoverageRun};
 use crate::emit::{EmitConfig, TestCase};
-use crate::generate::finish::{ErrorTest, FinishStats, error_tests, regression_tests};
+use crate::generate::finish::{
+    EarlierTest, ErrorTest, FinishStats, Selecting, error_tests, regression_tests,
+};
 use crate::generate::literals::LiteralPool;
 use crate::generate::ops::{OpSet, SkipReason, add_view_ops, build_ops};
 use crate::generate::random::{CONSOLE_PROPERTY, GenConfig, Generator, Progress};
-use crate::generate::report::{Phases, Report, RunFacts, SuiteCoverage};
+use crate::generate::report::{EarlierSuite, Phases, Report, RunFacts, SuiteCoverage};
 use crate::report::ValidationSummary;
 use crate::select;
 use crate::session::{Session, WorkerSettings};
@@ -19,7 +22,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use regex::Regex;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -65,6 +68,11 @@ pub struct GenArgs {
     pub output_limit: Option<usize>,
     #[command(flatten)]
     pub contracts: ContractArgs,
+    /// After the tests that keep the run's coverage, fill the suite up to --output-limit with
+    /// the most diverse other tests (the default writes only tests that add a distinct
+    /// exception or a distinct value on a covered path).
+    #[arg(long)]
+    pub fill: bool,
     /// Per-call time limit (default 5s).
     #[arg(long, value_name = "DURATION")]
     pub call_timeout: Option<String>,
@@ -267,6 +275,7 @@ impl Strategy for Gen {
         let mut ops = operations(&session, &args, &limits, &sel)?;
         let literals = literal_pool(&session.model, &sel.classes);
         let cov_setup = coverage_setup(&mut session, &args, &limits, &sel.classes, &mut ops)?;
+        let earlier = read_earlier(&mut out, &ops, &sel.classes);
         let mut pool = session.take_pool()?;
         let run = GenRun {
             args: &args,
@@ -285,7 +294,7 @@ impl Strategy for Gen {
         let generation = generate(&mut generator, &mut pool, &args, &limits, setup_time)?;
 
         // ---- tests: chosen, observed in two JVMs, minimized
-        let built = run.finish_tests(&generator, &mut pool)?;
+        let built = run.finish_tests(&generator, &mut pool, &earlier.tests)?;
 
         // ---- the shared suite stage's check, then into place: only now are earlier files
         // replaced
@@ -299,7 +308,8 @@ impl Strategy for Gen {
             check: suite.check_time,
             finish_budget: built.finish_budget,
         };
-        let report = run.report(&generator, pool, &out, &built, &suite, &timing);
+        let mut report = run.report(&generator, pool, &out, &built, &suite, &timing);
+        report.earlier_suite = earlier.diff(&suite.regression, &built.fstats);
         Ok(Finished {
             stop_reason: report.stop_reason,
             outcome: if suite.errors.is_empty() {
@@ -386,6 +396,7 @@ impl GenRun<'_> {
         &self,
         generator: &Generator,
         pool: &mut crate::runner::Pool,
+        earlier: &[EarlierTest],
     ) -> anyhow::Result<BuiltTests> {
         let finish_start = Instant::now();
         let finish_budget = self.limits.time_limit.map(finish_budget);
@@ -395,14 +406,14 @@ impl GenRun<'_> {
         let work_deadline = finish_budget.map(|b| finish_start + b / 2);
         pool.set_stop_at(work_deadline);
         let mut fstats = FinishStats::default();
-        let (regression, errors) = build_tests(
-            generator,
-            pool,
-            self.args,
-            self.limits,
-            &mut fstats,
-            work_deadline,
-        )?;
+        let how = Selecting {
+            limit: self.limits.output_limit,
+            hard_limit: self.args.output_limit.is_some(),
+            fill: self.args.fill,
+            earlier,
+            deadline: work_deadline,
+        };
+        let (regression, errors) = build_tests(generator, pool, self.args, &how, &mut fstats)?;
         Ok(BuiltTests {
             regression,
             errors,
@@ -763,26 +774,18 @@ fn build_tests(
     generator: &Generator,
     pool: &mut crate::runner::Pool,
     args: &GenArgs,
-    limits: &Limits,
+    how: &Selecting,
     fstats: &mut FinishStats,
-    work_deadline: Option<Instant>,
 ) -> anyhow::Result<(Vec<TestCase>, Vec<ErrorTest>)> {
-    let output_limit = limits.output_limit;
+    let output_limit = how.limit;
     if !args.run.quiet {
         eprintln!(
             "Building tests: re-running {} candidates in two JVMs, minimizing {} errors...",
-            generator.final_candidates().len().min(output_limit),
+            (generator.final_candidates().len() + how.earlier.len()).min(output_limit),
             generator.errors.len()
         );
     }
-    let regression = regression_tests(
-        generator,
-        pool,
-        output_limit,
-        args.output_limit.is_some(),
-        fstats,
-        work_deadline,
-    )?;
+    let regression = regression_tests(generator, pool, how, fstats)?;
     if fstats.selection.left_out > 0 {
         eprintln!(
             "warning: --output-limit {output_limit} cut the tests that keep the run's coverage \
@@ -791,8 +794,78 @@ fn build_tests(
             fstats.selection.cover, fstats.selection.left_out, fstats.selection.probes
         );
     }
-    let errors = error_tests(generator, pool, fstats, work_deadline)?;
+    let errors = error_tests(generator, pool, fstats, how.deadline)?;
     Ok((regression, errors))
+}
+
+/// The regression tests an earlier run left in the output folder, read back.
+struct Earlier {
+    /// Those whose sequence this run's operations express, in file order.
+    tests: Vec<EarlierTest>,
+    /// Those that call a member this run does not test.
+    unreadable: usize,
+    /// Fingerprints of `tests`' sequences.
+    fingerprints: HashSet<u128>,
+}
+
+/// Reads the earlier run's regression tests back (see `emit::stored`) and tells the output
+/// where each stays when it is written again.
+fn read_earlier(out: &mut RunOutput, ops: &OpSet, classes: &[String]) -> Earlier {
+    let stored = out.earlier_tests(classes);
+    let resolver = Resolver::new(&ops.table);
+    let mut earlier = Earlier {
+        tests: Vec::new(),
+        unreadable: 0,
+        fingerprints: HashSet::new(),
+    };
+    let mut placements = HashMap::new();
+    for t in stored {
+        let Some((seq, exception)) = resolver.decode(&t.json) else {
+            earlier.unreadable += 1;
+            continue;
+        };
+        let fp = seq.fingerprint();
+        if !earlier.fingerprints.insert(fp) {
+            continue;
+        }
+        placements.insert(
+            fp,
+            Placement {
+                class: t.class,
+                method: t.method,
+            },
+        );
+        earlier.tests.push(EarlierTest { seq, exception });
+    }
+    out.set_placements(placements);
+    earlier
+}
+
+impl Earlier {
+    /// Kept, added and removed against the tests written (`None` without earlier tests).
+    fn diff(&self, written: &[TestCase], fstats: &FinishStats) -> Option<EarlierSuite> {
+        let tests = self.tests.len() + self.unreadable;
+        if tests == 0 {
+            return None;
+        }
+        let kept = written
+            .iter()
+            .filter(|t| self.fingerprints.contains(&t.seq.fingerprint()))
+            .count();
+        let e = &fstats.earlier;
+        let removed_failing = e.chosen.saturating_sub(kept);
+        Some(EarlierSuite {
+            tests,
+            kept,
+            added: written.len() - kept,
+            removed: tests - kept,
+            removed_changed: e.changed,
+            removed_unreadable: self.unreadable,
+            removed_failing,
+            removed_add_nothing: (tests - kept)
+                .saturating_sub(e.changed + self.unreadable + removed_failing),
+        })
+    }
 }
 
 /// The written suite's coverage (from the final check) next to the run's, and where the

@@ -925,12 +925,12 @@ pub(crate) fn render_class(
     cfg: &EmitConfig,
     ops: &OpTable,
     class_name: &str,
-    cases: &[(usize, &TestCase)],
-    width: usize,
+    cases: &[(usize, &TestCase, String)],
     error_suite: bool,
+    stored: bool,
 ) -> (String, Vec<WrittenTest>) {
     let mut used = BTreeSet::new();
-    for (_, c) in cases {
+    for (_, c, _) in cases {
         collect_case(ops, c, &mut used);
     }
     let package = cfg.package.as_deref().filter(|p| !p.is_empty());
@@ -981,17 +981,30 @@ pub(crate) fn render_class(
     lines.push("@SuppressWarnings({\"unchecked\", \"rawtypes\"})".into());
     lines.push(format!("public class {class_name} {{"));
     let mut tests = Vec::with_capacity(cases.len());
-    for (idx, case) in cases {
+    for (idx, case, method) in cases {
         lines.push(String::new());
-        let method = format!("test{:0width$}", idx + 1);
         let start = lines.len() + 1;
-        let (body, asserted) = method_lines(ops, case, &method, cfg.junit, &namer);
+        if stored {
+            let exception = match &case.ending {
+                Ending::ExpectedException { class } => Some(class.as_str()),
+                _ => None,
+            };
+            if let Some(l) = super::stored::line(ops, &case.seq, exception) {
+                lines.push(format!("    {l}"));
+            }
+        }
+        // the line of the method's first line (after the stored sequence's comment)
+        let body_start = lines.len() + 1;
+        let (body, asserted) = method_lines(ops, case, method, cfg.junit, &namer);
         lines.extend(body);
         tests.push(WrittenTest {
             case: *idx,
-            method,
+            method: method.clone(),
             lines: (start, lines.len()),
-            assertions: asserted.into_iter().map(|(i, a)| (start + i, a)).collect(),
+            assertions: asserted
+                .into_iter()
+                .map(|(i, a)| (body_start + i, a))
+                .collect(),
         });
     }
     lines.push("}".into());

@@ -4,12 +4,14 @@
 //! Sub-modules: `literal` (Java literals for values), `names` (variable names from types),
 //! `junit` (test classes), `validate` (compile + run, map failures back to test methods),
 //! `suite` (which test class a test goes to, class names, run markers), `output` (locked
-//! output folders, staging, replacing only a run's own earlier files).
+//! output folders, staging, replacing only a run's own earlier files), `stored` (a test's
+//! sequence in a comment line, read back by the next run).
 
 pub mod junit;
 pub mod literal;
 pub mod names;
 pub mod output;
+pub mod stored;
 pub mod suite;
 pub mod validate;
 

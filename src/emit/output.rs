@@ -15,7 +15,10 @@
 //!   of other commands or classes are never touched; a new file whose name is taken by one
 //!   gets another name.
 
-use super::suite::{Marker, Rendered, Root, SuiteSpec, Tool, check_package, render_suite};
+use super::stored::StoredTest;
+use super::suite::{
+    Marker, Placement, Rendered, Root, SuiteSpec, Tool, check_package, render_suite,
+};
 use super::{EmitConfig, TestCase, WrittenFile};
 use crate::interrupt;
 use anyhow::{Context, Result, bail};
@@ -275,6 +278,8 @@ pub struct RunOutput {
     classes: Vec<String>,
     /// (staging path, final path) of the last [`RunOutput::write`].
     staged: Vec<(PathBuf, PathBuf)>,
+    /// Tests read back from the earlier run, by sequence fingerprint (see `suite::layout`).
+    placements: HashMap<u128, Placement>,
 }
 
 impl RunOutput {
@@ -323,6 +328,7 @@ impl RunOutput {
             errors,
             classes: Vec::new(),
             staged: Vec::new(),
+            placements: HashMap::new(),
         })
     }
 
@@ -360,6 +366,27 @@ impl RunOutput {
         (replaceable, s.legacy)
     }
 
+    /// The regression tests an earlier run of this command wrote for some of `classes` (files
+    /// it would replace), with their stored sequences, files in name order, tests in file
+    /// order.
+    pub fn earlier_tests(&self, classes: &[String]) -> Vec<StoredTest> {
+        let mut s = Scan::default();
+        scan(&self.suite.dir, 0, &mut s);
+        let ours: BTreeSet<&str> = classes.iter().map(|c| c.as_str()).collect();
+        s.marked
+            .iter()
+            .filter(|(_, m)| {
+                m.tool == self.tool.name() && m.classes.iter().all(|c| ours.contains(c.as_str()))
+            })
+            .flat_map(|(p, _)| super::stored::read_file(p))
+            .collect()
+    }
+
+    /// Where tests read back from an earlier run stay (by sequence fingerprint).
+    pub fn set_placements(&mut self, placements: HashMap<u128, Placement>) {
+        self.placements = placements;
+    }
+
     /// Render the tests of `classes` and write them to the staging folders (replacing what an
     /// earlier call staged). Returns the staged files, for the final check.
     pub fn write(
@@ -382,6 +409,7 @@ impl RunOutput {
             } else {
                 Root::Suite
             },
+            placements: &self.placements,
         };
         let taken = |root: Root, rel: &Path| {
             let p = self.target(root).dir.join(rel);

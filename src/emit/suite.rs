@@ -27,7 +27,7 @@ use super::junit::render_class;
 use super::{EmitConfig, TestCase, WrittenFile, WrittenTest};
 use crate::sequence::{OpTable, Stmt};
 use anyhow::{Context, Result, anyhow};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::Hasher;
 use std::path::{Path, PathBuf};
 
@@ -232,6 +232,77 @@ pub struct SuiteSpec<'a> {
     pub owner_class: &'a [Option<String>],
     /// Where error-revealing tests go.
     pub error_root: Root,
+    /// Regression tests read back from an earlier run, by sequence fingerprint: the test
+    /// class (simple name) and method they had, kept when the family's stem is unchanged.
+    pub placements: &'a HashMap<u128, Placement>,
+}
+
+/// Where a test read back from an earlier run was: kept there, under its name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// Simple name of its test class.
+    pub class: String,
+    pub method: String,
+}
+
+/// The name of the `n`-th test (1-based) with `width` digits.
+fn test_name(n: usize, width: usize) -> String {
+    format!("test{n:0width$}")
+}
+
+/// File index and method name of each test of a family, `placed`: where each was in the
+/// earlier run (file index, name), if read back. Without earlier tests: files of `per` in
+/// order, `test1`.. with as many digits as the count needs (the layout before re-runs).
+/// With them: each earlier test stays in its file under its name (a file whose tests all
+/// went is not refilled); new tests go after them, into the last file while it has room,
+/// then into new files, named on from the highest earlier number, so no kept test is
+/// renamed or moved.
+pub fn layout(placed: &[Option<(usize, String)>], per: usize) -> Vec<(usize, String)> {
+    let per = per.max(1);
+    let number = |m: &str| {
+        m.strip_prefix("test")
+            .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+            .map(|d| (d.parse::<usize>().unwrap_or(0), d.len()))
+    };
+    let mut names: HashSet<&str> = HashSet::new();
+    let mut per_file: BTreeMap<usize, usize> = BTreeMap::new();
+    let (mut top, mut width) = (0, 0);
+    let placed: Vec<Option<&(usize, String)>> = placed
+        .iter()
+        .map(|p| {
+            let p = p.as_ref().filter(|(_, m)| names.insert(m.as_str()))?;
+            *per_file.entry(p.0).or_default() += 1;
+            if let Some((n, w)) = number(&p.1) {
+                top = top.max(n);
+                width = width.max(w);
+            }
+            Some(p)
+        })
+        .collect();
+    let fresh = placed.iter().filter(|p| p.is_none()).count();
+    let width = width.max((top + fresh).to_string().len());
+    let mut last = per_file.keys().next_back().copied().unwrap_or(0);
+    let mut out = Vec::with_capacity(placed.len());
+    for p in placed {
+        match p {
+            Some((k, m)) => out.push((*k, m.clone())),
+            None => {
+                let n = per_file.entry(last).or_default();
+                if *n >= per {
+                    last += 1;
+                }
+                *per_file.entry(last).or_default() += 1;
+                top += 1;
+                let mut name = test_name(top, width);
+                while names.contains(name.as_str()) {
+                    top += 1;
+                    name = test_name(top, width);
+                }
+                out.push((last, name));
+            }
+        }
+    }
+    out
 }
 
 /// Render the suite: families per class, names free of `taken` (root, relative path: a file
@@ -338,19 +409,19 @@ impl SuiteRenderer<'_> {
             package: package.clone(),
             ..emit.clone()
         };
-        let width = idx.len().to_string().len();
-        let local: Vec<(usize, &TestCase)> = idx
-            .iter()
-            .enumerate()
-            .map(|(l, &g)| (l, &part.cases[g]))
-            .collect();
-        for (k, chunk) in local.chunks(self.per).enumerate() {
+        let slots = self.slots(part, &chosen, &dir, idx);
+        let mut files: BTreeMap<usize, Vec<(usize, &TestCase, String)>> = BTreeMap::new();
+        for (&g, (k, method)) in idx.iter().zip(slots) {
+            files
+                .entry(k)
+                .or_default()
+                .push((g, &part.cases[g], method));
+        }
+        let stored = !part.error_suite && self.spec.tool == Tool::Gen;
+        for (k, chunk) in files {
             let name = class_name(&chosen, part.word, k);
-            let (text, mut tests) =
-                render_class(&cfg, self.ops, &name, chunk, width, part.error_suite);
-            for t in &mut tests {
-                t.case = idx[t.case];
-            }
+            let (text, tests) =
+                render_class(&cfg, self.ops, &name, &chunk, part.error_suite, stored);
             let rel = dir.join(format!("{name}.java"));
             self.used.insert((part.root, rel.clone()));
             self.out.push(Rendered {
@@ -367,6 +438,40 @@ impl SuiteRenderer<'_> {
             });
         }
         Ok(())
+    }
+
+    /// File index and method name of each case `idx` of `part` in the family of stem
+    /// `chosen` (see [`layout`]); earlier tests of another stem count as new, and so do all
+    /// when the layout would need a file name that is taken.
+    fn slots(
+        &self,
+        part: &SuitePart,
+        chosen: &str,
+        dir: &Path,
+        idx: &[usize],
+    ) -> Vec<(usize, String)> {
+        let file_of =
+            |class: &str| (0..10_000).find(|&k| class_name(chosen, part.word, k) == class);
+        let placed: Vec<Option<(usize, String)>> = idx
+            .iter()
+            .map(|&g| {
+                if part.error_suite {
+                    return None;
+                }
+                let p = self.spec.placements.get(&part.cases[g].seq.fingerprint())?;
+                Some((file_of(&p.class)?, p.method.clone()))
+            })
+            .collect();
+        let slots = layout(&placed, self.per);
+        let free = slots.iter().all(|(k, _)| {
+            let rel = dir.join(format!("{}.java", class_name(chosen, part.word, *k)));
+            !self.used.contains(&(part.root, rel.clone())) && !(self.taken)(part.root, &rel)
+        });
+        if free {
+            slots
+        } else {
+            layout(&vec![None; idx.len()], self.per)
+        }
     }
 
     /// The stem of `class`'s family of `files` files in `dir`: its own, else `<stem>_<n>` for
@@ -489,10 +594,14 @@ pub fn write_suites(
     let mut written = Vec::new();
     for (word, cases, error_suite) in [("Regression", regression, false), ("Error", errors, true)] {
         let width = cases.len().to_string().len();
-        let indexed: Vec<(usize, &TestCase)> = cases.iter().enumerate().collect();
+        let indexed: Vec<(usize, &TestCase, String)> = cases
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i, c, test_name(i + 1, width)))
+            .collect();
         for (k, chunk) in indexed.chunks(per).enumerate() {
             let name = class_name("", word, k);
-            let (text, tests) = render_class(cfg, ops, &name, chunk, width, error_suite);
+            let (text, tests) = render_class(cfg, ops, &name, chunk, error_suite, false);
             let rendered = Rendered {
                 root: Root::Suite,
                 rel: PathBuf::from(format!("{name}.java")),
@@ -624,6 +733,7 @@ mod tests {
             classes: &classes,
             owner_class: &owner_class,
             error_root: Root::Errors,
+            placements: &HashMap::new(),
         };
         let taken = |root: Root, rel: &Path| {
             root == Root::Suite && rel == Path::new("other/SquareRegressionTest.java")
@@ -675,8 +785,15 @@ mod tests {
             assert_eq!((m.tool.as_str(), m.run.as_str()), ("gen", run.as_str()));
             assert_eq!(m.classes, vec![f.class_under_test.clone()]);
             // methods numbered per family; recorded line ranges include the marker line
+            // and a regression test's stored sequence
             for t in &f.tests {
-                assert_eq!(lines[t.lines.0 - 1], "    @Test");
+                let first = lines[t.lines.0 - 1];
+                if f.error_suite {
+                    assert_eq!(first, "    @Test");
+                } else {
+                    assert!(first.starts_with("    // jforge-seq: "), "{first}");
+                    assert_eq!(lines[t.lines.0], "    @Test");
+                }
                 assert_eq!(lines[t.lines.1 - 1], "    }");
             }
         }
@@ -707,5 +824,37 @@ mod tests {
         ] {
             assert_eq!(Marker::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn layout_keeps_earlier_tests_and_appends_new_ones() {
+        // no earlier tests: files of 2, names by position
+        let fresh = layout(&[None, None, None], 2);
+        assert_eq!(
+            fresh,
+            vec![
+                (0, "test1".into()),
+                (0, "test2".into()),
+                (1, "test3".into())
+            ]
+        );
+        // earlier: file 0 had test01, test03 (test02 went), file 1 had test04; two new tests
+        let placed = vec![
+            Some((0, "test01".to_string())),
+            Some((0, "test03".to_string())),
+            Some((1, "test04".to_string())),
+            None,
+            None,
+        ];
+        assert_eq!(
+            layout(&placed, 2),
+            vec![
+                (0, "test01".into()),
+                (0, "test03".into()),
+                (1, "test04".into()),
+                (1, "test05".into()),
+                (2, "test06".into()),
+            ]
+        );
     }
 }

@@ -13,9 +13,9 @@ use super::select;
 use crate::contracts::null_input;
 use crate::emit::{Defect, Ending, TestCase};
 use crate::runner::{Blame, ExecMode, ExecRequest, Frame, Pool, SeqResult, StmtOutcome};
-use crate::sequence::{OpId, Sequence, Stmt};
+use crate::sequence::{OpId, Sequence, Stmt, Value};
 use crate::suite::{Expect, ObserveItem, ObserveStats};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -42,6 +42,8 @@ pub struct FinishStats {
     pub minimization_cut: bool,
     /// Replacements for dropped covering tests were skipped for the time budget.
     pub replacements_cut: bool,
+    /// What became of the earlier run's tests in selection.
+    pub earlier: EarlierStats,
 }
 
 /// How the regression tests were chosen from the candidates (see [`super::select`]).
@@ -57,6 +59,11 @@ pub struct SelectionStats {
     pub left_out: usize,
     /// Tests chosen to replace covering tests dropped as unstable.
     pub replacements: usize,
+    /// Lean suites: tests written for an exception (class, throwing operation) the cover
+    /// lacked.
+    pub exception_tests: usize,
+    /// Lean suites: tests written for another value of a final operation (or its first test).
+    pub value_tests: usize,
     /// Branch and line probes the candidates (legal sequences) covered; the run's figure
     /// also counts sequences that crashed, timed out or broke a contract.
     pub legal_branches: u32,
@@ -131,56 +138,224 @@ fn receiver_of_last(seq: &Sequence, ops: &OpSet) -> Option<u32> {
     }
 }
 
-/// Build the regression tests: choose candidates that keep the run's coverage
+/// A regression test read back from the earlier run's files (`emit::stored`).
+#[derive(Clone, Debug)]
+pub struct EarlierTest {
+    pub seq: Sequence,
+    /// The exception the test expects its last statement to throw.
+    pub exception: Option<String>,
+}
+
+/// What became of the earlier run's tests in selection (the final check may still drop
+/// some; the command counts what was written).
+#[derive(Debug, Default, Clone, serde::Serialize)]
+pub struct EarlierStats {
+    /// Tests read back (with a sequence this run's operations can express).
+    pub read: usize,
+    /// Tests that no longer end the way they did (normally, or with their exception).
+    pub changed: usize,
+    /// Tests chosen again (they still add coverage, an exception or a value).
+    pub chosen: usize,
+}
+
+/// How the regression tests are chosen.
+pub struct Selecting<'e> {
+    /// `--output-limit`.
+    pub limit: usize,
+    /// The user set the limit (the cover is cut to it, with `left_out` counted).
+    pub hard_limit: bool,
+    /// `--fill`: fill to the limit instead of the lean extras.
+    pub fill: bool,
+    /// Tests of the earlier run, preferred to new ones (see [`select::choose`]).
+    pub earlier: &'e [EarlierTest],
+    /// End of the optional work (replacements).
+    pub deadline: Option<Instant>,
+}
+
+/// Build the regression tests: run the earlier run's tests again (those that still end the
+/// same way become the first candidates), choose candidates that keep the run's coverage
 /// ([`super::select`]), observe them in two JVMs, and when a chosen test is dropped as
 /// unstable, choose replacements for the probes only it covered (twice at most).
-/// `hard_limit`: the user set `limit` (the cover is cut to it, with `left_out` counted).
 pub fn regression_tests(
     generator: &Generator,
     pool: &mut Pool,
-    limit: usize,
-    hard_limit: bool,
+    how: &Selecting,
     stats: &mut FinishStats,
-    deadline: Option<Instant>,
 ) -> anyhow::Result<Vec<TestCase>> {
     let ops = generator.ops;
+    let mut cands = earlier_candidates(pool, how.earlier, stats)?;
+    let first_new = cands.len();
     // readable tests: collapse unused repetitions first (simplify.rs), so that the cover is
     // chosen over the sequences that will be written
     let noisy = |id: u32| generator.is_jdk_probe(id);
-    let cands = super::simplify::collapse_candidates(generator.final_candidates(), pool, &noisy)?;
+    let new = super::simplify::collapse_candidates(generator.final_candidates(), pool, &noisy)?;
+    // a sequence generated again is the earlier test
+    let seen: HashSet<u128> = cands.iter().map(|c| c.comp.seq.fingerprint()).collect();
+    let new = new
+        .into_iter()
+        .filter(|c| first_new == 0 || !seen.contains(&c.comp.seq.fingerprint()));
+    cands.extend(new.map(|mut c| {
+        c.id += first_new as u64;
+        c
+    }));
     if cands.is_empty() {
         return Ok(Vec::new());
     }
-    let choice = select::choose(ops, &cands, limit, hard_limit);
+    let paths = select::paths(&cands, &|op| method_probes(generator, op));
+    let choice = select::choose(ops, &cands, &paths, how, first_new);
     stats.selection.candidates = cands.len();
+    stats.selection.exception_tests = choice.exceptions;
     stats.selection.cover = choice.cover;
     stats.selection.probes = choice.universe;
     stats.selection.left_out = choice.left_out;
     if let Some(g) = &generator.cov {
-        let total = g.tracker.hit.len() as u32;
-        let mut legal = crate::coverage::Tracker::new(&g.maps, total);
-        let mut chosen = crate::coverage::Tracker::new(&g.maps, total);
-        for c in &cands {
-            if let Some(ids) = &c.cov {
-                legal.add(ids);
-                if choice
-                    .chosen
-                    .binary_search_by_key(&c.id, |&k| cands[k].id)
-                    .is_ok()
-                {
-                    chosen.add(ids);
+        selection_coverage(g, &cands, &choice, &mut stats.selection);
+    }
+    let kept = observe_chosen(
+        generator,
+        pool,
+        &cands,
+        &paths,
+        &choice,
+        how.deadline,
+        stats,
+    )?;
+    stats.earlier.chosen = kept.iter().filter(|(i, _)| *i < first_new).count();
+    Ok(kept.into_iter().map(|(_, t)| t).collect())
+}
+
+/// The probe id range of the method operation `op` calls, when it is measured.
+fn method_probes(generator: &Generator, op: u32) -> Option<(u32, u32)> {
+    let g = generator.cov.as_ref()?;
+    let o = generator.ops.table.get(op);
+    let internal = o.class.replace('.', "/");
+    let map = g.maps.iter().find(|m| m.class_name == internal)?;
+    let m = map
+        .methods
+        .iter()
+        .find(|m| m.name == o.name && m.descriptor == o.descriptor)?;
+    Some((m.first_probe, m.first_probe + m.probe_count))
+}
+
+/// The earlier run's tests as candidates (ids 0..): executed again for their coverage; those
+/// that no longer end as they did are counted and left out.
+fn earlier_candidates(
+    pool: &mut Pool,
+    earlier: &[EarlierTest],
+    stats: &mut FinishStats,
+) -> anyhow::Result<Vec<Candidate>> {
+    stats.earlier.read = earlier.len();
+    if earlier.is_empty() {
+        return Ok(Vec::new());
+    }
+    let reqs = earlier
+        .iter()
+        .map(|e| ExecRequest {
+            seq: Arc::new(e.seq.clone()),
+            mode: ExecMode::Generate,
+            contract_values: Vec::new(),
+            observers: Vec::new(),
+            reuse: None,
+        })
+        .collect();
+    let results = pool.execute(reqs)?;
+    let mut out = Vec::with_capacity(earlier.len());
+    for (e, r) in earlier.iter().zip(results) {
+        let n = r.outcomes.len();
+        let ending = match (r.first_abnormal(), &e.exception) {
+            (None, None) => Some(CandEnding::Normal),
+            (Some(k), Some(x)) if k + 1 == n => match &r.outcomes[k] {
+                StmtOutcome::Exception { public_class, .. } if public_class.as_ref() == x => {
+                    Some(CandEnding::Exception(x.clone()))
                 }
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(ending) = ending else {
+            stats.earlier.changed += 1;
+            continue;
+        };
+        let seq = Arc::new(e.seq.clone());
+        let has_null = seq.stmts.iter().any(|s| {
+            matches!(
+                s,
+                Stmt::Lit {
+                    value: Value::Null,
+                    ..
+                }
+            )
+        });
+        out.push(Candidate {
+            id: out.len() as u64,
+            comp: Arc::new(super::random::Component {
+                tids: vec![None; seq.len()],
+                seq,
+                has_null,
+                cand: None,
+            }),
+            ending,
+            cov: r.coverage.clone(),
+        });
+    }
+    Ok(out)
+}
+
+/// Branches and lines the candidates (legal sequences) and the chosen ones covered.
+fn selection_coverage(
+    g: &super::random::CovGuide,
+    cands: &[Candidate],
+    choice: &select::Choice,
+    sel: &mut SelectionStats,
+) {
+    let total = g.tracker.hit.len() as u32;
+    let mut legal = crate::coverage::Tracker::new(&g.maps, total);
+    let mut chosen = crate::coverage::Tracker::new(&g.maps, total);
+    for c in cands {
+        if let Some(ids) = &c.cov {
+            legal.add(ids);
+            if choice
+                .chosen
+                .binary_search_by_key(&c.id, |&k| cands[k].id)
+                .is_ok()
+            {
+                chosen.add(ids);
             }
         }
-        stats.selection.legal_branches = legal.covered_branches;
-        stats.selection.legal_lines = legal.covered_lines;
-        stats.selection.chosen_branches = chosen.covered_branches;
-        stats.selection.chosen_lines = chosen.covered_lines;
     }
+    sel.legal_branches = legal.covered_branches;
+    sel.legal_lines = legal.covered_lines;
+    sel.chosen_branches = chosen.covered_branches;
+    sel.chosen_lines = chosen.covered_lines;
+}
+
+/// Observes the chosen and tentative candidates, keeps the tentative ones that show a new
+/// value, and replaces covering tests dropped as unstable (twice at most, until
+/// `deadline`). (candidate index, test) in candidate order.
+fn observe_chosen(
+    generator: &Generator,
+    pool: &mut Pool,
+    cands: &[Candidate],
+    paths: &[select::Path],
+    choice: &select::Choice,
+    deadline: Option<Instant>,
+    stats: &mut FinishStats,
+) -> anyhow::Result<Vec<(usize, TestCase)>> {
     let mut tried: HashSet<usize> = choice.chosen.iter().copied().collect();
-    let mut kept = observe(generator, pool, &cands, &choice.chosen, stats)?;
+    let all: Vec<usize> = choice
+        .chosen
+        .iter()
+        .chain(&choice.tentative)
+        .copied()
+        .collect();
+    let mut kept = observe(generator, pool, cands, &all, stats)?;
+    let stable_chosen = kept.iter().filter(|(i, _)| tried.contains(i)).count();
+    kept = new_values(paths, kept, &tried);
+    stats.selection.value_tests = kept.iter().filter(|(i, _)| !tried.contains(i)).count();
+    tried.extend(choice.tentative.iter().copied());
+    let mut dropped = stable_chosen < choice.chosen.len();
     for _ in 0..2 {
-        if kept.len() == tried.len() || choice.universe == 0 {
+        if !dropped || choice.universe == 0 {
             break;
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -193,16 +368,65 @@ pub fn regression_tests(
                 covered.extend(ids);
             }
         }
-        let extra = select::greedy_cover(&cands, &tried, &mut covered);
+        let extra = select::greedy_cover(cands, &tried, &mut covered);
         if extra.is_empty() {
             break;
         }
         stats.selection.replacements += extra.len();
         tried.extend(extra.iter().copied());
-        kept.extend(observe(generator, pool, &cands, &extra, stats)?);
+        let more = observe(generator, pool, cands, &extra, stats)?;
+        dropped = more.len() < extra.len();
+        kept.extend(more);
     }
     kept.sort_by_key(|(i, _)| cands[*i].id);
-    Ok(kept.into_iter().map(|(_, t)| t).collect())
+    Ok(kept)
+}
+
+/// The result asserted after a test's final call and its observers (statement, observer,
+/// value).
+type Asserted = (Option<Value>, Vec<(u32, OpId, Value)>);
+
+/// What a regression test asserts after its final call: the call's result and every
+/// observer (of the result and of the receiver); `None` when nothing is asserted.
+fn final_value(t: &TestCase) -> Option<Asserted> {
+    let ret = t.asserts.last().cloned().flatten();
+    (ret.is_some() || !t.observers.is_empty()).then(|| (ret, t.observers.clone()))
+}
+
+/// Lean suites: the observed tests of `chosen` (all kept) and of the tentative rest (in
+/// the order observed, kept when their path has no test yet, or has fewer than
+/// [`select::VALUES_PER_PATH`] values and theirs is new).
+fn new_values(
+    paths_of: &[select::Path],
+    observed: Vec<(usize, TestCase)>,
+    chosen: &HashSet<usize>,
+) -> Vec<(usize, TestCase)> {
+    let mut values: HashMap<select::Path, HashSet<_>> = HashMap::new();
+    let mut paths: HashSet<select::Path> = HashSet::new();
+    for (i, t) in &observed {
+        if chosen.contains(i) && t.ending == Ending::Normal {
+            let path = paths_of[*i];
+            paths.insert(path);
+            if let Some(v) = final_value(t) {
+                values.entry(path).or_default().insert(v);
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(observed.len());
+    for (i, t) in observed {
+        if chosen.contains(&i) {
+            out.push((i, t));
+            continue;
+        }
+        let path = paths_of[i];
+        let seen = values.entry(path).or_default();
+        let new_value =
+            seen.len() < select::VALUES_PER_PATH && final_value(&t).is_some_and(|v| seen.insert(v));
+        if paths.insert(path) || new_value {
+            out.push((i, t));
+        }
+    }
+    out
 }
 
 /// Runs the chosen candidates through the shared suite stage ([`crate::suite::observe`]):

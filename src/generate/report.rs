@@ -100,6 +100,32 @@ pub struct Report {
     pub coverage: Option<CoverageRow>,
     /// Wall time of each phase of the run.
     pub phase_seconds: Phases,
+    /// The regression tests an earlier run left in the output folder, and what became of
+    /// them (`None`: there were none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub earlier_suite: Option<EarlierSuite>,
+}
+
+/// The diff between the earlier suite and this run's (set by the command).
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct EarlierSuite {
+    /// Regression tests with a stored sequence in the earlier files.
+    pub tests: usize,
+    /// Kept under their names (re-observed: a changed value updates the assertion).
+    pub kept: usize,
+    /// New tests, appended with new names.
+    pub added: usize,
+    /// Earlier tests not written again, the sum of the four causes below.
+    pub removed: usize,
+    /// No longer end as they did (normally, or with their exception).
+    pub removed_changed: usize,
+    /// Call a member this run does not test (removed, renamed, filtered out).
+    pub removed_unreadable: usize,
+    /// Chosen again but failed the final check.
+    pub removed_failing: usize,
+    /// Add nothing this run's other tests do not (coverage, an exception, a value), or
+    /// their values differed between two JVMs.
+    pub removed_add_nothing: usize,
 }
 
 /// Wall time of each phase, in seconds (set by the command after [`Report::build`]).
@@ -224,6 +250,7 @@ impl Report {
             rust_peak_rss_kb: own_peak_rss_kb(),
             coverage: coverage_row(generator),
             phase_seconds: Phases::default(),
+            earlier_suite: None,
         }
     }
 
@@ -316,6 +343,20 @@ impl Report {
                 out,
                 "replaced {} files an earlier jforge gen run wrote for the same classes",
                 self.output.replaced_files.len()
+            )?;
+        }
+        if let Some(e) = &self.earlier_suite {
+            writeln!(
+                out,
+                "earlier suite: {} tests; kept {}, added {}, removed {} ({} end differently now, {} call members no longer tested, {} failed the check, {} add nothing new)",
+                e.tests,
+                e.kept,
+                e.added,
+                e.removed,
+                e.removed_changed,
+                e.removed_unreadable,
+                e.removed_failing,
+                e.removed_add_nothing
             )?;
         }
         Ok(())

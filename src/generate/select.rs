@@ -11,19 +11,40 @@
 //!    covered by the chosen ones. Lazy evaluation: a candidate's gain only shrinks as the
 //!    cover grows, so a stale gain in the heap is an upper bound and is recomputed only
 //!    when it reaches the top.
-//! 2. **Fill.** Up to the output limit, the most diverse of the rest: round robin over the
-//!    classes under test (the one with the fewest chosen tests first), within a class over
-//!    the final operation (fewest first), so that a cheap value class does not crowd out
-//!    the others.
+//! 2. **Lean extras** (the default). Only tests that add something a regression suite needs
+//!    besides coverage: the shortest test per distinct exception (class + throwing operation)
+//!    the cover lacks, and tests that may show a distinct value on a path (final operation
+//!    and the branches it took in its own method): per path, a few candidates are observed
+//!    and one is written only when what it asserts after its final call is not yet asserted
+//!    on that path
+//!    (`finish::regression_tests` decides after observing, see [`VALUES_PER_PATH`]).
+//!    Why: a fill to a count wrote 766 tests where 45 kept the coverage; nobody reviews that.
+//! 3. **Fill** (`--fill`, the behaviour before lean suites). Up to the output limit, the most
+//!    diverse of the rest: round robin over the classes under test (the one with the fewest
+//!    chosen tests first), within a class over the final operation (fewest first), so that a
+//!    cheap value class does not crowd out the others.
 //!
 //! Everything is deterministic: candidates come in generation order and every tie is broken
 //! by length, then id.
 
+use super::finish::Selecting;
 use super::ops::OpSet;
-use super::random::Candidate;
+use super::random::{CandEnding, Candidate};
 use crate::sequence::Stmt;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashSet};
+use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
+use std::hash::Hasher;
+
+/// Lean suites: distinct values asserted per path (final operation and the branches it took
+/// in its own method, see [`paths`]), the covering tests' included. A value is what the
+/// test asserts after its final call (the call's result and the observers of the result and
+/// of the receiver): one value per path lets arithmetic and constant mutants survive that a
+/// few more catch (`x + 1` and `x * 2` agree on 1), while the tenth value rarely catches
+/// anything new. Measured with PIT against the 1,000-test fill: BENCHMARKS.md, "Lean suites".
+pub const VALUES_PER_PATH: usize = 6;
+
+/// Lean suites: candidates observed per path to find its values.
+const TRIES_PER_PATH: usize = 12;
 
 /// Probe ids as a growable bit set.
 #[derive(Default, Clone)]
@@ -113,7 +134,7 @@ fn owner<'o>(ops: &'o OpSet, c: &Candidate) -> Option<&'o str> {
     })
 }
 
-fn last_op(c: &Candidate) -> u32 {
+pub fn last_op(c: &Candidate) -> u32 {
     c.comp
         .seq
         .stmts
@@ -124,6 +145,97 @@ fn last_op(c: &Candidate) -> u32 {
             _ => None,
         })
         .unwrap_or(u32::MAX)
+}
+
+/// The path of a candidate for lean suites: its final operation and a hash of the probes
+/// it hit in that operation's own method (`method_probes`: the id range of the method, if
+/// measured). Not all its probes: those are the whole sequence's, and nearly every
+/// candidate would have a path of its own.
+pub type Path = (u32, u64);
+
+/// The path of every candidate (see [`Path`]); `method_probes(op)` is the probe id range of
+/// the method an operation calls, when it is measured.
+pub fn paths(cands: &[Candidate], method_probes: &dyn Fn(u32) -> Option<(u32, u32)>) -> Vec<Path> {
+    cands
+        .iter()
+        .map(|c| {
+            let op = last_op(c);
+            let mut h = twox_hash::XxHash64::with_seed(0x6a66);
+            if let (Some((lo, hi)), Some(ids)) = (method_probes(op), c.cov.as_deref()) {
+                for id in ids.iter().filter(|&&i| i >= lo && i < hi) {
+                    h.write_u32(*id);
+                }
+            }
+            (op, h.finish())
+        })
+        .collect()
+}
+
+/// What [`lean_extras`] adds to the cover.
+#[derive(Debug, Default)]
+pub struct LeanExtras {
+    /// The shortest candidate of each (exception class, final operation) the cover lacks.
+    pub exceptions: Vec<usize>,
+    /// Candidates to observe for a second value on their path; each is written only when
+    /// its value is new (decided after observing).
+    pub tentative: Vec<usize>,
+}
+
+/// Lean suites: besides `taken` (the cover), at most `room` candidates that may add a
+/// distinct exception or a distinct value of a final operation (only candidates that call a
+/// class under test; the earlier run's, before `first_new`, first).
+pub fn lean_extras(
+    ops: &OpSet,
+    cands: &[Candidate],
+    paths: &[Path],
+    taken: &HashSet<usize>,
+    room: usize,
+    first_new: usize,
+) -> LeanExtras {
+    let mut exceptions: HashSet<(&str, u32)> = HashSet::new();
+    let mut tries: HashMap<Path, usize> = HashMap::new();
+    for &i in taken {
+        let c = &cands[i];
+        match &c.ending {
+            CandEnding::Exception(cls) => {
+                exceptions.insert((cls.as_str(), last_op(c)));
+            }
+            CandEnding::Normal => *tries.entry(paths[i]).or_default() += 1,
+        }
+    }
+    let mut order: Vec<usize> = (0..cands.len())
+        .filter(|i| !taken.contains(i) && owner(ops, &cands[*i]).is_some())
+        .collect();
+    let mut out = LeanExtras::default();
+    // exceptions: the shortest test of each
+    order.sort_by_key(|&i| (i >= first_new, cands[i].comp.seq.len(), cands[i].id));
+    for &i in &order {
+        let c = &cands[i];
+        if let CandEnding::Exception(cls) = &c.ending
+            && out.exceptions.len() < room
+            && exceptions.insert((cls.as_str(), last_op(c)))
+        {
+            out.exceptions.push(i);
+        }
+    }
+    // values: in generation order, not shortest first (the shortest sequences call with
+    // the same few literals; PIT kills more with the values generation went on to try)
+    order.sort_by_key(|&i| (i >= first_new, cands[i].id));
+    for i in order {
+        if out.exceptions.len() + out.tentative.len() >= room {
+            break;
+        }
+        if cands[i].ending == CandEnding::Normal {
+            // Each path gets TRIES_PER_PATH looks for its values, the covering tests on it
+            // counting as looks.
+            let n = tries.entry(paths[i]).or_default();
+            if *n <= TRIES_PER_PATH {
+                *n += 1;
+                out.tentative.push(i);
+            }
+        }
+    }
+    out
 }
 
 /// Up to `room` more indices (not in `taken`), spread over classes and final operations;
@@ -194,8 +306,12 @@ pub fn diverse_fill(
 /// What [`choose`] picked.
 #[derive(Debug, Default)]
 pub struct Choice {
-    /// Indices into the candidates, in generation order.
+    /// Indices into the candidates, in generation order: written when they observe stably.
     pub chosen: Vec<usize>,
+    /// Lean suites: observed too, written only when they show a new value on their path.
+    pub tentative: Vec<usize>,
+    /// Lean suites: tests chosen for an exception the cover lacked.
+    pub exceptions: usize,
     /// How many tests the whole cover needed (before a cut at a hard limit).
     pub cover: usize,
     /// Probes covered by some candidate but by none of the chosen (the cover was cut at an
@@ -205,12 +321,25 @@ pub struct Choice {
     pub universe: usize,
 }
 
-/// Cover, then fill up to `limit`. When the cover alone needs more than `limit` tests it is
-/// written whole unless `hard_limit` (the user set the limit), in which case it is cut and
-/// `left_out` says how much coverage that lost.
-pub fn choose(ops: &OpSet, cands: &[Candidate], limit: usize, hard_limit: bool) -> Choice {
+/// Cover, then the lean extras (or with `--fill` the diverse fill) up to the limit. When
+/// the cover alone needs more than the limit it is written whole unless `hard_limit` (the
+/// user set the limit), in which case it is cut and `left_out` says how much coverage that
+/// lost. The candidates before `first_new` are the earlier run's tests: the cover takes
+/// from them first (the new ones only cover what they miss) and so do the extras, so a
+/// re-run keeps every earlier test that still adds something.
+pub fn choose(
+    ops: &OpSet,
+    cands: &[Candidate],
+    paths: &[Path],
+    how: &Selecting,
+    first_new: usize,
+) -> Choice {
+    let (limit, hard_limit) = (how.limit, how.hard_limit);
     let mut covered = ProbeSet::default();
-    let mut cover = greedy_cover(cands, &HashSet::new(), &mut covered);
+    let new: HashSet<usize> = (first_new..cands.len()).collect();
+    let mut cover = greedy_cover(cands, &new, &mut covered);
+    let old: HashSet<usize> = (0..first_new).collect();
+    cover.extend(greedy_cover(cands, &old, &mut covered));
     let universe = covered.len();
     let cover_len = cover.len();
     let mut left_out = 0;
@@ -226,12 +355,22 @@ pub fn choose(ops: &OpSet, cands: &[Candidate], limit: usize, hard_limit: bool) 
     }
     let taken: HashSet<usize> = cover.iter().copied().collect();
     let room = limit.saturating_sub(cover.len());
-    let fill = diverse_fill(ops, cands, &taken, room);
     let mut chosen = cover;
-    chosen.extend(fill);
+    let mut tentative = Vec::new();
+    let mut exceptions = 0;
+    if how.fill {
+        chosen.extend(diverse_fill(ops, cands, &taken, room));
+    } else {
+        let lean = lean_extras(ops, cands, paths, &taken, room, first_new);
+        exceptions = lean.exceptions.len();
+        chosen.extend(lean.exceptions);
+        tentative = lean.tentative;
+    }
     chosen.sort_by_key(|&i| cands[i].id);
     Choice {
         chosen,
+        tentative,
+        exceptions,
         cover: cover_len,
         left_out,
         universe,

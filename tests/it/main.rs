@@ -20,6 +20,7 @@ mod instrument_jars;
 mod instrument_jdk;
 mod instrument_probes;
 mod instrument_verify;
+mod lean_e2e;
 mod model_classfile;
 mod model_classpath;
 mod model_hierarchy;

@@ -1,0 +1,311 @@
+//! A regression test's sequence, stored in a comment line of the test, so that a later run
+//! into the same folder can read the suite back and keep it.
+//!
+//! Why: a second run with the same seed does not write the same tests (timing decides how far
+//! generation gets), and a maintainer cannot review a suite rewritten on every run. Reading
+//! back needs the sequence, not the Java text: a kept test is executed again (does it still
+//! end the same way, what does it cover now) and observed again like a new one. Java source
+//! cannot be turned back into a sequence reliably (overloads, casts, inlined values), so the
+//! writer puts one line before each regression test:
+//!
+//! ```text
+//!     // jforge-seq: {"s":[{"C":["5f0c2e…",[]]},{"L":["int",{"I":3}]},...],"x":"java.lang.Foo"}
+//! ```
+//!
+//! Operations are named by a hash of their full identity (kind, class, member, descriptor,
+//! instantiated types), types of literals by their source form, resolved against the new
+//! run's operations; a test whose operation is gone (renamed, removed, filtered out) cannot
+//! be read back and is replaced. The line is plain ASCII JSON: javac reads Unicode escapes
+//! in comments too, and JSON never writes a line break as `\u000a`.
+
+use crate::model::JType;
+use crate::sequence::{OpTable, Operation, Sequence, Stmt, Value};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::hash::Hasher;
+use std::path::Path;
+
+/// The comment that starts a stored-sequence line.
+pub const PREFIX: &str = "// jforge-seq: ";
+
+#[derive(Serialize, Deserialize)]
+enum V {
+    N,
+    Z(bool),
+    B(i8),
+    S(i16),
+    C(u16),
+    I(i32),
+    J(i64),
+    F(u32),
+    D(u64),
+    T(String),
+    E(String, String),
+}
+
+#[derive(Serialize, Deserialize)]
+enum St {
+    /// Operation key, inputs.
+    C(String, Vec<u32>),
+    /// Type (source form), value.
+    L(String, V),
+    /// Element type (source form), elements.
+    A(String, Vec<u32>),
+}
+
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    s: Vec<St>,
+    /// The exception the last statement throws (a test that expects it), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    x: Option<String>,
+}
+
+/// The key of an operation: a hash of everything that identifies it.
+pub fn op_key(op: &Operation) -> String {
+    let mut h = twox_hash::XxHash64::with_seed(0x6a66_7365);
+    let params: Vec<String> = op.params.iter().map(|t| t.to_string()).collect();
+    let targs: Vec<String> = op.method_type_args.iter().map(|t| t.to_string()).collect();
+    let ret = op.ret.as_ref().map(|t| t.to_string()).unwrap_or_default();
+    for part in [
+        format!("{:?}", op.kind),
+        op.class.clone(),
+        op.name.clone(),
+        op.descriptor.clone(),
+        op.owner.to_string(),
+        params.join(","),
+        ret,
+        targs.join(","),
+        format!("{}{}", op.varargs, op.outer_instance),
+    ] {
+        h.write(part.as_bytes());
+        h.write_u8(0);
+    }
+    format!("{:016x}", h.finish())
+}
+
+fn value_of(v: &Value) -> Option<V> {
+    Some(match v {
+        Value::Null => V::N,
+        Value::Bool(b) => V::Z(*b),
+        Value::Byte(x) => V::B(*x),
+        Value::Short(x) => V::S(*x),
+        Value::Char(x) => V::C(*x),
+        Value::Int(x) => V::I(*x),
+        Value::Long(x) => V::J(*x),
+        Value::Float(x) => V::F(*x),
+        Value::Double(x) => V::D(*x),
+        Value::Str(s) => V::T(s.clone()),
+        Value::Enum(c, n) => V::E(c.clone(), n.clone()),
+        Value::Array(..) => return None,
+    })
+}
+
+fn value_from(v: V) -> Value {
+    match v {
+        V::N => Value::Null,
+        V::Z(b) => Value::Bool(b),
+        V::B(x) => Value::Byte(x),
+        V::S(x) => Value::Short(x),
+        V::C(x) => Value::Char(x),
+        V::I(x) => Value::Int(x),
+        V::J(x) => Value::Long(x),
+        V::F(x) => Value::Float(x),
+        V::D(x) => Value::Double(x),
+        V::T(s) => Value::Str(s),
+        V::E(c, n) => Value::Enum(c, n),
+    }
+}
+
+/// The stored-sequence line of a test (without indentation), or `None` for a sequence that
+/// cannot be stored (none today: literals are never arrays).
+pub fn line(ops: &OpTable, seq: &Sequence, exception: Option<&str>) -> Option<String> {
+    let mut s = Vec::with_capacity(seq.len());
+    for st in &seq.stmts {
+        s.push(match st {
+            Stmt::Call { op, args } => St::C(op_key(ops.get(*op)), args.clone()),
+            Stmt::Lit { ty, value } => St::L(ty.to_string(), value_of(value)?),
+            Stmt::Array { elem, elems } => St::A(elem.to_string(), elems.clone()),
+        });
+    }
+    let stored = Stored {
+        s,
+        x: exception.map(str::to_string),
+    };
+    let json = serde_json::to_string(&stored).ok()?;
+    Some(format!("{PREFIX}{json}"))
+}
+
+/// What the operations of a run can resolve: operation keys and the source forms of every
+/// type they mention.
+pub struct Resolver {
+    ops: HashMap<String, u32>,
+    types: HashMap<String, JType>,
+}
+
+impl Resolver {
+    pub fn new(table: &OpTable) -> Resolver {
+        let mut ops = HashMap::new();
+        let mut types = HashMap::new();
+        for p in crate::model::Prim::ALL {
+            let t = JType::Prim(p);
+            types.insert(t.to_string(), t);
+        }
+        let string = JType::class("java.lang.String");
+        types.insert(string.to_string(), string);
+        for (id, op) in table.iter() {
+            ops.entry(op_key(op)).or_insert(id);
+            for t in op
+                .params
+                .iter()
+                .chain(std::iter::once(&op.owner))
+                .chain(op.ret.iter())
+            {
+                add_type(&mut types, t);
+            }
+        }
+        Resolver { ops, types }
+    }
+
+    /// The sequence of a stored line (the text after [`PREFIX`]) and the exception it ends
+    /// with; `None` when an operation or type is not in this run, or the line is damaged.
+    pub fn decode(&self, json: &str) -> Option<(Sequence, Option<String>)> {
+        let stored: Stored = serde_json::from_str(json).ok()?;
+        let mut stmts = Vec::with_capacity(stored.s.len());
+        for (i, st) in stored.s.into_iter().enumerate() {
+            let earlier = |v: &[u32]| v.iter().all(|&a| (a as usize) < i);
+            stmts.push(match st {
+                St::C(key, args) if earlier(&args) => Stmt::Call {
+                    op: *self.ops.get(&key)?,
+                    args,
+                },
+                St::L(ty, v) => Stmt::Lit {
+                    ty: self.types.get(&ty)?.clone(),
+                    value: value_from(v),
+                },
+                St::A(ty, elems) if earlier(&elems) => Stmt::Array {
+                    elem: self.types.get(&ty)?.clone(),
+                    elems,
+                },
+                _ => return None,
+            });
+        }
+        (!stmts.is_empty()).then_some((Sequence { stmts }, stored.x))
+    }
+}
+
+/// Adds `t`, its element types and type arguments.
+fn add_type(types: &mut HashMap<String, JType>, t: &JType) {
+    if types.contains_key(&t.to_string()) {
+        return;
+    }
+    types.insert(t.to_string(), t.clone());
+    match t {
+        JType::Array(e) => add_type(types, e),
+        JType::Class { args, .. } => {
+            for a in args {
+                match a {
+                    crate::model::TypeArg::Type(t)
+                    | crate::model::TypeArg::Extends(t)
+                    | crate::model::TypeArg::Super(t) => add_type(types, t),
+                    crate::model::TypeArg::Any => {}
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// One test read from an earlier run's file.
+#[derive(Clone, Debug)]
+pub struct StoredTest {
+    /// Simple name of the test class it was in.
+    pub class: String,
+    pub method: String,
+    /// The text after [`PREFIX`].
+    pub json: String,
+}
+
+/// The tests of a file that carry a stored sequence, in file order.
+pub fn read_file(path: &Path) -> Vec<StoredTest> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let class = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    let mut pending: Option<String> = None;
+    for l in text.lines() {
+        let t = l.trim();
+        if let Some(json) = t.strip_prefix(PREFIX) {
+            pending = Some(json.to_string());
+        } else if let Some(rest) = t.strip_prefix("public void ") {
+            let method = rest.split('(').next().unwrap_or("").trim().to_string();
+            if let Some(json) = pending.take() {
+                out.push(StoredTest {
+                    class: class.clone(),
+                    method,
+                    json,
+                });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::OpKind;
+
+    fn table() -> OpTable {
+        let mut t = OpTable::default();
+        t.intern(Operation {
+            kind: OpKind::Constructor,
+            class: "a.B".into(),
+            name: "<init>".into(),
+            descriptor: "(I)V".into(),
+            owner: JType::class("a.B"),
+            params: vec![JType::Prim(crate::model::Prim::Int)],
+            ret: Some(JType::class("a.B")),
+            varargs: false,
+            overloaded: false,
+            method_type_args: Vec::new(),
+            outer_instance: false,
+        });
+        t
+    }
+
+    #[test]
+    fn round_trip_and_unknown_operations() {
+        let t = table();
+        let seq = Sequence {
+            stmts: vec![
+                Stmt::Lit {
+                    ty: JType::Prim(crate::model::Prim::Int),
+                    value: Value::Int(-3),
+                },
+                Stmt::Call {
+                    op: 0,
+                    args: vec![0],
+                },
+            ],
+        };
+        let l = line(&t, &seq, Some("java.lang.X")).unwrap();
+        assert!(
+            l.starts_with(PREFIX) && l.is_ascii() && !l.contains('\n'),
+            "{l}"
+        );
+        let r = Resolver::new(&t);
+        let (back, x) = r.decode(l.strip_prefix(PREFIX).unwrap()).unwrap();
+        assert_eq!(back, seq);
+        assert_eq!(x.as_deref(), Some("java.lang.X"));
+        // another run without that constructor cannot read it back
+        let empty = Resolver::new(&OpTable::default());
+        assert!(empty.decode(l.strip_prefix(PREFIX).unwrap()).is_none());
+        // a reference to a later statement is refused
+        assert!(r.decode(r#"{"s":[{"C":["x",[1]]}]}"#).is_none());
+    }
+}
