@@ -9,7 +9,7 @@
 //! literal (`I5`, `Btrue`, `D3ff0…`, `"text"`, `pkg.Enum.NAME`), or a new object: its class
 //! name then `{v,v,…,}` (fields) or `[len:v,v,…,]` (array elements).
 
-use anyhow::bail;
+use crate::exhaustive::canon::{TextField, text_fields};
 use std::collections::HashMap;
 
 /// Interns fields, values and triples across structures, so that every structure's field
@@ -25,18 +25,16 @@ impl Interner {
     /// Triple ids of one canonical text, sorted and distinct. A text the worker did not write
     /// in the expected grammar gives an error naming where it stopped.
     pub fn triples(&mut self, text: &str) -> anyhow::Result<Vec<u32>> {
-        let mut p = Parser {
-            b: text.as_bytes(),
-            at: 0,
-            next_id: 0,
-            out: Vec::new(),
-        };
-        p.value()?;
-        if p.at != p.b.len() {
-            bail!("unexpected text at byte {} of a canonical form", p.at);
-        }
-        let mut ids = Vec::with_capacity(p.out.len());
-        for (class, index, owner, value) in p.out {
+        let (fields, _) = text_fields(text)?;
+        let mut ids = Vec::with_capacity(fields.len());
+        for TextField {
+            class,
+            index,
+            owner,
+            value,
+            ..
+        } in fields
+        {
             let nf = self.fields.len() as u32;
             let f = *self.fields.entry((class, index)).or_insert(nf);
             let nv = self.values.len() as u32;
@@ -53,132 +51,7 @@ impl Interner {
 /// Objects in one canonical text (the root and every object reachable from it that is not a
 /// value): the size of a structure.
 pub fn object_count(text: &str) -> anyhow::Result<u32> {
-    let mut p = Parser {
-        b: text.as_bytes(),
-        at: 0,
-        next_id: 0,
-        out: Vec::new(),
-    };
-    p.value()?;
-    Ok(p.next_id)
-}
-
-struct Parser<'t> {
-    b: &'t [u8],
-    at: usize,
-    next_id: u32,
-    /// (class, field position, owner object, value)
-    out: Vec<(String, u32, u32, String)>,
-}
-
-impl Parser<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.at).copied()
-    }
-
-    fn expect(&mut self, c: u8) -> anyhow::Result<()> {
-        if self.peek() != Some(c) {
-            bail!(
-                "expected '{}' at byte {} of a canonical form",
-                c as char,
-                self.at
-            );
-        }
-        self.at += 1;
-        Ok(())
-    }
-
-    fn text(&self, from: usize) -> String {
-        String::from_utf8_lossy(&self.b[from..self.at]).into_owned()
-    }
-
-    /// One value; an object is parsed whole and given as `#id`.
-    fn value(&mut self) -> anyhow::Result<String> {
-        let start = self.at;
-        match self.peek() {
-            None => bail!("a canonical form ends early"),
-            Some(b'"') => {
-                self.at += 1;
-                loop {
-                    match self.peek() {
-                        None => bail!("unterminated string in a canonical form"),
-                        Some(b'\\') => self.at += 2,
-                        Some(b'"') => {
-                            self.at += 1;
-                            break;
-                        }
-                        Some(_) => self.at += 1,
-                    }
-                }
-                Ok(self.text(start))
-            }
-            Some(b'#') => {
-                self.at += 1;
-                while self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                    self.at += 1;
-                }
-                Ok(self.text(start))
-            }
-            Some(b'[') => {
-                // an array class name: [[I, [Ljava.lang.Object;
-                while self.peek() == Some(b'[') {
-                    self.at += 1;
-                }
-                if self.peek() == Some(b'L') {
-                    while self.peek().is_some_and(|c| c != b';') {
-                        self.at += 1;
-                    }
-                    self.expect(b';')?;
-                } else {
-                    self.at += 1;
-                }
-                let class = self.text(start);
-                self.object(class)
-            }
-            Some(_) => {
-                while self
-                    .peek()
-                    .is_some_and(|c| !matches!(c, b',' | b'{' | b'}' | b'[' | b']'))
-                {
-                    self.at += 1;
-                }
-                let token = self.text(start);
-                match self.peek() {
-                    Some(b'{') | Some(b'[') => self.object(token),
-                    _ => Ok(token),
-                }
-            }
-        }
-    }
-
-    fn object(&mut self, class: String) -> anyhow::Result<String> {
-        let id = self.next_id;
-        self.next_id += 1;
-        let close = match self.peek() {
-            Some(b'{') => {
-                self.at += 1;
-                b'}'
-            }
-            Some(b'[') => {
-                self.at += 1;
-                while self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                    self.at += 1;
-                }
-                self.expect(b':')?;
-                b']'
-            }
-            _ => bail!("expected an object body at byte {}", self.at),
-        };
-        let mut index = 0u32;
-        while self.peek() != Some(close) {
-            let v = self.value()?;
-            self.expect(b',')?;
-            self.out.push((class.clone(), index, id, v));
-            index += 1;
-        }
-        self.at += 1;
-        Ok(format!("#{id}"))
-    }
+    Ok(text_fields(text)?.1)
 }
 
 #[cfg(test)]

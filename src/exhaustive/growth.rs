@@ -17,7 +17,6 @@
 use super::search::{Choice, Search};
 use crate::runner::{CANON_OP, ExecMode, ExecRequest, Pool};
 use crate::sequence::Value;
-use anyhow::bail;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Chains followed back from the last round.
@@ -174,131 +173,21 @@ pub fn advice(fields: &[Growing], omitted: Option<&str>) -> Option<String> {
 /// canonical text written with names: `p.C{p.C.n=I3,p.C.next=p.C{p.C.n=I4,p.C.next=N,},}`.
 /// Booleans, chars, floating-point values, strings and references are not numbers here.
 pub fn field_maxima(text: &str) -> anyhow::Result<BTreeMap<String, i64>> {
-    let mut p = Named {
-        b: text.as_bytes(),
-        at: 0,
-        out: BTreeMap::new(),
-    };
-    p.value()?;
-    if p.at != p.b.len() {
-        bail!("unexpected text at byte {} of a canonical form", p.at);
-    }
-    Ok(p.out)
-}
-
-/// A parser of the text form with names (grammar: worker/jforge/worker/Canon.java).
-struct Named<'t> {
-    b: &'t [u8],
-    at: usize,
-    out: BTreeMap<String, i64>,
-}
-
-impl Named<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.at).copied()
-    }
-
-    fn expect(&mut self, c: u8) -> anyhow::Result<()> {
-        if self.peek() != Some(c) {
-            bail!("expected '{}' at byte {}", c as char, self.at);
-        }
-        self.at += 1;
-        Ok(())
-    }
-
-    /// One value; its number when it is an integral literal (`I5`, `L-2`, `S1`, `B7`).
-    fn value(&mut self) -> anyhow::Result<Option<i64>> {
-        let start = self.at;
-        match self.peek() {
-            None => bail!("a canonical form ends early"),
-            Some(b'"') => {
-                self.at += 1;
-                loop {
-                    match self.peek() {
-                        None => bail!("unterminated string in a canonical form"),
-                        Some(b'\\') => self.at += 2,
-                        Some(b'"') => {
-                            self.at += 1;
-                            return Ok(None);
-                        }
-                        Some(_) => self.at += 1,
-                    }
-                }
-            }
-            Some(b'[') => {
-                // an array class name: [[I, [Ljava.lang.Object;
-                while self.peek() == Some(b'[') {
-                    self.at += 1;
-                }
-                if self.peek() == Some(b'L') {
-                    while self.peek().is_some_and(|c| c != b';') {
-                        self.at += 1;
-                    }
-                    self.expect(b';')?;
-                } else {
-                    self.at += 1;
-                }
-                self.object()?;
-                Ok(None)
-            }
-            Some(_) => {
-                while self
-                    .peek()
-                    .is_some_and(|c| !matches!(c, b',' | b'{' | b'}' | b'[' | b']'))
-                {
-                    self.at += 1;
-                }
-                if matches!(self.peek(), Some(b'{' | b'[')) {
-                    self.object()?;
-                    return Ok(None);
-                }
-                let token = &self.b[start..self.at];
-                Ok(match token.split_first() {
-                    Some((b'I' | b'L' | b'S' | b'B', n)) => {
-                        std::str::from_utf8(n).ok().and_then(|n| n.parse().ok())
-                    }
-                    _ => None,
-                })
-            }
+    let mut out = BTreeMap::new();
+    for f in super::canon::text_fields(text)?.0 {
+        let Some(name) = f.name else { continue };
+        let number = match f.value.as_bytes().split_first() {
+            Some((b'I' | b'L' | b'S' | b'B', n)) => std::str::from_utf8(n)
+                .ok()
+                .and_then(|n| n.parse::<i64>().ok()),
+            _ => None,
+        };
+        if let Some(v) = number {
+            let e = out.entry(name).or_insert(v);
+            *e = (*e).max(v);
         }
     }
-
-    /// An object's fields (`{name=v,...}`) or an array's elements (`[len:v,...]`).
-    fn object(&mut self) -> anyhow::Result<()> {
-        match self.peek() {
-            Some(b'{') => {
-                self.at += 1;
-                while self.peek() != Some(b'}') {
-                    let start = self.at;
-                    while self.peek().is_some_and(|c| c != b'=') {
-                        self.at += 1;
-                    }
-                    let name = String::from_utf8_lossy(&self.b[start..self.at]).into_owned();
-                    self.expect(b'=')?;
-                    if let Some(v) = self.value()? {
-                        let e = self.out.entry(name).or_insert(v);
-                        *e = (*e).max(v);
-                    }
-                    self.expect(b',')?;
-                }
-                self.at += 1;
-            }
-            Some(b'[') => {
-                self.at += 1;
-                while self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                    self.at += 1;
-                }
-                self.expect(b':')?;
-                while self.peek() != Some(b']') {
-                    self.value()?;
-                    self.expect(b',')?;
-                }
-                self.at += 1;
-            }
-            _ => bail!("expected an object body at byte {}", self.at),
-        }
-        Ok(())
-    }
+    Ok(out)
 }
 
 /// JVM options of the pool [`growing_fields`] needs, after the run's canonicalization
