@@ -362,7 +362,10 @@ mod tests {
         let e = find_junit_in(4, &places(empty.path()))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("Debian package junit4 (apt-get install junit4)"), "{e}");
+        assert!(
+            e.contains("Debian package junit4 (apt-get install junit4)"),
+            "{e}"
+        );
         assert!(e.contains("apt-get install maven"), "{e}");
         assert!(e.contains("--junit-classpath"), "{e}");
         let e = find_junit_in(5, &places(empty.path()))
