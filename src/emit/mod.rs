@@ -8,6 +8,7 @@
 //! sequence in a comment line, read back by the next run).
 
 pub mod junit;
+pub mod junit_jars;
 pub mod literal;
 pub mod names;
 pub mod output;

@@ -75,6 +75,7 @@
 //! - `JFORGE_TIMING=1` prints how long each phase took to stderr.
 
 use super::WrittenFile;
+pub use super::junit_jars::{find_console_launcher, find_junit};
 use anyhow::{Context, Result, anyhow, bail};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -122,131 +123,6 @@ pub const TOO_SLOW: &str = "<too-slow>";
 /// Exception class reported for a test that allocated more than
 /// [`CheckOptions::max_test_bytes`].
 pub const TOO_MUCH_MEMORY: &str = "<too-much-memory>";
-
-fn split_cp(cp: &str) -> Vec<PathBuf> {
-    cp.split(':')
-        .filter(|s| !s.is_empty())
-        .map(PathBuf::from)
-        .collect()
-}
-
-fn check_entries(entries: Vec<PathBuf>, origin: &str) -> Result<Vec<PathBuf>> {
-    if entries.is_empty() {
-        bail!(
-            "the JUnit class path from {origin} is empty; pass e.g. --junit-classpath /usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar"
-        );
-    }
-    for e in &entries {
-        if !e.exists() {
-            bail!(
-                "JUnit class path entry {} (from {origin}) does not exist; fix --junit-classpath / JFORGE_JUNIT_CLASSPATH",
-                e.display()
-            );
-        }
-    }
-    Ok(entries)
-}
-
-/// Compare dotted version strings numerically (`4.13.2` > `4.9`).
-fn version_key(v: &str) -> Vec<u64> {
-    v.split(|c: char| !c.is_ascii_digit())
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse().unwrap_or(0))
-        .collect()
-}
-
-/// Highest version of `<repo>/<group path>/<artifact>/<ver>/<artifact>-<ver>.jar`.
-fn newest_in_m2(repo: &Path, group: &str, artifact: &str) -> Option<PathBuf> {
-    let dir = repo.join(group.replace('.', "/")).join(artifact);
-    let mut best: Option<(Vec<u64>, PathBuf)> = None;
-    for e in std::fs::read_dir(&dir).ok()?.flatten() {
-        let ver = e.file_name().to_string_lossy().to_string();
-        let jar = e.path().join(format!("{artifact}-{ver}.jar"));
-        if jar.is_file() {
-            let key = version_key(&ver);
-            if best.as_ref().is_none_or(|(k, _)| key > *k) {
-                best = Some((key, jar));
-            }
-        }
-    }
-    best.map(|(_, p)| p)
-}
-
-/// JUnit jars for compiling and running: `explicit` (a ':'-separated class path) > env
-/// JFORGE_JUNIT_CLASSPATH > Debian's /usr/share/java (junit4.jar + hamcrest-core.jar for 4;
-/// junit-platform-console-standalone.jar, or the separate Jupiter/Platform jars, for 5) > the
-/// Maven repository ~/.m2.
-pub fn find_junit(junit: u8, explicit: Option<&str>) -> Result<Vec<PathBuf>> {
-    if junit != 4 && junit != 5 {
-        bail!("unsupported JUnit version {junit}: choose 4 or 5");
-    }
-    if let Some(cp) = explicit {
-        return check_entries(split_cp(cp), "--junit-classpath");
-    }
-    if let Ok(cp) = std::env::var("JFORGE_JUNIT_CLASSPATH")
-        && !cp.trim().is_empty()
-    {
-        return check_entries(split_cp(&cp), "JFORGE_JUNIT_CLASSPATH");
-    }
-    find_junit_in(
-        junit,
-        Path::new("/usr/share/java"),
-        std::env::var_os("HOME").map(PathBuf::from).as_deref(),
-    )
-}
-
-fn find_junit_in(junit: u8, share: &Path, home: Option<&Path>) -> Result<Vec<PathBuf>> {
-    let all_exist = |names: &[&str]| -> Option<Vec<PathBuf>> {
-        let v: Vec<PathBuf> = names.iter().map(|n| share.join(n)).collect();
-        v.iter().all(|p| p.is_file()).then_some(v)
-    };
-    let debian = if junit == 4 {
-        all_exist(&["junit4.jar", "hamcrest-core.jar"])
-    } else {
-        all_exist(&["junit-platform-console-standalone.jar"]).or_else(|| {
-            all_exist(&[
-                "junit-jupiter-api.jar",
-                "junit-jupiter-engine.jar",
-                "junit-platform-commons.jar",
-                "junit-platform-engine.jar",
-                "junit-platform-launcher.jar",
-                "opentest4j.jar",
-                "apiguardian-api.jar",
-            ])
-        })
-    };
-    if let Some(v) = debian {
-        return Ok(v);
-    }
-    if let Some(home) = home {
-        let repo = home.join(".m2/repository");
-        let found = if junit == 4 {
-            match (
-                newest_in_m2(&repo, "junit", "junit"),
-                newest_in_m2(&repo, "org.hamcrest", "hamcrest-core"),
-            ) {
-                (Some(a), Some(b)) => Some(vec![a, b]),
-                _ => None,
-            }
-        } else {
-            newest_in_m2(
-                &repo,
-                "org.junit.platform",
-                "junit-platform-console-standalone",
-            )
-            .map(|p| vec![p])
-        };
-        if let Some(v) = found {
-            return Ok(v);
-        }
-    }
-    let pkg = if junit == 4 { "junit4" } else { "junit5" };
-    bail!(
-        "JUnit {junit} jars not found (looked in {} and ~/.m2/repository): install Debian package {pkg} \
-         (apt-get install {pkg}) or pass --junit-classpath (or set JFORGE_JUNIT_CLASSPATH)",
-        share.display()
-    )
-}
 
 /// Why a test is reported as failing. A test fails in one configuration only: the first run
 /// that disagrees with run 1 (see the module documentation) gives the cause.
@@ -452,26 +328,6 @@ impl CheckOptions {
     }
 }
 
-fn is_console_jar(p: &Path) -> bool {
-    p.file_name().is_some_and(|n| {
-        n.to_string_lossy()
-            .starts_with("junit-platform-console-standalone")
-    })
-}
-
-/// Where the JUnit Platform console launcher is, for running JUnit 4 suites through it:
-/// nothing more when `junit_cp` has `junit-platform-console-standalone*.jar`, else that jar
-/// from Debian's `/usr/share/java` (package junit5) or `~/.m2`; `None` when there is none.
-pub fn find_console_launcher(junit_cp: &[PathBuf]) -> Option<Vec<PathBuf>> {
-    if junit_cp.iter().any(|p| is_console_jar(p)) {
-        return Some(Vec::new());
-    }
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let found = find_junit_in(5, Path::new("/usr/share/java"), home.as_deref()).ok()?;
-    let jar: Vec<PathBuf> = found.into_iter().filter(|p| is_console_jar(p)).collect();
-    (!jar.is_empty()).then_some(jar)
-}
-
 /// The entries as one class path, each made absolute (test JVMs run in a scratch folder).
 fn join_cp(parts: &[&[PathBuf]]) -> Result<std::ffi::OsString> {
     std::env::join_paths(
@@ -641,17 +497,9 @@ fn timed(v: &mut Vec<(String, Duration)>, what: String, d: Duration) {
     v.push((what, d));
 }
 
-/// Folders where a compiled runner may be kept, best first (as the worker jar's cache).
+/// Folders where a compiled runner may be kept, best first (the worker jar's cache folders).
 fn cache_roots() -> Vec<PathBuf> {
-    let mut v = Vec::new();
-    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
-        v.push(PathBuf::from(x).join("jforge"));
-    }
-    if let Some(h) = std::env::var_os("HOME").filter(|x| !x.is_empty()) {
-        v.push(PathBuf::from(h).join(".cache").join("jforge"));
-    }
-    v.push(std::env::temp_dir().join("jforge-cache"));
-    v
+    crate::runner::jar::cache_dirs()
 }
 
 /// The compiled runner: classes, and the folder whose `META-INF/services` registers the
@@ -1982,49 +1830,5 @@ mod tests {
         std::fs::write(home.path().join("release"), "JAVA_VERSION=\"1.8.0_392\"\n").unwrap();
         assert_eq!(jdk_feature_version(&home.path().join("bin/java")), Some(8));
         assert_eq!(jdk_feature_version(&home.path().join("bin/nope")), None);
-    }
-
-    #[test]
-    fn console_launcher_on_the_junit_class_path_needs_nothing_more() {
-        let cp = [
-            PathBuf::from("/x/junit4.jar"),
-            PathBuf::from("/x/junit-platform-console-standalone-1.9.1.jar"),
-        ];
-        assert_eq!(find_console_launcher(&cp), Some(vec![]));
-        assert!(!is_console_jar(Path::new("/x/junit-platform-console.jar")));
-    }
-
-    #[test]
-    fn versions_compare_numerically() {
-        assert!(version_key("4.13.2") > version_key("4.9"));
-    }
-
-    #[test]
-    fn junit_lookup_reports_how_to_fix() {
-        let empty = tempfile::tempdir().unwrap();
-        let e = find_junit_in(4, empty.path(), Some(empty.path()))
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("install Debian package junit4"), "{e}");
-        assert!(e.contains("--junit-classpath"), "{e}");
-        let e = find_junit_in(5, empty.path(), None)
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("junit5"), "{e}");
-        // A Maven repository is used when /usr/share/java has nothing.
-        let m2 = empty.path().join(".m2/repository");
-        for (g, a, v) in [
-            ("junit", "junit", "4.12"),
-            ("junit", "junit", "4.13.2"),
-            ("org/hamcrest", "hamcrest-core", "1.3"),
-        ] {
-            let d = m2.join(g).join(a).join(v);
-            std::fs::create_dir_all(&d).unwrap();
-            std::fs::write(d.join(format!("{a}-{v}.jar")), b"").unwrap();
-        }
-        let found = find_junit_in(4, empty.path(), Some(empty.path())).unwrap();
-        assert!(found[0].ends_with("junit-4.13.2.jar"), "{found:?}");
-        assert!(found[1].ends_with("hamcrest-core-1.3.jar"), "{found:?}");
-        assert!(check_entries(vec![empty.path().join("nope.jar")], "x").is_err());
     }
 }

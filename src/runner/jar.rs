@@ -18,7 +18,7 @@ pub fn jar_hash() -> String {
     format!("{:016x}", h.finish())
 }
 
-fn cache_dirs() -> Vec<PathBuf> {
+pub fn cache_dirs() -> Vec<PathBuf> {
     let mut v = Vec::new();
     if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
         v.push(PathBuf::from(x).join("jforge"));
@@ -36,7 +36,7 @@ fn cache_dirs() -> Vec<PathBuf> {
 
 /// Whether `dir` may hold the jar this process runs: absent (it will be made), or a folder of
 /// this user's that nobody else can write to (a jar planted there would run as this user).
-fn trusted(dir: &std::path::Path) -> bool {
+pub fn trusted(dir: &std::path::Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     match std::fs::symlink_metadata(dir) {
         Err(_) => true,

@@ -400,24 +400,6 @@ fn field_access_through_method_handles_finds_the_same_structures() {
     );
 }
 
-/// The newest JDK 21+ installed under /usr/lib/jvm besides the default one (e.g. Temurin).
-fn newer_jdk() -> Option<(PathBuf, u32)> {
-    let default = jforge::runner::java::find_java(None).ok()?;
-    let mut best: Option<(PathBuf, u32)> = None;
-    for e in std::fs::read_dir("/usr/lib/jvm").ok()?.flatten() {
-        let Ok(jh) = jforge::runner::java::find_java(Some(&e.path())) else {
-            continue;
-        };
-        if jh.version >= 21
-            && jh.version > default.version
-            && best.as_ref().is_none_or(|b| jh.version > b.1)
-        {
-            best = Some((jh.home, jh.version));
-        }
-    }
-    best
-}
-
 #[test]
 fn a_newer_jdk_finds_the_same_structures_even_with_unsafe_denied() {
     let Some((jdk, version)) = newer_jdk() else {

@@ -24,6 +24,7 @@ mod lean_e2e;
 mod model_classfile;
 mod model_classpath;
 mod model_hierarchy;
+mod modern_java;
 mod output_e2e;
 mod runner_exec;
 mod runner_hostile;

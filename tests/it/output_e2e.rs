@@ -497,3 +497,88 @@ fn interrupted_runs_leave_the_earlier_suite_and_nothing_else() {
         },
     );
 }
+
+/// A machine without Debian's JUnit packages and with nothing in `~/.m2`: the final check
+/// fetches JUnit through Maven into jforge's cache folder once, and runs; without Maven, the
+/// error says what to install.
+#[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
+fn junit_is_fetched_through_maven_on_a_machine_without_it() {
+    let d = tempfile::tempdir().unwrap();
+    let (home, cache, share) = (
+        d.path().join("home"),
+        d.path().join("cache"),
+        d.path().join("share"),
+    );
+    for p in [&home, &share] {
+        std::fs::create_dir_all(p).unwrap();
+    }
+    let out = d.path().join("tests");
+    let json = d.path().join("s.json");
+    let with_env = |c: &mut Command| {
+        c.env("HOME", &home)
+            .env("XDG_CACHE_HOME", &cache)
+            .env("JFORGE_JUNIT_SHARE", &share)
+            .env_remove("JFORGE_JUNIT_CLASSPATH");
+    };
+    let mut c = gen_cmd(
+        &out,
+        &[
+            "--class",
+            "ds.IntStack",
+            "--generated-limit",
+            "300",
+            "--stats-json",
+        ],
+    );
+    c.arg(&json);
+    with_env(&mut c);
+    let o = run_done(&mut c);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("fetching JUnit 4.13.2"), "{err}");
+    let stats = read_json(&json);
+    assert_eq!(stats["validation"]["clean"], true, "{stats:#}");
+    assert!(
+        stats["validation"]["passed"].as_u64().unwrap() > 0,
+        "{stats:#}"
+    );
+    let jars = cache.join("jforge/junit");
+    for j in [
+        "junit-4.13.2.jar",
+        "hamcrest-core-1.3.jar",
+        "junit-platform-console-standalone-1.14.4.jar",
+    ] {
+        assert!(jars.join(j).is_file(), "{j} not in {}", jars.display());
+    }
+    // The second run finds them in the cache: no Maven.
+    let mut c = gen_cmd(
+        &out,
+        &["--class", "ds.IntStack", "--generated-limit", "100"],
+    );
+    with_env(&mut c);
+    let o = run_done(&mut c);
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("fetching JUnit"));
+
+    // No cache, no Maven on the PATH (only java): the tests are written unchecked, as
+    // before, and the warning says what to install.
+    let bin = d.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let java = jdk_tool("java");
+    std::os::unix::fs::symlink(&java, bin.join("java")).unwrap();
+    std::os::unix::fs::symlink(jdk_tool("javac"), bin.join("javac")).unwrap();
+    let mut c = gen_cmd(
+        &d.path().join("t2"),
+        &["--class", "ds.IntStack", "--generated-limit", "100"],
+    );
+    with_env(&mut c);
+    c.env("XDG_CACHE_HOME", d.path().join("cache2"))
+        .env("PATH", &bin);
+    let o = c.output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("fetching JUnit"), "{err}");
+    assert!(err.contains("the written tests were not checked"), "{err}");
+    assert!(err.contains("mvn is not on the PATH"), "{err}");
+    assert!(err.contains("apt-get install junit4"), "{err}");
+    assert!(err.contains("apt-get install maven"), "{err}");
+}

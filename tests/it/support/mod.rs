@@ -250,3 +250,23 @@ pub fn jdk_tool(name: &str) -> PathBuf {
     }
     PathBuf::from(name)
 }
+
+/// The newest JDK 21+ installed under /usr/lib/jvm besides the default one (e.g. Temurin 25
+/// on the CI machines), with its feature version; `None` on a machine with only one JDK (the
+/// tests that need it then say they were skipped).
+pub fn newer_jdk() -> Option<(PathBuf, u32)> {
+    let default = jforge::runner::java::find_java(None).ok()?;
+    let mut best: Option<(PathBuf, u32)> = None;
+    for e in std::fs::read_dir("/usr/lib/jvm").ok()?.flatten() {
+        let Ok(jh) = jforge::runner::java::find_java(Some(&e.path())) else {
+            continue;
+        };
+        if jh.version >= 21
+            && jh.version > default.version
+            && best.as_ref().is_none_or(|b| jh.version > b.1)
+        {
+            best = Some((jh.home, jh.version));
+        }
+    }
+    best
+}
