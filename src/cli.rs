@@ -222,6 +222,20 @@ impl RunArgs {
     }
 }
 
+/// A Maven project instead of a class path (`src/project.rs`): Maven gives each module's
+/// classes, test class path, test folder and JUnit version.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ProjectArgs {
+    /// A Maven project's folder (its root for a multi-module build): compiled first by Maven,
+    /// every module tested with the class path its own build uses, tests written into each
+    /// module's src/test/java with the JUnit it declares.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["classpath", "output_dir", "error_output_dir", "jars", "junit"])]
+    pub project: Option<PathBuf>,
+    /// Only this module of --project (its artifactId; repeatable).
+    #[arg(long = "module", value_name = "NAME", requires = "project")]
+    pub modules: Vec<String>,
+}
+
 /// Where the written JUnit suite goes and how it is checked: every command that writes tests.
 #[derive(Args, Debug, Clone, Default)]
 pub struct SuiteArgs {
@@ -243,6 +257,10 @@ pub struct SuiteArgs {
     /// Test methods per written class.
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
     pub tests_per_file: u64,
+    /// Error-revealing tests next to the regression tests but named `...ErrorCases`, which a
+    /// build's default includes do not run (set by `--project`, not a flag).
+    #[arg(skip)]
+    pub errors_unrun: bool,
     #[command(flatten)]
     pub checking: CheckArgs,
 }

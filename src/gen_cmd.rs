@@ -33,6 +33,8 @@ pub struct GenArgs {
     pub run: RunArgs,
     #[command(flatten)]
     pub suite: SuiteArgs,
+    #[command(flatten)]
+    pub project: crate::cli::ProjectArgs,
     /// File with one class name per line (# comments allowed).
     #[arg(long, value_name = "FILE")]
     pub classlist: Option<PathBuf>,
@@ -103,9 +105,9 @@ impl GenArgs {
     pub fn check(&self) -> anyhow::Result<()> {
         check_common(self.run.workers, &self.run.classes, &self.packages)?;
         for j in &self.jars {
-            if !j.is_file() {
+            if !j.is_file() && !j.is_dir() {
                 anyhow::bail!(
-                    "--jar {}: {}; pass the path of a jar file",
+                    "--jar {}: {}; pass the path of a jar file (or a folder of classes)",
                     j.display(),
                     if j.exists() {
                         "not a file"
@@ -150,10 +152,110 @@ fn finish_budget(limit: Duration) -> Duration {
 /// whether error-revealing tests were written (exit 3). An interrupted run (Ctrl-C, SIGTERM)
 /// exits with status 130 from the signal handler, see `crate::interrupt`.
 pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
+    if let Some(dir) = args.project.project.clone() {
+        return run_project(args, &dir);
+    }
     crate::strategy::drive(Gen {
         args,
         prepared: None,
     })
+}
+
+/// `gen --project DIR`: one run per module (each with the whole `--time-limit`), on the
+/// class path its build uses, into its `src/test/java`, with the JUnit it declares; error
+/// tests next to them as `...ErrorCases`, which `mvn test` skips (the summary prints the
+/// command that runs them). `--class`/`--package` narrow each module's classes; a module
+/// without any of them is skipped.
+fn run_project(args: GenArgs, dir: &std::path::Path) -> anyhow::Result<crate::exit::Outcome> {
+    use crate::exit::Outcome;
+    let modules = crate::project::plan(&args.project, args.run.java.as_deref())?;
+    let selects =
+        !args.run.classes.is_empty() || !args.packages.is_empty() || args.classlist.is_some();
+    let (mut outcome, mut ran) = (Outcome::Clean, 0);
+    for m in &modules {
+        let classes = crate::project::classes_of(m)?;
+        let wanted = |c: &String| {
+            args.run
+                .classes
+                .iter()
+                .any(|n| crate::select::normalize(n) == *c)
+                || args
+                    .packages
+                    .iter()
+                    .any(|p| c.starts_with(p.trim_end_matches(".*")))
+        };
+        if classes.is_empty()
+            || (selects && args.classlist.is_none() && !classes.iter().any(wanted))
+        {
+            eprintln!("note: module {}: no classes to test, skipped", m.name);
+            continue;
+        }
+        eprintln!(
+            "module {} ({} classes, JUnit {})",
+            m.name,
+            classes.len(),
+            m.junit.unwrap_or(4)
+        );
+        let mut a = args.clone();
+        a.project = Default::default();
+        a.run.classpath = m.classpath();
+        if !selects {
+            a.jars = vec![m.classes.clone()];
+        }
+        if selects {
+            a.run
+                .classes
+                .retain(|n| classes.contains(&crate::select::normalize(n)));
+            a.packages.retain(|p| {
+                classes
+                    .iter()
+                    .any(|c| c.starts_with(p.trim_end_matches(".*")))
+            });
+        }
+        a.suite.output_dir = Some(m.test_sources.clone());
+        a.suite.junit = m.junit.unwrap_or(4);
+        a.suite.errors_unrun = true;
+        if a.suite.checking.junit_classpath.is_none() {
+            a.suite.checking.junit_classpath = Some(m.junit_classpath()?);
+        }
+        if modules.len() > 1 {
+            a.run.stats_json = args.run.stats_json.as_ref().map(|p| per_module(p, &m.name));
+        }
+        let o = crate::strategy::drive(Gen {
+            args: a,
+            prepared: None,
+        })?;
+        if o == Outcome::ErrorsFound {
+            outcome = o;
+        }
+        ran += 1;
+    }
+    if ran == 0 {
+        anyhow::bail!(
+            "no module of {} has the classes named by --class/--package",
+            dir.display()
+        );
+    }
+    if outcome == Outcome::ErrorsFound {
+        println!(
+            "error-revealing tests are in src/test/java as *ErrorCases, which `mvn test` does not run; run them with:\n  {}",
+            crate::project::errors_command(dir)
+        );
+    }
+    Ok(outcome)
+}
+
+/// `report.json` -> `report-<module>.json`: one report per module of a multi-module run.
+fn per_module(p: &std::path::Path, module: &str) -> PathBuf {
+    let stem = p
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let ext = p
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    p.with_file_name(format!("{stem}-{module}{ext}"))
 }
 
 /// `jforge gen`: feedback-directed random generation (Randoop) guided by coverage.
@@ -244,8 +346,12 @@ impl Strategy for Gen {
                 tests_per_file: args.suite.tests_per_file as usize,
             },
             args.suite.error_output_dir.as_deref(),
-            args.suite.error_tests_in_suite,
+            args.suite.error_tests_in_suite || args.suite.errors_unrun,
         )?;
+        let mut out = out;
+        if args.suite.errors_unrun {
+            out.errors_unrun();
+        }
         self.prepared = Some(Prepared { limits, out });
         Ok(())
     }

@@ -17,6 +17,7 @@ pub mod instrument;
 pub mod interrupt;
 pub mod model;
 pub mod progress;
+pub mod project;
 pub mod report;
 pub mod runner;
 pub mod select;

@@ -260,10 +260,9 @@ fn resolve_with_maven(caches: &[PathBuf]) -> Result<()> {
         })
         .context("no writable cache folder ($XDG_CACHE_HOME, ~/.cache or the temp directory)")?;
     let parent = dest.parent().context("cache folder without a parent")?;
-    let work = tempfile::Builder::new()
-        .prefix("junit-resolve-")
-        .tempdir_in(parent)
-        .with_context(|| format!("cannot create a folder in {}", parent.display()))?;
+    let work =
+        crate::interrupt::temp_dir_in(tempfile::Builder::new().prefix("junit-resolve-"), parent)
+            .with_context(|| format!("cannot create a folder in {}", parent.display()))?;
     let mvn = on_path("mvn").context("mvn is not on the PATH")?;
     std::fs::write(work.path().join("pom.xml"), resolve_pom())?;
     let out = work.path().join("jars");
@@ -272,7 +271,12 @@ fn resolve_with_maven(caches: &[PathBuf]) -> Result<()> {
         dest.display()
     );
     let o = Command::new(mvn)
-        .args(["-q", "-B", "dependency:copy-dependencies"])
+        .args([
+            "-q",
+            "-B",
+            "-Dstyle.color=never",
+            "dependency:copy-dependencies",
+        ])
         .arg(format!("-DoutputDirectory={}", out.display()))
         .current_dir(work.path())
         .stdin(Stdio::null())

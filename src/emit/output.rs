@@ -280,6 +280,8 @@ pub struct RunOutput {
     staged: Vec<(PathBuf, PathBuf)>,
     /// Tests read back from the earlier run, by sequence fingerprint (see `suite::layout`).
     placements: HashMap<u128, Placement>,
+    /// Last word of the error-revealing test classes (see [`RunOutput::errors_unrun`]).
+    error_suffix: &'static str,
 }
 
 impl RunOutput {
@@ -329,7 +331,15 @@ impl RunOutput {
             classes: Vec::new(),
             staged: Vec::new(),
             placements: HashMap::new(),
+            error_suffix: super::suite::TEST_SUFFIX,
         })
+    }
+
+    /// Name the error-revealing test classes `...ErrorCases` (see
+    /// [`super::suite::UNRUN_SUFFIX`]): for error tests written into a build's test folder,
+    /// where a plain `mvn test` must not run them.
+    pub fn errors_unrun(&mut self) {
+        self.error_suffix = super::suite::UNRUN_SUFFIX;
     }
 
     /// The folder of error-revealing tests, when they are kept apart.
@@ -409,6 +419,7 @@ impl RunOutput {
             } else {
                 Root::Suite
             },
+            error_suffix: self.error_suffix,
             placements: &self.placements,
         };
         let taken = |root: Root, rel: &Path| {

@@ -95,10 +95,23 @@ pub fn stem(class: &str) -> String {
 /// Name of the `k`-th (0-based) class of a family: `CircleRegressionTest`,
 /// `CircleRegression2Test`, ...
 pub fn class_name(stem: &str, word: &str, k: usize) -> String {
+    class_name_as(stem, word, k, TEST_SUFFIX)
+}
+
+/// The usual last word of a test class name (`CircleRegressionTest`), which Maven's
+/// Surefire and other builds' default includes match.
+pub const TEST_SUFFIX: &str = "Test";
+/// The last word of error-revealing test classes written next to the regression tests of a
+/// build that must stay green (`CircleErrorCases`): Surefire's default includes (`Test*`,
+/// `*Test`, `*Tests`, `*TestCase`) do not match it, `-Dtest='*ErrorCases'` selects it.
+pub const UNRUN_SUFFIX: &str = "Cases";
+
+/// [`class_name`] with another last word than `Test`.
+pub fn class_name_as(stem: &str, word: &str, k: usize, suffix: &str) -> String {
     if k == 0 {
-        format!("{stem}{word}Test")
+        format!("{stem}{word}{suffix}")
     } else {
-        format!("{stem}{word}{}Test", k + 1)
+        format!("{stem}{word}{}{suffix}", k + 1)
     }
 }
 
@@ -232,6 +245,9 @@ pub struct SuiteSpec<'a> {
     pub owner_class: &'a [Option<String>],
     /// Where error-revealing tests go.
     pub error_root: Root,
+    /// Last word of the error-revealing test classes' names ([`TEST_SUFFIX`] or
+    /// [`UNRUN_SUFFIX`]).
+    pub error_suffix: &'static str,
     /// Regression tests read back from an earlier run, by sequence fingerprint: the test
     /// class (simple name) and method they had, kept when the family's stem is unchanged.
     pub placements: &'a HashMap<u128, Placement>,
@@ -338,12 +354,14 @@ pub fn render_suite(
             cases: regression,
             error_suite: false,
             word: reg_word,
+            suffix: TEST_SUFFIX,
             root: Root::Suite,
         },
         SuitePart {
             cases: errors,
             error_suite: true,
             word: err_word,
+            suffix: spec.error_suffix,
             root: spec.error_root,
         },
     ] {
@@ -362,6 +380,8 @@ struct SuitePart<'c> {
     error_suite: bool,
     /// The word in its class names (`Regression`, `Error`, ...).
     word: &'static str,
+    /// The last word of its class names (`Test`, or `Cases` for error tests a build skips).
+    suffix: &'static str,
     /// The folder its files go to.
     root: Root,
 }
@@ -419,7 +439,7 @@ impl SuiteRenderer<'_> {
         }
         let stored = !part.error_suite && self.spec.tool == Tool::Gen;
         for (k, chunk) in files {
-            let name = class_name(&chosen, part.word, k);
+            let name = class_name_as(&chosen, part.word, k, part.suffix);
             let (text, tests) =
                 render_class(&cfg, self.ops, &name, &chunk, part.error_suite, stored);
             let rel = dir.join(format!("{name}.java"));
@@ -450,8 +470,9 @@ impl SuiteRenderer<'_> {
         dir: &Path,
         idx: &[usize],
     ) -> Vec<(usize, String)> {
-        let file_of =
-            |class: &str| (0..10_000).find(|&k| class_name(chosen, part.word, k) == class);
+        let file_of = |class: &str| {
+            (0..10_000).find(|&k| class_name_as(chosen, part.word, k, part.suffix) == class)
+        };
         let placed: Vec<Option<(usize, String)>> = idx
             .iter()
             .map(|&g| {
@@ -464,7 +485,10 @@ impl SuiteRenderer<'_> {
             .collect();
         let slots = layout(&placed, self.per);
         let free = slots.iter().all(|(k, _)| {
-            let rel = dir.join(format!("{}.java", class_name(chosen, part.word, *k)));
+            let rel = dir.join(format!(
+                "{}.java",
+                class_name_as(chosen, part.word, *k, part.suffix)
+            ));
             !self.used.contains(&(part.root, rel.clone())) && !(self.taken)(part.root, &rel)
         });
         if free {
@@ -487,7 +511,7 @@ impl SuiteRenderer<'_> {
                 format!("{base}_{n}")
             };
             let free = (0..files).all(|k| {
-                let rel = dir.join(format!("{}.java", class_name(&s, word, k)));
+                let rel = dir.join(format!("{}.java", class_name_as(&s, word, k, part.suffix)));
                 !self.used.contains(&(root, rel.clone())) && !(self.taken)(root, &rel)
             });
             if free {
@@ -498,15 +522,21 @@ impl SuiteRenderer<'_> {
         if n > 1 {
             eprintln!(
                 "note: {} is taken; the {} tests of {class} go to {} instead",
-                dir.join(format!("{}.java", class_name(&base, word, 0)))
-                    .display(),
+                dir.join(format!(
+                    "{}.java",
+                    class_name_as(&base, word, 0, part.suffix)
+                ))
+                .display(),
                 if part.error_suite {
                     "error"
                 } else {
                     "regression"
                 },
-                dir.join(format!("{}.java", class_name(&chosen, word, 0)))
-                    .display(),
+                dir.join(format!(
+                    "{}.java",
+                    class_name_as(&chosen, word, 0, part.suffix)
+                ))
+                .display(),
             );
         }
         chosen
@@ -733,6 +763,7 @@ mod tests {
             classes: &classes,
             owner_class: &owner_class,
             error_root: Root::Errors,
+            error_suffix: TEST_SUFFIX,
             placements: &HashMap::new(),
         };
         let taken = |root: Root, rel: &Path| {
@@ -776,6 +807,18 @@ mod tests {
             ]
         );
         assert_eq!(files[0].class_name, "com.acme.CircleRegressionTest");
+        // Error tests next to the regression tests of a build that must stay green.
+        let unrun = SuiteSpec {
+            error_root: Root::Suite,
+            error_suffix: UNRUN_SUFFIX,
+            ..spec
+        };
+        let other = render_suite(&unrun, &ops, &regression, &errors, &taken).unwrap();
+        let last = other.last().unwrap();
+        assert_eq!(
+            (last.root, last.rel.display().to_string()),
+            (Root::Suite, "other/SquareErrorCases.java".into())
+        );
         let run = Marker::parse(files[0].text.lines().next().unwrap())
             .unwrap()
             .run;

@@ -361,7 +361,14 @@ impl ClassPath {
     }
 
     /// Sorted class names in one jar (no module-info, package-info or META-INF/versions).
+    /// The classes of a jar, or of a class folder.
     pub fn jar_classes(jar: &Path) -> Result<Vec<String>> {
+        if jar.is_dir() {
+            let mut out = Vec::new();
+            walk_dir(jar, jar, 0, &mut out);
+            out.sort();
+            return Ok(out);
+        }
         let z = Zip::open(jar, 0, "")?;
         Ok(z.index.into_keys().collect())
     }

@@ -582,3 +582,136 @@ fn junit_is_fetched_through_maven_on_a_machine_without_it() {
     assert!(err.contains("apt-get install junit4"), "{err}");
     assert!(err.contains("apt-get install maven"), "{err}");
 }
+
+/// Every file of `dir` outside build output (`target/`) and the test folders, with its bytes.
+fn project_sources(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    snapshot(dir)
+        .into_iter()
+        .filter(|(p, _)| {
+            let s = p.display().to_string();
+            !s.split('/').any(|c| c == "target") && !s.contains("src/test/")
+        })
+        .collect()
+}
+
+fn mvn_status(project: &Path, args: &[&str]) -> (bool, String) {
+    let o = Command::new("mvn")
+        .args(["-q", "-B"])
+        .args(args)
+        .current_dir(project)
+        .output()
+        .expect("mvn runs (install Debian package maven)");
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr),
+    )
+}
+
+/// `gen --project` on a two-module build (core: JUnit 4 and commons-lang3 from Maven Central
+/// in a parameter type; app: JUnit 5, depends on core): Maven compiles it and gives each
+/// module's class path; the tests land in each module's src/test/java with that module's
+/// JUnit; `mvn test` runs exactly the regression tests written and passes; the error test
+/// (Money: equals without hashCode) is named so that `mvn test` skips it and the printed
+/// command runs it; nothing but test files changes.
+#[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
+fn a_maven_project_gets_tests_in_each_module_with_its_own_junit() {
+    let d = tempfile::tempdir().unwrap();
+    let proj = d.path().join("proj");
+    copy_dir(&subjects_src("multimodule"), &proj);
+    let before = project_sources(&proj);
+    let json = d.path().join("s.json");
+    let mut c = jforge();
+    c.args(["gen", "-q", "--project"])
+        .arg(&proj)
+        .args(["--generated-limit", "1000", "--stats-json"])
+        .arg(&json);
+    let o = c.output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "error tests written: {text}");
+    assert!(text.contains("-Dtest='*ErrorCases'"), "{text}");
+
+    let mut written = 0;
+    for (module, junit_import) in [
+        ("core", "import org.junit.Test;"),
+        ("app", "import org.junit.jupiter.api.Test;"),
+    ] {
+        let stats = read_json(&d.path().join(format!("s-{module}.json")));
+        assert_eq!(stats["validation"]["clean"], true, "{module}: {stats:#}");
+        written += stats["regression_tests"].as_u64().unwrap() as usize;
+        let files = java_files(&proj.join(module).join("src/test/java"));
+        assert!(!files.is_empty(), "{module}: nothing written");
+        for f in &files {
+            let src = std::fs::read_to_string(f).unwrap();
+            assert!(
+                src.contains(junit_import),
+                "{}: not its module's JUnit",
+                f.display()
+            );
+        }
+    }
+    let range = std::fs::read_to_string(
+        proj.join("core/src/test/java/org/acme/core/RangeRegressionTest.java"),
+    )
+    .unwrap();
+    assert!(
+        range.contains("Pair"),
+        "Range.of(Pair) reached through commons-lang3: {range}"
+    );
+    let errors = proj.join("core/src/test/java/org/acme/core/MoneyErrorCases.java");
+    assert!(errors.is_file(), "{text}");
+    assert_eq!(project_sources(&proj), before, "only test files may change");
+
+    let (ok, out) = mvn_status(&proj, &["test"]);
+    assert!(ok, "{out}");
+    let mut reports = surefire_reports(&proj.join("core/target/surefire-reports"));
+    reports.extend(surefire_reports(&proj.join("app/target/surefire-reports")));
+    let run: usize = reports.iter().map(|r| r.1).sum();
+    assert_eq!(run, written, "Surefire ran {run} of {written}: {reports:?}");
+    assert!(
+        !reports.iter().any(|r| r.0.contains("ErrorCases")),
+        "{reports:?}"
+    );
+
+    let (ok, out) = mvn_status(
+        &proj,
+        &[
+            "test",
+            "-Dtest=*ErrorCases",
+            "-Dsurefire.failIfNoSpecifiedTests=false",
+        ],
+    );
+    assert!(!ok, "the error test must fail: {out}");
+    assert!(out.contains("equals-hashcode"), "{out}");
+}
+
+/// A project that declares no JUnit: refused, with the dependency to add, and nothing written.
+#[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
+fn a_maven_project_without_junit_is_refused_with_the_dependency_to_add() {
+    let d = tempfile::tempdir().unwrap();
+    let proj = d.path().join("proj");
+    copy_dir(&subjects_src("nojunit"), &proj);
+    let o = jforge()
+        .args(["gen", "-q", "--project"])
+        .arg(&proj)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("declares JUnit"), "{err}");
+    assert!(
+        err.contains("<artifactId>junit-jupiter</artifactId>"),
+        "{err}"
+    );
+    assert!(!proj.join("src/test").exists());
+    // Not a Maven project at all.
+    let o = jforge()
+        .args(["gen", "--project"])
+        .arg(d.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("has no pom.xml"), "{err}");
+}

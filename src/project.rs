@@ -1,0 +1,462 @@
+//! `--project DIR`: a Maven project as Maven itself sees it.
+//!
+//! Why: a Java developer should not assemble `--classpath target/classes:` plus every
+//! dependency jar by hand, nor tell jforge where tests go and which JUnit the build runs.
+//! Maven knows all of it, so one `mvn` run asks it (no pom is read by jforge):
+//! `compile` (so that classes exist and are not older than their sources; Maven's compiler
+//! plugin decides what is stale), `help:effective-pom` (each module's artifact, packaging
+//! and build folders, interpolated) and `dependency:build-classpath` with test scope (the
+//! class path the module's own tests compile and run with), plugin versions pinned so the
+//! result does not depend on the Maven installed.
+//!
+//! Each module with Java classes (packaging other than `pom`) becomes a [`Module`]: its
+//! classes, its `src/test/java` (from the effective POM), its test class path, and the JUnit
+//! its build declares (4 or 5: the jars on that class path), whose jars check the written
+//! tests. A module that declares no JUnit gets no tests: the caller prints
+//! [`junit_snippet`].
+
+use anyhow::{Context, Result, bail};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const HELP_PLUGIN: &str = "org.apache.maven.plugins:maven-help-plugin:3.4.0";
+const DEPENDENCY_PLUGIN: &str = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1";
+
+/// One Maven module with Java classes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Module {
+    /// `artifactId` (what `--module` and `mvn -pl :NAME` take).
+    pub name: String,
+    pub basedir: PathBuf,
+    /// `project.build.outputDirectory`.
+    pub classes: PathBuf,
+    /// `project.build.testSourceDirectory` (where the tests go).
+    pub test_sources: PathBuf,
+    /// The module's test class path without its own folders: dependencies of every scope.
+    pub dependencies: Vec<PathBuf>,
+    /// 4 or 5, from the JUnit jars on `dependencies`; `None` when it declares none.
+    pub junit: Option<u8>,
+}
+
+impl Module {
+    /// The class path of the code under test: the module's classes, then its dependencies.
+    pub fn classpath(&self) -> String {
+        std::iter::once(&self.classes)
+            .chain(&self.dependencies)
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(":")
+    }
+
+    /// The JUnit jars of the module's own class path (the ones its build runs tests with),
+    /// plus the Platform launcher for JUnit 5 when the project does not have it (Surefire
+    /// brings its own): fetched through Maven at the version of the project's Platform.
+    pub fn junit_classpath(&self) -> Result<String> {
+        let mut jars: Vec<PathBuf> = self
+            .dependencies
+            .iter()
+            .filter(|p| is_test_framework_jar(p))
+            .cloned()
+            .collect();
+        if self.junit == Some(5)
+            && !jars
+                .iter()
+                .any(|p| jar_stem(p) == "junit-platform-launcher")
+        {
+            let version = jars
+                .iter()
+                .find_map(|p| version_of(p, "junit-platform-engine"))
+                .context(
+                    "the project's JUnit 5 has no junit-platform-engine jar on its test class path",
+                )?;
+            jars.push(fetch_launcher(&version)?);
+        }
+        Ok(jars
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(":"))
+    }
+}
+
+/// The file name of `p` without `-<version>.jar`: `junit-jupiter-api-5.10.2.jar` ->
+/// `junit-jupiter-api`.
+fn jar_stem(p: &Path) -> String {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let name = name.strip_suffix(".jar").unwrap_or(&name);
+    match name.find(|c: char| c.is_ascii_digit()) {
+        Some(i) if i > 0 && name[..i].ends_with('-') => name[..i - 1].to_string(),
+        _ => name.to_string(),
+    }
+}
+
+/// The version in `<artifact>-<version>.jar` when `p` is that artifact's jar.
+fn version_of(p: &Path, artifact: &str) -> Option<String> {
+    let name = p.file_name()?.to_string_lossy().to_string();
+    let v = name
+        .strip_prefix(artifact)?
+        .strip_prefix('-')?
+        .strip_suffix(".jar")?;
+    v.starts_with(|c: char| c.is_ascii_digit())
+        .then(|| v.to_string())
+}
+
+/// Jars of JUnit and what its API needs at compile and run time.
+fn is_test_framework_jar(p: &Path) -> bool {
+    let s = jar_stem(p);
+    s == "junit"
+        || s.starts_with("junit-jupiter")
+        || s.starts_with("junit-platform")
+        || s.starts_with("junit-vintage")
+        || s.starts_with("hamcrest")
+        || s == "opentest4j"
+        || s == "apiguardian-api"
+}
+
+/// JUnit 5 when the Jupiter API is there, else 4 when `junit:junit` 4.x is.
+fn junit_of(deps: &[PathBuf]) -> Option<u8> {
+    if deps.iter().any(|p| jar_stem(p) == "junit-jupiter-api") {
+        Some(5)
+    } else if deps
+        .iter()
+        .any(|p| version_of(p, "junit").is_some_and(|v| v.starts_with('4')))
+    {
+        Some(4)
+    } else {
+        None
+    }
+}
+
+/// What to add to a module's pom when it declares no JUnit.
+pub fn junit_snippet() -> &'static str {
+    "    <dependency>\n      <groupId>org.junit.jupiter</groupId>\n      <artifactId>junit-jupiter</artifactId>\n      <version>5.10.2</version>\n      <scope>test</scope>\n    </dependency>\n\
+     (or, for JUnit 4: junit:junit:4.13.2 with <scope>test</scope>)"
+}
+
+/// The modules of the Maven project in `dir` (a folder with a pom.xml), compiled.
+/// `java`: the JDK Maven runs with (`--java`), else Maven's own choice.
+pub fn read(dir: &Path, java: Option<&Path>) -> Result<Vec<Module>> {
+    let pom = dir.join("pom.xml");
+    if !pom.is_file() {
+        bail!(
+            "{} has no pom.xml: --project takes the folder of a Maven project (its root pom for a multi-module build)",
+            dir.display()
+        );
+    }
+    let dir =
+        std::fs::canonicalize(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let work = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-project-"))
+        .context("cannot create a temporary folder")?;
+    run_maven(&dir, work.path(), java)?;
+    let text = std::fs::read_to_string(work.path().join("effective.xml"))
+        .context("Maven wrote no effective POM")?;
+    let mut cps = BTreeMap::new();
+    for e in std::fs::read_dir(work.path())?.flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        if let Some(id) = name.strip_suffix(".cp") {
+            let text = std::fs::read_to_string(e.path())?;
+            cps.insert(
+                id.to_string(),
+                crate::emit::junit_jars::split_cp(text.trim()),
+            );
+        }
+    }
+    modules_of(&text, &cps)
+}
+
+/// `mvn compile help:effective-pom dependency:build-classpath` into `out`.
+fn run_maven(dir: &Path, out: &Path, java: Option<&Path>) -> Result<()> {
+    let mut c = Command::new("mvn");
+    c.current_dir(dir)
+        .args(["-B", "-q", "-Dstyle.color=never", "compile"])
+        .arg(format!("{HELP_PLUGIN}:effective-pom"))
+        .arg(format!("-Doutput={}", out.join("effective.xml").display()))
+        .arg(format!("{DEPENDENCY_PLUGIN}:build-classpath"))
+        .arg(format!(
+            "-Dmdep.outputFile={}/${{project.groupId}}:${{project.artifactId}}.cp",
+            out.display()
+        ))
+        .arg("-Dmdep.includeScope=test")
+        .stdin(Stdio::null());
+    if let Some(j) = java {
+        let home = crate::runner::java::find_java(Some(j))?.home;
+        c.env("JAVA_HOME", home);
+    }
+    let o = c.output().map_err(|e| {
+        anyhow::anyhow!(
+            "cannot run mvn ({e}): --project needs Maven on the PATH (apt-get install maven), or pass --classpath instead"
+        )
+    })?;
+    if !o.status.success() {
+        let text =
+            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+        // Maven may still colour a line or two: the escapes go.
+        let plain = regex::Regex::new("\x1b\\[[0-9;]*m")
+            .map(|re| re.replace_all(&text, "").to_string())
+            .unwrap_or(text);
+        let errors: Vec<&str> = plain
+            .lines()
+            .filter(|l| l.contains("ERROR"))
+            .take(6)
+            .collect();
+        bail!(
+            "Maven could not compile or describe the project in {} ({}):\n{}\nfix the build (`mvn compile` must pass) and run jforge again",
+            dir.display(),
+            o.status,
+            errors.join("\n")
+        );
+    }
+    Ok(())
+}
+
+/// The text of `node`'s child element `name`.
+fn child<'a>(node: roxmltree::Node<'a, 'a>, name: &str) -> Option<&'a str> {
+    node.children()
+        .find(|c| c.has_tag_name(name))
+        .and_then(|c| c.text())
+        .map(str::trim)
+}
+
+/// The modules described by an effective POM (one `<project>` or a `<projects>` list) with
+/// their class paths by `groupId:artifactId`.
+fn modules_of(effective: &str, cps: &BTreeMap<String, Vec<PathBuf>>) -> Result<Vec<Module>> {
+    let doc = roxmltree::Document::parse(effective).context("Maven's effective POM is not XML")?;
+    let mut out = Vec::new();
+    for p in doc.descendants().filter(|n| n.has_tag_name("project")) {
+        let packaging = child(p, "packaging").unwrap_or("jar");
+        if packaging == "pom" {
+            continue;
+        }
+        let artifact = child(p, "artifactId").context("a project without artifactId")?;
+        let group = child(p, "groupId")
+            .or_else(|| {
+                p.children()
+                    .find(|c| c.has_tag_name("parent"))
+                    .and_then(|pa| child(pa, "groupId"))
+            })
+            .context("a project without groupId")?;
+        let build = p
+            .children()
+            .find(|c| c.has_tag_name("build"))
+            .with_context(|| format!("{artifact}: no <build> in the effective POM"))?;
+        let dir = |tag: &str| -> Result<PathBuf> {
+            child(build, tag)
+                .map(PathBuf::from)
+                .with_context(|| format!("{artifact}: no {tag} in the effective POM"))
+        };
+        let classes = dir("outputDirectory")?;
+        let deps = cps
+            .get(&format!("{group}:{artifact}"))
+            .cloned()
+            .unwrap_or_default();
+        out.push(Module {
+            name: artifact.to_string(),
+            basedir: classes
+                .parent()
+                .and_then(Path::parent)
+                .map(Path::to_path_buf)
+                .unwrap_or_default(),
+            classes,
+            test_sources: dir("testSourceDirectory")?,
+            junit: junit_of(&deps),
+            dependencies: deps,
+        });
+    }
+    if out.is_empty() {
+        bail!("the project has no module with Java classes (every module's packaging is pom)");
+    }
+    Ok(out)
+}
+
+/// The modules named by `--module` (all when none is named); an unknown name lists the
+/// project's modules.
+pub fn choose(modules: Vec<Module>, names: &[String]) -> Result<Vec<Module>> {
+    if names.is_empty() {
+        return Ok(modules);
+    }
+    for n in names {
+        if !modules.iter().any(|m| &m.name == n) {
+            let all: Vec<&str> = modules.iter().map(|m| m.name.as_str()).collect();
+            bail!(
+                "no module '{n}' in the project; its modules are: {}",
+                all.join(", ")
+            );
+        }
+    }
+    Ok(modules
+        .into_iter()
+        .filter(|m| names.contains(&m.name))
+        .collect())
+}
+
+/// The modules of `--project` to generate tests for: read, chosen by `--module`, those
+/// without JUnit left out with a warning that shows what to add (an error when none is left).
+pub fn plan(args: &crate::cli::ProjectArgs, java: Option<&Path>) -> Result<Vec<Module>> {
+    let dir = args.project.as_deref().context("no --project")?;
+    let modules = choose(read(dir, java)?, &args.modules)?;
+    let (with, without): (Vec<Module>, Vec<Module>) =
+        modules.into_iter().partition(|m| m.junit.is_some());
+    if with.is_empty() {
+        bail!(
+            "no module of {} declares JUnit, so nothing can run the tests jforge would write: add to the <dependencies> of {}:\n{}",
+            dir.display(),
+            without
+                .iter()
+                .map(|m| m.basedir.join("pom.xml").display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            junit_snippet()
+        );
+    }
+    for m in &without {
+        eprintln!(
+            "warning: module {} declares no JUnit: no tests written there; add to the <dependencies> of {}:\n{}",
+            m.name,
+            m.basedir.join("pom.xml").display(),
+            junit_snippet()
+        );
+    }
+    Ok(with)
+}
+
+/// Every class in the module's classes folder (binary names).
+pub fn classes_of(m: &Module) -> Result<Vec<String>> {
+    crate::model::classpath::ClassPath::jar_classes(&m.classes)
+}
+
+/// The Maven command that runs the error-revealing tests written by `--project` (named
+/// `...ErrorCases`, see `emit::suite::UNRUN_SUFFIX`), which a plain `mvn test` skips.
+pub fn errors_command(dir: &Path) -> String {
+    format!(
+        "mvn -f {} test -Dtest='*ErrorCases' -Dsurefire.failIfNoSpecifiedTests=false",
+        dir.join("pom.xml").display()
+    )
+}
+
+/// `junit-platform-launcher` at `version`, from jforge's cache or fetched through Maven.
+fn fetch_launcher(version: &str) -> Result<PathBuf> {
+    let name = format!("junit-platform-launcher-{version}.jar");
+    let caches = crate::runner::jar::cache_dirs();
+    if let Some(p) = caches
+        .iter()
+        .map(|c| c.join("junit").join(&name))
+        .find(|p| p.is_file())
+    {
+        return Ok(p);
+    }
+    let dest = caches
+        .iter()
+        .map(|c| c.join("junit"))
+        .find(|d| std::fs::create_dir_all(d).is_ok())
+        .context("no writable cache folder ($XDG_CACHE_HOME, ~/.cache or the temp directory)")?;
+    let o = Command::new("mvn")
+        .args(["-B", "-q", "-Dstyle.color=never"])
+        .arg(format!("{DEPENDENCY_PLUGIN}:copy"))
+        .arg(format!(
+            "-Dartifact=org.junit.platform:junit-platform-launcher:{version}"
+        ))
+        .arg(format!("-DoutputDirectory={}", dest.display()))
+        .stdin(Stdio::null())
+        .output()
+        .context("cannot run mvn to fetch the JUnit Platform launcher")?;
+    let jar = dest.join(&name);
+    if !o.status.success() || !jar.is_file() {
+        bail!(
+            "cannot fetch org.junit.platform:junit-platform-launcher:{version} through Maven (needed to check JUnit 5 tests): {}",
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .filter(|l| l.contains("ERROR"))
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" / ")
+        );
+    }
+    Ok(jar)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EFFECTIVE: &str = r#"<?xml version="1.0"?>
+<projects>
+  <project xmlns="http://maven.apache.org/POM/4.0.0">
+    <groupId>org.acme</groupId><artifactId>parent</artifactId><packaging>pom</packaging>
+    <build><outputDirectory>/p/target/classes</outputDirectory><testSourceDirectory>/p/src/test/java</testSourceDirectory></build>
+  </project>
+  <project xmlns="http://maven.apache.org/POM/4.0.0">
+    <parent><groupId>org.acme</groupId><artifactId>parent</artifactId></parent>
+    <artifactId>core</artifactId>
+    <dependencies><dependency><artifactId>junit</artifactId></dependency></dependencies>
+    <build><outputDirectory>/p/core/target/classes</outputDirectory><testSourceDirectory>/p/core/src/test/java</testSourceDirectory></build>
+  </project>
+  <project xmlns="http://maven.apache.org/POM/4.0.0">
+    <groupId>org.acme</groupId><artifactId>app</artifactId>
+    <build><outputDirectory>/p/app/target/classes</outputDirectory><testSourceDirectory>/p/app/src/test/java</testSourceDirectory></build>
+  </project>
+</projects>"#;
+
+    #[test]
+    fn modules_come_from_the_effective_pom_and_their_class_paths() {
+        let mut cps = BTreeMap::new();
+        cps.insert(
+            "org.acme:core".to_string(),
+            vec![
+                PathBuf::from("/m2/commons-lang3-3.12.0.jar"),
+                PathBuf::from("/m2/junit-4.13.2.jar"),
+                PathBuf::from("/m2/hamcrest-core-1.3.jar"),
+            ],
+        );
+        cps.insert(
+            "org.acme:app".to_string(),
+            vec![
+                PathBuf::from("/p/core/target/classes"),
+                PathBuf::from("/m2/junit-jupiter-api-5.10.2.jar"),
+                PathBuf::from("/m2/junit-platform-engine-1.10.2.jar"),
+            ],
+        );
+        let m = modules_of(EFFECTIVE, &cps).unwrap();
+        let names: Vec<&str> = m.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["core", "app"]);
+        assert_eq!(m[0].junit, Some(4));
+        assert_eq!(m[1].junit, Some(5));
+        assert_eq!(m[0].basedir, PathBuf::from("/p/core"));
+        assert_eq!(m[0].test_sources, PathBuf::from("/p/core/src/test/java"));
+        assert_eq!(
+            m[0].classpath(),
+            "/p/core/target/classes:/m2/commons-lang3-3.12.0.jar:/m2/junit-4.13.2.jar:/m2/hamcrest-core-1.3.jar"
+        );
+        assert_eq!(
+            m[0].junit_classpath().unwrap(),
+            "/m2/junit-4.13.2.jar:/m2/hamcrest-core-1.3.jar"
+        );
+        let e = choose(m, &["nope".to_string()]).unwrap_err().to_string();
+        assert!(e.contains("its modules are: core, app"), "{e}");
+    }
+
+    #[test]
+    fn jar_names_give_artifact_and_version() {
+        assert_eq!(
+            jar_stem(Path::new("/x/junit-jupiter-api-5.10.2.jar")),
+            "junit-jupiter-api"
+        );
+        assert_eq!(jar_stem(Path::new("/x/junit-4.13.2.jar")), "junit");
+        assert_eq!(
+            version_of(Path::new("/x/junit-4.13.2.jar"), "junit").as_deref(),
+            Some("4.13.2")
+        );
+        assert_eq!(
+            version_of(Path::new("/x/junit-jupiter-api-5.10.2.jar"), "junit"),
+            None
+        );
+        assert_eq!(
+            junit_of(&[PathBuf::from("/x/commons-lang3-3.12.0.jar")]),
+            None
+        );
+        assert_eq!(junit_of(&[PathBuf::from("/x/junit-3.8.2.jar")]), None);
+    }
+}
