@@ -63,10 +63,12 @@ import static jforge.worker.Proto.STMT_CALL;
  *   field no public method sets, or that no constructor sets, stays the class's defect;
  * - CAUSE_ARGUMENT_CONTRACT: an equals-symmetric or equals-hashcode violation between x and
  *   y, where an argument object x was built from breaks its interface's contract alone, or
- *   y does and x does not (checked against a JDK copy: HashSet, ArrayList, HashMap; equal
- *   one way only, equal with another hashCode, equal elements or keys in a Set or Map, an
- *   iterator that does not give size() elements) (a set of identity-hashed elements given to SetUtils.union): the argument's
- *   defect, not x's; when y is a class under test, the reverse pair reports y's own defect.
+ *   y does and x does not, or y answers equals otherwise than the JDK copies of both and x
+ *   as they do (checked against a JDK copy: HashSet, ArrayList, HashMap; equal one way
+ *   only, equal with another hashCode, equal elements or keys in a Set or Map, an iterator
+ *   that does not give size() elements, not containing all its own elements), e.g. a set of
+ *   identity-hashed elements given to SetUtils.union: the other collection's defect, not
+ *   x's; when y is a class under test, the reverse pair reports y's own defect.
  * The frames sent with every blame (the top and bottom MAX_FRAMES of the relevant ones, each
  * flagged own or JDK) let jforge name the class and method whose code broke the contract.
  */
@@ -294,8 +296,9 @@ final class Blame {
      * CAUSE_ARGUMENT_CONTRACT, for an equals-symmetric or equals-hashcode violation between x
      * and y: an argument object x was built from (xInputs) breaks its interface's contract
      * alone (a union over an identity set holding two equal strings is as broken as the set
-     * it was given), or x does not and y does (the violation is y's: when y is a class under
-     * test, the reverse pair reports it as y's own).
+     * it was given), or x does not and y does, or x answers equals as the JDK copies of both
+     * do and y does not (the violation is y's: when y is a class under test, the reverse pair
+     * reports it as y's own).
      */
     static boolean argumentBreaks(Object x, Object y, ArrayList<Object> xInputs) {
         for (Object z : xInputs) {
@@ -303,7 +306,31 @@ final class Blame {
                 return true;
             }
         }
-        return y != null && !breaksContract(x) && breaksContract(y);
+        if (y == null || breaksContract(x)) {
+            return false;
+        }
+        return breaksContract(y) || wrongAnswer(x, y);
+    }
+
+    /**
+     * Does y answer y.equals(x) otherwise than the JDK copies of both (the interfaces'
+     * reference answer), while x answers x.equals(y) as they do? Then an asymmetry between
+     * them is y's (TreeBidiMap's inverse view equal to a map it differs from), reported on
+     * y's class by the pair checked the other way round.
+     */
+    private static boolean wrongAnswer(Object x, Object y) {
+        Object cx = copy(x);
+        Object cy = copy(y);
+        if (cx == null || cy == null) {
+            return false;
+        }
+        try {
+            boolean ref = cx.equals(cy);
+            return x.equals(y) == ref && y.equals(x) != ref;
+        } catch (Throwable t) {
+            Fatal.check(t);
+            return false;
+        }
     }
 
     /** A JDK copy of a Set, List or Map of at most MAX_COPY elements (else null). */
@@ -328,7 +355,8 @@ final class Blame {
      * z is a Set, List or Map that breaks its interface's contract against its JDK copy:
      * equal one way only, or equal with another hashCode (the copy's is the contract's), or
      * a Set or Map holding equal elements or keys (its HashSet or HashMap copy is smaller);
-     * or a collection whose iterator does not give size() elements.
+     * or a collection whose iterator does not give size() elements, or that does not contain
+     * all of its own elements (an empty multimap value whose containsAll(empty) is false).
      */
     private static boolean breaksContract(Object z) {
         if (!(z instanceof Collection<?>) && !(z instanceof Map<?, ?>)) {
@@ -341,7 +369,7 @@ final class Blame {
                 for (java.util.Iterator<?> it = zc.iterator(); it.hasNext() && k <= MAX_COPY; k++) {
                     it.next();
                 }
-                if (k != zc.size()) {
+                if (k != zc.size() || !zc.containsAll(new ArrayList<Object>(zc))) {
                     return true;
                 }
             }
