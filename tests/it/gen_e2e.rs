@@ -973,3 +973,28 @@ fn an_argument_collection_breaking_its_own_contract_is_no_error() {
         "{text}"
     );
 }
+
+#[test]
+fn a_callback_argument_returning_null_is_no_error() {
+    // blame.Ranker(Ranker.nothing()).compare(a, b) throws a NullPointerException in its
+    // natural order after the key function returned null: no frame of the function is on
+    // the stack, but the function returns null for the strings compare was given, so the
+    // null is the argument's (null-input). No error test.
+    let d = tempfile::tempdir().unwrap();
+    let (_out, text, stats) = gen_from(
+        d.path(),
+        &[
+            "--class",
+            "blame.Ranker",
+            "--generated-limit",
+            "2000",
+            "--seed",
+            "1",
+        ],
+    );
+    let errors = stats["errors"].as_array().unwrap();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let aside = stats["set_aside"]["null-input"].as_u64().unwrap_or(0);
+    assert!(aside > 0, "{stats:#}");
+    assert!(text.contains(&format!("null-input {aside}")), "{text}");
+}

@@ -50,7 +50,9 @@ import static jforge.worker.Proto.STMT_CALL;
  *   a null argument (jforge's rule for the exceptions of calls: an NPE after a null input is
  *   expected behaviour), or any NullPointerException (of a call too) when an argument object
  *   is a Collection or Map holding a null (new DualTreeBidiMap(new SingletonMap()): the
- *   APIs document the NPE where nulls are not permitted);
+ *   APIs document the NPE where nulls are not permitted), or a callback argument (one
+ *   abstract method) returns null for the values the throwing call was given (its null
+ *   reaches the class's code after it returned: no frame of it on the stack);
  * - CAUSE_COMPARATOR: an equals/hashCode/compareTo violation of values built with a Comparator
  *   argument that is not reflexive, antisymmetric, transitive or consistent with equals on the
  *   sequence's values (TreeSet documents what its equals means then);
@@ -119,12 +121,124 @@ final class Blame {
                 }
             }
         }
-        if (cause == CAUSE_NONE && t instanceof NullPointerException
-                && notInitialized(t, top, receiver(a, call), inputs, call ? a : n)) {
+        if (cause == CAUSE_NONE && npe && notInitialized(t, top, receiver(a, call), inputs, call ? a : n)) {
             cause = CAUSE_STATE;
+        }
+        if (cause == CAUSE_NONE && npe && call && returnsNull(inputs, a)) {
+            cause = CAUSE_NULL_INPUT;
         }
         out.u8(cause);
         frames(out, top, own);
+    }
+
+    /** Most calls of an argument's callback method made by {@link #returnsNull}. */
+    static final int MAX_PROBES = 8;
+
+    /**
+     * Does a callback argument return null for the values call statement a was given? A
+     * callback: an argument object whose class implements an interface with one abstract
+     * method of one or two parameters (a Transformer, Function, BiFunction). Its null flows
+     * into the class's code, which throws the NullPointerException after the callback
+     * returned (no frame of it on the stack): TransformingComparator(nullTransformer())
+     * .compare(a, b) throws in ComparableComparator, which documents the NPE for null.
+     */
+    private boolean returnsNull(ArrayList<Object> inputs, int a) {
+        Executor.Stmt s = ex.stmt(a);
+        Registry.Op op = s.kind == STMT_CALL ? registry.op(s.op) : null;
+        if (op == null) {
+            return false;
+        }
+        ArrayList<Object> given = new ArrayList<>();
+        for (int k = hasReceiver(op) ? 1 : 0; k < s.nargs; k++) {
+            int j = s.args[k];
+            if (j >= 0 && j < a && ex.vals[j] != null) {
+                given.add(ex.vals[j]);
+            }
+        }
+        int probes = 0;
+        for (Object x : inputs) {
+            java.lang.reflect.Method m = callbackMethod(x.getClass());
+            if (m == null) {
+                continue;
+            }
+            Class<?>[] ps = m.getParameterTypes();
+            for (Object p : given) {
+                for (Object q : ps.length == 2 ? given : java.util.List.of(p)) {
+                    if (probes++ >= MAX_PROBES) {
+                        return false;
+                    }
+                    Object[] args = ps.length == 2 ? new Object[] {p, q} : new Object[] {p};
+                    if (fits(ps, args) && probe(m, x, args)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean fits(Class<?>[] ps, Object[] args) {
+        for (int i = 0; i < ps.length; i++) {
+            if (ps[i].isPrimitive() || !ps[i].isInstance(args[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** m on x with args returned null (what it threw does not count). */
+    private static boolean probe(java.lang.reflect.Method m, Object x, Object[] args) {
+        try {
+            return m.invoke(x, args) == null && m.getReturnType() != void.class;
+        } catch (Throwable t) {
+            Fatal.check(t);
+            return false;
+        }
+    }
+
+    /**
+     * The single abstract method (one or two reference parameters, a result) of a public
+     * interface c implements, when exactly one of its interfaces has such a shape.
+     */
+    private static java.lang.reflect.Method callbackMethod(Class<?> c) {
+        java.lang.reflect.Method found = null;
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            for (Class<?> i : k.getInterfaces()) {
+                java.lang.reflect.Method m = sam(i);
+                if (m != null && found != null && !found.equals(m)) {
+                    return null;
+                }
+                found = m != null ? m : found;
+            }
+        }
+        return found;
+    }
+
+    private static java.lang.reflect.Method sam(Class<?> i) {
+        if (!Modifier.isPublic(i.getModifiers())) {
+            return null;
+        }
+        java.lang.reflect.Method one = null;
+        for (java.lang.reflect.Method m : i.getMethods()) {
+            if (!Modifier.isAbstract(m.getModifiers()) || isObjectMethod(m)) {
+                continue;
+            }
+            if (one != null) {
+                return null;
+            }
+            one = m;
+        }
+        int np = one == null ? 0 : one.getParameterCount();
+        return np >= 1 && np <= 2 && one.getReturnType() != void.class ? one : null;
+    }
+
+    private static boolean isObjectMethod(java.lang.reflect.Method m) {
+        try {
+            Object.class.getMethod(m.getName(), m.getParameterTypes());
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
     }
 
     /**
@@ -136,13 +250,17 @@ final class Blame {
         for (Object x : inputs) {
             try {
                 if (x instanceof Collection<?> c && c.size() <= MAX_COPY) {
-                    for (Object e : c) {
-                        if (e == null) {
+                    int k = 0;
+                    for (java.util.Iterator<?> it = c.iterator(); it.hasNext() && k++ <= MAX_COPY;) {
+                        if (it.next() == null) {
                             return true;
                         }
                     }
                 } else if (x instanceof Map<?, ?> m && m.size() <= MAX_COPY) {
-                    for (Map.Entry<?, ?> e : m.entrySet()) {
+                    int k = 0;
+                    for (java.util.Iterator<? extends Map.Entry<?, ?>> it = m.entrySet().iterator();
+                            it.hasNext() && k++ <= MAX_COPY;) {
+                        Map.Entry<?, ?> e = it.next();
                         if (e.getKey() == null || e.getValue() == null) {
                             return true;
                         }
