@@ -54,6 +54,18 @@ pub fn null_input(seq: &Sequence, r: &SeqResult) -> bool {
         .any(|s| s.inputs().iter().any(|&a| is_null(a)))
 }
 
+/// Whether `class` (binary name) is a class of the JDK (its packages are the platform's:
+/// no class path may define them). A JDK value that breaks an object contract while not
+/// under test (`Collections.emptyList()` returned by the class under test, equal to a list
+/// whose hashCode is wrong) shows the JDK's documented behaviour or the other value's
+/// defect, which the reverse pair reports on that value's own class: the violation is set
+/// aside (`jdk-value`), not an error test of the classes under test.
+pub fn jdk_class(class: &str) -> bool {
+    ["java.", "javax.", "jdk.", "sun.", "com.sun."]
+        .iter()
+        .any(|p| class.starts_with(p))
+}
+
 /// `--error-exceptions` as given (comma-separated, repeatable): trimmed binary names, empty
 /// entries dropped.
 pub fn error_exceptions(given: &[String]) -> HashSet<String> {
@@ -96,5 +108,15 @@ mod tests {
             exception_contract("java.lang.IndexOutOfBoundsException", false, &declared),
             Some("declared-exception")
         );
+    }
+
+    #[test]
+    fn jdk_classes_are_those_of_the_platform_packages() {
+        assert!(jdk_class("java.util.Collections$EmptyList"));
+        assert!(jdk_class("javax.swing.JList"));
+        assert!(jdk_class("sun.util.calendar.ZoneInfo"));
+        assert!(!jdk_class("org.apache.commons.collections4.SetUtils$5"));
+        assert!(!jdk_class("javafoo.Bar"));
+        assert!(!jdk_class("blame.Union$1"));
     }
 }

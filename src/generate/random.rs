@@ -1244,7 +1244,7 @@ impl<'a> Generator<'a> {
     fn apply_normal(&mut self, b: Built, r: &SeqResult, new_cov: bool, new_probe: bool) {
         let op = b.op;
         self.stats[op as usize].successes += 1;
-        if let Some(v) = r.violations.iter().find(|v| v.blame.cause.is_none()) {
+        let culprit = |v: &crate::runner::ContractViolation| {
             let vop = match &b.comp.seq.stmts[v.a as usize] {
                 Stmt::Call { op, .. } => *op,
                 _ => op,
@@ -1253,6 +1253,18 @@ impl<'a> Generator<'a> {
                 Some(StmtOutcome::Normal(Observed::Object { class, .. })) => class.clone(),
                 _ => Arc::from(self.ops.table.get(vop).class.as_str()),
             };
+            (vop, class)
+        };
+        let jdk_value = |class: &str| {
+            crate::contracts::jdk_class(class) && !self.ops.instantiations.contains_key(class)
+        };
+        let own = r
+            .violations
+            .iter()
+            .filter(|v| v.blame.cause.is_none())
+            .map(|v| (v, culprit(v)))
+            .find(|(_, (_, class))| !jdk_value(class));
+        if let Some((v, (vop, class))) = own {
             self.stats[op as usize].errors += 1;
             self.add_error(
                 b.comp,
@@ -1266,7 +1278,11 @@ impl<'a> Generator<'a> {
             );
             return;
         }
-        if let Some(cause) = r.violations.iter().find_map(|v| v.blame.cause) {
+        if let Some(cause) = r
+            .violations
+            .iter()
+            .find_map(|v| v.blame.cause.or(Some(crate::runner::InputCause::JdkValue)))
+        {
             // Every violation is the input's doing: an invalid input, neither an error nor
             // a source of values.
             *self.set_aside.entry(cause).or_default() += 1;

@@ -64,7 +64,8 @@ pub struct Report {
     pub skipped_members: Vec<(String, SkipReason)>,
     pub errors: Vec<ErrorRow>,
     /// Sequences whose contract violation an input caused, set aside (not error tests), by
-    /// cause (`callback-threw`, `comparator-inconsistent`).
+    /// cause (`callback-threw`, `comparator-inconsistent`, `null-input`,
+    /// `state-not-initialized`, `argument-breaks-contract`, `jdk-value`).
     pub set_aside: BTreeMap<String, u64>,
     pub incidents: Vec<Incident>,
     pub generated: u64,
@@ -399,7 +400,7 @@ impl Report {
             .collect();
         writeln!(
             out,
-            "set aside as invalid inputs (not error tests): {total} sequences whose contract violation an argument object caused ({})",
+            "set aside as invalid inputs (not error tests): {total} sequences whose violation the inputs caused, not the classes under test ({})",
             causes.join(", ")
         )
     }

@@ -254,6 +254,18 @@ pub enum InputCause {
     /// hashCode or toString threw a NullPointerException on a value built with a null
     /// argument (as for the exceptions of calls, an NPE after a null input is expected).
     NullInput,
+    /// A NullPointerException thrown by the receiver's own code on a field of its own that is
+    /// null, that a public method of its class sets, and that the sequence never called: the
+    /// object was used before the set-up its class documents (a state precondition, like an
+    /// IllegalStateException).
+    StateNotInitialized,
+    /// equals-symmetric or equals-hashcode broken between a Set, List or Map that keeps its
+    /// interface's contract and another one (or an argument object) that breaks it alone,
+    /// checked against a JDK copy of each.
+    ArgumentBreaksContract,
+    /// Decided by jforge, not the worker: an object contract broken by a value of a JDK
+    /// class that is not under test (see `contracts::jdk_class`).
+    JdkValue,
 }
 
 impl InputCause {
@@ -263,6 +275,9 @@ impl InputCause {
             InputCause::CallbackThrew => "callback-threw",
             InputCause::ComparatorInconsistent => "comparator-inconsistent",
             InputCause::NullInput => "null-input",
+            InputCause::StateNotInitialized => "state-not-initialized",
+            InputCause::ArgumentBreaksContract => "argument-breaks-contract",
+            InputCause::JdkValue => "jdk-value",
         }
     }
 }

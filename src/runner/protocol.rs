@@ -863,6 +863,9 @@ fn decode_blame(d: &mut Dec, classes: &mut ClassTable) -> Result<Blame> {
         CAUSE_CALLBACK => Some(InputCause::CallbackThrew),
         CAUSE_COMPARATOR => Some(InputCause::ComparatorInconsistent),
         CAUSE_NULL_INPUT => Some(InputCause::NullInput),
+        CAUSE_STATE => Some(InputCause::StateNotInitialized),
+        CAUSE_ARGUMENT_CONTRACT => Some(InputCause::ArgumentBreaksContract),
+        CAUSE_JDK_VALUE => Some(InputCause::JdkValue),
         t => bail!("protocol error: bad blame cause {t}"),
     };
     let n = d.u8()?;
@@ -889,6 +892,9 @@ fn encode_blame(e: &mut Enc, b: &Blame, classes: &mut ClassEncTable) {
         Some(InputCause::CallbackThrew) => CAUSE_CALLBACK,
         Some(InputCause::ComparatorInconsistent) => CAUSE_COMPARATOR,
         Some(InputCause::NullInput) => CAUSE_NULL_INPUT,
+        Some(InputCause::StateNotInitialized) => CAUSE_STATE,
+        Some(InputCause::ArgumentBreaksContract) => CAUSE_ARGUMENT_CONTRACT,
+        Some(InputCause::JdkValue) => CAUSE_JDK_VALUE,
     });
     e.u8(b.frames.len().min(255) as u8);
     for f in b.frames.iter().take(255) {

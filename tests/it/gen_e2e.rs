@@ -880,3 +880,121 @@ fn error_tests_blame_the_input_and_point_at_the_bug() {
     assert_eq!(num(2), hash(num(5), &m[6]), "{}", &m[0]);
     assert_ne!(num(1), num(2));
 }
+
+#[test]
+fn an_object_used_before_its_setter_is_no_error_but_a_field_no_setter_sets_is() {
+    // blame.Feed() is documented to need setText before hasNext/next: the
+    // NullPointerException on its own field `parts`, which the public setText writes (through
+    // a private helper) and the sequence never called, is a state precondition, set aside as
+    // state-not-initialized. BrokenFeed has the same shape, but no public method writes
+    // `parts`: its NullPointerException is its own defect, one error test.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, stats) = gen_from(
+        d.path(),
+        &[
+            "--class",
+            "blame.Feed",
+            "--class",
+            "blame.BrokenFeed",
+            "--generated-limit",
+            "3000",
+            "--seed",
+            "1",
+        ],
+    );
+    let errors = stats["errors"].as_array().unwrap();
+    let found: Vec<(&str, &str, &str)> = errors
+        .iter()
+        .map(|e| {
+            (
+                e["class"].as_str().unwrap(),
+                e["contract"].as_str().unwrap(),
+                e["broken_in"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let line = subject_line("BrokenFeed.java", "return pos < parts.length;");
+    let broken_in = format!("blame.BrokenFeed.hasNext (line {line})");
+    assert_eq!(
+        found,
+        vec![(
+            "blame.BrokenFeed",
+            "npe-without-null-input",
+            broken_in.as_str()
+        )],
+        "{errors:#?}"
+    );
+    let aside = stats["set_aside"]["state-not-initialized"]
+        .as_u64()
+        .unwrap_or(0);
+    assert!(aside > 0, "{stats:#}");
+    assert!(
+        text.contains(&format!("state-not-initialized {aside}")),
+        "{text}"
+    );
+    // Feed's own precondition broke nothing else: its regression tests call setText or
+    // the one-argument constructor before reading, and the written suite passes.
+    let run = compile_and_run_junit4(&error_dir(&out), subjects().to_str().unwrap());
+    assert_eq!(run.failures.len(), 1, "{}", run.output);
+    assert!(
+        run.output.contains(&format!(
+            "at blame.BrokenFeed.hasNext(BrokenFeed.java:{line})"
+        )),
+        "{}",
+        run.output
+    );
+}
+
+#[test]
+fn an_argument_collection_breaking_its_own_contract_is_no_error() {
+    // blame.Union.identitySet is a Set of identity-hashed strings (as SetUtils
+    // .newIdentityHashSet): union(identity, identity) equals it with another hashCode. The
+    // union keeps Set's contract against a HashSet copy of itself, the identity set does not:
+    // the argument's doing (argument-breaks-contract). No error test.
+    let d = tempfile::tempdir().unwrap();
+    let (_out, text, stats) = gen_from(
+        d.path(),
+        &[
+            "--class",
+            "blame.Union",
+            "--generated-limit",
+            "3000",
+            "--seed",
+            "1",
+        ],
+    );
+    let errors = stats["errors"].as_array().unwrap();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let aside = &stats["set_aside"];
+    let by_argument = aside["argument-breaks-contract"].as_u64().unwrap_or(0);
+    assert!(by_argument > 0, "{stats:#}");
+    assert!(
+        text.contains(&format!("argument-breaks-contract {by_argument}")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_callback_argument_returning_null_is_no_error() {
+    // blame.Ranker(Ranker.nothing()).compare(a, b) throws a NullPointerException in its
+    // natural order after the key function returned null: no frame of the function is on
+    // the stack, but the function returns null for the strings compare was given, so the
+    // null is the argument's (null-input). No error test.
+    let d = tempfile::tempdir().unwrap();
+    let (_out, text, stats) = gen_from(
+        d.path(),
+        &[
+            "--class",
+            "blame.Ranker",
+            "--generated-limit",
+            "2000",
+            "--seed",
+            "1",
+        ],
+    );
+    let errors = stats["errors"].as_array().unwrap();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let aside = stats["set_aside"]["null-input"].as_u64().unwrap_or(0);
+    assert!(aside > 0, "{stats:#}");
+    assert!(text.contains(&format!("null-input {aside}")), "{text}");
+}

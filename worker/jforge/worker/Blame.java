@@ -1,14 +1,26 @@
 package jforge.worker;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
+import static jforge.worker.Proto.CAUSE_ARGUMENT_CONTRACT;
 import static jforge.worker.Proto.CAUSE_CALLBACK;
 import static jforge.worker.Proto.CAUSE_COMPARATOR;
 import static jforge.worker.Proto.CAUSE_NONE;
 import static jforge.worker.Proto.CAUSE_NULL_INPUT;
+import static jforge.worker.Proto.CAUSE_STATE;
+import static jforge.worker.Proto.C_EQUALS_HASHCODE;
+import static jforge.worker.Proto.C_EQUALS_NULL;
+import static jforge.worker.Proto.C_EQUALS_SYMMETRIC;
 import static jforge.worker.Proto.FRAME_JDK;
 import static jforge.worker.Proto.FRAME_OWN;
 import static jforge.worker.Proto.OP_FGET;
@@ -36,10 +48,29 @@ import static jforge.worker.Proto.STMT_CALL;
  *   and a lambda the violating class uses internally is not mistaken for one;
  * - CAUSE_NULL_INPUT: hashCode or toString threw a NullPointerException on a value built with
  *   a null argument (jforge's rule for the exceptions of calls: an NPE after a null input is
- *   expected behaviour);
+ *   expected behaviour), or any NullPointerException (of a call too) when an argument object
+ *   is a Collection or Map holding a null (new DualTreeBidiMap(new SingletonMap()): the
+ *   APIs document the NPE where nulls are not permitted), or a callback argument (one
+ *   abstract method) returns null for the values the throwing call was given (its null
+ *   reaches the class's code after it returned: no frame of it on the stack);
  * - CAUSE_COMPARATOR: an equals/hashCode/compareTo violation of values built with a Comparator
  *   argument that is not reflexive, antisymmetric, transitive or consistent with equals on the
- *   sequence's values (TreeSet documents what its equals means then).
+ *   sequence's values (TreeSet documents what its equals means then);
+ * - CAUSE_STATE: a NullPointerException thrown by the receiver's own code on a field of its
+ *   own (the JVM's message names "this.field") that is null, that a public constructor of
+ *   the receiver's class writes and a public method writes later (FieldWriters: PUTFIELD in
+ *   its bytecode, or a public field), and that no call of the sequence on the receiver took:
+ *   an object built with the late-set-up constructor and used before the setter its class
+ *   documents (TransformIterator() before setIterator), like an IllegalStateException; a
+ *   field no public method sets, or that no constructor sets, stays the class's defect;
+ * - CAUSE_ARGUMENT_CONTRACT: an equals-symmetric or equals-hashcode violation between x and
+ *   y, where an argument object x was built from breaks its interface's contract alone, or
+ *   y does and x does not, or y answers equals otherwise than the JDK copies of both and x
+ *   as they do (checked against a JDK copy: HashSet, ArrayList, HashMap; equal one way
+ *   only, equal with another hashCode, equal elements or keys in a Set or Map, an iterator
+ *   that does not give size() elements, not containing all its own elements), e.g. a set of
+ *   identity-hashed elements given to SetUtils.union: the other collection's defect, not
+ *   x's; when y is a class under test, the reverse pair reports y's own defect.
  * The frames sent with every blame (the top and bottom MAX_FRAMES of the relevant ones, each
  * flagged own or JDK) let jforge name the class and method whose code broke the contract.
  */
@@ -58,6 +89,10 @@ final class Blame {
     private static final Class<?> NONE = Void.class;
     /** Set by {@link #inputs}: some parameter it passed through was null. */
     private boolean nullInput;
+    /** Which public methods write a field (for CAUSE_STATE). */
+    private final FieldWriters writers = new FieldWriters();
+    /** Most elements of a collection copied to check it against its JDK copy. */
+    static final int MAX_COPY = 1000;
 
     Blame(Executor ex, Registry registry, Outcomes outcomes, ClassLoader loader) {
         this.ex = ex;
@@ -74,7 +109,8 @@ final class Blame {
     void thrown(Buf out, Throwable t, int n, int a, int b, boolean call) {
         Class<?>[] own = own(a, b, call);
         ArrayList<Object> inputs = inputs(n, a, b);
-        int cause = !call && t instanceof NullPointerException && nullInput ? CAUSE_NULL_INPUT : CAUSE_NONE;
+        boolean npe = t instanceof NullPointerException;
+        int cause = npe && ((!call && nullInput) || holdsNull(inputs)) ? CAUSE_NULL_INPUT : CAUSE_NONE;
         ArrayList<StackTraceElement> top = relevant(t);
         int depth = 0;
         for (Throwable c = t; c != null && cause == CAUSE_NONE && depth < 8; c = c.getCause(), depth++) {
@@ -85,24 +121,283 @@ final class Blame {
                 }
             }
         }
+        if (cause == CAUSE_NONE && npe && notInitialized(t, top, receiver(a, call), inputs, call ? a : n)) {
+            cause = CAUSE_STATE;
+        }
+        if (cause == CAUSE_NONE && npe && call && returnsNull(inputs, a)) {
+            cause = CAUSE_NULL_INPUT;
+        }
         out.u8(cause);
         frames(out, top, own);
     }
 
+    /** Most calls of an argument's callback method made by {@link #returnsNull}. */
+    static final int MAX_PROBES = 8;
+
+    /**
+     * Does a callback argument return null for the values call statement a was given? A
+     * callback: an argument object whose class implements an interface with one abstract
+     * method of one or two parameters (a Transformer, Function, BiFunction). Its null flows
+     * into the class's code, which throws the NullPointerException after the callback
+     * returned (no frame of it on the stack): TransformingComparator(nullTransformer())
+     * .compare(a, b) throws in ComparableComparator, which documents the NPE for null.
+     */
+    private boolean returnsNull(ArrayList<Object> inputs, int a) {
+        Executor.Stmt s = ex.stmt(a);
+        Registry.Op op = s.kind == STMT_CALL ? registry.op(s.op) : null;
+        if (op == null) {
+            return false;
+        }
+        ArrayList<Object> given = new ArrayList<>();
+        for (int k = hasReceiver(op) ? 1 : 0; k < s.nargs; k++) {
+            int j = s.args[k];
+            if (j >= 0 && j < a && ex.vals[j] != null) {
+                given.add(ex.vals[j]);
+            }
+        }
+        int probes = 0;
+        for (Object x : inputs) {
+            java.lang.reflect.Method m = callbackMethod(x.getClass());
+            if (m == null) {
+                continue;
+            }
+            Class<?>[] ps = m.getParameterTypes();
+            for (Object p : given) {
+                for (Object q : ps.length == 2 ? given : java.util.List.of(p)) {
+                    if (probes++ >= MAX_PROBES) {
+                        return false;
+                    }
+                    Object[] args = ps.length == 2 ? new Object[] {p, q} : new Object[] {p};
+                    if (fits(ps, args) && probe(m, x, args)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean fits(Class<?>[] ps, Object[] args) {
+        for (int i = 0; i < ps.length; i++) {
+            if (ps[i].isPrimitive() || !ps[i].isInstance(args[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** m on x with args returned null (what it threw does not count). */
+    private static boolean probe(java.lang.reflect.Method m, Object x, Object[] args) {
+        try {
+            return m.invoke(x, args) == null && m.getReturnType() != void.class;
+        } catch (Throwable t) {
+            Fatal.check(t);
+            return false;
+        }
+    }
+
+    /**
+     * The single abstract method (one or two reference parameters, a result) of a public
+     * interface c implements, when exactly one of its interfaces has such a shape.
+     */
+    private static java.lang.reflect.Method callbackMethod(Class<?> c) {
+        java.lang.reflect.Method found = null;
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            for (Class<?> i : k.getInterfaces()) {
+                java.lang.reflect.Method m = sam(i);
+                if (m != null && found != null && !found.equals(m)) {
+                    return null;
+                }
+                found = m != null ? m : found;
+            }
+        }
+        return found;
+    }
+
+    private static java.lang.reflect.Method sam(Class<?> i) {
+        if (!Modifier.isPublic(i.getModifiers())) {
+            return null;
+        }
+        java.lang.reflect.Method one = null;
+        for (java.lang.reflect.Method m : i.getMethods()) {
+            if (!Modifier.isAbstract(m.getModifiers()) || isObjectMethod(m)) {
+                continue;
+            }
+            if (one != null) {
+                return null;
+            }
+            one = m;
+        }
+        int np = one == null ? 0 : one.getParameterCount();
+        return np >= 1 && np <= 2 && one.getReturnType() != void.class ? one : null;
+    }
+
+    private static boolean isObjectMethod(java.lang.reflect.Method m) {
+        try {
+            Object.class.getMethod(m.getName(), m.getParameterTypes());
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Does an argument object hold a null: a Collection with a null element, a Map with a
+     * null key or value (the Collection and Map APIs document a NullPointerException for
+     * those where nulls are not permitted, as for a null argument)?
+     */
+    static boolean holdsNull(ArrayList<Object> inputs) {
+        for (Object x : inputs) {
+            try {
+                if (x instanceof Collection<?> c && c.size() <= MAX_COPY) {
+                    int k = 0;
+                    for (java.util.Iterator<?> it = c.iterator(); it.hasNext() && k++ <= MAX_COPY;) {
+                        if (it.next() == null) {
+                            return true;
+                        }
+                    }
+                } else if (x instanceof Map<?, ?> m && m.size() <= MAX_COPY) {
+                    int k = 0;
+                    for (java.util.Iterator<? extends Map.Entry<?, ?>> it = m.entrySet().iterator();
+                            it.hasNext() && k++ <= MAX_COPY;) {
+                        Map.Entry<?, ?> e = it.next();
+                        if (e.getKey() == null || e.getValue() == null) {
+                            return true;
+                        }
+                    }
+                }
+            } catch (Throwable t) {
+                Fatal.check(t);
+            }
+        }
+        return false;
+    }
+
+    /** The object whose method threw: the call's receiver, or the value checked. */
+    private Object receiver(int a, boolean call) {
+        if (!call) {
+            return ex.vals[a];
+        }
+        Executor.Stmt s = ex.stmt(a);
+        Registry.Op op = s.kind == STMT_CALL ? registry.op(s.op) : null;
+        if (op != null && hasReceiver(op) && s.nargs > 0 && s.args[0] >= 0 && s.args[0] < a) {
+            return ex.vals[s.args[0]];
+        }
+        return null;
+    }
+
+    /**
+     * CAUSE_STATE: did t dereference a field of recv, or of an argument object (named by
+     * the JVM's message as "this.f", in the top frame, a method of the object's class: a
+     * FilterIterator() given to a UniqueFilterIterator) that is null, that a public
+     * constructor of recv's class writes (the class can be built initialized: the constructor
+     * that leaves it null is there for late set-up) and a public method writes later, and
+     * that none of the first m statements called on that object? A class whose constructors all
+     * leave the field null (quirks.Npe: Npe() then nameLength()) crashes in the state it is
+     * built in: that stays its defect.
+     */
+    private boolean notInitialized(Throwable t, ArrayList<StackTraceElement> top, Object recv,
+            ArrayList<Object> inputs, int m) {
+        String name = top.isEmpty() ? null : nullField(t.getMessage());
+        Class<?> k = name == null ? null : load(top.get(0).getClassName());
+        Field f = k == null ? null : field(k, name);
+        if (f == null || Modifier.isStatic(f.getModifiers())) {
+            return false;
+        }
+        if (recv != null && unset(recv, k, f, m)) {
+            return true;
+        }
+        for (Object x : inputs) {
+            if (unset(x, k, f, m)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Is o (an instance of k) left with field f null by a constructor of a class that has a
+     * constructor and a public method that set it, with none of the first m statements
+     * calling such a method on o?
+     */
+    private boolean unset(Object o, Class<?> k, Field f, int m) {
+        if (!k.isInstance(o)) {
+            return false;
+        }
+        try {
+            f.setAccessible(true);
+            if (f.get(o) != null) {
+                return false;
+            }
+        } catch (Throwable e) {
+            Fatal.check(e);
+            return false;
+        }
+        HashSet<String> ws = writers.writers(o.getClass(), f);
+        if (ws.isEmpty() || !writers.constructorWrites(o.getClass(), f)) {
+            return false;
+        }
+        for (int i = 0; i < m; i++) {
+            Executor.Stmt s = ex.stmt(i);
+            Registry.Op op = s.kind == STMT_CALL ? registry.op(s.op) : null;
+            if (op == null || !hasReceiver(op) || s.nargs == 0 || s.args[0] < 0 || s.args[0] >= i
+                    || ex.vals[s.args[0]] != o) {
+                continue;
+            }
+            if ((op.method != null && ws.contains(FieldWriters.key(op.method)))
+                    || (op.kind == OP_FSET && op.field != null && op.field.equals(f))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The field f of a helpful NullPointerException message "... because "this.f" is null". */
+    static String nullField(String msg) {
+        String mark = "because \"this.";
+        int i = msg == null ? -1 : msg.indexOf(mark);
+        if (i < 0) {
+            return null;
+        }
+        int from = i + mark.length();
+        int to = msg.indexOf('"', from);
+        String name = to < 0 ? "" : msg.substring(from, to);
+        return name.isEmpty() || name.indexOf('.') >= 0 || !msg.startsWith(" is null", to + 1) ? null : name;
+    }
+
+    /** The field of that name declared in k or a superclass. */
+    private static Field field(Class<?> k, String name) {
+        for (Class<?> c = k; c != null; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (f.getName().equals(name)) {
+                    return f;
+                }
+            }
+        }
+        return null;
+    }
+
     /**
      * Writes the blame of a violation without an exception (equals, hashCode or compareTo
-     * returned the wrong thing) on the values of statements a and b: CAUSE_COMPARATOR when
-     * comparable (an equals/hashCode/compareTo contract) and a Comparator argument breaks its
-     * contract on the sequence's values; one frame naming the method (declaring class).
+     * returned the wrong thing) of contract (Proto.C_*) on the values of statements a and b:
+     * for an equals/hashCode/compareTo contract, CAUSE_COMPARATOR when a Comparator argument
+     * breaks its contract on the sequence's values; for equals-symmetric and equals-hashcode,
+     * CAUSE_ARGUMENT_CONTRACT when another collection breaks its own interface's contract
+     * (see {@link #argumentBreaks}); one frame naming the method (declaring class).
      */
-    void returned(Buf out, int n, int a, int b, boolean comparable, String method) {
+    void returned(Buf out, int n, int a, int b, int contract, String method) {
         int cause = CAUSE_NONE;
-        if (comparable) {
-            for (Object x : inputs(n, a, b)) {
+        if (contract != C_EQUALS_NULL) {
+            ArrayList<Object> inputs = inputs(n, a, b);
+            for (Object x : inputs) {
                 if (x instanceof Comparator<?> c && !consistent(c, n)) {
                     cause = CAUSE_COMPARATOR;
                     break;
                 }
+            }
+            if (cause == CAUSE_NONE && (contract == C_EQUALS_SYMMETRIC || contract == C_EQUALS_HASHCODE)
+                    && argumentBreaks(ex.vals[a], b >= 0 ? ex.vals[b] : null, inputs(n, a, -1))) {
+                cause = CAUSE_ARGUMENT_CONTRACT;
             }
         }
         out.u8(cause);
@@ -113,6 +408,103 @@ final class Blame {
         outcomes.putString(out, method);
         out.i32(-1);
         out.u8(FRAME_OWN);
+    }
+
+    /**
+     * CAUSE_ARGUMENT_CONTRACT, for an equals-symmetric or equals-hashcode violation between x
+     * and y: an argument object x was built from (xInputs) breaks its interface's contract
+     * alone (a union over an identity set holding two equal strings is as broken as the set
+     * it was given), or x does not and y does, or x answers equals as the JDK copies of both
+     * do and y does not (the violation is y's: when y is a class under test, the reverse pair
+     * reports it as y's own).
+     */
+    static boolean argumentBreaks(Object x, Object y, ArrayList<Object> xInputs) {
+        for (Object z : xInputs) {
+            if (breaksContract(z)) {
+                return true;
+            }
+        }
+        if (y == null || breaksContract(x)) {
+            return false;
+        }
+        return breaksContract(y) || wrongAnswer(x, y);
+    }
+
+    /**
+     * Does y answer y.equals(x) otherwise than the JDK copies of both (the interfaces'
+     * reference answer), while x answers x.equals(y) as they do? Then an asymmetry between
+     * them is y's (TreeBidiMap's inverse view equal to a map it differs from), reported on
+     * y's class by the pair checked the other way round.
+     */
+    private static boolean wrongAnswer(Object x, Object y) {
+        Object cx = copy(x);
+        Object cy = copy(y);
+        if (cx == null || cy == null) {
+            return false;
+        }
+        try {
+            boolean ref = cx.equals(cy);
+            return x.equals(y) == ref && y.equals(x) != ref;
+        } catch (Throwable t) {
+            Fatal.check(t);
+            return false;
+        }
+    }
+
+    /** A JDK copy of a Set, List or Map of at most MAX_COPY elements (else null). */
+    private static Object copy(Object z) {
+        try {
+            if (z instanceof Set<?> s && s.size() <= MAX_COPY) {
+                return new HashSet<Object>(s);
+            }
+            if (z instanceof List<?> l && l.size() <= MAX_COPY) {
+                return new ArrayList<Object>(l);
+            }
+            if (z instanceof Map<?, ?> m && m.size() <= MAX_COPY) {
+                return new HashMap<Object, Object>(m);
+            }
+        } catch (Throwable t) {
+            Fatal.check(t);
+        }
+        return null;
+    }
+
+    /**
+     * z is a Set, List or Map that breaks its interface's contract against its JDK copy:
+     * equal one way only, or equal with another hashCode (the copy's is the contract's), or
+     * a Set or Map holding equal elements or keys (its HashSet or HashMap copy is smaller);
+     * or a collection whose iterator does not give size() elements, or that does not contain
+     * all of its own elements (an empty multimap value whose containsAll(empty) is false).
+     */
+    private static boolean breaksContract(Object z) {
+        if (!(z instanceof Collection<?>) && !(z instanceof Map<?, ?>)) {
+            return false;
+        }
+        Object c = copy(z);
+        try {
+            if (z instanceof Collection<?> zc && zc.size() <= MAX_COPY) {
+                int k = 0;
+                for (java.util.Iterator<?> it = zc.iterator(); it.hasNext() && k <= MAX_COPY; k++) {
+                    it.next();
+                }
+                if (k != zc.size() || !zc.containsAll(new ArrayList<Object>(zc))) {
+                    return true;
+                }
+            }
+            if (c == null) {
+                return false;
+            }
+            if ((c instanceof Set<?> cs && cs.size() != ((Set<?>) z).size())
+                    || (c instanceof Map<?, ?> cm && cm.size() != ((Map<?, ?>) z).size())) {
+                return true;
+            }
+            boolean zc = z.equals(c);
+            boolean cz = c.equals(z);
+            return zc != cz || (zc && z.hashCode() != c.hashCode());
+        } catch (Throwable t) {
+            Fatal.check(t);
+            return false;
+        }
     }
 
     /** The class that declares the no-argument or one-argument method of that name for c. */

@@ -90,8 +90,7 @@ final class Contracts {
         if (thrown != null) {
             blame.thrown(tail, thrown, nstmts, a, b, false);
         } else {
-            boolean comparable = contract != C_EQUALS_NULL;
-            blame.returned(tail, nstmts, a, b, comparable, method(contract, current[a]));
+            blame.returned(tail, nstmts, a, b, contract, method(contract, current[a]));
         }
     }
 
