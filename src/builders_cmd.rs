@@ -5,7 +5,6 @@
 use crate::builders::{self, Algorithm, Env, Options, ga};
 use crate::cli::{DomainArgs, ExhaustiveArgs, RunArgs};
 use crate::exhaustive::Settings;
-use crate::generate::ops::build_ops;
 use crate::report::StopReason;
 use crate::select;
 use crate::session::{Session, WorkerSettings};
@@ -241,7 +240,10 @@ impl Strategy for Builders {
         session.shutdown();
         let pools = session.pool_maker();
         let model = &session.model;
-        let ops = build_ops(model, &classes, None, None);
+        // the API `jforge exhaustive` searches: a class behind a builder brings the builder
+        // class's operations that can build something
+        let (ops, _, _) =
+            crate::exhaustive::reach::ops_with_builder_classes(model, &classes, &settings);
         let env = Env {
             pools: &pools,
             model,

@@ -9,10 +9,10 @@ use crate::exhaustive::report::{CounterexampleRow, ExhaustiveStats, FailureRow, 
 use crate::exhaustive::search::{self, Search, SearchConfig, Usable};
 use crate::exhaustive::{
     Settings, build_tests, canon_jvm_args, check_can_start, default_worker_heap, memory_budget,
-    render_seq, usable_ops,
+    render_seq,
 };
 use crate::exhaustive::{growth, reach};
-use crate::generate::ops::{OpSet, SkipReason, build_ops};
+use crate::generate::ops::{OpSet, SkipReason};
 use crate::model::{JType, Model, Prim};
 use crate::report::{StopReason, ValidationSummary};
 use crate::runner::{Pool, PoolConfig, PoolStats};
@@ -365,7 +365,7 @@ fn operations(
     classes: &[String],
 ) -> anyhow::Result<Operations> {
     let model = &session.model;
-    let (ops, skipped, mut usable) = ops_with_builder_classes(model, classes, settings);
+    let (ops, skipped, mut usable) = reach::ops_with_builder_classes(model, classes, settings);
     let (table, check_ops) = check_operations(model, &ops, classes, settings)?;
     if auto_builders
         && let Some(keep) =
@@ -393,43 +393,6 @@ fn operations(
         usable,
         skipped,
     })
-}
-
-/// The operations of the classes under test, their skipped members and the usable ones; when
-/// a class under test cannot be built from them (a private constructor behind a builder:
-/// `ServerConfig.builder(String)` returns a `ServerConfig.Builder`), the builder classes its
-/// signatures name are added (`exhaustive::reach`), so that it is built that way.
-fn ops_with_builder_classes(
-    model: &Model,
-    classes: &[String],
-    settings: &Settings,
-) -> (OpSet, Vec<(String, SkipReason)>, Vec<Usable>) {
-    let ops = build_ops(model, classes, None, None);
-    let mut skipped = exhaustive_skips(&ops);
-    let usable = usable_ops(&ops, classes, settings, &mut skipped);
-    if reach::unreachable(model, &ops, &usable, classes).is_empty() {
-        return (ops, skipped, usable);
-    }
-    let helpers = reach::builder_classes(model, &ops, classes);
-    if helpers.is_empty() {
-        return (ops, skipped, usable);
-    }
-    let all: Vec<String> = classes.iter().chain(&helpers).cloned().collect();
-    let ops = build_ops(model, &all, None, None);
-    let mut skipped = exhaustive_skips(&ops);
-    let usable = usable_ops(&ops, classes, settings, &mut skipped);
-    (ops, skipped, usable)
-}
-
-/// The members build_ops skipped, less gen's `NoProducer` (members that only get null):
-/// exhaustive takes reference inputs from the structures it builds and reports those members
-/// itself (`NoInputValues`).
-fn exhaustive_skips(ops: &OpSet) -> Vec<(String, SkipReason)> {
-    ops.skipped
-        .iter()
-        .filter(|(_, r)| *r != SkipReason::NoProducer)
-        .cloned()
-        .collect()
 }
 
 /// The search's settings from the flags.

@@ -505,7 +505,11 @@ fn climb_hills(
             "step {}: + {} -> {{{}}}: {} structures ({} sets, {:.0} sets/s, {} \
              sequences, {:.2}s)",
             s.step,
-            short_signature(&s.added),
+            s.added
+                .split(" + ")
+                .map(short_signature)
+                .collect::<Vec<_>>()
+                .join(" + "),
             short_set(&s.set),
             thousands(s.structures),
             s.evaluated,

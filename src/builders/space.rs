@@ -320,6 +320,23 @@ impl<'a> Space<'a> {
         crate::exhaustive::render_seq(self.search.ops, &seq)
     }
 
+    /// The creator chain of creator `ui` among `allowed` (`exhaustive::reach::creator_chain`):
+    /// the fewest operations, `ui` first, that produce a class under test (`[ui]` for a
+    /// constructor; factory + `build()` for a class behind a builder), by type.
+    pub fn creator_chain(&self, ui: u32, allowed: &[u32]) -> Option<Vec<u32>> {
+        let allowed: Vec<usize> = allowed.iter().map(|&u| u as usize).collect();
+        let s = &self.search;
+        crate::exhaustive::reach::creator_chain(
+            s.model,
+            s.ops,
+            &s.usable,
+            ui as usize,
+            &allowed,
+            &self.targets,
+        )
+        .map(|c| c.into_iter().map(|u| u as u32).collect())
+    }
+
     /// Stops the workers.
     pub fn shutdown(self) {
         self.pool.shutdown();

@@ -330,6 +330,94 @@ fn random_generation_with_the_builders_is_compared_with_the_whole_api() {
     }
 }
 
+/// The builder set as signatures, sorted.
+fn signatures(j: &serde_json::Value) -> Vec<String> {
+    let mut v = strings(&j["builders"]);
+    v.sort();
+    v
+}
+
+#[test]
+fn a_class_behind_a_builder_gets_the_builder_methods_it_needs() {
+    // ds.HttpConfig has no public constructor: builder(String) returns a Builder, whose
+    // build() makes the config. Neither builds a config alone, so hill climbing starts from
+    // the chain of both; port(int) and withTimeout(int) each add structures; secure() and
+    // tls(boolean) add the same ones (tls true), and secure() takes no parameter; toBuilder()
+    // and Builder.host() add nothing.
+    let d = tempfile::tempdir().unwrap();
+    let file = d.path().join("http.txt");
+    let j = builders("ds.HttpConfig", &["--output", file.to_str().unwrap()]);
+    assert_verified(&j);
+    let expected = [
+        "ds.HttpConfig$Builder.build()",
+        "ds.HttpConfig$Builder.port(int)",
+        "ds.HttpConfig$Builder.secure()",
+        "ds.HttpConfig.builder(String)",
+        "ds.HttpConfig.withTimeout(int)",
+    ];
+    assert_eq!(signatures(&j), expected, "{j}");
+    // hosts a..e x ports (80 and 0..4) x tls x timeouts (30 and 0..4), at scope 5
+    assert_eq!(j["verdict"]["structures"], 5 * 6 * 2 * 6);
+    let steps = j["steps"].as_array().unwrap();
+    assert_eq!(
+        steps[0]["added"], "ds.HttpConfig.builder(String) + ds.HttpConfig$Builder.build()",
+        "{j}"
+    );
+    assert_eq!(steps[0]["structures"], 5, "{j}");
+    // each one is needed: without the factory or build() nothing is built at all
+    for w in j["verdict"]["without"].as_array().unwrap() {
+        let lost = match w["method"].as_str().unwrap() {
+            "ds.HttpConfig.builder(String)" | "ds.HttpConfig$Builder.build()" => 0,
+            "ds.HttpConfig$Builder.secure()" => 180,
+            _ => 60,
+        };
+        assert_eq!(w["structures"], lost, "{w}");
+    }
+    for observer in ["host()", "port()", "tls()", "timeout()"] {
+        assert_eq!(role(&j, &format!("ds.HttpConfig.{observer}")), "observer");
+    }
+    assert_eq!(role(&j, "HttpConfig.toBuilder()"), "builder", "{j}");
+    assert!(
+        !strings(&j["candidates"]).contains(&"ds.HttpConfig$Builder.host()".to_string()),
+        "a getter of the builder class builds nothing: {j}"
+    );
+    // the genetic algorithm starts from the same chain and ends with the same set
+    let ga = builders("ds.HttpConfig", &["--algorithm", "ga", "--no-search-check"]);
+    assert_verified(&ga);
+    assert_eq!(signatures(&ga), expected, "{ga}");
+    // the file lists the builder's methods too, and exhaustive enumerates with it what the
+    // whole API builds
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains(r"ds\.HttpConfig\$Builder\.port\(int\)"),
+        "{text}"
+    );
+    let json = d.path().join("e.json");
+    run_ok(
+        jforge()
+            .args(["exhaustive", "-q", "--classpath"])
+            .arg(subjects_exh())
+            .args(["--class", "ds.HttpConfig", "--scope", "5", "--builders"])
+            .arg(&file)
+            .arg("--stats-json")
+            .arg(&json),
+    );
+    assert_eq!(read_json(&json)["structures"], 360);
+    // ServerConfig: the same shape with tls(boolean) as the only way to tls
+    let j = builders("ds.ServerConfig", &[]);
+    assert_verified(&j);
+    assert_eq!(
+        signatures(&j),
+        [
+            "ds.ServerConfig$Builder.build()",
+            "ds.ServerConfig$Builder.port(int)",
+            "ds.ServerConfig$Builder.tls(boolean)",
+            "ds.ServerConfig.builder(String)",
+        ]
+    );
+    assert_eq!(j["verdict"]["structures"], 5 * 6 * 2);
+}
+
 #[test]
 fn sets_without_a_constructor_are_refused() {
     let o = jforge()
