@@ -79,9 +79,22 @@ pub struct BuildersArgs {
     /// Skip the independent exhaustive search that re-checks the answer on fresh workers.
     #[arg(long)]
     pub no_search_check: bool,
+    /// Give up when the search for a set (or its verification) has not ended this long after
+    /// the start: `30s`, `10m`, `2h` (default: no limit); exit status 4, as for
+    /// --max-memory, with the fields whose values kept growing.
+    #[arg(long, value_name = "D")]
+    pub time_limit: Option<String>,
 }
 
 impl BuildersArgs {
+    /// `--time-limit`, parsed.
+    fn time_limit(&self) -> anyhow::Result<Option<std::time::Duration>> {
+        self.time_limit
+            .as_deref()
+            .map(|t| crate::cli::parse_duration(t).context("--time-limit"))
+            .transpose()
+    }
+
     /// The same settings in `jforge exhaustive`'s terms: the shared run and domain flags, the
     /// scope, and `modCount` omitted unless `--omit-fields` says otherwise ('' keeps all).
     fn exhaustive(&self) -> ExhaustiveArgs {
@@ -92,6 +105,7 @@ impl BuildersArgs {
             run: self.run.clone(),
             scope: Some(self.scope),
             domain,
+            time_limit: self.time_limit.clone(),
             ..ExhaustiveArgs::default()
         }
     }
@@ -122,6 +136,7 @@ impl BuildersArgs {
                 bail!("{flag} {w}: the weights of the tie-break term must be at least 1");
             }
         }
+        self.time_limit()?;
         if self.population == 0 {
             bail!("--population must be at least 1 (default 30)");
         }
@@ -216,7 +231,7 @@ impl Strategy for Builders {
     fn run(
         self,
         mut session: Session,
-        _started: std::time::Instant,
+        started: std::time::Instant,
     ) -> anyhow::Result<Finished<BuildersStats>> {
         let Builders { args, prepared } = self;
         let Prepared {
@@ -252,6 +267,7 @@ impl Strategy for Builders {
             settings: &settings,
             batch: args.domain.batch,
             memory_budget: crate::exhaustive::memory_budget(&args.exhaustive()),
+            deadline: args.time_limit()?.map(|t| (started + t, t)),
         };
         let stop_reason = match (&given, args.algorithm) {
             (Some(_), _) => StopReason::Verified,

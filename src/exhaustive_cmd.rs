@@ -15,7 +15,7 @@ use crate::exhaustive::{growth, reach};
 use crate::generate::ops::{OpSet, SkipReason};
 use crate::model::{JType, Model, Prim};
 use crate::report::{StopReason, ValidationSummary};
-use crate::runner::{Pool, PoolConfig, PoolStats};
+use crate::runner::{Pool, PoolStats};
 use crate::select;
 use crate::sequence::{OpId, OpKind, Operation};
 use crate::session::{PoolMaker, Session, WorkerSettings};
@@ -417,46 +417,16 @@ fn search_config(
 }
 
 /// A search its time or memory limit stopped: the error, plus the fields whose values kept
-/// growing in the structures it built and the `--omit-fields` line that leaves them out
-/// (`crate::exhaustive::growth`; one worker started for it); still a budget error (exit 4).
-/// Other errors, and a diagnosis that finds nothing or fails, leave the error as it was.
+/// growing and the `--omit-fields` line ([`growth::explain_limit`], one worker started for
+/// it from the session's maker, canonicalizing as text with field names).
 fn explain_limit(
     e: anyhow::Error,
     search: &Search,
     maker: &PoolMaker,
     settings: &Settings,
 ) -> anyhow::Error {
-    if crate::exit::kind_of(&e) != Some(crate::exit::ErrorKind::Budget) || search.kept.is_empty() {
-        return e;
-    }
-    let chains = growth::chains(search);
-    let found = (|| -> anyhow::Result<Vec<growth::Growing>> {
-        let cfg = PoolConfig {
-            workers: 1,
-            heap_mb: 1024,
-            ..maker.config(growth::names_jvm_args(canon_jvm_args(settings, None, true)))
-        };
-        let mut pool = Pool::start(cfg)?;
-        pool.register(&search.ops.table)?;
-        let found = growth::growing_fields(&mut pool, search, &chains, domain_bound(settings));
-        pool.shutdown();
-        found
-    })();
-    match found
-        .ok()
-        .and_then(|f| growth::advice(&f, settings.omit_fields.as_deref()))
-    {
-        Some(advice) => crate::exit::budget(anyhow::anyhow!("{e:#}; {advice}")),
-        None => e,
-    }
-}
-
-/// The largest absolute value of the integral domains and the scope: a field beyond it was
-/// not set from a domain.
-fn domain_bound(s: &Settings) -> i64 {
-    let ints = s.ints.iter().chain(&s.shorts).map(|&v| (v as i64).abs());
-    let longs = s.longs.iter().map(|&v| v.saturating_abs());
-    ints.chain(longs).fold(s.scope as i64, i64::max)
+    let cfg = maker.config(growth::names_jvm_args(canon_jvm_args(settings, None, true)));
+    growth::explain_limit(e, search, cfg, settings)
 }
 
 /// What the figures of a finished run are taken from.

@@ -83,6 +83,8 @@ pub struct Env<'a> {
     pub settings: &'a Settings,
     pub batch: usize,
     pub memory_budget: u64,
+    /// `--time-limit`: when the run gives up, and the limit as given (for the message).
+    pub deadline: Option<(Instant, Duration)>,
 }
 
 pub struct Options {
@@ -176,8 +178,21 @@ fn search_config(env: &Env) -> SearchConfig {
         dump: false,
         check_ops: HashMap::new(),
         contracts: false,
-        deadline: None,
+        deadline: env.deadline,
     }
+}
+
+/// An error of the exploration: when a limit stopped it (`--time-limit`, `--max-memory`, a
+/// closure that never stops growing: budget errors), the fields whose values kept growing in
+/// the structures explored and the `--omit-fields` line that leaves them out, found as
+/// `jforge exhaustive` finds them (`exhaustive::growth::explain_limit`, on one worker of its
+/// own that writes forms with field names).
+fn explain_limit(env: &Env, space: &Space, e: anyhow::Error) -> anyhow::Error {
+    let canon = crate::exhaustive::canon_jvm_args(env.settings, None, true);
+    let cfg = env
+        .pools
+        .config(crate::exhaustive::growth::names_jvm_args(canon));
+    crate::exhaustive::growth::explain_limit(e, space.search(), cfg, env.settings)
 }
 
 fn spinner(quiet: bool) -> ProgressBar {
@@ -249,7 +264,8 @@ pub fn identify(env: &Env, opt: &Options) -> anyhow::Result<Report> {
         .collect();
     let ident_start = Instant::now();
     progress.step_started.set(Instant::now());
-    let found = search_builders(env, opt, &mut space, &candidates, &progress)?;
+    let found = search_builders(env, opt, &mut space, &candidates, &progress)
+        .map_err(|e| explain_limit(env, &space, e))?;
     let identification = ident_start.elapsed().as_secs_f64();
     let verified = verify_builders(env, space, &found.builders, &candidates, &progress)?;
     let check_start = Instant::now();
@@ -607,7 +623,8 @@ fn verify_builders(
     ));
     let verify_start = Instant::now();
     let mut wave = |w: &Wave| progress.wave(w);
-    let (verdict, own) = verify::verify(&mut space, builders, env.settings.scope, &mut wave)?;
+    let (verdict, own) = verify::verify(&mut space, builders, env.settings.scope, &mut wave)
+        .map_err(|e| explain_limit(env, &space, e))?;
     let seconds = verify_start.elapsed().as_secs_f64();
     let builder_ops: Vec<OpId> = builders.iter().map(|&u| space.ops[u as usize].op).collect();
     let own_keys = space.keys(&own);
@@ -917,6 +934,7 @@ pub fn auto(
         settings: &settings,
         batch: args.domain.batch,
         memory_budget: crate::exhaustive::memory_budget(args),
+        deadline: time_limit(args)?.map(|t| (Instant::now() + t, t)),
     };
     let report = identify(
         &env,
@@ -945,6 +963,15 @@ pub fn auto(
         return Ok(None);
     }
     Ok(Some(report.builder_ops.iter().copied().collect()))
+}
+
+/// `jforge exhaustive --time-limit`, which identification within `--builders auto` keeps
+/// too (measured from when identification starts).
+fn time_limit(args: &ExhaustiveArgs) -> anyhow::Result<Option<Duration>> {
+    args.time_limit
+        .as_deref()
+        .map(|t| crate::cli::parse_duration(t).context("--time-limit"))
+        .transpose()
 }
 
 /// `jforge gen --builders FILE`: generation calls only the methods of the classes under test

@@ -557,18 +557,20 @@ impl<'a> Space<'a> {
                 .iter()
                 .map(|u| self.ops[u as usize].signature.as_str())
                 .collect();
-            bail!(
+            // a budget error (exit 4), like a time limit: the same cause, a counter, and
+            // the same diagnosis (builders::explain_limit names the fields)
+            return Err(crate::exit::budget(anyhow::anyhow!(
                 "the structures built by {{{}}} at scope {} never stop growing (the last \
                  waves found {} new ones each): some field changes on every call, such as a \
-                 modification counter; leave it out of the canonical form with --omit-fields \
-                 NAME",
+                 modification counter, to be left out of the canonical form with \
+                 --omit-fields",
                 names.join(", "),
                 self.scope,
                 last.iter()
                     .map(|x| x.to_string())
                     .collect::<Vec<_>>()
                     .join(", ")
-            );
+            )));
         }
         Ok(())
     }

@@ -485,6 +485,80 @@ fn cli_errors_are_clear() {
 }
 
 #[test]
+fn a_counter_that_stops_the_run_is_named_with_the_omit_fields_line() {
+    // ds.LruCache counts its misses and hits: every get builds a new structure, so the
+    // closures never stop growing. The run stops (exit 4, like a limit of exhaustive), names
+    // the counter that grew along the calls it explored and the --omit-fields line; following
+    // the advice (each run names what its closures showed growing) ends in a verified set.
+    let mut omit = "modCount".to_string();
+    let mut named = Vec::new();
+    let j = loop {
+        let d = tempfile::tempdir().unwrap();
+        let json = d.path().join("b.json");
+        let o = jforge()
+            .args(["builders", "-q", "--classpath"])
+            .arg(subjects_exh())
+            .args([
+                "--class",
+                "ds.LruCache",
+                "--scope",
+                "3",
+                "--no-search-check",
+            ])
+            .args(["--omit-fields", &omit, "--stats-json"])
+            .arg(&json)
+            .output()
+            .unwrap();
+        if o.status.success() {
+            break read_json(&json);
+        }
+        let e = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(4), "{e}");
+        assert!(e.contains("never stop growing"), "{e}");
+        let line = e
+            .trim_end()
+            .rsplit_once("--omit-fields '")
+            .map(|(_, l)| l.trim_end_matches('\''))
+            .unwrap_or_else(|| panic!("no --omit-fields line: {e}"))
+            .to_string();
+        // the line keeps what was omitted and adds a counter named in the message
+        assert!(
+            line.starts_with(&format!("{omit}|")),
+            "{line} after {omit}: {e}"
+        );
+        let added = line[omit.len() + 1..].to_string();
+        for f in added.split('|') {
+            assert!(e.contains(&format!("ds.LruCache.{f} (up to ")), "{f}: {e}");
+            named.push(f.to_string());
+        }
+        omit = line;
+        assert!(named.len() <= 2, "named {named:?}");
+    };
+    named.sort();
+    assert_eq!(named, ["hits", "misses"]);
+    assert_eq!(j["verdict"]["sufficient"], true, "{j}");
+    // with the counters left out, get still reorders the cache: a builder
+    assert_eq!(role(&j, ".get(String)"), "builder", "{j}");
+    // --time-limit: the same kind of stop (exit 4), said in its terms
+    let o = jforge()
+        .args(["builders", "-q", "--classpath"])
+        .arg(subjects_exh())
+        .args([
+            "--class",
+            "ds.LruCache",
+            "--scope",
+            "3",
+            "--time-limit",
+            "1ms",
+        ])
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(4), "{e}");
+    assert!(e.contains("time limit of 1ms reached"), "{e}");
+}
+
+#[test]
 fn an_access_ordered_get_changes_the_cache() {
     // get(k) moves k to the end of an access-ordered LinkedHashMap: a mutation, seen only on
     // a cache holding two keys or more (the counters are left out, so only the order tells)
