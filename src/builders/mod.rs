@@ -375,8 +375,9 @@ fn detect_observers(
 ) -> anyhow::Result<Detected> {
     let space_cfg = pool_config(env, Some(env.settings.scope), false);
     let space_pool = std::thread::spawn(move || Pool::start(space_cfg));
+    // forms as text: observer detection reads the values a structure holds from its form
     let mut det_pool =
-        Pool::start(pool_config(env, None, false)).context("starting the worker JVMs")?;
+        Pool::start(pool_config(env, None, true)).context("starting the worker JVMs")?;
     let unregistered = det_pool.register(&env.ops.table)?;
     progress.bar.set_message(format!(
         "observer detection: {} random sequences",

@@ -579,8 +579,46 @@ fn an_access_ordered_get_changes_the_cache() {
         .iter()
         .find(|m| m["signature"] == "ds.LruCache.get(String)")
         .unwrap();
-    assert!(get["evidence"]["changed"].as_u64().unwrap() >= 2, "{get}");
+    assert!(get["evidence"]["changed"].as_u64().unwrap() >= 6, "{get}");
     for observer in [".hits()", ".misses()", ".size()"] {
         assert_eq!(role(&j, observer), "observer", "{j}");
+    }
+}
+
+#[test]
+fn a_get_that_only_reorders_is_a_mutation_and_a_lookup_is_not() {
+    // ds.RecentlyUsed: get(name) moves a present name to the end of an access-ordered
+    // LinkedHashMap (nothing else changes); contains(name) reads the same map and moves
+    // nothing. Detection calls both, on the structures whose forms hold most names, with each
+    // name the form shows: get changes the order on about half of them (the least recent of
+    // two names), contains on none.
+    for seed in ["0", "1"] {
+        let j = builders(
+            "ds.RecentlyUsed",
+            &["--scope", "3", "--no-search-check", "--seed", seed],
+        );
+        let evidence = |sig: &str| {
+            j["methods"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["signature"] == sig)
+                .unwrap_or_else(|| panic!("no {sig} in {j}"))["evidence"]
+                .clone()
+        };
+        let get = evidence("ds.RecentlyUsed.get(String)");
+        assert_eq!(role(&j, ".get(String)"), "builder", "{j}");
+        assert!(get["changed"].as_u64().unwrap() >= 6, "seed {seed}: {get}");
+        let contains = evidence("ds.RecentlyUsed.contains(String)");
+        assert_eq!(role(&j, ".contains(String)"), "observer", "{j}");
+        assert_eq!(contains["changed"], 0, "{contains}");
+        assert!(contains["calls"].as_u64().unwrap() >= 40, "{contains}");
+        assert_eq!(role(&j, ".size()"), "observer", "{j}");
+        // use(name, w) reorders too, so get adds no structure: the set is the other two
+        assert_eq!(
+            signatures(&j),
+            ["ds.RecentlyUsed(int)", "ds.RecentlyUsed.use(String,int)"]
+        );
+        assert_verified(&j);
     }
 }
