@@ -155,6 +155,9 @@ pub struct Report {
     pub waves: u64,
     /// Errors (by gen's contracts), crashes and timeouts met while exploring (kind and count).
     pub failures: Vec<(String, u64)>,
+    /// Calls that threw an expected exception (an invalid argument or state, by gen's
+    /// contracts: not errors; the combination built nothing).
+    pub expected_exceptions: u64,
     pub timings: Timings,
     /// `--compare-gen`: random generation with the builders against the whole API.
     pub gen_comparison: Option<compare::GenComparison>,
@@ -302,6 +305,7 @@ pub fn identify(env: &Env, opt: &Options) -> anyhow::Result<Report> {
         sequences: verified.sequences,
         waves: verified.waves,
         failures: verified.failures,
+        expected_exceptions: verified.expected_exceptions,
         timings: Timings {
             observers: observers_seconds,
             identification,
@@ -601,6 +605,7 @@ struct Verified {
     builder_names: Vec<String>,
     candidate_names: Vec<String>,
     failures: Vec<(String, u64)>,
+    expected_exceptions: u64,
     excluded: Vec<(String, String)>,
     sequences: u64,
     waves: u64,
@@ -656,6 +661,7 @@ fn verify_builders(
     let candidate_names = names(candidates);
     let sequences = space.explored();
     let waves = space.waves;
+    let expected_exceptions = space.search().misuse_dropped;
     space.shutdown();
     Ok(Verified {
         verdict,
@@ -664,6 +670,7 @@ fn verify_builders(
         builder_names,
         candidate_names,
         failures,
+        expected_exceptions,
         excluded,
         sequences,
         waves,
@@ -891,6 +898,14 @@ fn write_checks(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             thousands(c.whole_api.distinct as u64),
             c.whole_api.largest,
             thousands(c.whole_api.sequences)
+        )?;
+    }
+    if r.expected_exceptions > 0 {
+        writeln!(
+            out,
+            "  {} calls threw an expected exception (an invalid argument or state, as jforge \
+             gen and jforge exhaustive classify them): not errors",
+            thousands(r.expected_exceptions)
         )?;
     }
     if !r.failures.is_empty() {

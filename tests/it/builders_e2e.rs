@@ -622,3 +622,32 @@ fn a_get_that_only_reorders_is_a_mutation_and_a_lookup_is_not() {
         assert_verified(&j);
     }
 }
+
+#[test]
+fn an_index_checked_get_is_expected_behaviour_as_for_gen_and_exhaustive() {
+    // ds.IntList.get(i) throws IndexOutOfBoundsException for an index past the end: gen's
+    // contracts (crate::contracts) call that an invalid argument, as exhaustive does
+    // (exhaustive_e2e::an_index_checked_get_is_expected_behaviour_not_a_failure, same
+    // domains): lists of at most 4 ints of 0..2, 1+3+9+27+81; get(0..2) on the lists shorter
+    // than the index: 3 (empty) + 2*3 + 1*9
+    let args = ["--scope", "3", "--max-array", "4"];
+    let j = builders("ds.IntList", &args);
+    assert_verified(&j);
+    assert_eq!(j["verdict"]["structures"], 121, "{j}");
+    assert_eq!(j["failures"].as_array().unwrap().len(), 0, "{j}");
+    assert_eq!(j["expected_exceptions"], 18, "{j}");
+    assert_eq!(role(&j, ".get(int)"), "observer", "{j}");
+    // --error-exceptions means what it means for gen and exhaustive: the same 18 calls
+    let mut with = args.to_vec();
+    with.extend(["--error-exceptions", "java.lang.IndexOutOfBoundsException"]);
+    let j = builders("ds.IntList", &with);
+    assert_eq!(
+        j["failures"],
+        serde_json::json!([[
+            "java.lang.IndexOutOfBoundsException in ds.IntList.get(int)",
+            18
+        ]]),
+        "{j}"
+    );
+    assert_eq!(j["expected_exceptions"], 0, "{j}");
+}
