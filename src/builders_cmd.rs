@@ -5,7 +5,6 @@
 use crate::builders::{self, Algorithm, Env, Options, ga};
 use crate::cli::{DomainArgs, ExhaustiveArgs, RunArgs};
 use crate::exhaustive::Settings;
-use crate::generate::ops::build_ops;
 use crate::report::StopReason;
 use crate::select;
 use crate::session::{Session, WorkerSettings};
@@ -80,9 +79,22 @@ pub struct BuildersArgs {
     /// Skip the independent exhaustive search that re-checks the answer on fresh workers.
     #[arg(long)]
     pub no_search_check: bool,
+    /// Give up when the search for a set (or its verification) has not ended this long after
+    /// the start: `30s`, `10m`, `2h` (default: no limit); exit status 4, as for
+    /// --max-memory, with the fields whose values kept growing.
+    #[arg(long, value_name = "D")]
+    pub time_limit: Option<String>,
 }
 
 impl BuildersArgs {
+    /// `--time-limit`, parsed.
+    fn time_limit(&self) -> anyhow::Result<Option<std::time::Duration>> {
+        self.time_limit
+            .as_deref()
+            .map(|t| crate::cli::parse_duration(t).context("--time-limit"))
+            .transpose()
+    }
+
     /// The same settings in `jforge exhaustive`'s terms: the shared run and domain flags, the
     /// scope, and `modCount` omitted unless `--omit-fields` says otherwise ('' keeps all).
     fn exhaustive(&self) -> ExhaustiveArgs {
@@ -93,6 +105,7 @@ impl BuildersArgs {
             run: self.run.clone(),
             scope: Some(self.scope),
             domain,
+            time_limit: self.time_limit.clone(),
             ..ExhaustiveArgs::default()
         }
     }
@@ -123,6 +136,7 @@ impl BuildersArgs {
                 bail!("{flag} {w}: the weights of the tie-break term must be at least 1");
             }
         }
+        self.time_limit()?;
         if self.population == 0 {
             bail!("--population must be at least 1 (default 30)");
         }
@@ -217,7 +231,7 @@ impl Strategy for Builders {
     fn run(
         self,
         mut session: Session,
-        _started: std::time::Instant,
+        started: std::time::Instant,
     ) -> anyhow::Result<Finished<BuildersStats>> {
         let Builders { args, prepared } = self;
         let Prepared {
@@ -241,7 +255,10 @@ impl Strategy for Builders {
         session.shutdown();
         let pools = session.pool_maker();
         let model = &session.model;
-        let ops = build_ops(model, &classes, None, None);
+        // the API `jforge exhaustive` searches: a class behind a builder brings the builder
+        // class's operations that can build something
+        let (ops, _, _) =
+            crate::exhaustive::reach::ops_with_builder_classes(model, &classes, &settings);
         let env = Env {
             pools: &pools,
             model,
@@ -250,6 +267,7 @@ impl Strategy for Builders {
             settings: &settings,
             batch: args.domain.batch,
             memory_budget: crate::exhaustive::memory_budget(&args.exhaustive()),
+            deadline: args.time_limit()?.map(|t| (started + t, t)),
         };
         let stop_reason = match (&given, args.algorithm) {
             (Some(_), _) => StopReason::Verified,

@@ -9,13 +9,13 @@ use crate::exhaustive::report::{CounterexampleRow, ExhaustiveStats, FailureRow, 
 use crate::exhaustive::search::{self, Search, SearchConfig, Usable};
 use crate::exhaustive::{
     Settings, build_tests, canon_jvm_args, check_can_start, default_worker_heap, memory_budget,
-    render_seq, usable_ops,
+    render_seq,
 };
 use crate::exhaustive::{growth, reach};
-use crate::generate::ops::{OpSet, SkipReason, build_ops};
+use crate::generate::ops::{OpSet, SkipReason};
 use crate::model::{JType, Model, Prim};
 use crate::report::{StopReason, ValidationSummary};
-use crate::runner::{Pool, PoolConfig, PoolStats};
+use crate::runner::{Pool, PoolStats};
 use crate::select;
 use crate::sequence::{OpId, OpKind, Operation};
 use crate::session::{PoolMaker, Session, WorkerSettings};
@@ -365,7 +365,7 @@ fn operations(
     classes: &[String],
 ) -> anyhow::Result<Operations> {
     let model = &session.model;
-    let (ops, skipped, mut usable) = ops_with_builder_classes(model, classes, settings);
+    let (ops, skipped, mut usable) = reach::ops_with_builder_classes(model, classes, settings);
     let (table, check_ops) = check_operations(model, &ops, classes, settings)?;
     if auto_builders
         && let Some(keep) =
@@ -395,43 +395,6 @@ fn operations(
     })
 }
 
-/// The operations of the classes under test, their skipped members and the usable ones; when
-/// a class under test cannot be built from them (a private constructor behind a builder:
-/// `ServerConfig.builder(String)` returns a `ServerConfig.Builder`), the builder classes its
-/// signatures name are added (`exhaustive::reach`), so that it is built that way.
-fn ops_with_builder_classes(
-    model: &Model,
-    classes: &[String],
-    settings: &Settings,
-) -> (OpSet, Vec<(String, SkipReason)>, Vec<Usable>) {
-    let ops = build_ops(model, classes, None, None);
-    let mut skipped = exhaustive_skips(&ops);
-    let usable = usable_ops(&ops, classes, settings, &mut skipped);
-    if reach::unreachable(model, &ops, &usable, classes).is_empty() {
-        return (ops, skipped, usable);
-    }
-    let helpers = reach::builder_classes(model, &ops, classes);
-    if helpers.is_empty() {
-        return (ops, skipped, usable);
-    }
-    let all: Vec<String> = classes.iter().chain(&helpers).cloned().collect();
-    let ops = build_ops(model, &all, None, None);
-    let mut skipped = exhaustive_skips(&ops);
-    let usable = usable_ops(&ops, classes, settings, &mut skipped);
-    (ops, skipped, usable)
-}
-
-/// The members build_ops skipped, less gen's `NoProducer` (members that only get null):
-/// exhaustive takes reference inputs from the structures it builds and reports those members
-/// itself (`NoInputValues`).
-fn exhaustive_skips(ops: &OpSet) -> Vec<(String, SkipReason)> {
-    ops.skipped
-        .iter()
-        .filter(|(_, r)| *r != SkipReason::NoProducer)
-        .cloned()
-        .collect()
-}
-
 /// The search's settings from the flags.
 fn search_config(
     args: &ExhaustiveArgs,
@@ -454,46 +417,16 @@ fn search_config(
 }
 
 /// A search its time or memory limit stopped: the error, plus the fields whose values kept
-/// growing in the structures it built and the `--omit-fields` line that leaves them out
-/// (`crate::exhaustive::growth`; one worker started for it); still a budget error (exit 4).
-/// Other errors, and a diagnosis that finds nothing or fails, leave the error as it was.
+/// growing and the `--omit-fields` line ([`growth::explain_limit`], one worker started for
+/// it from the session's maker, canonicalizing as text with field names).
 fn explain_limit(
     e: anyhow::Error,
     search: &Search,
     maker: &PoolMaker,
     settings: &Settings,
 ) -> anyhow::Error {
-    if crate::exit::kind_of(&e) != Some(crate::exit::ErrorKind::Budget) || search.kept.is_empty() {
-        return e;
-    }
-    let chains = growth::chains(search);
-    let found = (|| -> anyhow::Result<Vec<growth::Growing>> {
-        let cfg = PoolConfig {
-            workers: 1,
-            heap_mb: 1024,
-            ..maker.config(growth::names_jvm_args(canon_jvm_args(settings, None, true)))
-        };
-        let mut pool = Pool::start(cfg)?;
-        pool.register(&search.ops.table)?;
-        let found = growth::growing_fields(&mut pool, search, &chains, domain_bound(settings));
-        pool.shutdown();
-        found
-    })();
-    match found
-        .ok()
-        .and_then(|f| growth::advice(&f, settings.omit_fields.as_deref()))
-    {
-        Some(advice) => crate::exit::budget(anyhow::anyhow!("{e:#}; {advice}")),
-        None => e,
-    }
-}
-
-/// The largest absolute value of the integral domains and the scope: a field beyond it was
-/// not set from a domain.
-fn domain_bound(s: &Settings) -> i64 {
-    let ints = s.ints.iter().chain(&s.shorts).map(|&v| (v as i64).abs());
-    let longs = s.longs.iter().map(|&v| v.saturating_abs());
-    ints.chain(longs).fold(s.scope as i64, i64::max)
+    let cfg = maker.config(growth::names_jvm_args(canon_jvm_args(settings, None, true)));
+    growth::explain_limit(e, search, cfg, settings)
 }
 
 /// What the figures of a finished run are taken from.

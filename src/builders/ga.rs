@@ -1,6 +1,7 @@
 //! The genetic algorithm of seed 004 (Ponzio et al., FASE'19, Algorithm 1, after JGAP's
 //! defaults): boolean chromosomes over the candidate methods; the initial population is every
-//! feasible single-method set; each evolution keeps the `population` fittest, makes
+//! feasible single-method set (a factory of a builder class with its creator chain, see
+//! hill.rs); each evolution keeps the `population` fittest, makes
 //! `population x crossover` single-point crossovers of random pairs (two children each), and
 //! a mutated copy of every kept chromosome (each gene flipped with probability `mutation`)
 //! when at least one gene flipped; new chromosomes join the population. After `generations`
@@ -293,19 +294,32 @@ impl Mark {
 
 impl Ga<'_, '_> {
     /// Every feasible single-method set (one that builds a structure), measured; returns
-    /// them and how many chromosomes were measured.
+    /// them and how many chromosomes were measured. A factory of a builder class comes with
+    /// its creator chain (`Space::creator_chain`: `builder(String)` + `Builder.build()`),
+    /// without which it builds nothing of the class.
     fn initial_population(
         &mut self,
         wave: &mut dyn FnMut(&Wave),
     ) -> anyhow::Result<(Vec<Vec<bool>>, usize)> {
         let n = self.genes.len();
-        let singles: Vec<Vec<bool>> = (0..n)
+        let mut singles: Vec<Vec<bool>> = (0..n)
             .map(|i| {
                 let mut c = vec![false; n];
                 c[i] = true;
+                let u = self.genes[i];
+                if self.space.ops[u as usize].is_creator()
+                    && let Some(chain) = self.space.creator_chain(u, &self.genes)
+                {
+                    for v in chain {
+                        if let Ok(at) = self.genes.binary_search(&v) {
+                            c[at] = true;
+                        }
+                    }
+                }
                 c
             })
             .collect();
+        singles.dedup();
         let evaluated = self.evaluate(&singles, wave)?;
         let pop: Vec<Vec<bool>> = singles
             .into_iter()

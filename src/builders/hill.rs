@@ -1,5 +1,7 @@
 //! Hill climbing (seed 001, BEAPI section 3.3): fitness is the number of distinct structures
-//! the set builds at the scope. Start from the best single constructor or factory; at each
+//! the set builds at the scope. Start from the best single constructor or factory (with its
+//! creator chain when it builds another class: `builder(String)` + `Builder.build()` for a
+//! class behind a builder, since neither alone builds one of the class); at each
 //! step add the method that raises the fitness most; stop when none raises it. Ties go to the
 //! method with fewer and simpler parameters (primitive 1, reference `w3`, seed 004), then to
 //! the smaller signature, so the result is deterministic.
@@ -16,7 +18,8 @@ use std::time::Instant;
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Step {
     pub step: u32,
-    /// The method added (the constructor or factory at step 1).
+    /// The method added (at step 1 the constructor or factory, with its creator chain:
+    /// signatures joined by ` + `).
     pub added: String,
     pub set: Vec<String>,
     pub structures: u64,
@@ -37,17 +40,31 @@ pub struct Outcome {
 
 /// Orders candidates: more structures first, then lighter parameters, then signature.
 fn better(space: &Space, w3: f64, a: (u64, u32), b: (u64, u32)) -> bool {
+    better_set(space, w3, (a.0, &[a.1]), (b.0, &[b.1]))
+}
+
+/// [`better`] for sets of operations (creator chains): more structures, then lighter
+/// parameters in total, then fewer operations, then signatures.
+fn better_set(space: &Space, w3: f64, a: (u64, &[u32]), b: (u64, &[u32])) -> bool {
     let (fa, ua) = a;
     let (fb, ub) = b;
     if fa != fb {
         return fa > fb;
     }
-    let (oa, ob) = (&space.ops[ua as usize], &space.ops[ub as usize]);
-    let (wa, wb) = (oa.weight(w3), ob.weight(w3));
+    let weight = |s: &[u32]| -> f64 { s.iter().map(|&u| space.ops[u as usize].weight(w3)).sum() };
+    let (wa, wb) = (weight(ua), weight(ub));
     if wa != wb {
         return wa < wb;
     }
-    oa.signature < ob.signature
+    if ua.len() != ub.len() {
+        return ua.len() < ub.len();
+    }
+    let names = |s: &[u32]| -> Vec<&str> {
+        s.iter()
+            .map(|&u| space.ops[u as usize].signature.as_str())
+            .collect()
+    };
+    names(ua) < names(ub)
 }
 
 pub fn climb(
@@ -63,10 +80,10 @@ pub fn climb(
     let explored = space.explored();
     let (first, mut fitness, mut curr, creators) = best_creator(space, candidates, w3, wave)?;
     let mut evaluations = creators;
-    let mut builders = vec![first];
+    let mut builders = first;
     let s = Step {
         step: 1,
-        added: space.ops[first as usize].signature.clone(),
+        added: set_names(space, &builders).join(" + "),
         set: set_names(space, &builders),
         structures: fitness,
         evaluated: creators,
@@ -123,7 +140,9 @@ fn set_names(space: &Space, b: &[u32]) -> Vec<String> {
         .collect()
 }
 
-/// Step 1: the constructor or static factory whose closure builds most, as (the creator,
+/// Step 1: the constructor or static factory whose closure builds most, each with its
+/// creator chain (`Space::creator_chain`: a factory of a builder class needs the builder's
+/// `build()` to build anything of the class, so it is measured with it), as (the chain,
 /// its structures, its closure, how many creators were measured); an error when there is
 /// none or none builds a structure.
 fn best_creator(
@@ -131,40 +150,47 @@ fn best_creator(
     candidates: &[u32],
     w3: f64,
     wave: &mut dyn FnMut(&Wave),
-) -> anyhow::Result<(u32, u64, Closure, usize)> {
-    let creators: Vec<u32> = candidates
+) -> anyhow::Result<(Vec<u32>, u64, Closure, usize)> {
+    let chains: Vec<Vec<u32>> = candidates
         .iter()
         .copied()
         .filter(|&u| space.ops[u as usize].is_creator())
+        .map(|u| {
+            space
+                .creator_chain(u, candidates)
+                .unwrap_or_else(|| vec![u])
+        })
         .collect();
-    if creators.is_empty() {
+    if chains.is_empty() {
         bail!(
             "no constructor or static factory among the candidate methods: nothing can build a \
              first structure (check --methods and the class's public constructors)"
         );
     }
-    let mut closures: Vec<Closure> = creators
+    let mut closures: Vec<Closure> = chains
         .iter()
-        .map(|&u| Closure::of(&Bits::from_indices([u])))
+        .map(|c| Closure::of(&Bits::from_indices(c.iter().copied())))
         .collect();
     space.close(&mut closures, wave)?;
-    let mut best: Option<(u64, u32, usize)> = None;
-    for (i, &u) in creators.iter().enumerate() {
+    let mut best: Option<(u64, usize)> = None;
+    for (i, chain) in chains.iter().enumerate() {
         let f = space.structures(&closures[i]);
-        if best.is_none_or(|(bf, bu, _)| better(space, w3, (f, u), (bf, bu))) {
-            best = Some((f, u, i));
+        if best.is_none_or(|(bf, bi)| better_set(space, w3, (f, chain), (bf, &chains[bi]))) {
+            best = Some((f, i));
         }
     }
-    let Some((fitness, first, at)) = best else {
+    let Some((fitness, at)) = best else {
         bail!("internal error: no creator measured");
     };
     if fitness == 0 {
         bail!(
-            "no constructor or static factory builds a structure of the class at this scope \
-             (each one threw or went out of scope): try a larger --scope"
+            "no constructor, static factory or builder chain (a factory, then the builder's \
+             build()) builds a structure of the class at this scope (each one threw or went \
+             out of scope): try a larger --scope or other domains"
         );
     }
-    Ok((first, fitness, closures.swap_remove(at), creators.len()))
+    let n = chains.len();
+    Ok((chains[at].clone(), fitness, closures.swap_remove(at), n))
 }
 
 /// The method of `rest` whose addition to the current closure `curr` builds most (all

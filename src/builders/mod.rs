@@ -83,6 +83,8 @@ pub struct Env<'a> {
     pub settings: &'a Settings,
     pub batch: usize,
     pub memory_budget: u64,
+    /// `--time-limit`: when the run gives up, and the limit as given (for the message).
+    pub deadline: Option<(Instant, Duration)>,
 }
 
 pub struct Options {
@@ -153,6 +155,9 @@ pub struct Report {
     pub waves: u64,
     /// Errors (by gen's contracts), crashes and timeouts met while exploring (kind and count).
     pub failures: Vec<(String, u64)>,
+    /// Calls that threw an expected exception (an invalid argument or state, by gen's
+    /// contracts: not errors; the combination built nothing).
+    pub expected_exceptions: u64,
     pub timings: Timings,
     /// `--compare-gen`: random generation with the builders against the whole API.
     pub gen_comparison: Option<compare::GenComparison>,
@@ -176,8 +181,21 @@ fn search_config(env: &Env) -> SearchConfig {
         dump: false,
         check_ops: HashMap::new(),
         contracts: false,
-        deadline: None,
+        deadline: env.deadline,
     }
+}
+
+/// An error of the exploration: when a limit stopped it (`--time-limit`, `--max-memory`, a
+/// closure that never stops growing: budget errors), the fields whose values kept growing in
+/// the structures explored and the `--omit-fields` line that leaves them out, found as
+/// `jforge exhaustive` finds them (`exhaustive::growth::explain_limit`, on one worker of its
+/// own that writes forms with field names).
+fn explain_limit(env: &Env, space: &Space, e: anyhow::Error) -> anyhow::Error {
+    let canon = crate::exhaustive::canon_jvm_args(env.settings, None, true);
+    let cfg = env
+        .pools
+        .config(crate::exhaustive::growth::names_jvm_args(canon));
+    crate::exhaustive::growth::explain_limit(e, space.search(), cfg, env.settings)
 }
 
 fn spinner(quiet: bool) -> ProgressBar {
@@ -249,7 +267,8 @@ pub fn identify(env: &Env, opt: &Options) -> anyhow::Result<Report> {
         .collect();
     let ident_start = Instant::now();
     progress.step_started.set(Instant::now());
-    let found = search_builders(env, opt, &mut space, &candidates, &progress)?;
+    let found = search_builders(env, opt, &mut space, &candidates, &progress)
+        .map_err(|e| explain_limit(env, &space, e))?;
     let identification = ident_start.elapsed().as_secs_f64();
     let verified = verify_builders(env, space, &found.builders, &candidates, &progress)?;
     let check_start = Instant::now();
@@ -286,6 +305,7 @@ pub fn identify(env: &Env, opt: &Options) -> anyhow::Result<Report> {
         sequences: verified.sequences,
         waves: verified.waves,
         failures: verified.failures,
+        expected_exceptions: verified.expected_exceptions,
         timings: Timings {
             observers: observers_seconds,
             identification,
@@ -359,8 +379,9 @@ fn detect_observers(
 ) -> anyhow::Result<Detected> {
     let space_cfg = pool_config(env, Some(env.settings.scope), false);
     let space_pool = std::thread::spawn(move || Pool::start(space_cfg));
+    // forms as text: observer detection reads the values a structure holds from its form
     let mut det_pool =
-        Pool::start(pool_config(env, None, false)).context("starting the worker JVMs")?;
+        Pool::start(pool_config(env, None, true)).context("starting the worker JVMs")?;
     let unregistered = det_pool.register(&env.ops.table)?;
     progress.bar.set_message(format!(
         "observer detection: {} random sequences",
@@ -505,7 +526,11 @@ fn climb_hills(
             "step {}: + {} -> {{{}}}: {} structures ({} sets, {:.0} sets/s, {} \
              sequences, {:.2}s)",
             s.step,
-            short_signature(&s.added),
+            s.added
+                .split(" + ")
+                .map(short_signature)
+                .collect::<Vec<_>>()
+                .join(" + "),
             short_set(&s.set),
             thousands(s.structures),
             s.evaluated,
@@ -580,6 +605,7 @@ struct Verified {
     builder_names: Vec<String>,
     candidate_names: Vec<String>,
     failures: Vec<(String, u64)>,
+    expected_exceptions: u64,
     excluded: Vec<(String, String)>,
     sequences: u64,
     waves: u64,
@@ -603,7 +629,8 @@ fn verify_builders(
     ));
     let verify_start = Instant::now();
     let mut wave = |w: &Wave| progress.wave(w);
-    let (verdict, own) = verify::verify(&mut space, builders, env.settings.scope, &mut wave)?;
+    let (verdict, own) = verify::verify(&mut space, builders, env.settings.scope, &mut wave)
+        .map_err(|e| explain_limit(env, &space, e))?;
     let seconds = verify_start.elapsed().as_secs_f64();
     let builder_ops: Vec<OpId> = builders.iter().map(|&u| space.ops[u as usize].op).collect();
     let own_keys = space.keys(&own);
@@ -634,6 +661,7 @@ fn verify_builders(
     let candidate_names = names(candidates);
     let sequences = space.explored();
     let waves = space.waves;
+    let expected_exceptions = space.search().misuse_dropped;
     space.shutdown();
     Ok(Verified {
         verdict,
@@ -642,6 +670,7 @@ fn verify_builders(
         builder_names,
         candidate_names,
         failures,
+        expected_exceptions,
         excluded,
         sequences,
         waves,
@@ -871,6 +900,14 @@ fn write_checks(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
             thousands(c.whole_api.sequences)
         )?;
     }
+    if r.expected_exceptions > 0 {
+        writeln!(
+            out,
+            "  {} calls threw an expected exception (an invalid argument or state, as jforge \
+             gen and jforge exhaustive classify them): not errors",
+            thousands(r.expected_exceptions)
+        )?;
+    }
     if !r.failures.is_empty() {
         let list: Vec<String> = r
             .failures
@@ -913,6 +950,7 @@ pub fn auto(
         settings: &settings,
         batch: args.domain.batch,
         memory_budget: crate::exhaustive::memory_budget(args),
+        deadline: time_limit(args)?.map(|t| (Instant::now() + t, t)),
     };
     let report = identify(
         &env,
@@ -941,6 +979,15 @@ pub fn auto(
         return Ok(None);
     }
     Ok(Some(report.builder_ops.iter().copied().collect()))
+}
+
+/// `jforge exhaustive --time-limit`, which identification within `--builders auto` keeps
+/// too (measured from when identification starts).
+fn time_limit(args: &ExhaustiveArgs) -> anyhow::Result<Option<Duration>> {
+    args.time_limit
+        .as_deref()
+        .map(|t| crate::cli::parse_duration(t).context("--time-limit"))
+        .transpose()
 }
 
 /// `jforge gen --builders FILE`: generation calls only the methods of the classes under test

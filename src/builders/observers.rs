@@ -8,7 +8,9 @@
 //! Why calls of our own rather than the run's sequences: the generator keeps only the first
 //! sequences of a void method, mostly on fresh objects (`clear()` on empty lists looked like
 //! an observer). Half the literal arguments are values the object was built with
-//! (`remove(v)` changes a list only when `v` is in it).
+//! (`remove(v)` changes a list only when `v` is in it), and a method on its receiver is also
+//! called, on the structures whose forms hold most values of its parameter's type, with each
+//! of them (an access-ordered map's `get(k)` reorders it only for a present `k`).
 //!
 //! Deviation from the paper, whose observers never return any non-primitive value: a method
 //! returning only other objects (TreeMap's subMap views, its entries) is an observer here
@@ -29,17 +31,19 @@ use crate::runner::{CANON_OP, ExecMode, ExecRequest, Observed, Pool, SeqResult, 
 use crate::sequence::{OpId, OpKind, Sequence, Stmt, Value};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Instant;
 
 /// Calls sampled per method.
 const SAMPLES_PER_METHOD: usize = 32;
 
-/// Targeted calls ([`targeted_calls`]): on this many of the largest fitting objects, with at
-/// most [`TARGETED_VALUES`] of the values each was built with.
-const TARGETED_OBJECTS: usize = 4;
-const TARGETED_VALUES: usize = 4;
+/// Targeted calls ([`targeted_calls`]): the forms of this many of the richest objects fitting
+/// a method's receiver are read; the calls go to the [`TARGETED_OBJECTS`] whose forms hold
+/// most values of the parameter's type, with at most [`TARGETED_VALUES`] of them each.
+const FORM_OBJECTS: usize = 512;
+const TARGETED_OBJECTS: usize = 8;
+const TARGETED_VALUES: usize = 8;
 
 /// What the sampled calls of one method showed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -124,17 +128,40 @@ pub fn detect(
     }
     g.run(pool, &mut |_| {})?;
     let objects = built_objects(&g, ops, classes);
+    let fittings: Vec<Option<Vec<Vec<usize>>>> = usable
+        .iter()
+        .map(|u| fitting_objects(model, u, &objects))
+        .collect();
+    // targeted calls choose among every object the run kept for reuse too (a thousand per
+    // type, where the candidates' objects are a few dozen, mostly small)
+    let kept = kept_objects(&g, &objects);
+    let kept_fittings: Vec<Option<Vec<Vec<usize>>>> = usable
+        .iter()
+        .map(|u| fitting_objects(model, u, &kept))
+        .collect();
+    let read: BTreeSet<usize> = usable
+        .iter()
+        .zip(&kept_fittings)
+        .filter_map(|(u, f)| Some(form_candidates(u, f.as_ref()?, &kept)))
+        .flatten()
+        .collect();
+    let held = held_values(pool, &kept, &read)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0b5e_7ae5);
     let mut samples: Vec<Sample> = Vec::new();
-    for u in usable {
-        let Some(fitting) = fitting_objects(model, u, &objects) else {
+    for (u, fitting) in usable.iter().zip(&fittings) {
+        let Some(fitting) = fitting else {
             continue;
         };
         for _ in 0..SAMPLES_PER_METHOD {
-            let (seq, inputs) = sample_call(u, &fitting, &objects, &mut rng);
+            let (seq, inputs) = sample_call(u, fitting, &objects, &mut rng);
             samples.push((u.op, seq, inputs, u.canon_result));
         }
-        for (seq, inputs) in targeted_calls(u, &fitting, &objects) {
+    }
+    for (u, fitting) in usable.iter().zip(&kept_fittings) {
+        let Some(fitting) = fitting else {
+            continue;
+        };
+        for (seq, inputs) in targeted_calls(u, fitting, &kept, &held) {
             samples.push((u.op, seq, inputs, u.canon_result));
         }
     }
@@ -206,6 +233,19 @@ fn built_objects(g: &Generator, ops: &OpSet, classes: &[String]) -> Vec<BuiltObj
         }
     }
     objects
+}
+
+/// The objects of [`built_objects`], then every value the run kept for reuse (the objects
+/// later calls could take as inputs: [`Generator::reusable_values`]) of a type one of them
+/// has, in the run's order.
+fn kept_objects(g: &Generator, objects: &[BuiltObject]) -> Vec<BuiltObject> {
+    let mut out = objects.to_vec();
+    for (t, seq, at) in g.reusable_values() {
+        if objects.iter().any(|o| o.2.erasure() == t.erasure()) {
+            out.push((seq.clone(), at, t.clone()));
+        }
+    }
+    out
 }
 
 /// For each parameter of `u`, the objects that fit it (empty for a literal parameter);
@@ -285,52 +325,193 @@ fn sample_call(
     (seq, inputs)
 }
 
-/// Calls of a method whose one structure input is its receiver, on the largest objects that
-/// fit it (by [`richness`]), with each value the object was built with in turn (the first literals of its
-/// sequence of each parameter's type, distinct): a method that changes its receiver only for
-/// some arguments and some states is called in them. Why, besides the random calls: an
-/// access-ordered `LinkedHashMap`'s `get(k)` (an LRU cache) changes the order of the entries
-/// only when `k` is present and not the most recent one, in a map of two entries or more;
-/// random calls met that state once in 32 calls or never, and the method was taken for an
-/// observer.
-fn targeted_calls(
-    u: &Usable,
-    fitting: &[Vec<usize>],
-    objects: &[BuiltObject],
-) -> Vec<(Sequence, Vec<u32>)> {
+/// The objects whose forms [`targeted_calls`] reads for a method whose one structure input
+/// is its receiver and that takes literals: the [`FORM_OBJECTS`] richest fitting the
+/// receiver (by [`richness`], one per sequence); none for other methods.
+fn form_candidates(u: &Usable, fitting: &[Vec<usize>], objects: &[BuiltObject]) -> Vec<usize> {
     let refs = u
         .params
         .iter()
         .filter(|p| matches!(p, ParamDom::Refs(_)))
         .count();
-    if refs != 1 || !matches!(u.params.first(), Some(ParamDom::Refs(_))) {
+    if refs != 1 || u.params.len() < 2 || !matches!(u.params.first(), Some(ParamDom::Refs(_))) {
         return Vec::new();
     }
-    let mut largest = fitting[0].clone();
-    largest.sort_by_key(|&i| (std::cmp::Reverse(richness(&objects[i].0)), i));
-    largest.dedup_by_key(|i| Arc::as_ptr(&objects[*i].0));
+    let mut richest = fitting[0].clone();
+    richest.sort_by_key(|&i| (std::cmp::Reverse(richness(&objects[i].0)), i));
+    richest.dedup_by_key(|i| Arc::as_ptr(&objects[*i].0));
+    richest.truncate(FORM_OBJECTS);
+    richest
+}
+
+/// Calls of a method whose one structure input is its receiver, decided from what the
+/// receivers' canonical forms show: among the richest objects that fit it
+/// ([`form_candidates`]), the [`TARGETED_OBJECTS`] whose forms hold most distinct values of
+/// the first parameter's type, each called with every such value in turn (at most
+/// [`TARGETED_VALUES`]; a parameter of a type the form does not hold takes its domain). Why,
+/// besides the random calls: a method may change its receiver only for arguments the
+/// structure holds and in states of some size. An access-ordered `LinkedHashMap`'s `get(k)`
+/// (an LRU cache) moves `k` to the end of the entries' linked list, a field the form follows,
+/// only when `k` is present and not the most recent of two entries or more; random calls
+/// met that state in 2 of 37 calls, and the values of the object's sequence (one `put`
+/// repeated, capacities of 1) not much more often. The keys a form shows are the values for
+/// which a change can be seen, whatever the class and its method names.
+fn targeted_calls(
+    u: &Usable,
+    fitting: &[Vec<usize>],
+    objects: &[BuiltObject],
+    held: &HashMap<usize, Vec<Value>>,
+) -> Vec<(Sequence, Vec<u32>)> {
+    let doms: Vec<&[Stmt]> = u
+        .params
+        .iter()
+        .skip(1)
+        .filter_map(|p| match p {
+            ParamDom::Lits(l) => Some(l.as_slice()),
+            ParamDom::Refs(_) => None,
+        })
+        .collect();
+    let of_type = |o: usize, dom: &[Stmt]| -> Vec<Value> {
+        let Some(kind) = dom.iter().find_map(|st| match st {
+            Stmt::Lit { value, .. } if *value != Value::Null => Some(std::mem::discriminant(value)),
+            _ => None,
+        }) else {
+            return Vec::new();
+        };
+        held.get(&o)
+            .map(|vs| {
+                vs.iter()
+                    .filter(|v| std::mem::discriminant(*v) == kind)
+                    .take(TARGETED_VALUES)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut ranked = form_candidates(u, fitting, objects);
+    ranked.sort_by_key(|&o| std::cmp::Reverse(doms.first().map_or(0, |d| of_type(o, d).len())));
     let mut out = Vec::new();
-    for &o in largest.iter().take(TARGETED_OBJECTS) {
+    for &o in ranked.iter().take(TARGETED_OBJECTS) {
         let (s, at, _) = &objects[o];
-        let values: Vec<Vec<u32>> = u.params[1..]
+        let values: Vec<Vec<Stmt>> = doms
             .iter()
-            .map(|p| match p {
-                ParamDom::Lits(l) => values_used(s, &l[0]),
-                ParamDom::Refs(_) => Vec::new(),
+            .map(|dom| {
+                let ty = match &dom[0] {
+                    Stmt::Lit { ty, .. } => ty.clone(),
+                    _ => return dom.to_vec(),
+                };
+                let vs = of_type(o, dom);
+                if vs.is_empty() {
+                    return dom.to_vec();
+                }
+                vs.into_iter()
+                    .map(|value| Stmt::Lit {
+                        ty: ty.clone(),
+                        value,
+                    })
+                    .collect()
             })
             .collect();
-        if values.iter().any(|v| v.is_empty()) {
-            continue;
-        }
-        for k in 0..TARGETED_VALUES.min(values.iter().map(|v| v.len()).max().unwrap_or(0)) {
+        let n = values.iter().map(Vec::len).max().unwrap_or(0);
+        for k in 0..n.min(TARGETED_VALUES) {
             let mut seq = (**s).clone();
             let mut args = vec![*at];
-            args.extend(values.iter().map(|v| v[k % v.len()]));
+            for v in &values {
+                seq.stmts.push(v[k % v.len()].clone());
+                args.push(seq.stmts.len() as u32 - 1);
+            }
             seq.stmts.push(Stmt::Call { op: u.op, args });
             out.push((seq, vec![*at]));
         }
     }
     out
+}
+
+/// The literal values each object of `read` holds: the primitives and strings its canonical
+/// form shows (computed by the detection workers, which write forms as text), distinct, in
+/// the form's order. An object whose form could not be computed holds none.
+fn held_values(
+    pool: &mut Pool,
+    objects: &[BuiltObject],
+    read: &BTreeSet<usize>,
+) -> anyhow::Result<HashMap<usize, Vec<Value>>> {
+    let ids: Vec<usize> = read.iter().copied().collect();
+    let mut out = HashMap::new();
+    for chunk in ids.chunks(2000) {
+        let reqs: Vec<ExecRequest> = chunk
+            .iter()
+            .map(|&o| {
+                let (s, at, _) = &objects[o];
+                ExecRequest {
+                    seq: s.clone(),
+                    mode: ExecMode::Canon,
+                    contract_values: Vec::new(),
+                    observers: vec![(*at, CANON_OP)],
+                    reuse: None,
+                }
+            })
+            .collect();
+        for (&o, r) in chunk.iter().zip(pool.execute(reqs)?) {
+            let Some(form) = forms(&r).and_then(|f| f.into_values().next()) else {
+                continue;
+            };
+            let Ok((fields, _)) = crate::exhaustive::canon::text_fields(&form) else {
+                continue;
+            };
+            let mut values: Vec<Value> = Vec::new();
+            for v in fields.iter().filter_map(|f| literal_value(&f.value)) {
+                if !values.contains(&v) {
+                    values.push(v);
+                }
+            }
+            out.insert(o, values);
+        }
+    }
+    Ok(out)
+}
+
+/// A literal of a canonical text form as a value (worker/jforge/worker/Canon.java: `"text"`
+/// with `\"`, `\\` and `\uXXXX` escapes, `I5`, `L5`, `S5`, `B5`, `Btrue`, `C97`); `None`
+/// for null, objects, enums and floating-point values.
+fn literal_value(token: &str) -> Option<Value> {
+    if let Some(body) = token.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        return unescape(body).map(Value::Str);
+    }
+    let (tag, n) = (token.get(..1)?, token.get(1..)?);
+    match tag {
+        "I" => n.parse().ok().map(Value::Int),
+        "L" => n.parse().ok().map(Value::Long),
+        "S" => n.parse().ok().map(Value::Short),
+        "C" => n.parse().ok().map(Value::Char),
+        "B" => match n {
+            "true" => Some(Value::Bool(true)),
+            "false" => Some(Value::Bool(false)),
+            _ => n.parse().ok().map(Value::Byte),
+        },
+        _ => None,
+    }
+}
+
+/// The text of a string literal of a canonical form, escapes undone.
+fn unescape(body: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut units: Vec<u16> = Vec::new();
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            units.extend(c.encode_utf16(&mut [0; 2]).iter());
+            continue;
+        }
+        match chars.next()? {
+            'u' => {
+                let hex: String = chars.by_ref().take(4).collect();
+                units.push(u16::from_str_radix(&hex, 16).ok()?);
+            }
+            other => units.extend(other.encode_utf16(&mut [0; 2]).iter()),
+        }
+    }
+    out.push_str(&String::from_utf16(&units).ok()?);
+    Some(out)
 }
 
 /// How much went into building an object: the statements of its sequence that do not repeat
@@ -343,27 +524,6 @@ fn richness(seq: &Sequence) -> usize {
         .enumerate()
         .filter(|(i, st)| *i == 0 || seq.stmts[i - 1] != **st)
         .count()
-}
-
-/// Statements of `seq` holding the first occurrence of each non-null literal of the type of
-/// domain literal `lit`.
-fn values_used(seq: &Sequence, lit: &Stmt) -> Vec<u32> {
-    let Stmt::Lit { ty, .. } = lit else {
-        return Vec::new();
-    };
-    let mut seen: Vec<&Value> = Vec::new();
-    let mut out = Vec::new();
-    for (i, st) in seq.stmts.iter().enumerate() {
-        if let Stmt::Lit { ty: t, value } = st
-            && t == ty
-            && *value != Value::Null
-            && !seen.contains(&value)
-        {
-            seen.push(value);
-            out.push(i as u32);
-        }
-    }
-    out
 }
 
 /// Runs two requests per sample, forms computed: without the call (forms before) and with
@@ -448,4 +608,45 @@ fn weigh_evidence(samples: &[Sample], results: &[SeqResult]) -> (HashMap<OpId, E
         }
     }
     (evidence, sampled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_of_a_text_form_become_values() {
+        assert_eq!(
+            literal_value(r#""a\"b\\c\u00e9""#),
+            Some(Value::Str("a\"b\\cé".into()))
+        );
+        assert_eq!(literal_value("I-7"), Some(Value::Int(-7)));
+        assert_eq!(literal_value("L12"), Some(Value::Long(12)));
+        assert_eq!(literal_value("Btrue"), Some(Value::Bool(true)));
+        assert_eq!(literal_value("B3"), Some(Value::Byte(3)));
+        assert_eq!(literal_value("C97"), Some(Value::Char(97)));
+        for not_a_literal in ["N", "#2", "F3f400000", "ds.Color.RED", "Ix"] {
+            assert_eq!(literal_value(not_a_literal), None, "{not_a_literal}");
+        }
+    }
+
+    #[test]
+    fn the_values_a_form_holds_are_read_in_its_order() {
+        let form = r#"ds.C{I2,java.util.LinkedHashMap$Entry{N,N,I98,"b",N,I10,},"a",}"#;
+        let (fields, _) = crate::exhaustive::canon::text_fields(form).unwrap();
+        let values: Vec<Value> = fields
+            .iter()
+            .filter_map(|f| literal_value(&f.value))
+            .collect();
+        assert_eq!(
+            values,
+            [
+                Value::Int(2),
+                Value::Int(98),
+                Value::Str("b".into()),
+                Value::Int(10),
+                Value::Str("a".into()),
+            ]
+        );
+    }
 }

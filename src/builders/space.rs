@@ -320,6 +320,23 @@ impl<'a> Space<'a> {
         crate::exhaustive::render_seq(self.search.ops, &seq)
     }
 
+    /// The creator chain of creator `ui` among `allowed` (`exhaustive::reach::creator_chain`):
+    /// the fewest operations, `ui` first, that produce a class under test (`[ui]` for a
+    /// constructor; factory + `build()` for a class behind a builder), by type.
+    pub fn creator_chain(&self, ui: u32, allowed: &[u32]) -> Option<Vec<u32>> {
+        let allowed: Vec<usize> = allowed.iter().map(|&u| u as usize).collect();
+        let s = &self.search;
+        crate::exhaustive::reach::creator_chain(
+            s.model,
+            s.ops,
+            &s.usable,
+            ui as usize,
+            &allowed,
+            &self.targets,
+        )
+        .map(|c| c.into_iter().map(|u| u as u32).collect())
+    }
+
     /// Stops the workers.
     pub fn shutdown(self) {
         self.pool.shutdown();
@@ -540,18 +557,20 @@ impl<'a> Space<'a> {
                 .iter()
                 .map(|u| self.ops[u as usize].signature.as_str())
                 .collect();
-            bail!(
+            // a budget error (exit 4), like a time limit: the same cause, a counter, and
+            // the same diagnosis (builders::explain_limit names the fields)
+            return Err(crate::exit::budget(anyhow::anyhow!(
                 "the structures built by {{{}}} at scope {} never stop growing (the last \
                  waves found {} new ones each): some field changes on every call, such as a \
-                 modification counter; leave it out of the canonical form with --omit-fields \
-                 NAME",
+                 modification counter, to be left out of the canonical form with \
+                 --omit-fields",
                 names.join(", "),
                 self.scope,
                 last.iter()
                     .map(|x| x.to_string())
                     .collect::<Vec<_>>()
                     .join(", ")
-            );
+            )));
         }
         Ok(())
     }

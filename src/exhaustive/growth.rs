@@ -14,8 +14,9 @@
 //! many structures, a sample's maximum is noise, whereas a counter rises along the calls that
 //! built one structure, and a size bounded by the scope cannot rise that often.
 
+use super::Settings;
 use super::search::{Choice, Search};
-use crate::runner::{CANON_OP, ExecMode, ExecRequest, Pool};
+use crate::runner::{CANON_OP, ExecMode, ExecRequest, Pool, PoolConfig};
 use crate::sequence::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -30,6 +31,51 @@ const MIN_NET_RISES: u32 = 3;
 pub struct Growing {
     pub field: String,
     pub largest: i64,
+}
+
+/// A search its time or memory limit stopped (an `exit::budget` error): the error, plus the
+/// fields whose values kept growing in the structures it built and the `--omit-fields` line
+/// that leaves them out, found on one worker started from `cfg` (the run's configuration with
+/// [`names_jvm_args`]); still a budget error (exit 4). Other errors, a search that kept
+/// nothing, and a diagnosis that finds nothing or fails leave the error as it was. The entry
+/// point of `jforge exhaustive` and `jforge builders` alike.
+pub fn explain_limit(
+    e: anyhow::Error,
+    search: &Search,
+    cfg: PoolConfig,
+    settings: &Settings,
+) -> anyhow::Error {
+    if crate::exit::kind_of(&e) != Some(crate::exit::ErrorKind::Budget) || search.kept.is_empty() {
+        return e;
+    }
+    let chains = chains(search);
+    let found = (|| -> anyhow::Result<Vec<Growing>> {
+        let cfg = PoolConfig {
+            workers: 1,
+            heap_mb: 1024,
+            ..cfg
+        };
+        let mut pool = Pool::start(cfg)?;
+        pool.register(&search.ops.table)?;
+        let found = growing_fields(&mut pool, search, &chains, domain_bound(settings));
+        pool.shutdown();
+        found
+    })();
+    match found
+        .ok()
+        .and_then(|f| advice(&f, settings.omit_fields.as_deref()))
+    {
+        Some(advice) => crate::exit::budget(anyhow::anyhow!("{e:#}; {advice}")),
+        None => e,
+    }
+}
+
+/// The largest absolute value of the integral domains and the scope: a field beyond it was
+/// not set from a domain.
+fn domain_bound(s: &Settings) -> i64 {
+    let ints = s.ints.iter().chain(&s.shorts).map(|&v| (v as i64).abs());
+    let longs = s.longs.iter().map(|&v| v.saturating_abs());
+    ints.chain(longs).fold(s.scope as i64, i64::max)
 }
 
 /// Up to [`CHAINS`] chains of kept structures, root first: structures of the last round

@@ -8,8 +8,9 @@
 //! parameter types no operation produces is never called; naming that type is the answer a
 //! user needs ("no producer for ..."), and it costs nothing to compute.
 
+use super::Settings;
 use super::search::{ParamDom, Usable};
-use crate::generate::ops::{OpSet, is_literal_type};
+use crate::generate::ops::{OpSet, SkipReason, build_ops, is_literal_type};
 use crate::model::{JType, Model};
 use crate::sequence::OpKind;
 use std::collections::BTreeSet;
@@ -63,6 +64,60 @@ fn result_class(ops: &OpSet, u: &Usable) -> Option<String> {
         .and_then(|r| r.erasure().class_name().map(str::to_string))
 }
 
+/// Most operations a creator chain may take besides its creator (a factory, the builder's
+/// `build()`: one; a factory of a factory's argument: two).
+const MAX_CHAIN: usize = 3;
+
+/// The creator chain of usable operation `creator` (one whose inputs are all literals): the
+/// fewest usable operations, `creator` first, that together produce a class under test
+/// (decided on types, as [`produced`]): `[creator]` when it builds one itself,
+/// `[ServerConfig.builder(String), ServerConfig.Builder.build()]` for a class behind a
+/// builder. Each added operation takes only what the chain produces and produces a class it
+/// did not; breadth-first, in the order of `usable` (deterministic). `None` when no chain of
+/// at most [`MAX_CHAIN`] more operations among `allowed` reaches a class under test.
+pub fn creator_chain(
+    model: &Model,
+    ops: &OpSet,
+    usable: &[Usable],
+    creator: usize,
+    allowed: &[usize],
+    classes: &[String],
+) -> Option<Vec<usize>> {
+    let produces = |chain: &[usize]| {
+        let sub: Vec<Usable> = chain.iter().map(|&i| usable[i].clone()).collect();
+        produced(model, ops, &sub)
+    };
+    let mut level: Vec<Vec<usize>> = vec![vec![creator]];
+    for _ in 0..=MAX_CHAIN {
+        let mut next = Vec::new();
+        for chain in &level {
+            let have = produces(chain);
+            if classes.iter().any(|c| have.contains(c)) {
+                return Some(chain.clone());
+            }
+            for &i in allowed {
+                let u = &usable[i];
+                let new_class = result_class(ops, u).is_some_and(|c| !have.contains(&c));
+                if !chain.contains(&i)
+                    && u.canon_result
+                    && new_class
+                    && u.params.iter().any(|p| matches!(p, ParamDom::Refs(_)))
+                    && inputs_produced(model, u, &have)
+                {
+                    let mut longer = chain.clone();
+                    longer.push(i);
+                    next.push(longer);
+                }
+            }
+        }
+        if next.is_empty() {
+            return None;
+        }
+        level = next;
+    }
+    None
+}
+
 /// Classes under test that no usable operation can build.
 pub fn unreachable(
     model: &Model,
@@ -74,6 +129,44 @@ pub fn unreachable(
     classes
         .iter()
         .filter(|c| !produced.contains(c.as_str()))
+        .cloned()
+        .collect()
+}
+
+/// The operations of the classes under test, their skipped members and the usable ones; when
+/// a class under test cannot be built from them (a private constructor behind a builder:
+/// `ServerConfig.builder(String)` returns a `ServerConfig.Builder`), the builder classes its
+/// signatures name are added ([`builder_classes`]), so that it is built that way. The one
+/// entry point of `jforge exhaustive` and `jforge builders`, so that both see the same API.
+pub fn ops_with_builder_classes(
+    model: &Model,
+    classes: &[String],
+    settings: &Settings,
+) -> (OpSet, Vec<(String, SkipReason)>, Vec<Usable>) {
+    let ops = build_ops(model, classes, None, None);
+    let mut skipped = exhaustive_skips(&ops);
+    let usable = super::usable_ops(&ops, classes, settings, &mut skipped);
+    if unreachable(model, &ops, &usable, classes).is_empty() {
+        return (ops, skipped, usable);
+    }
+    let helpers = builder_classes(model, &ops, classes);
+    if helpers.is_empty() {
+        return (ops, skipped, usable);
+    }
+    let all: Vec<String> = classes.iter().chain(&helpers).cloned().collect();
+    let ops = build_ops(model, &all, None, None);
+    let mut skipped = exhaustive_skips(&ops);
+    let usable = super::usable_ops(&ops, classes, settings, &mut skipped);
+    (ops, skipped, usable)
+}
+
+/// The members build_ops skipped, less gen's `NoProducer` (members that only get null):
+/// exhaustive takes reference inputs from the structures it builds and reports those members
+/// itself (`NoInputValues`).
+fn exhaustive_skips(ops: &OpSet) -> Vec<(String, SkipReason)> {
+    ops.skipped
+        .iter()
+        .filter(|(_, r)| *r != SkipReason::NoProducer)
         .cloned()
         .collect()
 }

@@ -1281,13 +1281,16 @@ impl<'a> Search<'a> {
     /// drivers that choose the combinations themselves instead of [`Search::run`]'s
     /// breadth-first rounds: `jforge builders` explores what its candidate sets need.
     /// `inputs`: the kept structures the combinations extend (increasing), rebalanced across
-    /// the workers first.
+    /// the workers first. Each call counts as a round (`Kept::round`: the structures of the
+    /// last call are where `growth` follows chains back from), and the time and memory
+    /// limits are checked after every batch and at the end.
     pub fn explore(
         &mut self,
         pool: &mut Pool,
         inputs: &[usize],
         combos: impl IntoIterator<Item = (usize, Vec<Choice>)>,
     ) -> anyhow::Result<()> {
+        self.round += 1;
         if self.promotions.len() != pool.workers() {
             self.promotions = vec![Vec::new(); pool.workers()];
             self.restarts_seen = pool.slot_restarts().to_vec();
@@ -1300,7 +1303,8 @@ impl<'a> Search<'a> {
                 self.check_budget()?;
             }
         }
-        self.drain(pool)
+        self.drain(pool)?;
+        self.check_budget()
     }
 
     /// Waits for the batch in flight and applies its results; runs again what had to be

@@ -330,6 +330,94 @@ fn random_generation_with_the_builders_is_compared_with_the_whole_api() {
     }
 }
 
+/// The builder set as signatures, sorted.
+fn signatures(j: &serde_json::Value) -> Vec<String> {
+    let mut v = strings(&j["builders"]);
+    v.sort();
+    v
+}
+
+#[test]
+fn a_class_behind_a_builder_gets_the_builder_methods_it_needs() {
+    // ds.HttpConfig has no public constructor: builder(String) returns a Builder, whose
+    // build() makes the config. Neither builds a config alone, so hill climbing starts from
+    // the chain of both; port(int) and withTimeout(int) each add structures; secure() and
+    // tls(boolean) add the same ones (tls true), and secure() takes no parameter; toBuilder()
+    // and Builder.host() add nothing.
+    let d = tempfile::tempdir().unwrap();
+    let file = d.path().join("http.txt");
+    let j = builders("ds.HttpConfig", &["--output", file.to_str().unwrap()]);
+    assert_verified(&j);
+    let expected = [
+        "ds.HttpConfig$Builder.build()",
+        "ds.HttpConfig$Builder.port(int)",
+        "ds.HttpConfig$Builder.secure()",
+        "ds.HttpConfig.builder(String)",
+        "ds.HttpConfig.withTimeout(int)",
+    ];
+    assert_eq!(signatures(&j), expected, "{j}");
+    // hosts a..e x ports (80 and 0..4) x tls x timeouts (30 and 0..4), at scope 5
+    assert_eq!(j["verdict"]["structures"], 5 * 6 * 2 * 6);
+    let steps = j["steps"].as_array().unwrap();
+    assert_eq!(
+        steps[0]["added"], "ds.HttpConfig.builder(String) + ds.HttpConfig$Builder.build()",
+        "{j}"
+    );
+    assert_eq!(steps[0]["structures"], 5, "{j}");
+    // each one is needed: without the factory or build() nothing is built at all
+    for w in j["verdict"]["without"].as_array().unwrap() {
+        let lost = match w["method"].as_str().unwrap() {
+            "ds.HttpConfig.builder(String)" | "ds.HttpConfig$Builder.build()" => 0,
+            "ds.HttpConfig$Builder.secure()" => 180,
+            _ => 60,
+        };
+        assert_eq!(w["structures"], lost, "{w}");
+    }
+    for observer in ["host()", "port()", "tls()", "timeout()"] {
+        assert_eq!(role(&j, &format!("ds.HttpConfig.{observer}")), "observer");
+    }
+    assert_eq!(role(&j, "HttpConfig.toBuilder()"), "builder", "{j}");
+    assert!(
+        !strings(&j["candidates"]).contains(&"ds.HttpConfig$Builder.host()".to_string()),
+        "a getter of the builder class builds nothing: {j}"
+    );
+    // the genetic algorithm starts from the same chain and ends with the same set
+    let ga = builders("ds.HttpConfig", &["--algorithm", "ga", "--no-search-check"]);
+    assert_verified(&ga);
+    assert_eq!(signatures(&ga), expected, "{ga}");
+    // the file lists the builder's methods too, and exhaustive enumerates with it what the
+    // whole API builds
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains(r"ds\.HttpConfig\$Builder\.port\(int\)"),
+        "{text}"
+    );
+    let json = d.path().join("e.json");
+    run_ok(
+        jforge()
+            .args(["exhaustive", "-q", "--classpath"])
+            .arg(subjects_exh())
+            .args(["--class", "ds.HttpConfig", "--scope", "5", "--builders"])
+            .arg(&file)
+            .arg("--stats-json")
+            .arg(&json),
+    );
+    assert_eq!(read_json(&json)["structures"], 360);
+    // ServerConfig: the same shape with tls(boolean) as the only way to tls
+    let j = builders("ds.ServerConfig", &[]);
+    assert_verified(&j);
+    assert_eq!(
+        signatures(&j),
+        [
+            "ds.ServerConfig$Builder.build()",
+            "ds.ServerConfig$Builder.port(int)",
+            "ds.ServerConfig$Builder.tls(boolean)",
+            "ds.ServerConfig.builder(String)",
+        ]
+    );
+    assert_eq!(j["verdict"]["structures"], 5 * 6 * 2);
+}
+
 #[test]
 fn sets_without_a_constructor_are_refused() {
     let o = jforge()
@@ -397,6 +485,80 @@ fn cli_errors_are_clear() {
 }
 
 #[test]
+fn a_counter_that_stops_the_run_is_named_with_the_omit_fields_line() {
+    // ds.LruCache counts its misses and hits: every get builds a new structure, so the
+    // closures never stop growing. The run stops (exit 4, like a limit of exhaustive), names
+    // the counter that grew along the calls it explored and the --omit-fields line; following
+    // the advice (each run names what its closures showed growing) ends in a verified set.
+    let mut omit = "modCount".to_string();
+    let mut named = Vec::new();
+    let j = loop {
+        let d = tempfile::tempdir().unwrap();
+        let json = d.path().join("b.json");
+        let o = jforge()
+            .args(["builders", "-q", "--classpath"])
+            .arg(subjects_exh())
+            .args([
+                "--class",
+                "ds.LruCache",
+                "--scope",
+                "3",
+                "--no-search-check",
+            ])
+            .args(["--omit-fields", &omit, "--stats-json"])
+            .arg(&json)
+            .output()
+            .unwrap();
+        if o.status.success() {
+            break read_json(&json);
+        }
+        let e = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(4), "{e}");
+        assert!(e.contains("never stop growing"), "{e}");
+        let line = e
+            .trim_end()
+            .rsplit_once("--omit-fields '")
+            .map(|(_, l)| l.trim_end_matches('\''))
+            .unwrap_or_else(|| panic!("no --omit-fields line: {e}"))
+            .to_string();
+        // the line keeps what was omitted and adds a counter named in the message
+        assert!(
+            line.starts_with(&format!("{omit}|")),
+            "{line} after {omit}: {e}"
+        );
+        let added = line[omit.len() + 1..].to_string();
+        for f in added.split('|') {
+            assert!(e.contains(&format!("ds.LruCache.{f} (up to ")), "{f}: {e}");
+            named.push(f.to_string());
+        }
+        omit = line;
+        assert!(named.len() <= 2, "named {named:?}");
+    };
+    named.sort();
+    assert_eq!(named, ["hits", "misses"]);
+    assert_eq!(j["verdict"]["sufficient"], true, "{j}");
+    // with the counters left out, get still reorders the cache: a builder
+    assert_eq!(role(&j, ".get(String)"), "builder", "{j}");
+    // --time-limit: the same kind of stop (exit 4), said in its terms
+    let o = jforge()
+        .args(["builders", "-q", "--classpath"])
+        .arg(subjects_exh())
+        .args([
+            "--class",
+            "ds.LruCache",
+            "--scope",
+            "3",
+            "--time-limit",
+            "1ms",
+        ])
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(4), "{e}");
+    assert!(e.contains("time limit of 1ms reached"), "{e}");
+}
+
+#[test]
 fn an_access_ordered_get_changes_the_cache() {
     // get(k) moves k to the end of an access-ordered LinkedHashMap: a mutation, seen only on
     // a cache holding two keys or more (the counters are left out, so only the order tells)
@@ -417,8 +579,75 @@ fn an_access_ordered_get_changes_the_cache() {
         .iter()
         .find(|m| m["signature"] == "ds.LruCache.get(String)")
         .unwrap();
-    assert!(get["evidence"]["changed"].as_u64().unwrap() >= 2, "{get}");
+    assert!(get["evidence"]["changed"].as_u64().unwrap() >= 6, "{get}");
     for observer in [".hits()", ".misses()", ".size()"] {
         assert_eq!(role(&j, observer), "observer", "{j}");
     }
+}
+
+#[test]
+fn a_get_that_only_reorders_is_a_mutation_and_a_lookup_is_not() {
+    // ds.RecentlyUsed: get(name) moves a present name to the end of an access-ordered
+    // LinkedHashMap (nothing else changes); contains(name) reads the same map and moves
+    // nothing. Detection calls both, on the structures whose forms hold most names, with each
+    // name the form shows: get changes the order on about half of them (the least recent of
+    // two names), contains on none.
+    for seed in ["0", "1"] {
+        let j = builders(
+            "ds.RecentlyUsed",
+            &["--scope", "3", "--no-search-check", "--seed", seed],
+        );
+        let evidence = |sig: &str| {
+            j["methods"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["signature"] == sig)
+                .unwrap_or_else(|| panic!("no {sig} in {j}"))["evidence"]
+                .clone()
+        };
+        let get = evidence("ds.RecentlyUsed.get(String)");
+        assert_eq!(role(&j, ".get(String)"), "builder", "{j}");
+        assert!(get["changed"].as_u64().unwrap() >= 6, "seed {seed}: {get}");
+        let contains = evidence("ds.RecentlyUsed.contains(String)");
+        assert_eq!(role(&j, ".contains(String)"), "observer", "{j}");
+        assert_eq!(contains["changed"], 0, "{contains}");
+        assert!(contains["calls"].as_u64().unwrap() >= 40, "{contains}");
+        assert_eq!(role(&j, ".size()"), "observer", "{j}");
+        // use(name, w) reorders too, so get adds no structure: the set is the other two
+        assert_eq!(
+            signatures(&j),
+            ["ds.RecentlyUsed(int)", "ds.RecentlyUsed.use(String,int)"]
+        );
+        assert_verified(&j);
+    }
+}
+
+#[test]
+fn an_index_checked_get_is_expected_behaviour_as_for_gen_and_exhaustive() {
+    // ds.IntList.get(i) throws IndexOutOfBoundsException for an index past the end: gen's
+    // contracts (crate::contracts) call that an invalid argument, as exhaustive does
+    // (exhaustive_e2e::an_index_checked_get_is_expected_behaviour_not_a_failure, same
+    // domains): lists of at most 4 ints of 0..2, 1+3+9+27+81; get(0..2) on the lists shorter
+    // than the index: 3 (empty) + 2*3 + 1*9
+    let args = ["--scope", "3", "--max-array", "4"];
+    let j = builders("ds.IntList", &args);
+    assert_verified(&j);
+    assert_eq!(j["verdict"]["structures"], 121, "{j}");
+    assert_eq!(j["failures"].as_array().unwrap().len(), 0, "{j}");
+    assert_eq!(j["expected_exceptions"], 18, "{j}");
+    assert_eq!(role(&j, ".get(int)"), "observer", "{j}");
+    // --error-exceptions means what it means for gen and exhaustive: the same 18 calls
+    let mut with = args.to_vec();
+    with.extend(["--error-exceptions", "java.lang.IndexOutOfBoundsException"]);
+    let j = builders("ds.IntList", &with);
+    assert_eq!(
+        j["failures"],
+        serde_json::json!([[
+            "java.lang.IndexOutOfBoundsException in ds.IntList.get(int)",
+            18
+        ]]),
+        "{j}"
+    );
+    assert_eq!(j["expected_exceptions"], 0, "{j}");
 }
