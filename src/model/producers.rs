@@ -246,8 +246,9 @@ fn is_subclass(model: &Model, sub: &str, sup: &str) -> bool {
     sub == sup || model.supertypes(sub).iter().any(|s| s == sup)
 }
 
-/// 1 for the call, plus each parameter's cost.
-fn call_complexity(model: &Model, params: &[JType]) -> u32 {
+/// Seed 000's signature complexity of a call: 1 for the call, plus each parameter's cost
+/// (`params` orders the methods it processes by it, `ops` the producers it takes).
+pub fn call_complexity(model: &Model, params: &[JType]) -> u32 {
     1 + params.iter().map(|p| param_cost(model, p)).sum::<u32>()
 }
 

@@ -25,6 +25,7 @@ mod model_classfile;
 mod model_classpath;
 mod model_hierarchy;
 mod output_e2e;
+mod params_e2e;
 mod runner_exec;
 mod runner_hostile;
 mod runner_throughput;

@@ -1,0 +1,172 @@
+//! End-to-end tests of `jforge params` (real worker JVMs): each exception handler on a
+//! subject of tests/subjects/params made for it, the totals of the report, the hard cases
+//! (a JVM exit, a call that never returns) reported per method, and the flag errors.
+
+use crate::support::*;
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// `jforge params --package pm` on the params subjects, run once for the tests that read it.
+fn pm_report() -> &'static Value {
+    static REPORT: OnceLock<Value> = OnceLock::new();
+    REPORT.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        let json = d.path().join("p.json");
+        let mut c = jforge();
+        c.args(["params", "-q", "--classpath"])
+            .arg(compiled("params"))
+            .args(["--package", "pm", "--call-timeout", "1s", "--stats-json"])
+            .arg(&json);
+        run_ok(&mut c);
+        read_json(&json)
+    })
+}
+
+/// The report of one method, by its signature.
+fn method(sig: &str) -> &'static Value {
+    pm_report()["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["method"] == sig)
+        .unwrap_or_else(|| panic!("{sig} not in the report"))
+}
+
+/// Asserts `sig` was invoked after handler `h` proposed the working plan.
+fn handled_by(sig: &str, h: &str) -> &'static Value {
+    let m = method(sig);
+    assert_eq!(m["status"], "invoked", "{m:#}");
+    assert_eq!(m["handled_by"], h, "{m:#}");
+    assert!(m["attempts"].as_u64().unwrap() >= 2, "{m:#}");
+    m
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn index_handler_finds_a_window_and_a_permutation() {
+    let w = handled_by("pm.Ranges.window(int,int)", "index");
+    // the receiver was filled by its relative operation (add) before the call
+    let call = w["call"].as_str().unwrap();
+    assert!(call.contains(".add(\"a\")"), "{call}");
+    assert!(call.contains(".window(0, 1)"), "{call}");
+    // only the reverse of a non-decreasing pair works: between(hi, lo) needs hi > lo
+    let b = handled_by("pm.Ranges.between(int,int)", "index");
+    assert!(
+        b["call"].as_str().unwrap().contains(".between(1, 0)"),
+        "{b:#}"
+    );
+    assert_eq!(b["returned"], "\"ab\"");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn state_handler_calls_the_relative_operation_first() {
+    let m = handled_by("pm.Bag.take()", "state");
+    let call = m["call"].as_str().unwrap();
+    let add = call.find(".add(").expect("add called");
+    let take = call.find(".take()").expect("take called");
+    assert!(add < take, "{call}");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn cast_handler_finds_the_class_the_method_casts_to() {
+    let m = handled_by("pm.Registry.register(Object)", "cast");
+    assert!(m["call"].as_str().unwrap().contains("new Tag("), "{m:#}");
+    assert_eq!(m["returned"], "true");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn value_handlers_find_a_number_and_a_level() {
+    let p = handled_by("pm.Parser.parse(String)", "number-format");
+    assert_eq!(p["returned"], "2");
+    let g = handled_by("pm.Gauge.set(int)", "value-search");
+    assert!(g["call"].as_str().unwrap().contains(".set(10)"), "{g:#}");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn unsupported_and_null_handlers_take_another_receiver() {
+    let s = handled_by("pm.Store.put(String)", "unsupported");
+    assert!(s["call"].as_str().unwrap().contains("new Store("), "{s:#}");
+    let n = handled_by("pm.Named.length()", "null-pointer");
+    assert!(
+        n["call"].as_str().unwrap().contains("new Named(\"abc\")"),
+        "{n:#}"
+    );
+    assert_eq!(n["returned"], "3");
+    // a method that always throws is reported with the exception, message and top frame
+    let r = method("pm.Store$ReadOnly.put(String)");
+    assert_eq!(r["status"], "failed");
+    let f = &r["failure"];
+    assert_eq!(f["cause"], "java.lang.UnsupportedOperationException");
+    assert_eq!(f["message"], "read-only store");
+    assert!(
+        f["frames"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("pm.Store$ReadOnly.put"),
+        "{f:#}"
+    );
+    assert!(
+        r["handlers_tried"]
+            .as_array()
+            .unwrap()
+            .contains(&"unsupported".into())
+    );
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn an_exit_and_a_hang_are_reported_per_method_and_the_rest_runs() {
+    let e = method("pm.Hostile.exit()");
+    assert_eq!(e["failure"]["cause"], "crash: JVM exited with code 3");
+    let s = method("pm.Hostile.spin()");
+    assert!(
+        s["failure"]["cause"]
+            .as_str()
+            .unwrap()
+            .starts_with("timeout"),
+        "{s:#}"
+    );
+    assert_eq!(method("pm.Hostile.fine()")["returned"], "7");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn totals_count_every_public_method_and_constructor() {
+    let r = pm_report();
+    assert_eq!(r["command"], "params");
+    // 30 public non-abstract methods and constructors in 10 classes; three cannot work:
+    // exit(), spin() and ReadOnly.put
+    assert_eq!(r["methods"].as_array().unwrap().len(), 30);
+    assert_eq!(r["classes"], 10);
+    assert_eq!(r["invoked"], 27);
+    assert_eq!(r["failed"], 3);
+    assert_eq!(r["per_class"]["pm.Hostile"]["invoked"], 2);
+    assert_eq!(r["per_package"]["pm"]["methods"], 30);
+    // every handled method is counted under its handler
+    let by: u64 = r["handled_by"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(by, r["handled"].as_u64().unwrap());
+    assert_eq!(r["handled"], 8);
+}
+
+#[test]
+fn params_without_classes_is_refused_with_advice() {
+    let o = jforge().args(["params"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--class NAME or --package PACKAGE"), "{err}");
+    let o = jforge()
+        .args(["params", "--class", "java.util.ArrayList", "--retries", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--retries must be at least 1"));
+}
