@@ -4,7 +4,10 @@
 
 use super::report::{self, ParamsStats};
 use super::{Search, Settings};
-use crate::cli::RunArgs;
+use crate::cli::{RunArgs, SuiteArgs};
+use crate::emit::EmitConfig;
+use crate::emit::output::RunOutput;
+use crate::emit::suite::Tool;
 use crate::generate::ops::build_ops;
 use crate::report::StopReason;
 use crate::select;
@@ -21,6 +24,9 @@ use std::time::{Duration, Instant};
 pub struct ParamsArgs {
     #[command(flatten)]
     pub run: RunArgs,
+    /// `--output-dir DIR`: a smoke suite, one test per method (its working call).
+    #[command(flatten)]
+    pub suite: SuiteArgs,
     /// Every public class of this package on the class path or in the JDK (repeatable;
     /// sub-packages are not included).
     #[arg(long = "package", value_name = "PACKAGE")]
@@ -43,13 +49,19 @@ type Skipped = (String, String);
 
 /// Runs `jforge params` through the shared pipeline.
 pub fn run(args: ParamsArgs) -> anyhow::Result<crate::exit::Outcome> {
-    crate::strategy::drive(Params { args, limits: None })
+    crate::strategy::drive(Params {
+        args,
+        limits: None,
+        output: None,
+    })
 }
 
 /// `jforge params` behind the [`Strategy`] boundary.
 pub struct Params {
     args: ParamsArgs,
     limits: Option<(Duration, Duration)>,
+    /// `--output-dir`, locked in `prepare`.
+    output: Option<RunOutput>,
 }
 
 const NOT_PREPARED: &str = "internal error: jforge params ran before its flags were checked";
@@ -76,6 +88,20 @@ impl Strategy for Params {
         let limit = crate::cli::parse_duration(&a.time_limit).context("--time-limit")?;
         let call = crate::cli::parse_duration(&a.call_timeout).context("--call-timeout")?;
         self.limits = Some((limit, call));
+        self.output = match &a.suite.output_dir {
+            Some(d) => Some(RunOutput::open(
+                Tool::Params,
+                EmitConfig {
+                    out_dir: d.clone(),
+                    junit: a.suite.junit,
+                    package: None,
+                    tests_per_file: a.suite.tests_per_file as usize,
+                },
+                a.suite.error_output_dir.as_deref(),
+                a.suite.error_tests_in_suite,
+            )?),
+            None => None,
+        };
         Ok(())
     }
 
@@ -108,23 +134,34 @@ impl Strategy for Params {
             retries: self.args.retries,
             deadline: started + limit,
         };
-        let total = search.targets.iter().filter(|t| t.under_test).count();
-        let bar = progress_bar(self.args.run.quiet, total as u64);
-        let mut lines = crate::progress::LogLines::new(self.args.run.quiet);
-        search.run(&mut pool, &settings, &mut |done| {
-            bar.set_position(done as u64);
-            lines.tick(started.elapsed(), || {
-                format!("{done}/{total} methods settled")
-            });
-        })?;
-        bar.finish_and_clear();
+        search_with_progress(
+            &mut search,
+            &mut pool,
+            &settings,
+            self.args.run.quiet,
+            started,
+        )?;
+        let cases = super::smoke::confirm(&mut search, &mut pool)?;
+        let suite = match self.output {
+            Some(mut out) => Some(super::smoke::write(
+                &mut out,
+                &session,
+                &search,
+                &classes,
+                &cases,
+                &self.args.suite,
+                self.args.run.quiet,
+            )?),
+            None => None,
+        };
         pool.shutdown();
         let stop_reason = if search.timed_out {
             StopReason::TimeLimit
         } else {
             StopReason::Exhausted
         };
-        let stats = ParamsStats::of(&search, &skipped, started.elapsed().as_secs_f64());
+        let mut stats = ParamsStats::of(&search, &skipped, started.elapsed().as_secs_f64());
+        stats.suite = suite;
         Ok(Finished {
             stats,
             stop_reason,
@@ -156,6 +193,27 @@ impl Strategy for Params {
             crashed[0]
         )]
     }
+}
+
+/// Runs the search with a bar of methods settled (plain lines in logs).
+fn search_with_progress(
+    search: &mut Search,
+    pool: &mut crate::runner::Pool,
+    settings: &Settings,
+    quiet: bool,
+    started: Instant,
+) -> anyhow::Result<()> {
+    let total = search.targets.iter().filter(|t| t.under_test).count();
+    let bar = progress_bar(quiet, total as u64);
+    let mut lines = crate::progress::LogLines::new(quiet);
+    search.run(pool, settings, &mut |done| {
+        bar.set_position(done as u64);
+        lines.tick(started.elapsed(), || {
+            format!("{done}/{total} methods settled")
+        });
+    })?;
+    bar.finish_and_clear();
+    Ok(())
 }
 
 /// A bar of methods settled, hidden when quiet or stderr is no terminal.

@@ -22,6 +22,7 @@ pub mod cmd;
 mod handlers;
 mod plan;
 pub mod report;
+pub mod smoke;
 mod values;
 
 use crate::generate::ops::{OpSet, is_literal_type};
@@ -61,6 +62,8 @@ pub enum Failure {
     NotCallable(String),
     /// The run's time limit came first.
     NotReached,
+    /// The working call did not complete again in a fresh JVM (`smoke::confirm`).
+    Unstable,
 }
 
 /// Where a method stands.

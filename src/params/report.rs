@@ -91,7 +91,7 @@ pub struct ParamsStats {
     pub per_package: BTreeMap<String, Totals>,
     pub methods: Vec<MethodReport>,
     /// `--output-dir`: the smoke suite.
-    pub suite: Option<serde_json::Value>,
+    pub suite: Option<super::smoke::SmokeSuite>,
     /// `--jmh`: the benchmark project.
     pub jmh: Option<String>,
 }
@@ -275,6 +275,11 @@ fn failure_report(f: &Failure) -> FailureReport {
             vec![],
         ),
         Failure::NotReached => ("not reached (time limit)".into(), None, vec![]),
+        Failure::Unstable => (
+            "unstable: the working call did not complete again in a fresh JVM".into(),
+            None,
+            vec![],
+        ),
     };
     FailureReport {
         cause,
@@ -346,6 +351,22 @@ pub fn print_summary(st: &ParamsStats, out: &mut dyn std::io::Write) -> std::io:
                 t.percent()
             )?;
         }
+    }
+    if let Some(s) = &st.suite {
+        writeln!(
+            out,
+            "smoke suite: {} tests in {} ({} files, {})",
+            s.tests,
+            s.output_dir,
+            s.files.len(),
+            if s.validation.skipped.is_some() {
+                "not checked"
+            } else if s.validation.clean {
+                "compiled and passed"
+            } else {
+                "check incomplete"
+            }
+        )?;
     }
     let t = &st.totals;
     writeln!(
