@@ -38,6 +38,15 @@ pub struct ParamsArgs {
     /// reached.
     #[arg(long, value_name = "DURATION", default_value = "60s")]
     pub time_limit: String,
+    /// Write a Maven JMH project here: one benchmark per method with working arguments
+    /// (`mvn -q package && java -jar target/benchmarks.jar`).
+    #[arg(long, value_name = "DIR")]
+    pub jmh: Option<std::path::PathBuf>,
+    /// n values of one parameter: 'name(type,...)=from:to:n' (the method's first numeric
+    /// parameter; each value is checked, those the call throws for are left out); with
+    /// --jmh, a JMH @Param.
+    #[arg(long, value_name = "SPEC")]
+    pub vary: Option<String>,
     /// Longest a single call may run before the worker is restarted and the method reported
     /// as hanging.
     #[arg(long, value_name = "DURATION", default_value = "3s")]
@@ -53,12 +62,15 @@ pub fn run(args: ParamsArgs) -> anyhow::Result<crate::exit::Outcome> {
         args,
         limits: None,
         output: None,
+        vary: None,
     })
 }
 
 /// `jforge params` behind the [`Strategy`] boundary.
 pub struct Params {
     args: ParamsArgs,
+    /// `--vary`, read in `prepare`.
+    vary: Option<super::jmh::Vary>,
     limits: Option<(Duration, Duration)>,
     /// `--output-dir`, locked in `prepare`.
     output: Option<RunOutput>,
@@ -88,6 +100,10 @@ impl Strategy for Params {
         let limit = crate::cli::parse_duration(&a.time_limit).context("--time-limit")?;
         let call = crate::cli::parse_duration(&a.call_timeout).context("--call-timeout")?;
         self.limits = Some((limit, call));
+        self.vary = a.vary.as_deref().map(super::jmh::parse_vary).transpose()?;
+        if let Some(d) = &a.jmh {
+            super::jmh::check_dir(d)?;
+        }
         self.output = match &a.suite.output_dir {
             Some(d) => Some(RunOutput::open(
                 Tool::Params,
@@ -154,6 +170,18 @@ impl Strategy for Params {
             )?),
             None => None,
         };
+        let benchmark = if self.args.jmh.is_some() || self.vary.is_some() {
+            Some(super::jmh::write(
+                self.args.jmh.as_deref(),
+                &search,
+                &mut pool,
+                &session.java.home,
+                &session.entries,
+                self.vary.as_ref(),
+            )?)
+        } else {
+            None
+        };
         pool.shutdown();
         let stop_reason = if search.timed_out {
             StopReason::TimeLimit
@@ -162,6 +190,7 @@ impl Strategy for Params {
         };
         let mut stats = ParamsStats::of(&search, &skipped, started.elapsed().as_secs_f64());
         stats.suite = suite;
+        stats.benchmark = benchmark;
         Ok(Finished {
             stats,
             stop_reason,

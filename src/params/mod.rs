@@ -20,6 +20,7 @@
 
 pub mod cmd;
 mod handlers;
+pub mod jmh;
 mod plan;
 pub mod report;
 pub mod smoke;

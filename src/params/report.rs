@@ -92,8 +92,8 @@ pub struct ParamsStats {
     pub methods: Vec<MethodReport>,
     /// `--output-dir`: the smoke suite.
     pub suite: Option<super::smoke::SmokeSuite>,
-    /// `--jmh`: the benchmark project.
-    pub jmh: Option<String>,
+    /// `--jmh` / `--vary`: the benchmark project, consuming methods, the values varied.
+    pub benchmark: Option<super::jmh::JmhReport>,
 }
 
 impl ParamsStats {
@@ -368,6 +368,9 @@ pub fn print_summary(st: &ParamsStats, out: &mut dyn std::io::Write) -> std::io:
             }
         )?;
     }
+    if let Some(b) = &st.benchmark {
+        print_benchmark(b, out)?;
+    }
     let t = &st.totals;
     writeln!(
         out,
@@ -384,6 +387,40 @@ pub fn print_summary(st: &ParamsStats, out: &mut dyn std::io::Write) -> std::io:
         st.rounds,
         st.seconds
     )
+}
+
+/// The benchmark lines: the project, the consuming methods, the values varied.
+fn print_benchmark(b: &super::jmh::JmhReport, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    for (m, run) in &b.consuming {
+        writeln!(
+            out,
+            "consumes its inputs: {m}: {run} consecutive calls completed (state made again per invocation)"
+        )?;
+    }
+    if let Some(v) = &b.varied {
+        writeln!(
+            out,
+            "--vary {}: {} values work {:?}",
+            v.method,
+            v.values.len(),
+            v.values
+        )?;
+        if !v.dropped.is_empty() {
+            writeln!(
+                out,
+                "--vary {}: the call threw for {:?} (left out)",
+                v.method, v.dropped
+            )?;
+        }
+    }
+    if let Some(d) = &b.dir {
+        writeln!(
+            out,
+            "JMH project: {d} ({} benchmarks): cd {d} && mvn -q package && java -jar target/benchmarks.jar",
+            b.benchmarks
+        )?;
+    }
+    Ok(())
 }
 
 /// The first line of a message, at most 120 characters.

@@ -227,3 +227,76 @@ fn params_without_classes_is_refused_with_advice() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--retries must be at least 1"));
 }
+
+#[test]
+#[ignore = "slow: runs jforge params, then mvn package and a JMH benchmark"]
+fn the_jmh_project_builds_and_runs_a_benchmark() {
+    let d = tempfile::tempdir().unwrap();
+    let bench = d.path().join("bench");
+    let json = d.path().join("p.json");
+    let mut c = jforge();
+    c.args(["params", "-q", "--classpath"])
+        .arg(compiled("params"))
+        .args(["--package", "pm", "--call-timeout", "1s", "--jmh"])
+        .arg(&bench)
+        .args(["--vary", "set(int)=0:30:4", "--stats-json"])
+        .arg(&json);
+    run_ok(&mut c);
+    let r = read_json(&json);
+    let b = &r["benchmark"];
+    assert_eq!(b["benchmarks"], r["invoked"]);
+    // take() empties the bag its setup filled with 3 elements: made again per invocation
+    assert_eq!(b["consuming"]["pm.Bag.take()"], 3, "{b:#}");
+    // set(int) accepts 10..20: of 0, 10, 20, 30 two are kept as the @Param
+    assert_eq!(b["varied"]["values"], serde_json::json!([10, 20]));
+    assert_eq!(b["varied"]["dropped"], serde_json::json!([0, 30]));
+    let gauge =
+        std::fs::read_to_string(bench.join("src/main/java/jforge/bench/GaugeBench.java")).unwrap();
+    assert!(gauge.contains("@Param({\"10\", \"20\"})"), "{gauge}");
+    let bag =
+        std::fs::read_to_string(bench.join("src/main/java/jforge/bench/BagBench.java")).unwrap();
+    assert!(bag.contains("@Setup(Level.Invocation)"), "{bag}");
+    assert!(bag.contains("bh.consume(s.v0.take());"), "{bag}");
+    // as generated: mvn package, then one benchmark with minimal iterations
+    let mvn = std::process::Command::new("mvn")
+        .args(["-q", "-B", "package"])
+        .current_dir(&bench)
+        .output()
+        .expect("mvn runs");
+    assert!(
+        mvn.status.success(),
+        "mvn package failed:\n{}{}",
+        String::from_utf8_lossy(&mvn.stdout),
+        String::from_utf8_lossy(&mvn.stderr)
+    );
+    let run = std::process::Command::new(jdk_tool("java"))
+        .args([
+            "-jar",
+            "target/benchmarks.jar",
+            "-wi",
+            "0",
+            "-i",
+            "1",
+            "-f",
+            "1",
+            "-r",
+            "100ms",
+        ])
+        .args(["BagBench.m1_take|GaugeBench.m.*_set"])
+        .current_dir(&bench)
+        .output()
+        .expect("java runs");
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(out.contains("BagBench.m1_take"), "{out}");
+    // one row per @Param value
+    let rows = out
+        .lines()
+        .filter(|l| l.starts_with("GaugeBench.m"))
+        .count();
+    assert_eq!(rows, 2, "{out}");
+}
