@@ -315,6 +315,19 @@ pub fn load_closure(
     jdk: &mut dyn JdkClasses,
     classes: &[String],
 ) {
+    load_closure_up_to(model, cp, jdk, classes, MAX_LOADED)
+}
+
+/// [`load_closure`] with another budget: `params` calls every method of a package (`java.util`
+/// mentions over 400 classes in its signatures, and a parameter type left unloaded has no
+/// producer), where `gen` keeps the default for its start-up time.
+pub fn load_closure_up_to(
+    model: &mut Model,
+    cp: &ClassPath,
+    jdk: &mut dyn JdkClasses,
+    classes: &[String],
+    max_loaded: usize,
+) {
     let mut queue: VecDeque<(String, usize)> = mentioned_classes(model, classes)
         .into_iter()
         .map(|c| (c, 1))
@@ -322,7 +335,7 @@ pub fn load_closure(
     let mut seen: BTreeSet<String> = queue.iter().map(|(c, _)| c.clone()).collect();
     let mut loaded = 0;
     while let Some((class, depth)) = queue.pop_front() {
-        if loaded >= MAX_LOADED {
+        if loaded >= max_loaded {
             break;
         }
         if !matches!(model.load(cp, jdk, &class), Ok(Some(_))) {

@@ -293,7 +293,7 @@ fn select_classes(
                 classes.push(c.clone());
             }
         }
-        crate::model::producers::load_closure(model, cp, jdk, &classes);
+        crate::model::producers::load_closure_up_to(model, cp, jdk, &classes, 3000);
         Ok(classes)
     })?;
     if classes.is_empty() {

@@ -427,6 +427,11 @@ fn bench_method(s: &mut String, table: &OpTable, op: &Operation, b: &Bench, k: u
     for i in 0..last {
         let expr = stmt_expr(table, seq, i, "", b.vary.as_ref().map(|v| v.0));
         match seq.out_type(table, i) {
+            // cast: a result typed wider than the field (`Class.forName` for a
+            // `Class<String>`) still compiles (unchecked warnings are suppressed)
+            Some(t) if matches!(seq.stmts[i], Stmt::Call { .. }) => {
+                let _ = writeln!(s, "            v{i} = ({}) {expr};", t.source());
+            }
             Some(_) => {
                 let _ = writeln!(s, "            v{i} = {expr};");
             }

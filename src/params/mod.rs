@@ -140,11 +140,13 @@ impl<'m> Search<'m> {
             targets.push(Target::new(model, &ops, id, under_test));
         }
         targets.sort_by_key(|t| (t.complexity, t.op));
+        let mut ops = ops;
+        let repo = seeded_repo(&mut ops);
         Search {
             model,
             ops,
             targets,
-            repo: Repo::default(),
+            repo,
             kit: Kit::default(),
             compared: HashMap::new(),
             allow_null: false,
@@ -516,6 +518,78 @@ impl Target {
     pub fn pending(&self) -> bool {
         matches!(self.status, Status::Pending)
     }
+}
+
+/// Values that need no call: a literal of each boxed type and String (the receivers of
+/// `String.length()`, `Integer.compareTo(..)`), and `Class.forName("java.lang.String")`
+/// for `Class<String>`, the type `java.lang.Class` is instantiated at. Their producer ids
+/// are past the operation table (`u32::MAX` down), so no target has them.
+fn seeded_repo(ops: &mut OpSet) -> Repo {
+    use crate::sequence::{Operation, Sequence, Stmt, Value};
+    let mut repo = Repo::default();
+    let lits: Vec<(JType, Value)> = vec![
+        (JType::string(), Value::Str("abc".into())),
+        (JType::class("java.lang.Integer"), Value::Int(1)),
+        (JType::class("java.lang.Long"), Value::Long(1)),
+        (JType::class("java.lang.Short"), Value::Short(1)),
+        (JType::class("java.lang.Byte"), Value::Byte(1)),
+        (JType::class("java.lang.Double"), Value::double(1.5)),
+        (JType::class("java.lang.Float"), Value::float(1.5)),
+        (
+            JType::class("java.lang.Character"),
+            Value::Char(u16::from(b'a')),
+        ),
+        (JType::class("java.lang.Boolean"), Value::Bool(true)),
+    ];
+    for (k, (ty, value)) in lits.into_iter().enumerate() {
+        let size = matches!(&value, Value::Str(s) if !s.is_empty()).then_some(3);
+        let class = ty.class_name().unwrap_or("java.lang.Object").into();
+        repo.add(Made {
+            seq: Arc::new(Sequence {
+                stmts: vec![Stmt::Lit {
+                    ty: ty.clone(),
+                    value,
+                }],
+            }),
+            ty,
+            class,
+            size,
+            producer: u32::MAX - k as u32,
+        });
+    }
+    let class_of_string = JType::generic("java.lang.Class", vec![JType::string()]);
+    let for_name = ops.table.intern(Operation {
+        kind: OpKind::StaticMethod,
+        class: "java.lang.Class".into(),
+        name: "forName".into(),
+        descriptor: "(Ljava/lang/String;)Ljava/lang/Class;".into(),
+        owner: JType::class("java.lang.Class"),
+        params: vec![JType::string()],
+        ret: Some(class_of_string.clone()),
+        varargs: false,
+        overloaded: true,
+        method_type_args: Vec::new(),
+        outer_instance: false,
+    });
+    repo.add(Made {
+        seq: Arc::new(Sequence {
+            stmts: vec![
+                Stmt::Lit {
+                    ty: JType::string(),
+                    value: Value::Str("java.lang.String".into()),
+                },
+                Stmt::Call {
+                    op: for_name,
+                    args: vec![0],
+                },
+            ],
+        }),
+        ty: class_of_string,
+        class: "java.lang.Class".into(),
+        size: None,
+        producer: u32::MAX - 100,
+    });
+    repo
 }
 
 /// The top frames of the exception a call threw (`Class.method (line n)`), at most 5.
