@@ -204,7 +204,7 @@ impl Strategy for Params {
 
     fn warnings(stats: &ParamsStats) -> Vec<String> {
         let crashed: Vec<&str> = stats
-            .methods
+            .per_method
             .iter()
             .filter(|m| {
                 m.failure

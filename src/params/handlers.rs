@@ -80,7 +80,14 @@ pub fn propose(cx: &mut Cx, handler: &str, plan: &Plan) -> Vec<Plan> {
         "index" => index(cx, plan),
         "cast" => cast(cx, plan),
         "state" => state(cx, plan),
-        "number-format" => strings(plan, NUMERIC_STRINGS),
+        "number-format" => {
+            // a number, then the other literals (a radix) with it
+            let mut out = strings(plan, NUMERIC_STRINGS);
+            if let Some(first) = out.first().cloned() {
+                out.extend(value_search(cx, &first));
+            }
+            out
+        }
         "unsupported" => other_receivers(cx, plan, true),
         "null-pointer" => null_pointer(cx, plan),
         "setup" => setup(cx, plan),

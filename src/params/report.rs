@@ -89,7 +89,8 @@ pub struct ParamsStats {
     pub seconds: f64,
     pub per_class: BTreeMap<String, Totals>,
     pub per_package: BTreeMap<String, Totals>,
-    pub methods: Vec<MethodReport>,
+    /// Every method (the totals' `methods` counts them).
+    pub per_method: Vec<MethodReport>,
     /// `--output-dir`: the smoke suite.
     pub suite: Option<super::smoke::SmokeSuite>,
     /// `--jmh` / `--vary`: the benchmark project, consuming methods, the values varied.
@@ -107,7 +108,7 @@ impl ParamsStats {
             ..ParamsStats::default()
         };
         for t in search.targets.iter().filter(|t| t.under_test) {
-            st.methods.push(method_report(&search.ops.table, t));
+            st.per_method.push(method_report(&search.ops.table, t));
             if t.threw > 0 {
                 st.threw += 1;
                 if let Status::Invoked {
@@ -120,7 +121,7 @@ impl ParamsStats {
             }
         }
         for (member, why) in skipped {
-            st.methods.push(MethodReport {
+            st.per_method.push(MethodReport {
                 class: member_class(member),
                 method: member.clone(),
                 complexity: 0,
@@ -137,7 +138,7 @@ impl ParamsStats {
                 }),
             });
         }
-        st.methods.sort_by(|a, b| {
+        st.per_method.sort_by(|a, b| {
             (&a.class, a.complexity, &a.method).cmp(&(&b.class, b.complexity, &b.method))
         });
         st.totalize();
@@ -145,7 +146,7 @@ impl ParamsStats {
     }
 
     fn totalize(&mut self) {
-        for m in &self.methods {
+        for m in &self.per_method {
             self.totals.add(m.status);
             self.per_class
                 .entry(m.class.clone())
@@ -290,7 +291,7 @@ fn failure_report(f: &Failure) -> FailureReport {
 
 /// The summary: one line per method (unless `quiet`), totals per class, the grand total.
 pub fn print_summary(st: &ParamsStats, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-    for m in &st.methods {
+    for m in &st.per_method {
         match m.status {
             "invoked" => {
                 let via = m
