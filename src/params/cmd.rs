@@ -144,6 +144,8 @@ impl Strategy for Params {
                 })
                 .map(|(m, why)| (m.clone(), why.text().to_string())),
         );
+        // kept until the run ends: the workers read the instrumented classes from its folder
+        let _logging = comparison_logging(&mut session, &classes)?;
         let mut pool = session.take_pool()?;
         let mut search = Search::new(&session.model, ops, &classes);
         let settings = Settings {
@@ -222,6 +224,40 @@ impl Strategy for Params {
             crashed[0]
         )]
     }
+}
+
+/// Comparison logging (as `gen` has it): the classes under test outside the JDK are
+/// instrumented, so that each attempt reports the numbers its method compared its arguments
+/// against, which the `value-search` handler tries first. JDK classes are left alone (their
+/// numbers are not logged, and patching java.base costs a JVM start option for nothing);
+/// without javac (a JRE) there is no logging.
+fn comparison_logging(
+    session: &mut Session,
+    classes: &[String],
+) -> anyhow::Result<Option<crate::coverage::Setup>> {
+    const JDK: [&str; 5] = ["java.", "javax.", "jdk.", "sun.", "com.sun."];
+    let user: Vec<String> = classes
+        .iter()
+        .filter(|c| !JDK.iter().any(|p| c.starts_with(p)))
+        .cloned()
+        .collect();
+    let Some(javac) = session.java.javac.clone().filter(|_| !user.is_empty()) else {
+        return Ok(None);
+    };
+    let what = crate::coverage::Instrument {
+        coverage: true,
+        clock: false,
+    };
+    let setup = session.with_classes(|_, cp, jdk| {
+        crate::coverage::Setup::prepare_with(&javac, cp, jdk, &user, what)
+    })?;
+    let mut settings = session.worker_settings().clone();
+    settings.classpath_prefix = vec![setup.class_dir.clone()];
+    settings
+        .extra_jvm_args
+        .extend(setup.jvm_args.iter().cloned());
+    session.set_worker_settings(settings);
+    Ok(Some(setup))
 }
 
 /// Runs the search with a bar of methods settled (plain lines in logs).

@@ -133,7 +133,8 @@ pub fn search_values(t: &JType, constants: &[i64], compared: &[i64], first: &Val
         }
         _ => {
             let mut ints: Vec<i64> = Vec::new();
-            for &c in compared {
+            // the pairs the method compared hold the argument itself: its other operands
+            for &c in compared.iter().filter(|&&c| integral(p, c) != *first) {
                 ints.extend([c, c + 1, c - 1]);
             }
             ints.extend(constants.iter().copied());
@@ -180,7 +181,8 @@ mod tests {
     #[test]
     fn the_search_tries_compared_values_and_their_neighbours_first() {
         let int = JType::Prim(Prim::Int);
-        let v = search_values(&int, &[7], &[42], &Value::Int(1));
+        // 1 is the argument itself, compared with 42
+        let v = search_values(&int, &[7], &[1, 42], &Value::Int(1));
         assert_eq!(
             &v[..4],
             &[

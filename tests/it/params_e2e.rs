@@ -87,6 +87,15 @@ fn value_handlers_find_a_number_and_a_level() {
 
 #[test]
 #[ignore = "slow: runs jforge params end to end"]
+fn value_search_tries_what_the_method_compared_its_argument_against() {
+    // 4711 is in no constant pool and no boundary list: comparison logging found it
+    let m = handled_by("pm.Lock.open(int)", "value-search");
+    assert!(m["call"].as_str().unwrap().contains(".open(4711)"), "{m:#}");
+    assert_eq!(m["attempts"], 2, "{m:#}");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
 fn unsupported_and_null_handlers_take_another_receiver() {
     let s = handled_by("pm.Store.put(String)", "unsupported");
     assert!(s["call"].as_str().unwrap().contains("new Store("), "{s:#}");
@@ -138,15 +147,15 @@ fn an_exit_and_a_hang_are_reported_per_method_and_the_rest_runs() {
 fn totals_count_every_public_method_and_constructor() {
     let r = pm_report();
     assert_eq!(r["command"], "params");
-    // 32 public non-abstract methods and constructors in 11 classes; four cannot work:
+    // 35 public non-abstract methods and constructors in 12 classes; four cannot work:
     // exit(), spin(), ReadOnly.put and Zoned.here (only in the search's JVM)
-    assert_eq!(r["per_method"].as_array().unwrap().len(), 32);
-    assert_eq!(r["methods"], 32);
-    assert_eq!(r["classes"], 11);
-    assert_eq!(r["invoked"], 28);
+    assert_eq!(r["per_method"].as_array().unwrap().len(), 35);
+    assert_eq!(r["methods"], 35);
+    assert_eq!(r["classes"], 12);
+    assert_eq!(r["invoked"], 31);
     assert_eq!(r["failed"], 4);
     assert_eq!(r["per_class"]["pm.Hostile"]["invoked"], 2);
-    assert_eq!(r["per_package"]["pm"]["methods"], 32);
+    assert_eq!(r["per_package"]["pm"]["methods"], 35);
     // every handled method is counted under its handler
     let by: u64 = r["handled_by"]
         .as_object()
@@ -155,7 +164,7 @@ fn totals_count_every_public_method_and_constructor() {
         .map(|v| v.as_u64().unwrap())
         .sum();
     assert_eq!(by, r["handled"].as_u64().unwrap());
-    assert_eq!(r["handled"], 8);
+    assert_eq!(r["handled"], 9);
 }
 
 #[test]
@@ -205,7 +214,7 @@ fn the_smoke_suite_has_one_passing_test_per_working_call() {
     assert_eq!(r["suite"]["validation"]["clean"], true);
     // compiled and run here, independently of jforge's own check
     let run = compile_and_run_junit4(&out, cp.to_str().unwrap());
-    assert_eq!(run.tests_run, 28, "{}", run.output);
+    assert_eq!(run.tests_run, 31, "{}", run.output);
     assert!(run.failures.is_empty(), "{:?}", run.failures);
     // the working call of Ranges.between, with its result asserted
     let ranges = std::fs::read_to_string(out.join("pm/RangesSmokeTest.java")).unwrap();
