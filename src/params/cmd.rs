@@ -175,7 +175,7 @@ impl Strategy for Params {
         let benchmark = if self.args.jmh.is_some() || self.vary.is_some() {
             Some(super::jmh::write(
                 self.args.jmh.as_deref(),
-                &search,
+                &mut search,
                 &mut pool,
                 &session.java.home,
                 &session.entries,

@@ -186,7 +186,7 @@ struct Bench {
 /// project into `dir` when given (see the module doc).
 pub fn write(
     dir: Option<&Path>,
-    search: &Search,
+    search: &mut Search,
     pool: &mut Pool,
     java_home: &Path,
     user_cp: &[PathBuf],
@@ -300,7 +300,7 @@ fn longest_runs(pool: &mut Pool, benches: &mut [Bench]) -> anyhow::Result<()> {
 /// the method's working call; kept when the call completes.
 fn check_vary(
     pool: &mut Pool,
-    search: &Search,
+    search: &mut Search,
     benches: &mut [Bench],
     v: &Vary,
 ) -> anyhow::Result<VaryReport> {
@@ -323,21 +323,24 @@ fn check_vary(
     }) else {
         bail!("--vary {}: the method has no int, long, short, byte or char parameter to vary", v.name);
     };
-    let reqs = v
-        .values
-        .iter()
-        .map(|&x| request(with_value(&b.seq, at, x)))
-        .collect();
-    let results = pool.execute(reqs)?;
+    let method = table.get(search.targets[b.target].op).clone();
     let mut report = VaryReport {
-        method: table.get(search.targets[b.target].op).signature(),
+        method: method.signature(),
         ..VaryReport::default()
     };
-    for (&x, r) in v.values.iter().zip(results) {
-        if r.first_abnormal().is_none() {
-            report.values.push(x);
-        } else {
-            report.dropped.push(x);
+    run_values(pool, &b.seq, at, &v.values, &mut report)?;
+    // an index beyond the receiver's size: the receiver grown to the largest value dropped
+    let recv = args.first().copied().filter(|_| method.has_receiver());
+    let most = report.dropped.iter().copied().max().unwrap_or(0);
+    if let Some(recv) = recv.filter(|_| (1..=MAX_GROWTH).contains(&most))
+        && let Some(grown) = search.grown(&b.seq, recv, most as usize + 1)
+    {
+        let mut again = VaryReport::default();
+        run_values(pool, &grown, at, &v.values, &mut again)?;
+        if again.values.len() > report.values.len() {
+            report.values = again.values;
+            report.dropped = again.dropped;
+            b.seq = Arc::new(grown);
         }
     }
     if report.values.is_empty() {
@@ -348,6 +351,32 @@ fn check_vary(
     }
     b.vary = Some((at, report.values.clone()));
     Ok(report)
+}
+
+/// Most elements `--vary` adds to a receiver (one per index value beyond its size): each is
+/// a statement of the JMH `@Setup`, whose bytecode must stay under the JVM's 64 KiB a method.
+const MAX_GROWTH: i64 = 1024;
+
+/// Runs `seq` with each of `values` at literal `at`: kept or dropped into `report`.
+fn run_values(
+    pool: &mut Pool,
+    seq: &Sequence,
+    at: usize,
+    values: &[i64],
+    report: &mut VaryReport,
+) -> anyhow::Result<()> {
+    let reqs = values
+        .iter()
+        .map(|&x| request(with_value(seq, at, x)))
+        .collect();
+    for (&x, r) in values.iter().zip(pool.execute(reqs)?) {
+        if r.first_abnormal().is_none() {
+            report.values.push(x);
+        } else {
+            report.dropped.push(x);
+        }
+    }
+    Ok(())
 }
 
 /// `seq` with literal statement `at` set to `x` (in its own type).

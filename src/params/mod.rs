@@ -29,7 +29,7 @@ mod values;
 use crate::generate::ops::{OpSet, is_literal_type};
 use crate::model::{JType, Model, producers};
 use crate::runner::{CrashKind, ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
-use crate::sequence::{OpId, OpKind, SeqRef};
+use crate::sequence::{OpId, OpKind, SeqRef, Sequence, Stmt};
 use handlers::Cx;
 use plan::{ARRAY_LEN, Arg, Build, FILL, Kit, Made, Plan, Repo};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -492,6 +492,37 @@ impl<'m> Search<'m> {
                 t.queue.push_back((p, Some(h)));
             }
         }
+    }
+}
+
+impl Search<'_> {
+    /// `seq` with `n` more elements given to the value of statement `recv` (its relative
+    /// operation, distinct elements) before the last call; `None` without a relative
+    /// operation. `--vary` grows a receiver this way for indices beyond its size.
+    pub fn grown(&mut self, seq: &Sequence, recv: u32, n: usize) -> Option<Sequence> {
+        let ty = seq.out_type(&self.ops.table, recv as usize)?;
+        let rel = self.kit.relative(self.model, &self.ops.table, &ty)?;
+        let params = self.ops.table.get(rel).params.clone();
+        let mut out = seq.clone();
+        let last = out.stmts.pop()?;
+        for k in 0..n {
+            let mut args = vec![recv];
+            for (j, p) in params.iter().enumerate() {
+                let i = k * params.len() + j;
+                let value = match values::prim_of(p) {
+                    None => crate::sequence::Value::Str(format!("e{i}")),
+                    Some(_) => values::nth_literal(p, i),
+                };
+                out.stmts.push(Stmt::Lit {
+                    ty: p.clone(),
+                    value,
+                });
+                args.push(out.stmts.len() as u32 - 1);
+            }
+            out.stmts.push(Stmt::Call { op: rel, args });
+        }
+        out.stmts.push(last);
+        Some(out)
     }
 }
 

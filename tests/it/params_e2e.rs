@@ -310,3 +310,35 @@ fn the_jmh_project_builds_and_runs_a_benchmark() {
         .count();
     assert_eq!(rows, 2, "{out}");
 }
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn vary_grows_the_receiver_for_indices_beyond_its_size() {
+    // the example: add(int, Object) at 10 indices up to 1000 of a list
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("p.json");
+    let mut c = jforge();
+    c.args(["params", "-q", "--class", "java.util.ArrayList"])
+        .args([
+            "--vary",
+            "add(int,java.lang.Object)=0:1000:10",
+            "--stats-json",
+        ])
+        .arg(&json);
+    run_ok(&mut c);
+    let v = &read_json(&json)["benchmark"]["varied"];
+    assert_eq!(
+        v["values"],
+        serde_json::json!([0, 111, 222, 333, 444, 555, 666, 777, 888, 1000])
+    );
+    assert_eq!(v["dropped"], serde_json::json!([]));
+    // a value no receiver makes valid is still left out
+    let mut c = jforge();
+    c.args(["params", "-q", "--class", "java.util.ArrayList"])
+        .args(["--vary", "add(int,java.lang.Object)=-2:0:3", "--stats-json"])
+        .arg(&json);
+    run_ok(&mut c);
+    let v = &read_json(&json)["benchmark"]["varied"];
+    assert_eq!(v["values"], serde_json::json!([0]));
+    assert_eq!(v["dropped"], serde_json::json!([-2, -1]));
+}
