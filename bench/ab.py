@@ -23,6 +23,9 @@ Workloads (--only picks by substring of the name):
   builders/<subject>-<alg>  `jforge builders` (hill climbing, genetic algorithm; seed 0) as
                     `bench/builders.py` runs it; fixed work; the fitness of the set found must
                     agree (only in binaries that have `builders`: since commit 46ee41f)
+  params/java.util  `jforge params --package java.util` (seed 000): fixed work until every
+                    method is settled; methods invoked is the figure (only in binaries that
+                    have `params`)
 Both binaries must accept the flags used here (those of `exhaustive` and `gen` exist since
 the first `exhaustive`).
 """
@@ -64,6 +67,10 @@ def workloads(tmp, classes):
             argv = ["builders", "-q", "--classpath", classes, "--class", cls, "--algorithm", alg,
                     "--seed", "0", "--workers", "2", "--stats-json", js] + flags
             out.append((f"builders/{label}-{alg}", argv, js, "fitness"))
+    js = os.path.join(tmp, "params.json")
+    out.append(("params/java.util",
+                ["params", "-q", "--package", "java.util", "--workers", "2", "--stats-json", js],
+                js, "invoked"))
     return out
 
 

@@ -38,6 +38,10 @@ pub enum Command {
     /// algorithm), checked against the whole API at a small scope.
     Builders(crate::builders_cmd::BuildersArgs),
     // ---- end jforge builders ----
+    /// Find, for every public method, a receiver and arguments for which the call completes
+    /// (HeuriGenJ): the working call, or why none was found.
+    #[command(after_help = crate::exit::HELP)]
+    Params(crate::params::cmd::ParamsArgs),
 }
 
 #[derive(Args, Debug, Clone)]

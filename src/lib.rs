@@ -16,6 +16,7 @@ pub mod generate;
 pub mod instrument;
 pub mod interrupt;
 pub mod model;
+pub mod params;
 pub mod progress;
 pub mod project;
 pub mod report;

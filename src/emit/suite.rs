@@ -36,6 +36,8 @@ use std::path::{Path, PathBuf};
 pub enum Tool {
     Gen,
     Exhaustive,
+    /// `jforge params`: one smoke test per method (its working call).
+    Params,
 }
 
 impl Tool {
@@ -43,6 +45,7 @@ impl Tool {
         match self {
             Tool::Gen => "gen",
             Tool::Exhaustive => "exhaustive",
+            Tool::Params => "params",
         }
     }
 
@@ -51,6 +54,7 @@ impl Tool {
         match self {
             Tool::Gen => ("Regression", "Error"),
             Tool::Exhaustive => ("Exhaustive", "ExhaustiveError"),
+            Tool::Params => ("Smoke", "SmokeError"),
         }
     }
 }

@@ -246,8 +246,9 @@ fn is_subclass(model: &Model, sub: &str, sup: &str) -> bool {
     sub == sup || model.supertypes(sub).iter().any(|s| s == sup)
 }
 
-/// 1 for the call, plus each parameter's cost.
-fn call_complexity(model: &Model, params: &[JType]) -> u32 {
+/// Seed 000's signature complexity of a call: 1 for the call, plus each parameter's cost
+/// (`params` orders the methods it processes by it, `ops` the producers it takes).
+pub fn call_complexity(model: &Model, params: &[JType]) -> u32 {
     1 + params.iter().map(|p| param_cost(model, p)).sum::<u32>()
 }
 
@@ -314,6 +315,19 @@ pub fn load_closure(
     jdk: &mut dyn JdkClasses,
     classes: &[String],
 ) {
+    load_closure_up_to(model, cp, jdk, classes, MAX_LOADED)
+}
+
+/// [`load_closure`] with another budget: `params` calls every method of a package (`java.util`
+/// mentions over 400 classes in its signatures, and a parameter type left unloaded has no
+/// producer), where `gen` keeps the default for its start-up time.
+pub fn load_closure_up_to(
+    model: &mut Model,
+    cp: &ClassPath,
+    jdk: &mut dyn JdkClasses,
+    classes: &[String],
+    max_loaded: usize,
+) {
     let mut queue: VecDeque<(String, usize)> = mentioned_classes(model, classes)
         .into_iter()
         .map(|c| (c, 1))
@@ -321,7 +335,7 @@ pub fn load_closure(
     let mut seen: BTreeSet<String> = queue.iter().map(|(c, _)| c.clone()).collect();
     let mut loaded = 0;
     while let Some((class, depth)) = queue.pop_front() {
-        if loaded >= MAX_LOADED {
+        if loaded >= max_loaded {
             break;
         }
         if !matches!(model.load(cp, jdk, &class), Ok(Some(_))) {

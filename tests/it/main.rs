@@ -26,6 +26,7 @@ mod model_classpath;
 mod model_hierarchy;
 mod modern_java;
 mod output_e2e;
+mod params_e2e;
 mod runner_exec;
 mod runner_hostile;
 mod runner_throughput;

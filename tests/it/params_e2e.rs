@@ -1,0 +1,344 @@
+//! End-to-end tests of `jforge params` (real worker JVMs): each exception handler on a
+//! subject of tests/subjects/params made for it, the totals of the report, the hard cases
+//! (a JVM exit, a call that never returns) reported per method, and the flag errors.
+
+use crate::support::*;
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// `jforge params --package pm` on the params subjects, run once for the tests that read it.
+fn pm_report() -> &'static Value {
+    static REPORT: OnceLock<Value> = OnceLock::new();
+    REPORT.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        let json = d.path().join("p.json");
+        let mut c = jforge();
+        c.args(["params", "-q", "--classpath"])
+            .arg(compiled("params"))
+            .args(["--package", "pm", "--call-timeout", "1s", "--stats-json"])
+            .arg(&json);
+        run_ok(&mut c);
+        read_json(&json)
+    })
+}
+
+/// The report of one method, by its signature.
+fn method(sig: &str) -> &'static Value {
+    pm_report()["per_method"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["method"] == sig)
+        .unwrap_or_else(|| panic!("{sig} not in the report"))
+}
+
+/// Asserts `sig` was invoked after handler `h` proposed the working plan.
+fn handled_by(sig: &str, h: &str) -> &'static Value {
+    let m = method(sig);
+    assert_eq!(m["status"], "invoked", "{m:#}");
+    assert_eq!(m["handled_by"], h, "{m:#}");
+    assert!(m["attempts"].as_u64().unwrap() >= 2, "{m:#}");
+    m
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn index_handler_finds_a_window_and_a_permutation() {
+    let w = handled_by("pm.Ranges.window(int,int)", "index");
+    // the receiver was filled by its relative operation (add) before the call
+    let call = w["call"].as_str().unwrap();
+    assert!(call.contains(".add(\"a\")"), "{call}");
+    assert!(call.contains(".window(0, 1)"), "{call}");
+    // only the reverse of a non-decreasing pair works: between(hi, lo) needs hi > lo
+    let b = handled_by("pm.Ranges.between(int,int)", "index");
+    assert!(
+        b["call"].as_str().unwrap().contains(".between(1, 0)"),
+        "{b:#}"
+    );
+    assert_eq!(b["returned"], "\"ab\"");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn state_handler_calls_the_relative_operation_first() {
+    let m = handled_by("pm.Bag.take()", "state");
+    let call = m["call"].as_str().unwrap();
+    let add = call.find(".add(").expect("add called");
+    let take = call.find(".take()").expect("take called");
+    assert!(add < take, "{call}");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn cast_handler_finds_the_class_the_method_casts_to() {
+    let m = handled_by("pm.Registry.register(Object)", "cast");
+    assert!(m["call"].as_str().unwrap().contains("new Tag("), "{m:#}");
+    assert_eq!(m["returned"], "true");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn value_handlers_find_a_number_and_a_level() {
+    let p = handled_by("pm.Parser.parse(String)", "number-format");
+    assert_eq!(p["returned"], "2");
+    let g = handled_by("pm.Gauge.set(int)", "value-search");
+    assert!(g["call"].as_str().unwrap().contains(".set(10)"), "{g:#}");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn value_search_tries_what_the_method_compared_its_argument_against() {
+    // 4711 is in no constant pool and no boundary list: comparison logging found it
+    let m = handled_by("pm.Lock.open(int)", "value-search");
+    assert!(m["call"].as_str().unwrap().contains(".open(4711)"), "{m:#}");
+    assert_eq!(m["attempts"], 2, "{m:#}");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn unsupported_and_null_handlers_take_another_receiver() {
+    let s = handled_by("pm.Store.put(String)", "unsupported");
+    assert!(s["call"].as_str().unwrap().contains("new Store("), "{s:#}");
+    let n = handled_by("pm.Named.length()", "null-pointer");
+    assert!(
+        n["call"].as_str().unwrap().contains("new Named(\"abc\")"),
+        "{n:#}"
+    );
+    assert_eq!(n["returned"], "3");
+    // a method that always throws is reported with the exception, message and top frame
+    let r = method("pm.Store$ReadOnly.put(String)");
+    assert_eq!(r["status"], "failed");
+    let f = &r["failure"];
+    assert_eq!(f["cause"], "java.lang.UnsupportedOperationException");
+    assert_eq!(f["message"], "read-only store");
+    assert!(
+        f["frames"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("pm.Store$ReadOnly.put"),
+        "{f:#}"
+    );
+    assert!(
+        r["handlers_tried"]
+            .as_array()
+            .unwrap()
+            .contains(&"unsupported".into())
+    );
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn an_exit_and_a_hang_are_reported_per_method_and_the_rest_runs() {
+    let e = method("pm.Hostile.exit()");
+    assert_eq!(e["failure"]["cause"], "crash: JVM exited with code 3");
+    let s = method("pm.Hostile.spin()");
+    assert!(
+        s["failure"]["cause"]
+            .as_str()
+            .unwrap()
+            .starts_with("timeout"),
+        "{s:#}"
+    );
+    assert_eq!(method("pm.Hostile.fine()")["returned"], "7");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn totals_count_every_public_method_and_constructor() {
+    let r = pm_report();
+    assert_eq!(r["command"], "params");
+    // 35 public non-abstract methods and constructors in 12 classes; four cannot work:
+    // exit(), spin(), ReadOnly.put and Zoned.here (only in the search's JVM)
+    assert_eq!(r["per_method"].as_array().unwrap().len(), 35);
+    assert_eq!(r["methods"], 35);
+    assert_eq!(r["classes"], 12);
+    assert_eq!(r["invoked"], 31);
+    assert_eq!(r["failed"], 4);
+    assert_eq!(r["per_class"]["pm.Hostile"]["invoked"], 2);
+    assert_eq!(r["per_package"]["pm"]["methods"], 35);
+    // every handled method is counted under its handler
+    let by: u64 = r["handled_by"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(by, r["handled"].as_u64().unwrap());
+    assert_eq!(r["handled"], 9);
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn a_working_call_that_fails_in_a_fresh_jvm_is_reported_unstable() {
+    // completes in the search's worker; the confirming JVM runs in UTC+14 or UTC-12
+    let z = method("pm.Zoned.here()");
+    assert_eq!(z["status"], "failed", "{z:#}");
+    assert!(
+        z["failure"]["cause"]
+            .as_str()
+            .unwrap()
+            .starts_with("unstable"),
+        "{z:#}"
+    );
+    // every other working call completed again there
+    let unstable = pm_report()["per_method"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| {
+            m["failure"]["cause"]
+                .as_str()
+                .is_some_and(|c| c.starts_with("unstable"))
+        })
+        .count();
+    assert_eq!(unstable, 1);
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn the_smoke_suite_has_one_passing_test_per_working_call() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("smoke");
+    let json = d.path().join("p.json");
+    let cp = compiled("params");
+    let mut c = jforge();
+    c.args(["params", "-q", "--classpath"])
+        .arg(&cp)
+        .args(["--package", "pm", "--call-timeout", "1s", "--output-dir"])
+        .arg(&out)
+        .arg("--stats-json")
+        .arg(&json);
+    run_ok(&mut c);
+    let r = read_json(&json);
+    assert_eq!(r["suite"]["tests"], r["invoked"], "{:#}", r["suite"]);
+    assert_eq!(r["suite"]["validation"]["clean"], true);
+    // compiled and run here, independently of jforge's own check
+    let run = compile_and_run_junit4(&out, cp.to_str().unwrap());
+    assert_eq!(run.tests_run, 31, "{}", run.output);
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+    // the working call of Ranges.between, with its result asserted
+    let ranges = std::fs::read_to_string(out.join("pm/RangesSmokeTest.java")).unwrap();
+    assert!(
+        ranges.contains("ranges0.between(1, 0);") && ranges.contains("assertEquals(\"ab\", str0);"),
+        "{ranges}"
+    );
+}
+
+#[test]
+fn params_without_classes_is_refused_with_advice() {
+    let o = jforge().args(["params"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--class NAME or --package PACKAGE"), "{err}");
+    let o = jforge()
+        .args(["params", "--class", "java.util.ArrayList", "--retries", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--retries must be at least 1"));
+}
+
+#[test]
+#[ignore = "slow: runs jforge params, then mvn package and a JMH benchmark"]
+fn the_jmh_project_builds_and_runs_a_benchmark() {
+    let d = tempfile::tempdir().unwrap();
+    let bench = d.path().join("bench");
+    let json = d.path().join("p.json");
+    let mut c = jforge();
+    c.args(["params", "-q", "--classpath"])
+        .arg(compiled("params"))
+        .args(["--package", "pm", "--call-timeout", "1s", "--jmh"])
+        .arg(&bench)
+        .args(["--vary", "set(int)=0:30:4", "--stats-json"])
+        .arg(&json);
+    run_ok(&mut c);
+    let r = read_json(&json);
+    let b = &r["benchmark"];
+    assert_eq!(b["benchmarks"], r["invoked"]);
+    // take() empties the bag its setup filled with 3 elements: made again per invocation
+    assert_eq!(b["consuming"]["pm.Bag.take()"], 3, "{b:#}");
+    // set(int) accepts 10..20: of 0, 10, 20, 30 two are kept as the @Param
+    assert_eq!(b["varied"]["values"], serde_json::json!([10, 20]));
+    assert_eq!(b["varied"]["dropped"], serde_json::json!([0, 30]));
+    let gauge =
+        std::fs::read_to_string(bench.join("src/main/java/jforge/bench/GaugeBench.java")).unwrap();
+    assert!(gauge.contains("@Param({\"10\", \"20\"})"), "{gauge}");
+    let bag =
+        std::fs::read_to_string(bench.join("src/main/java/jforge/bench/BagBench.java")).unwrap();
+    assert!(bag.contains("@Setup(Level.Invocation)"), "{bag}");
+    assert!(bag.contains("bh.consume(s.v0.take());"), "{bag}");
+    // as generated: mvn package, then one benchmark with minimal iterations
+    let mvn = std::process::Command::new("mvn")
+        .args(["-q", "-B", "package"])
+        .current_dir(&bench)
+        .output()
+        .expect("mvn runs");
+    assert!(
+        mvn.status.success(),
+        "mvn package failed:\n{}{}",
+        String::from_utf8_lossy(&mvn.stdout),
+        String::from_utf8_lossy(&mvn.stderr)
+    );
+    let run = std::process::Command::new(jdk_tool("java"))
+        .args([
+            "-jar",
+            "target/benchmarks.jar",
+            "-wi",
+            "0",
+            "-i",
+            "1",
+            "-f",
+            "1",
+            "-r",
+            "100ms",
+        ])
+        .args(["BagBench.m1_take|GaugeBench.m.*_set"])
+        .current_dir(&bench)
+        .output()
+        .expect("java runs");
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(out.contains("BagBench.m1_take"), "{out}");
+    // one row per @Param value
+    let rows = out
+        .lines()
+        .filter(|l| l.starts_with("GaugeBench.m"))
+        .count();
+    assert_eq!(rows, 2, "{out}");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn vary_grows_the_receiver_for_indices_beyond_its_size() {
+    // the issue's example: add(int, Object) at 10 indices up to 1000 of a list
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("p.json");
+    let mut c = jforge();
+    c.args(["params", "-q", "--class", "java.util.ArrayList"])
+        .args([
+            "--vary",
+            "add(int,java.lang.Object)=0:1000:10",
+            "--stats-json",
+        ])
+        .arg(&json);
+    run_ok(&mut c);
+    let v = &read_json(&json)["benchmark"]["varied"];
+    assert_eq!(
+        v["values"],
+        serde_json::json!([0, 111, 222, 333, 444, 555, 666, 777, 888, 1000])
+    );
+    assert_eq!(v["dropped"], serde_json::json!([]));
+    // a value no receiver makes valid is still left out
+    let mut c = jforge();
+    c.args(["params", "-q", "--class", "java.util.ArrayList"])
+        .args(["--vary", "add(int,java.lang.Object)=-2:0:3", "--stats-json"])
+        .arg(&json);
+    run_ok(&mut c);
+    let v = &read_json(&json)["benchmark"]["varied"];
+    assert_eq!(v["values"], serde_json::json!([0]));
+    assert_eq!(v["dropped"], serde_json::json!([-2, -1]));
+}
