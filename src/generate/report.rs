@@ -94,6 +94,8 @@ pub struct Report {
     pub worker_crashes: BTreeMap<String, u64>,
     pub worker_peak_rss_kb: Vec<u64>,
     pub rust_peak_rss_kb: Option<u64>,
+    /// Where the workers' time went over the run (summed over workers).
+    pub worker_seconds: WorkerSeconds,
     /// With `--coverage`: branch and line totals of the classes under test, the
     /// coverage-over-time series and per-class figures.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -104,6 +106,64 @@ pub struct Report {
     /// them (`None`: there were none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub earlier_suite: Option<EarlierSuite>,
+}
+
+/// Worker time by what it went to, in seconds summed over the workers, over the whole run
+/// (generation, finishing and the second-opinion JVMs): what sequences per second depend on.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct WorkerSeconds {
+    /// Running sequences that came back with a result.
+    pub executing: f64,
+    /// Starting worker JVMs (spawn to handshake), `starts` times.
+    pub starting: f64,
+    pub starts: u64,
+    /// Loading the classes under test and resolving the operations in each started worker.
+    pub loading_classes: f64,
+    /// Sequences that ended in a timeout, from the worker's last result to its death.
+    pub timeouts: f64,
+    /// Sequences that ended in a crash, per cause, from the last result to the death.
+    pub crashes: BTreeMap<String, f64>,
+    /// Instrumenting the classes under test (in jforge, once per run; wall seconds).
+    pub instrumenting: f64,
+}
+
+impl WorkerSeconds {
+    fn of(pool: &PoolStats) -> WorkerSeconds {
+        let t = &pool.time;
+        WorkerSeconds {
+            executing: t.executing.as_secs_f64(),
+            starting: t.start.as_secs_f64(),
+            starts: t.starts,
+            loading_classes: t.register.as_secs_f64(),
+            timeouts: t.timeouts.as_secs_f64(),
+            crashes: t
+                .crashes
+                .iter()
+                .map(|(k, d)| (crash_name(k), d.as_secs_f64()))
+                .collect(),
+            instrumenting: 0.0,
+        }
+    }
+
+    /// The summary line: `worker time: 30.1 s executing, 4.2 s in 6 JVM starts, ...`.
+    fn line(&self) -> String {
+        let mut parts = vec![
+            format!("{:.1}s executing", self.executing),
+            format!("{:.1}s in {} JVM starts", self.starting, self.starts),
+            format!("{:.1}s loading classes", self.loading_classes),
+        ];
+        if self.timeouts > 0.0 {
+            parts.push(format!("{:.1}s lost to timeouts", self.timeouts));
+        }
+        for (k, v) in &self.crashes {
+            parts.push(format!("{v:.1}s lost to {k}"));
+        }
+        format!(
+            "worker time: {}; instrumenting {:.1}s",
+            parts.join(", "),
+            self.instrumenting
+        )
+    }
 }
 
 /// The diff between the earlier suite and this run's (set by the command).
@@ -248,6 +308,7 @@ impl Report {
                 .collect(),
             worker_peak_rss_kb: pool.worker_peak_rss_kb.clone(),
             rust_peak_rss_kb: own_peak_rss_kb(),
+            worker_seconds: WorkerSeconds::of(pool),
             coverage: coverage_row(generator),
             phase_seconds: Phases::default(),
             earlier_suite: None,
@@ -317,7 +378,8 @@ impl Report {
             self.workers,
             self.total_seconds,
             self.stop_reason.describe()
-        )
+        )?;
+        writeln!(out, "{}", self.worker_seconds.line())
     }
 
     /// How many tests were written where (and how to run the error-revealing ones when they

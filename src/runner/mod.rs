@@ -15,6 +15,7 @@ pub mod protocol;
 pub mod worker;
 
 pub use pool::{CLOCK_FIXED, CLOCK_SHIFTED, Pool, PoolConfig, PoolStats};
+pub use worker::WorkerTime;
 
 use crate::sequence::{OpId, SeqRef, Value};
 use std::sync::Arc;

@@ -14,7 +14,7 @@
 
 use crate::exit::internal;
 use crate::runner::jar;
-use crate::runner::worker::{RunEnd, Worker, WorkerSpec};
+use crate::runner::worker::{RunEnd, Worker, WorkerSpec, WorkerTime};
 use crate::runner::{CrashKind, ExecRequest, JdkClasses, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, OpTable, Operation};
 use anyhow::{Context, Result, bail};
@@ -49,6 +49,8 @@ pub struct PoolStats {
     pub crashes: BTreeMap<CrashKind, u64>,
     /// Peak resident set (VmHWM) per worker slot over all its JVMs, in KiB.
     pub worker_peak_rss_kb: Vec<u64>,
+    /// Where the workers' time went since the pool started (second opinion included).
+    pub time: WorkerTime,
 }
 
 /// What a chunk thread hands back.
@@ -281,6 +283,7 @@ impl Pool {
             call_timeout: cfg.call_timeout,
             heap_mb: cfg.heap_mb,
             extra_jvm_args: cfg.extra_jvm_args.clone(),
+            spent: Arc::default(),
         });
         let slots = start_all(cfg.workers, |i| Worker::start(&spec, i))
             .context("starting the worker JVMs")?;
@@ -629,6 +632,9 @@ impl Pool {
                 let p = w.sample_rss();
                 self.stats.worker_peak_rss_kb[i] = self.stats.worker_peak_rss_kb[i].max(p);
             }
+        }
+        if let Ok(t) = self.spec.spent.lock() {
+            self.stats.time = t.clone();
         }
         self.stats.clone()
     }

@@ -42,6 +42,39 @@ pub struct WorkerSpec {
     pub call_timeout: Duration,
     pub heap_mb: u32,
     pub extra_jvm_args: Vec<String>,
+    /// Where the workers of this spec spent their time (shared by the pool's workers and
+    /// its second-opinion pool, which clones the spec).
+    pub spent: Arc<Mutex<WorkerTime>>,
+}
+
+/// Worker time by what it went to, summed over the workers (two workers busy for 10 s make
+/// 20 s). Why: on whole packages most of the time went to JVM starts and timeouts, not to
+/// running sequences, and nothing said so.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WorkerTime {
+    /// JVM starts: spawn to handshake.
+    pub start: Duration,
+    /// Number of JVM starts.
+    pub starts: u64,
+    /// Registering operations: loading and initialising the classes under test (the
+    /// instrumented copies with coverage) and resolving members by reflection.
+    pub register: Duration,
+    /// Running requests that came back with a result.
+    pub executing: Duration,
+    /// Requests that ended in a timeout: from the last result to the worker's death.
+    pub timeouts: Duration,
+    /// Requests that ended in a crash, per kind ([`CrashKind::counted`]): from the last
+    /// result to the death and post-mortem.
+    pub crashes: std::collections::BTreeMap<CrashKind, Duration>,
+}
+
+impl WorkerTime {
+    /// Updates the shared ledger (a poisoned lock only loses the figure).
+    fn add(spent: &Mutex<WorkerTime>, f: impl FnOnce(&mut WorkerTime)) {
+        if let Ok(mut t) = spent.lock() {
+            f(&mut t);
+        }
+    }
 }
 
 impl WorkerSpec {
@@ -125,6 +158,7 @@ pub struct Worker {
     killed: bool,
     exit: Option<ExitStatus>,
     peak_rss_kb: u64,
+    spent: Arc<Mutex<WorkerTime>>,
 }
 
 enum ReadErr {
@@ -314,6 +348,7 @@ fn accept_worker(
 
 impl Worker {
     pub fn start(spec: &WorkerSpec, index: usize) -> Result<Worker> {
+        let t0 = Instant::now();
         let files = WorkerFiles::create()?;
         let mut child = jvm_command(spec, &files).spawn().with_context(|| {
             format!(
@@ -355,8 +390,13 @@ impl Worker {
             killed: false,
             exit: None,
             peak_rss_kb: 0,
+            spent: spec.spent.clone(),
         };
         w.handshake(&spec.jar)?;
+        WorkerTime::add(&spec.spent, |t| {
+            t.start += t0.elapsed();
+            t.starts += 1;
+        });
         Ok(w)
     }
 
@@ -522,10 +562,12 @@ impl Worker {
         if self.registered >= ops.len() {
             return Ok(Vec::new());
         }
+        let t0 = Instant::now();
         let frame = protocol::encode_register(self.registered as u32, &ops[self.registered..]);
         let r = self
             .send(&frame)
             .and_then(|_| self.read_frame(Some(REQUEST_TIMEOUT), false));
+        WorkerTime::add(&self.spent, |t| t.register += t0.elapsed());
         match r {
             Ok(f) => {
                 let failed = protocol::decode_registered(&f).map_err(internal)?;
@@ -595,6 +637,8 @@ impl Worker {
             reqs.iter().enumerate().map(|(i, r)| (base + i as u32, r)),
         );
         let mut done = 0usize;
+        let t0 = Instant::now();
+        let mut last = t0;
         let mut alive = self.send(&frame).is_ok();
         while alive && done < reqs.len() {
             match self.read_frame(None, true) {
@@ -617,17 +661,30 @@ impl Worker {
                     }
                     out.push(r);
                     done += 1;
+                    last = Instant::now();
                 }
                 Err(ReadErr::Dead) => alive = false,
-                Err(ReadErr::Deadline) => return Ok(RunEnd::Stopped),
+                Err(ReadErr::Deadline) => {
+                    WorkerTime::add(&self.spent, |t| t.executing += t0.elapsed());
+                    return Ok(RunEnd::Stopped);
+                }
                 Err(ReadErr::Other(e)) => return Err(e),
             }
         }
         if alive {
+            WorkerTime::add(&self.spent, |t| t.executing += t0.elapsed());
             return Ok(RunEnd::Done);
         }
         let (r, kind) = self.postmortem(&reqs[done], base + done as u32);
         out.push(r);
+        let lost = last.elapsed();
+        WorkerTime::add(&self.spent, |t| {
+            t.executing += last - t0;
+            match &kind {
+                None => t.timeouts += lost,
+                Some(k) => *t.crashes.entry(k.counted()).or_default() += lost,
+            }
+        });
         Ok(RunEnd::Died(kind))
     }
 
