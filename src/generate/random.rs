@@ -1121,6 +1121,7 @@ impl<'a> Generator<'a> {
         match r.first_abnormal() {
             Some(i) => match &r.outcomes[i] {
                 StmtOutcome::Timeout => self.blame_stmt(&b, i, Blame::Timeout),
+                StmtOutcome::Crash(_) if r.survived => self.note_survived(&b, i),
                 StmtOutcome::Crash(kind) => self.blame_stmt(&b, i, Blame::Crash(kind.clone())),
                 StmtOutcome::Exception { class, .. } if class.as_ref() == EXCESSIVE_OUTPUT => {
                     self.blame_stmt(&b, i, Blame::Output)
@@ -1295,6 +1296,17 @@ impl<'a> Generator<'a> {
             };
             self.exclude(op, &why);
         }
+    }
+
+    /// A crash the worker survived (an OutOfMemoryError or StackOverflowError of this call):
+    /// counted for the operation, but it costs no restart, so it neither excludes the
+    /// operation nor slows its use; the sequence is no test and gives no values.
+    fn note_survived(&mut self, b: &Built, i: usize) {
+        let op = match &b.comp.seq.stmts[i] {
+            Stmt::Call { op, .. } => *op,
+            _ => b.op,
+        };
+        self.stats[op as usize].crashes += 1;
     }
 
     /// A call that printed to the console: its sequence is dropped (a test calling it would

@@ -125,6 +125,9 @@ pub struct WorkerSeconds {
     pub crashes: BTreeMap<String, f64>,
     /// Instrumenting the classes under test (in jforge, once per run; wall seconds).
     pub instrumenting: f64,
+    /// OutOfMemoryErrors and StackOverflowErrors the workers survived (the sequence's
+    /// outcome, no restart), per kind.
+    pub survived: BTreeMap<String, u64>,
 }
 
 impl WorkerSeconds {
@@ -142,6 +145,11 @@ impl WorkerSeconds {
                 .map(|(k, d)| (crash_name(k), d.as_secs_f64()))
                 .collect(),
             instrumenting: 0.0,
+            survived: t
+                .survived
+                .iter()
+                .map(|(k, n)| (crash_name(k), *n))
+                .collect(),
         }
     }
 
@@ -158,8 +166,18 @@ impl WorkerSeconds {
         for (k, v) in &self.crashes {
             parts.push(format!("{v:.1}s lost to {k}"));
         }
+        let survived: Vec<String> = self
+            .survived
+            .iter()
+            .map(|(k, n)| format!("{k}: {n}"))
+            .collect();
+        let survived = if survived.is_empty() {
+            String::new()
+        } else {
+            format!("; survived without a restart: {}", survived.join(", "))
+        };
         format!(
-            "worker time: {}; instrumenting {:.1}s",
+            "worker time: {}; instrumenting {:.1}s{survived}",
             parts.join(", "),
             self.instrumenting
         )

@@ -358,6 +358,10 @@ pub struct SeqResult {
     pub clock_reads: u32,
     /// When a call threw: its statement and who broke it.
     pub thrown: Option<(u32, Blame)>,
+    /// The worker survived the crash among the outcomes (an OutOfMemoryError or
+    /// StackOverflowError it reported itself) and goes on: no restart. False for the results
+    /// jforge made up after a worker died.
+    pub survived: bool,
 }
 
 impl SeqResult {

@@ -66,6 +66,9 @@ pub struct WorkerTime {
     /// Requests that ended in a crash, per kind ([`CrashKind::counted`]): from the last
     /// result to the death and post-mortem.
     pub crashes: std::collections::BTreeMap<CrashKind, Duration>,
+    /// Crashes the workers survived (reported as the statement's outcome, no restart), per
+    /// kind.
+    pub survived: std::collections::BTreeMap<CrashKind, u64>,
 }
 
 impl WorkerTime {
@@ -659,6 +662,9 @@ impl Worker {
                             reqs[done].seq.len()
                         )));
                     }
+                    if r.survived {
+                        self.note_survived(&r);
+                    }
                     out.push(r);
                     done += 1;
                     last = Instant::now();
@@ -686,6 +692,19 @@ impl Worker {
             }
         });
         Ok(RunEnd::Died(kind))
+    }
+
+    /// Counts the crash a result reports the worker survived.
+    fn note_survived(&self, r: &SeqResult) {
+        if let Some(StmtOutcome::Crash(k)) = r
+            .outcomes
+            .iter()
+            .find(|o| matches!(o, StmtOutcome::Crash(_)))
+        {
+            WorkerTime::add(&self.spent, |t| {
+                *t.survived.entry(k.counted()).or_default() += 1
+            });
+        }
     }
 
     /// Waits up to 5 s for the JVM to exit on its own (then kills it); kills its process
@@ -790,6 +809,7 @@ impl Worker {
                 forms: Vec::new(),
                 clock_reads: 0,
                 thrown: None,
+                survived: false,
             },
             kind,
         )
