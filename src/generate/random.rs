@@ -1287,11 +1287,18 @@ impl<'a> Generator<'a> {
             _ => st.crashes += 1,
         }
         self.blame[op as usize] += 1;
-        if self.blame[op as usize] == self.cfg.blame_limit {
+        // A hang costs a call limit and the batch waiting for it: an operation is retried
+        // with other arguments only while its timeouts stay rare (at most 1 in 100 calls).
+        let hangs_often =
+            matches!(blame, Blame::Timeout) && st.timeouts >= 2 && st.timeouts * 100 > st.calls;
+        if self.blame[op as usize] == self.cfg.blame_limit || hangs_often {
             let n = self.cfg.blame_limit;
             let why = match blame {
                 Blame::Crash(k) => format!("excluded after {n} crashes (last: {})", crash_name(&k)),
-                Blame::Timeout => format!("excluded after {n} timeouts"),
+                Blame::Timeout => format!(
+                    "excluded after {} timeouts",
+                    self.stats[op as usize].timeouts
+                ),
                 Blame::Output => format!("excluded after printing more than 1 MiB in {n} calls"),
             };
             self.exclude(op, &why);

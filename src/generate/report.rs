@@ -554,34 +554,53 @@ impl Report {
             .filter(|(sig, r)| under_test(sig) && *r != SkipReason::NoProducer)
             .map(|(_, r)| *r);
         let mut out = skipped_lines("member", "members", members);
-        out.extend(self.skipped_members.iter().filter(|(_, r)| *r == SkipReason::NoProducer).map(
-            |(entry, _)| {
-                format!(
-                    "warning: {entry}: only null is passed (put a public implementation or factory of it on the class path, or name one with --class)"
-                )
-            },
-        ));
+        // One line per distinct member: the same signature comes back for each instantiation
+        // of a generic class and each class that inherits it.
+        let mut seen = std::collections::HashSet::new();
+        out.extend(
+            self.skipped_members
+                .iter()
+                .filter(|(entry, r)| *r == SkipReason::NoProducer && seen.insert(entry.as_str()))
+                .map(|(entry, _)| {
+                    format!(
+                        "warning: {entry}: only null is passed (put a public implementation or factory of it on the class path, or name one with --class)"
+                    )
+                }),
+        );
         out.extend(skipped_lines(
             "class",
             "classes",
             self.skipped_classes.iter().map(|(_, r)| *r),
         ));
-        let mut by_cause: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-        for i in &self.incidents {
-            by_cause.entry(&i.what).or_default().push(&i.operation);
-        }
-        for (what, ops) in by_cause {
-            out.push(match ops.as_slice() {
-                [one] => format!("warning: {one} {what}"),
-                _ => format!(
-                    "warning: {} operations {what}: {}",
-                    ops.len(),
-                    name_list(&ops)
-                ),
-            });
-        }
+        out.extend(incident_lines(&self.incidents));
         out
     }
+}
+
+/// The excluded operations, one line per cause, each operation named once (the same
+/// signature excluded for several instantiations, `ArrayList<String>(int)` and
+/// `ArrayList<Integer>(int)`, or for several causes is one operation to the user: its
+/// first cause).
+fn incident_lines(incidents: &[Incident]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut named = std::collections::HashSet::new();
+    let mut by_cause: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for i in incidents {
+        if named.insert(i.operation.as_str()) {
+            by_cause.entry(&i.what).or_default().push(&i.operation);
+        }
+    }
+    for (what, ops) in by_cause {
+        out.push(match ops.as_slice() {
+            [one] => format!("warning: {one} {what}"),
+            _ => format!(
+                "warning: {} operations {what}: {}",
+                ops.len(),
+                name_list(&ops)
+            ),
+        });
+    }
+    out
 }
 
 /// The run's coverage and, when the final check measured it, the written suite's, with
@@ -751,4 +770,38 @@ pub fn test_owner<'o>(ops: &'o OpSet, case: &TestCase) -> Option<&'o str> {
         Stmt::Call { op, .. } => ops.class_under_test(*op),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn incident(op: &str, what: &str) -> Incident {
+        Incident {
+            operation: op.into(),
+            what: what.into(),
+        }
+    }
+
+    #[test]
+    fn an_operation_excluded_several_times_is_one_warning_entry() {
+        let oom = "excluded after 3 crashes (last: OutOfMemoryError)";
+        let soe = "excluded after 3 crashes (last: StackOverflowError)";
+        let lines = incident_lines(&[
+            incident("java.util.ArrayList(int)", oom),
+            incident("java.util.ArrayList(int)", oom),
+            incident("java.util.HashMap.put(String,Boolean)", oom),
+            incident("java.util.ArrayList(int)", soe),
+            incident("java.util.Properties()", soe),
+        ]);
+        assert_eq!(
+            lines,
+            [
+                format!(
+                    "warning: 2 operations {oom}: java.util.ArrayList(int), java.util.HashMap.put(String,Boolean)"
+                ),
+                format!("warning: java.util.Properties() {soe}"),
+            ]
+        );
+    }
 }

@@ -16,7 +16,7 @@ use crate::exit::internal;
 use crate::runner::jar;
 use crate::runner::worker::{RunEnd, Worker, WorkerSpec, WorkerTime};
 use crate::runner::{CrashKind, ExecRequest, JdkClasses, SeqResult, StmtOutcome};
-use crate::sequence::{OpId, OpTable, Operation};
+use crate::sequence::{OpId, OpTable, Operation, Stmt};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::collections::VecDeque;
@@ -203,6 +203,51 @@ fn rest_not_run(
     out
 }
 
+/// Skips (as not run, pushed to `results`) the requests from `from` on that call an
+/// operation of `hung`; when there are none, returns the end of the run of requests from
+/// `from` that call none.
+fn skip_hung(
+    reqs: &[ExecRequest],
+    from: usize,
+    hung: &[OpId],
+    results: &mut Vec<SeqResult>,
+    out: &mut ChunkOut,
+) -> usize {
+    let calls_hung = |r: &ExecRequest| {
+        !hung.is_empty()
+            && r.seq
+                .stmts
+                .iter()
+                .any(|s| matches!(s, Stmt::Call { op, .. } if hung.contains(op)))
+    };
+    let mut i = from;
+    while i < reqs.len() && calls_hung(&reqs[i]) {
+        results.push(not_run(&reqs[i], out.slot));
+        out.not_run += 1;
+        i += 1;
+    }
+    if i > from {
+        return i;
+    }
+    let mut end = i;
+    while end < reqs.len() && !calls_hung(&reqs[end]) {
+        end += 1;
+    }
+    end
+}
+
+/// The operation whose call timed out in `r`.
+fn hung_op(req: &ExecRequest, r: &SeqResult) -> Option<OpId> {
+    let i = r
+        .outcomes
+        .iter()
+        .position(|o| matches!(o, StmtOutcome::Timeout))?;
+    match req.seq.stmts.get(i)? {
+        Stmt::Call { op, .. } => Some(*op),
+        _ => None,
+    }
+}
+
 /// How long past the pool's stop time a running request may still finish.
 const STOP_GRACE: Duration = Duration::from_secs(1);
 
@@ -230,8 +275,16 @@ fn run_chunk(
     // A request still running this long after the stop time is given up (the worker killed),
     // so that a hanging call cannot hold the run for a whole call timeout past its limit.
     let give_up = stop_at.map(|t| t + STOP_GRACE);
+    // Operations that hung in this chunk: the chunk's later requests that call one are not
+    // run (each would likely cost a call limit and a JVM start again).
+    let mut hung: Vec<OpId> = Vec::new();
     while results.len() < reqs.len() {
-        match worker.run_until(&reqs[results.len()..], &mut results, give_up) {
+        let from = results.len();
+        let to = skip_hung(&reqs, from, &hung, &mut results, &mut out);
+        if results.len() > from {
+            continue;
+        }
+        match worker.run_until(&reqs[from..to], &mut results, give_up) {
             Ok(RunEnd::Done) => {}
             Ok(RunEnd::Stopped) => {
                 drop(worker);
@@ -239,7 +292,13 @@ fn run_chunk(
             }
             Ok(RunEnd::Died(kind)) => {
                 match kind {
-                    None => out.timeouts += 1,
+                    None => {
+                        out.timeouts += 1;
+                        hung.extend(hung_op(
+                            &reqs[results.len() - 1],
+                            &results[results.len() - 1],
+                        ));
+                    }
                     Some(k) => out.crashes.push(k),
                 }
                 out.peak_rss_kb = out.peak_rss_kb.max(worker.sample_rss());
@@ -285,6 +344,7 @@ impl Pool {
             heap_mb: cfg.heap_mb,
             extra_jvm_args: cfg.extra_jvm_args.clone(),
             spent: Arc::default(),
+            learned_limit_ms: Arc::default(),
         });
         let slots = start_all(cfg.workers, |i| Worker::start(&spec, i))
             .context("starting the worker JVMs")?;

@@ -10,8 +10,8 @@
 use crate::exit::internal;
 use crate::runner::protocol::{
     self, ClassTable, Dec, HALT_CODE, M_LEAKED_PROCESSES, M_LEAKED_THREADS, M_OOM, M_SOE,
-    M_TIMEOUT, M_WROTE_FILES, P_BYTES, P_COUNT, P_DATA, P_DETAIL, P_EPOCH, P_MARKER, P_NSTMT,
-    P_STMT, P_TAG, TypeTable,
+    M_TIMEOUT, M_WROTE_FILES, P_BYTES, P_COUNT, P_DATA, P_DETAIL, P_EPOCH, P_LIMIT, P_MARKER,
+    P_NSTMT, P_STMT, P_TAG, TypeTable,
 };
 use crate::runner::{CrashKind, ExecRequest, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, Operation};
@@ -32,6 +32,9 @@ const TAIL: usize = 64 * 1024;
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
 const TICK: Duration = Duration::from_millis(100);
+/// The lowest call limit a worker adapts to (the worker's `Progress.FLOOR_NANOS`), and the
+/// starting limit of a worker started after a timeout of one that had not adapted yet.
+const LIMIT_FLOOR: Duration = Duration::from_secs(1);
 
 /// How to start workers.
 #[derive(Clone, Debug)]
@@ -45,6 +48,10 @@ pub struct WorkerSpec {
     /// Where the workers of this spec spent their time (shared by the pool's workers and
     /// its second-opinion pool, which clones the spec).
     pub spent: Arc<Mutex<WorkerTime>>,
+    /// The call limit the last worker that died had adapted to (ms; 0: none yet), the
+    /// starting limit of the next one: a restart after a timeout must not give the next hang
+    /// the whole `--call-timeout` again.
+    pub learned_limit_ms: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// Worker time by what it went to, summed over the workers (two workers busy for 10 s make
@@ -162,6 +169,7 @@ pub struct Worker {
     exit: Option<ExitStatus>,
     peak_rss_kb: u64,
     spent: Arc<Mutex<WorkerTime>>,
+    learned_limit_ms: Arc<std::sync::atomic::AtomicU64>,
 }
 
 enum ReadErr {
@@ -249,6 +257,16 @@ fn jvm_command(spec: &WorkerSpec, files: &WorkerFiles) -> Command {
         .arg(&files.sock)
         .arg(&files.progress_path)
         .arg(spec.call_timeout.as_millis().max(1).to_string())
+        .arg(
+            match spec
+                .learned_limit_ms
+                .load(std::sync::atomic::Ordering::Relaxed)
+            {
+                0 => spec.call_timeout.as_millis().max(1) as u64,
+                ms => ms,
+            }
+            .to_string(),
+        )
         .current_dir(&files.cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -394,6 +412,7 @@ impl Worker {
             exit: None,
             peak_rss_kb: 0,
             spent: spec.spent.clone(),
+            learned_limit_ms: spec.learned_limit_ms.clone(),
         };
         w.handshake(&spec.jar)?;
         WorkerTime::add(&spec.spent, |t| {
@@ -694,6 +713,21 @@ impl Worker {
         Ok(RunEnd::Died(kind))
     }
 
+    /// Remembers the call limit the dead worker had adapted to (`adapted` ms, 0 when it had
+    /// run too few calls to adapt) as the next worker's starting limit. After a timeout of a
+    /// worker that had not adapted yet, the next one starts at [`LIMIT_FLOOR`] (its own calls
+    /// raise it again when they are slow): a hang among the first calls costs the whole
+    /// `--call-timeout` once, not at each restart.
+    fn learn_limit(&self, adapted: u32, timed_out: bool) {
+        let ms = match (adapted, timed_out) {
+            (0, true) => LIMIT_FLOOR.as_millis() as u64,
+            (0, false) => return,
+            (ms, _) => u64::from(ms),
+        };
+        self.learned_limit_ms
+            .store(ms, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// Counts the crash a result reports the worker survived.
     fn note_survived(&self, r: &SeqResult) {
         if let Some(StmtOutcome::Crash(k)) = r
@@ -755,6 +789,7 @@ impl Worker {
         let n = req.seq.len();
         let matches = p_tag == tag && nstmt as usize == n;
         let code = st.and_then(|s| s.code());
+        self.learn_limit(int(P_LIMIT), marker == M_TIMEOUT);
         let kind_outcome = match (marker, self.killed) {
             (M_TIMEOUT, _) if code == Some(HALT_CODE) || !self.killed => StmtOutcome::Timeout,
             (M_OOM, _) => StmtOutcome::Crash(CrashKind::OutOfMemory),

@@ -9,6 +9,7 @@ import static jforge.worker.Proto.P_COUNT;
 import static jforge.worker.Proto.P_DATA;
 import static jforge.worker.Proto.P_DETAIL;
 import static jforge.worker.Proto.P_EPOCH;
+import static jforge.worker.Proto.P_LIMIT;
 import static jforge.worker.Proto.P_MARKER;
 import static jforge.worker.Proto.P_NSTMT;
 import static jforge.worker.Proto.P_STMT;
@@ -25,7 +26,22 @@ import static jforge.worker.Proto.P_TAG;
  */
 final class Progress {
     private final MappedByteBuffer pm;
-    private final long limitNanos;
+    /** The user's call limit (--call-timeout): the watchdog's limit never exceeds it. */
+    private final long capNanos;
+    /**
+     * The watchdog's limit: the cap (or the limit the worker before this one had adapted to)
+     * until 32 calls ran, then SLACK times the 99.9th percentile of the calls' durations, at
+     * least min(FLOOR, cap); mirrored into the progress file once adapted (P_LIMIT, 0 before). Why: most calls take
+     * microseconds, and a hanging call held its worker (and the batch waiting for it) for the
+     * whole cap, 5 s by default, each time (guava collect: 14 timeouts in 120 s).
+     */
+    private volatile long limitNanos;
+    private static final int ADAPT_EVERY = 256;
+    private static final long SLACK = 20;
+    private static final long FLOOR_NANOS = 1_000_000_000L;
+    /** Calls by duration: bucket b holds calls of [2^b, 2^(b+1)) ns. */
+    private final long[] durations = new long[64];
+    private long calls;
     private final Object lock = new Object();
     private volatile boolean inCall;
     private volatile long callStart;
@@ -33,9 +49,11 @@ final class Progress {
     /** False once the outcomes no longer fit the file (jforge then blames without them). */
     private boolean recording = true;
 
-    Progress(MappedByteBuffer pm, long timeoutMs) {
+    Progress(MappedByteBuffer pm, long timeoutMs, long initialMs) {
         this.pm = pm;
-        this.limitNanos = timeoutMs * 1_000_000L;
+        this.capNanos = timeoutMs * 1_000_000L;
+        this.limitNanos = Math.min(capNanos, Math.max(1, initialMs) * 1_000_000L);
+        pm.putInt(P_LIMIT, 0);
     }
 
     void startWatchdog() {
@@ -74,9 +92,31 @@ final class Progress {
 
     /** The call returned (or threw). */
     void end() {
+        long d = System.nanoTime() - callStart;
         synchronized (lock) {
             inCall = false;
         }
+        durations[63 - Long.numberOfLeadingZeros(Math.max(1, d))]++;
+        // early (32, 64, 128 calls: a hang among the first calls costs the full cap), then
+        // every ADAPT_EVERY calls
+        if (++calls % ADAPT_EVERY == 0 || (calls < ADAPT_EVERY && calls >= 32 && Long.bitCount(calls) == 1)) {
+            adapt();
+        }
+    }
+
+    /** Sets the watchdog's limit from the durations seen (see limitNanos). */
+    private void adapt() {
+        long slowest = calls / 1000;
+        long seen = 0;
+        int b = 63;
+        while (b > 0 && seen + durations[b] <= slowest) {
+            seen += durations[b];
+            b--;
+        }
+        long p999 = 1L << Math.min(62, b + 1);
+        long floor = Math.min(FLOOR_NANOS, capNanos);
+        limitNanos = Math.min(capNanos, Math.max(floor, SLACK * Math.min(p999, capNanos)));
+        pm.putInt(P_LIMIT, (int) Math.min(Integer.MAX_VALUE, limitNanos / 1_000_000L));
     }
 
     /** Records why the worker stops, blaming statement stmt, and halts the JVM. */
