@@ -168,6 +168,17 @@ fn out_of_memory_that_keeps_the_heap_full_restarts_the_worker() {
 }
 
 #[test]
+fn a_waiting_call_is_interrupted_at_the_limit_and_the_worker_goes_on() {
+    let t0 = Instant::now();
+    let (res, st) = run_hostile("nap", "()I", Duration::from_secs(1), 128, false);
+    assert_blamed(&res, StmtOutcome::Timeout);
+    assert_eq!(st.restarts, 0, "{st:?}");
+    assert_eq!(st.timeouts, 0, "no worker died of it: {st:?}");
+    assert_eq!(st.time.starts, 1);
+    assert!(t0.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
 fn stack_overflow_is_survived() {
     let (res, st) = run_hostile("recurse", "(I)I", Duration::from_secs(20), 128, true);
     assert_survived(&res, &st, CrashKind::StackOverflow);

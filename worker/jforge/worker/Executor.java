@@ -21,6 +21,7 @@ import static jforge.worker.Proto.CK_OOM;
 import static jforge.worker.Proto.CK_SOE;
 import static jforge.worker.Proto.O_CRASH;
 import static jforge.worker.Proto.O_NOTRUN;
+import static jforge.worker.Proto.O_TIMEOUT;
 import static jforge.worker.Proto.STMT_ARRAY;
 import static jforge.worker.Proto.STMT_CALL;
 import static jforge.worker.Proto.STMT_LIT;
@@ -211,6 +212,22 @@ final class Executor {
     }
 
     /**
+     * Statement i ran past the call limit, was interrupted and ended: its outcome is a
+     * timeout whatever it returned or threw (the worker goes on); returns false.
+     */
+    private boolean timedOut(int i, int before) {
+        outcomes.outc.n = before;
+        outcomes.forgetClassesFrom(classesAt[i]);
+        outcomes.outc.u8(O_TIMEOUT);
+        vals[i] = null;
+        if (thrownAt == i) {
+            thrown = null;
+            thrownAt = -1;
+        }
+        return false;
+    }
+
+    /**
      * The THROWN section of the tail: who broke what a call threw (see Blame), so that
      * jforge can tell a class's own exception from one thrown by an argument object.
      */
@@ -313,6 +330,9 @@ final class Executor {
             progress.begin(i);
             boolean ok = execStmt(i, stmts[i]);
             progress.end();
+            if (progress.interrupted()) {
+                ok = timedOut(i, before);
+            }
             progress.record(outc, before, i + 1);
             if (!ok) {
                 for (int j = i + 1; j < n; j++) {

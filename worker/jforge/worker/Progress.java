@@ -42,6 +42,16 @@ final class Progress {
     /** Calls by duration: bucket b holds calls of [2^b, 2^(b+1)) ns. */
     private final long[] durations = new long[64];
     private long calls;
+    /** The thread running the calls (the worker's main thread). */
+    private volatile Thread caller;
+    /** The call running was interrupted by the watchdog (guarded by lock). */
+    private boolean interrupted;
+    /**
+     * How long an interrupted call has to end before the worker halts. Why interrupt first: a
+     * call that waits (a queue's poll or drain with a timeout argument) ends when interrupted,
+     * and halting it cost a JVM start and class loading each time.
+     */
+    private static final long INTERRUPT_GRACE_NANOS = 200_000_000L;
     private final Object lock = new Object();
     private volatile boolean inCall;
     private volatile long callStart;
@@ -73,7 +83,13 @@ final class Progress {
             }
             if (inCall && System.nanoTime() - callStart > limitNanos) {
                 synchronized (lock) {
-                    if (inCall && System.nanoTime() - callStart > limitNanos) {
+                    long over = System.nanoTime() - callStart - limitNanos;
+                    if (inCall && over > 0 && !interrupted) {
+                        // First interrupt the call: one waiting (sleep, a queue's poll with a
+                        // timeout, a lock) ends, and the worker goes on (see interrupted()).
+                        interrupted = true;
+                        caller.interrupt();
+                    } else if (inCall && over > INTERRUPT_GRACE_NANOS) {
                         pm.putInt(P_MARKER, M_TIMEOUT);
                         Runtime.getRuntime().halt(HALT_CODE);
                     }
@@ -84,6 +100,14 @@ final class Progress {
 
     /** A call of statement (or task) stmt starts: the watchdog's clock runs. */
     void begin(int stmt) {
+        caller = Thread.currentThread();
+        synchronized (lock) {
+            if (interrupted) {
+                // an interrupt that came after its call ended must not reach this one
+                interrupted = false;
+                Thread.interrupted();
+            }
+        }
         pm.putInt(P_STMT, stmt);
         pm.putInt(P_EPOCH, ++epoch);
         callStart = System.nanoTime();
@@ -102,6 +126,22 @@ final class Progress {
         if (++calls % ADAPT_EVERY == 0 || (calls < ADAPT_EVERY && calls >= 32 && Long.bitCount(calls) == 1)) {
             adapt();
         }
+    }
+
+    /**
+     * Whether the call that just ended ran past the limit and was interrupted (it ended within
+     * the grace period, so the worker goes on: the call's outcome is a timeout); clears the
+     * interrupt flag the watchdog set.
+     */
+    boolean interrupted() {
+        synchronized (lock) {
+            if (!interrupted) {
+                return false;
+            }
+            interrupted = false;
+        }
+        Thread.interrupted();
+        return true;
     }
 
     /** Sets the watchdog's limit from the durations seen (see limitNanos). */

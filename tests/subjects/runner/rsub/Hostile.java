@@ -44,6 +44,12 @@ public class Hostile {
         }
     }
 
+    /** Waits a minute, interruptibly. */
+    public static int nap() throws InterruptedException {
+        Thread.sleep(60_000);
+        return 1;
+    }
+
     /** One allocation sized by its argument. */
     public static int alloc(int n) {
         long[] a = new long[n];
