@@ -15,7 +15,7 @@
 use crate::exit::internal;
 use crate::runner::jar;
 use crate::runner::worker::{RunEnd, Worker, WorkerSpec, WorkerTime};
-use crate::runner::{CrashKind, ExecRequest, JdkClasses, SeqResult, StmtOutcome};
+use crate::runner::{CrashKind, ExecMode, ExecRequest, JdkClasses, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, OpTable, Operation, Stmt};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
@@ -203,8 +203,8 @@ fn rest_not_run(
     out
 }
 
-/// Skips (as not run, pushed to `results`) the requests from `from` on that call an
-/// operation of `hung`; when there are none, returns the end of the run of requests from
+/// Skips (as not run, pushed to `results`) the generation requests from `from` on that end
+/// with a call of an operation of `hung`; when there are none, returns the end of the run of requests from
 /// `from` that call none.
 fn skip_hung(
     reqs: &[ExecRequest],
@@ -213,12 +213,13 @@ fn skip_hung(
     results: &mut Vec<SeqResult>,
     out: &mut ChunkOut,
 ) -> usize {
+    // Only generation's requests that end with the call: an operation that hung once may
+    // have run normally earlier in other sequences (their prefixes reuse its values), and
+    // the requests of test building must all run (a request not run is a test dropped).
     let calls_hung = |r: &ExecRequest| {
         !hung.is_empty()
-            && r.seq
-                .stmts
-                .iter()
-                .any(|s| matches!(s, Stmt::Call { op, .. } if hung.contains(op)))
+            && r.mode == ExecMode::Generate
+            && matches!(r.seq.stmts.last(), Some(Stmt::Call { op, .. }) if hung.contains(op))
     };
     let mut i = from;
     while i < reqs.len() && calls_hung(&reqs[i]) {
@@ -275,8 +276,8 @@ fn run_chunk(
     // A request still running this long after the stop time is given up (the worker killed),
     // so that a hanging call cannot hold the run for a whole call timeout past its limit.
     let give_up = stop_at.map(|t| t + STOP_GRACE);
-    // Operations that hung in this chunk: the chunk's later requests that call one are not
-    // run (each would likely cost a call limit and a JVM start again).
+    // Operations that hung in this chunk: the chunk's later generation requests that end with
+    // a call of one are not run (each would likely cost a call limit and a JVM start again).
     let mut hung: Vec<OpId> = Vec::new();
     while results.len() < reqs.len() {
         let from = results.len();
