@@ -323,6 +323,8 @@ struct Timing {
     finish: Duration,
     check: Duration,
     finish_budget: Option<Duration>,
+    /// Instrumenting the classes under test (part of set-up).
+    instrument: Duration,
 }
 
 impl Strategy for Gen {
@@ -380,7 +382,9 @@ impl Strategy for Gen {
         let sel = select_classes(&mut session, &args)?;
         let mut ops = operations(&session, &args, &limits, &sel)?;
         let literals = literal_pool(&session.model, &sel.classes);
+        let instrument_start = Instant::now();
         let cov_setup = coverage_setup(&mut session, &args, &limits, &sel.classes, &mut ops)?;
+        let instrument = instrument_start.elapsed();
         let earlier = read_earlier(&mut out, &ops, &sel.classes);
         let mut pool = session.take_pool()?;
         let run = GenRun {
@@ -413,6 +417,7 @@ impl Strategy for Gen {
             finish: built.finish_time,
             check: suite.check_time,
             finish_budget: built.finish_budget,
+            instrument,
         };
         let mut report = run.report(&generator, pool, &out, &built, &suite, &timing);
         report.earlier_suite = earlier.diff(&suite.regression, &built.fstats);
@@ -610,6 +615,7 @@ impl GenRun<'_> {
             add_suite_coverage(&mut report, setup, hits, &built.fstats);
         }
         report.phase_seconds = phases(timing);
+        report.worker_seconds.instrumenting = timing.instrument.as_secs_f64();
         report.output = out.summary(
             self.args.suite.checking.junit_classpath.as_deref(),
             &self.session.entries,

@@ -1395,6 +1395,7 @@ impl<'a> Search<'a> {
                     forms: Vec::new(),
                     clock_reads: 0,
                     thrown: None,
+                    survived: false,
                 };
                 self.apply(m, &r);
                 return;

@@ -1121,6 +1121,7 @@ impl<'a> Generator<'a> {
         match r.first_abnormal() {
             Some(i) => match &r.outcomes[i] {
                 StmtOutcome::Timeout => self.blame_stmt(&b, i, Blame::Timeout),
+                StmtOutcome::Crash(_) if r.survived => self.note_survived(&b, i),
                 StmtOutcome::Crash(kind) => self.blame_stmt(&b, i, Blame::Crash(kind.clone())),
                 StmtOutcome::Exception { class, .. } if class.as_ref() == EXCESSIVE_OUTPUT => {
                     self.blame_stmt(&b, i, Blame::Output)
@@ -1302,15 +1303,33 @@ impl<'a> Generator<'a> {
             _ => st.crashes += 1,
         }
         self.blame[op as usize] += 1;
-        if self.blame[op as usize] == self.cfg.blame_limit {
+        // A hang costs a call limit and the batch waiting for it: an operation is retried
+        // with other arguments only while its timeouts stay rare (at most 1 in 100 calls).
+        let hangs_often =
+            matches!(blame, Blame::Timeout) && st.timeouts >= 2 && st.timeouts * 100 > st.calls;
+        if self.blame[op as usize] == self.cfg.blame_limit || hangs_often {
             let n = self.cfg.blame_limit;
             let why = match blame {
                 Blame::Crash(k) => format!("excluded after {n} crashes (last: {})", crash_name(&k)),
-                Blame::Timeout => format!("excluded after {n} timeouts"),
+                Blame::Timeout => format!(
+                    "excluded after {} timeouts",
+                    self.stats[op as usize].timeouts
+                ),
                 Blame::Output => format!("excluded after printing more than 1 MiB in {n} calls"),
             };
             self.exclude(op, &why);
         }
+    }
+
+    /// A crash the worker survived (an OutOfMemoryError or StackOverflowError of this call):
+    /// counted for the operation, but it costs no restart, so it neither excludes the
+    /// operation nor slows its use; the sequence is no test and gives no values.
+    fn note_survived(&mut self, b: &Built, i: usize) {
+        let op = match &b.comp.seq.stmts[i] {
+            Stmt::Call { op, .. } => *op,
+            _ => b.op,
+        };
+        self.stats[op as usize].crashes += 1;
     }
 
     /// A call that printed to the console: its sequence is dropped (a test calling it would

@@ -95,6 +95,8 @@ pub struct Report {
     pub worker_crashes: BTreeMap<String, u64>,
     pub worker_peak_rss_kb: Vec<u64>,
     pub rust_peak_rss_kb: Option<u64>,
+    /// Where the workers' time went over the run (summed over workers).
+    pub worker_seconds: WorkerSeconds,
     /// With `--coverage`: branch and line totals of the classes under test, the
     /// coverage-over-time series and per-class figures.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -105,6 +107,82 @@ pub struct Report {
     /// them (`None`: there were none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub earlier_suite: Option<EarlierSuite>,
+}
+
+/// Worker time by what it went to, in seconds summed over the workers, over the whole run
+/// (generation, finishing and the second-opinion JVMs): what sequences per second depend on.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct WorkerSeconds {
+    /// Running sequences that came back with a result.
+    pub executing: f64,
+    /// Starting worker JVMs (spawn to handshake), `starts` times.
+    pub starting: f64,
+    pub starts: u64,
+    /// Loading the classes under test and resolving the operations in each started worker.
+    pub loading_classes: f64,
+    /// Sequences that ended in a timeout, from the worker's last result to its death.
+    pub timeouts: f64,
+    /// Sequences that ended in a crash, per cause, from the last result to the death.
+    pub crashes: BTreeMap<String, f64>,
+    /// Instrumenting the classes under test (in jforge, once per run; wall seconds).
+    pub instrumenting: f64,
+    /// OutOfMemoryErrors and StackOverflowErrors the workers survived (the sequence's
+    /// outcome, no restart), per kind.
+    pub survived: BTreeMap<String, u64>,
+}
+
+impl WorkerSeconds {
+    fn of(pool: &PoolStats) -> WorkerSeconds {
+        let t = &pool.time;
+        WorkerSeconds {
+            executing: t.executing.as_secs_f64(),
+            starting: t.start.as_secs_f64(),
+            starts: t.starts,
+            loading_classes: t.register.as_secs_f64(),
+            timeouts: t.timeouts.as_secs_f64(),
+            crashes: t
+                .crashes
+                .iter()
+                .map(|(k, d)| (crash_name(k), d.as_secs_f64()))
+                .collect(),
+            instrumenting: 0.0,
+            survived: t
+                .survived
+                .iter()
+                .map(|(k, n)| (crash_name(k), *n))
+                .collect(),
+        }
+    }
+
+    /// The summary line: `worker time: 30.1 s executing, 4.2 s in 6 JVM starts, ...`.
+    fn line(&self) -> String {
+        let mut parts = vec![
+            format!("{:.1}s executing", self.executing),
+            format!("{:.1}s in {} JVM starts", self.starting, self.starts),
+            format!("{:.1}s loading classes", self.loading_classes),
+        ];
+        if self.timeouts > 0.0 {
+            parts.push(format!("{:.1}s lost to timeouts", self.timeouts));
+        }
+        for (k, v) in &self.crashes {
+            parts.push(format!("{v:.1}s lost to {k}"));
+        }
+        let survived: Vec<String> = self
+            .survived
+            .iter()
+            .map(|(k, n)| format!("{k}: {n}"))
+            .collect();
+        let survived = if survived.is_empty() {
+            String::new()
+        } else {
+            format!("; survived without a restart: {}", survived.join(", "))
+        };
+        format!(
+            "worker time: {}; instrumenting {:.1}s{survived}",
+            parts.join(", "),
+            self.instrumenting
+        )
+    }
 }
 
 /// The diff between the earlier suite and this run's (set by the command).
@@ -249,6 +327,7 @@ impl Report {
                 .collect(),
             worker_peak_rss_kb: pool.worker_peak_rss_kb.clone(),
             rust_peak_rss_kb: own_peak_rss_kb(),
+            worker_seconds: WorkerSeconds::of(pool),
             coverage: coverage_row(generator),
             phase_seconds: Phases::default(),
             earlier_suite: None,
@@ -318,7 +397,8 @@ impl Report {
             self.workers,
             self.total_seconds,
             self.stop_reason.describe()
-        )
+        )?;
+        writeln!(out, "{}", self.worker_seconds.line())
     }
 
     /// How many tests were written where (and how to run the error-revealing ones when they
@@ -475,34 +555,53 @@ impl Report {
             .filter(|(sig, r)| under_test(sig) && *r != SkipReason::NoProducer)
             .map(|(_, r)| *r);
         let mut out = skipped_lines("member", "members", members);
-        out.extend(self.skipped_members.iter().filter(|(_, r)| *r == SkipReason::NoProducer).map(
-            |(entry, _)| {
-                format!(
-                    "warning: {entry}: only null is passed (put a public implementation or factory of it on the class path, or name one with --class)"
-                )
-            },
-        ));
+        // One line per distinct member: the same signature comes back for each instantiation
+        // of a generic class and each class that inherits it.
+        let mut seen = std::collections::HashSet::new();
+        out.extend(
+            self.skipped_members
+                .iter()
+                .filter(|(entry, r)| *r == SkipReason::NoProducer && seen.insert(entry.as_str()))
+                .map(|(entry, _)| {
+                    format!(
+                        "warning: {entry}: only null is passed (put a public implementation or factory of it on the class path, or name one with --class)"
+                    )
+                }),
+        );
         out.extend(skipped_lines(
             "class",
             "classes",
             self.skipped_classes.iter().map(|(_, r)| *r),
         ));
-        let mut by_cause: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-        for i in &self.incidents {
-            by_cause.entry(&i.what).or_default().push(&i.operation);
-        }
-        for (what, ops) in by_cause {
-            out.push(match ops.as_slice() {
-                [one] => format!("warning: {one} {what}"),
-                _ => format!(
-                    "warning: {} operations {what}: {}",
-                    ops.len(),
-                    name_list(&ops)
-                ),
-            });
-        }
+        out.extend(incident_lines(&self.incidents));
         out
     }
+}
+
+/// The excluded operations, one line per cause, each operation named once (the same
+/// signature excluded for several instantiations, `ArrayList<String>(int)` and
+/// `ArrayList<Integer>(int)`, or for several causes is one operation to the user: its
+/// first cause).
+fn incident_lines(incidents: &[Incident]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut named = std::collections::HashSet::new();
+    let mut by_cause: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for i in incidents {
+        if named.insert(i.operation.as_str()) {
+            by_cause.entry(&i.what).or_default().push(&i.operation);
+        }
+    }
+    for (what, ops) in by_cause {
+        out.push(match ops.as_slice() {
+            [one] => format!("warning: {one} {what}"),
+            _ => format!(
+                "warning: {} operations {what}: {}",
+                ops.len(),
+                name_list(&ops)
+            ),
+        });
+    }
+    out
 }
 
 /// The run's coverage and, when the final check measured it, the written suite's, with
@@ -672,4 +771,38 @@ pub fn test_owner<'o>(ops: &'o OpSet, case: &TestCase) -> Option<&'o str> {
         Stmt::Call { op, .. } => ops.class_under_test(*op),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn incident(op: &str, what: &str) -> Incident {
+        Incident {
+            operation: op.into(),
+            what: what.into(),
+        }
+    }
+
+    #[test]
+    fn an_operation_excluded_several_times_is_one_warning_entry() {
+        let oom = "excluded after 3 crashes (last: OutOfMemoryError)";
+        let soe = "excluded after 3 crashes (last: StackOverflowError)";
+        let lines = incident_lines(&[
+            incident("java.util.ArrayList(int)", oom),
+            incident("java.util.ArrayList(int)", oom),
+            incident("java.util.HashMap.put(String,Boolean)", oom),
+            incident("java.util.ArrayList(int)", soe),
+            incident("java.util.Properties()", soe),
+        ]);
+        assert_eq!(
+            lines,
+            [
+                format!(
+                    "warning: 2 operations {oom}: java.util.ArrayList(int), java.util.HashMap.put(String,Boolean)"
+                ),
+                format!("warning: java.util.Properties() {soe}"),
+            ]
+        );
+    }
 }

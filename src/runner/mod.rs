@@ -15,6 +15,7 @@ pub mod protocol;
 pub mod worker;
 
 pub use pool::{CLOCK_FIXED, CLOCK_SHIFTED, Pool, PoolConfig, PoolStats};
+pub use worker::WorkerTime;
 
 use crate::sequence::{OpId, SeqRef, Value};
 use std::sync::Arc;
@@ -372,6 +373,10 @@ pub struct SeqResult {
     pub clock_reads: u32,
     /// When a call threw: its statement and who broke it.
     pub thrown: Option<(u32, Blame)>,
+    /// The worker survived the crash among the outcomes (an OutOfMemoryError or
+    /// StackOverflowError it reported itself) and goes on: no restart. False for the results
+    /// jforge made up after a worker died.
+    pub survived: bool,
 }
 
 impl SeqResult {

@@ -14,9 +14,9 @@
 
 use crate::exit::internal;
 use crate::runner::jar;
-use crate::runner::worker::{RunEnd, Worker, WorkerSpec};
-use crate::runner::{CrashKind, ExecRequest, JdkClasses, SeqResult, StmtOutcome};
-use crate::sequence::{OpId, OpTable, Operation};
+use crate::runner::worker::{RunEnd, Worker, WorkerSpec, WorkerTime};
+use crate::runner::{CrashKind, ExecMode, ExecRequest, JdkClasses, SeqResult, StmtOutcome};
+use crate::sequence::{OpId, OpTable, Operation, Stmt};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::collections::VecDeque;
@@ -49,6 +49,8 @@ pub struct PoolStats {
     pub crashes: BTreeMap<CrashKind, u64>,
     /// Peak resident set (VmHWM) per worker slot over all its JVMs, in KiB.
     pub worker_peak_rss_kb: Vec<u64>,
+    /// Where the workers' time went since the pool started (second opinion included).
+    pub time: WorkerTime,
 }
 
 /// What a chunk thread hands back.
@@ -181,6 +183,7 @@ fn not_run(req: &ExecRequest, slot: usize) -> SeqResult {
         forms: Vec::new(),
         clock_reads: 0,
         thrown: None,
+        survived: false,
     }
 }
 
@@ -198,6 +201,52 @@ fn rest_not_run(
     }
     out.results = idx.into_iter().zip(results).collect();
     out
+}
+
+/// Skips (as not run, pushed to `results`) the generation requests from `from` on that end
+/// with a call of an operation of `hung`; when there are none, returns the end of the run of requests from
+/// `from` that call none.
+fn skip_hung(
+    reqs: &[ExecRequest],
+    from: usize,
+    hung: &[OpId],
+    results: &mut Vec<SeqResult>,
+    out: &mut ChunkOut,
+) -> usize {
+    // Only generation's requests that end with the call: an operation that hung once may
+    // have run normally earlier in other sequences (their prefixes reuse its values), and
+    // the requests of test building must all run (a request not run is a test dropped).
+    let calls_hung = |r: &ExecRequest| {
+        !hung.is_empty()
+            && r.mode == ExecMode::Generate
+            && matches!(r.seq.stmts.last(), Some(Stmt::Call { op, .. }) if hung.contains(op))
+    };
+    let mut i = from;
+    while i < reqs.len() && calls_hung(&reqs[i]) {
+        results.push(not_run(&reqs[i], out.slot));
+        out.not_run += 1;
+        i += 1;
+    }
+    if i > from {
+        return i;
+    }
+    let mut end = i;
+    while end < reqs.len() && !calls_hung(&reqs[end]) {
+        end += 1;
+    }
+    end
+}
+
+/// The operation whose call timed out in `r`.
+fn hung_op(req: &ExecRequest, r: &SeqResult) -> Option<OpId> {
+    let i = r
+        .outcomes
+        .iter()
+        .position(|o| matches!(o, StmtOutcome::Timeout))?;
+    match req.seq.stmts.get(i)? {
+        Stmt::Call { op, .. } => Some(*op),
+        _ => None,
+    }
 }
 
 /// How long past the pool's stop time a running request may still finish.
@@ -227,8 +276,16 @@ fn run_chunk(
     // A request still running this long after the stop time is given up (the worker killed),
     // so that a hanging call cannot hold the run for a whole call timeout past its limit.
     let give_up = stop_at.map(|t| t + STOP_GRACE);
+    // Operations that hung in this chunk: the chunk's later generation requests that end with
+    // a call of one are not run (each would likely cost a call limit and a JVM start again).
+    let mut hung: Vec<OpId> = Vec::new();
     while results.len() < reqs.len() {
-        match worker.run_until(&reqs[results.len()..], &mut results, give_up) {
+        let from = results.len();
+        let to = skip_hung(&reqs, from, &hung, &mut results, &mut out);
+        if results.len() > from {
+            continue;
+        }
+        match worker.run_until(&reqs[from..to], &mut results, give_up) {
             Ok(RunEnd::Done) => {}
             Ok(RunEnd::Stopped) => {
                 drop(worker);
@@ -236,7 +293,13 @@ fn run_chunk(
             }
             Ok(RunEnd::Died(kind)) => {
                 match kind {
-                    None => out.timeouts += 1,
+                    None => {
+                        out.timeouts += 1;
+                        hung.extend(hung_op(
+                            &reqs[results.len() - 1],
+                            &results[results.len() - 1],
+                        ));
+                    }
                     Some(k) => out.crashes.push(k),
                 }
                 out.peak_rss_kb = out.peak_rss_kb.max(worker.sample_rss());
@@ -281,6 +344,8 @@ impl Pool {
             call_timeout: cfg.call_timeout,
             heap_mb: cfg.heap_mb,
             extra_jvm_args: cfg.extra_jvm_args.clone(),
+            spent: Arc::default(),
+            learned_limit_ms: Arc::default(),
         });
         let slots = start_all(cfg.workers, |i| Worker::start(&spec, i))
             .context("starting the worker JVMs")?;
@@ -629,6 +694,9 @@ impl Pool {
                 let p = w.sample_rss();
                 self.stats.worker_peak_rss_kb[i] = self.stats.worker_peak_rss_kb[i].max(p);
             }
+        }
+        if let Ok(t) = self.spec.spent.lock() {
+            self.stats.time = t.clone();
         }
         self.stats.clone()
     }

@@ -665,8 +665,8 @@ pub fn decode_outcome(d: &mut Dec, classes: &mut ClassTable) -> Result<StmtOutco
         O_CRASH => {
             let kind = match d.u8()? {
                 0 => CrashKind::Exited(if d.u8()? != 0 { Some(d.i32()?) } else { None }),
-                1 => CrashKind::OutOfMemory,
-                2 => CrashKind::StackOverflow,
+                CK_OOM => CrashKind::OutOfMemory,
+                CK_SOE => CrashKind::StackOverflow,
                 3 => CrashKind::LeakedThreads,
                 4 => CrashKind::Unresponsive,
                 5 => CrashKind::LeakedProcesses(d.u32()?),
@@ -729,8 +729,8 @@ pub fn encode_outcome(e: &mut Enc, o: &StmtOutcome, classes: &mut ClassEncTable)
                         None => e.u8(0),
                     }
                 }
-                CrashKind::OutOfMemory => e.u8(1),
-                CrashKind::StackOverflow => e.u8(2),
+                CrashKind::OutOfMemory => e.u8(CK_OOM),
+                CrashKind::StackOverflow => e.u8(CK_SOE),
                 CrashKind::LeakedThreads => e.u8(3),
                 CrashKind::Unresponsive => e.u8(4),
                 CrashKind::LeakedProcesses(n) => {
@@ -839,6 +839,8 @@ pub fn decode_result(
     if !d.at_end() {
         bail!("protocol error: trailing bytes in RESULT frame");
     }
+    // The worker sends a crash only for an error it survived (protocol 6).
+    let survived = outcomes.iter().any(|o| matches!(o, StmtOutcome::Crash(_)));
     Ok((
         tag,
         SeqResult {
@@ -852,6 +854,7 @@ pub fn decode_result(
             forms,
             clock_reads,
             thrown,
+            survived,
         },
     ))
 }
@@ -1335,6 +1338,8 @@ mod tests {
                     }],
                 },
             )),
+            // it has crash outcomes, which the worker sends only for a crash it survived
+            survived: true,
         }
     }
 

@@ -10,8 +10,8 @@
 use crate::exit::internal;
 use crate::runner::protocol::{
     self, ClassTable, Dec, HALT_CODE, M_LEAKED_PROCESSES, M_LEAKED_THREADS, M_OOM, M_SOE,
-    M_TIMEOUT, M_WROTE_FILES, P_BYTES, P_COUNT, P_DATA, P_DETAIL, P_EPOCH, P_MARKER, P_NSTMT,
-    P_STMT, P_TAG, TypeTable,
+    M_TIMEOUT, M_WROTE_FILES, P_BYTES, P_COUNT, P_DATA, P_DETAIL, P_EPOCH, P_LIMIT, P_MARKER,
+    P_NSTMT, P_STMT, P_TAG, TypeTable,
 };
 use crate::runner::{CrashKind, ExecRequest, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, Operation};
@@ -32,6 +32,9 @@ const TAIL: usize = 64 * 1024;
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
 const TICK: Duration = Duration::from_millis(100);
+/// The lowest call limit a worker adapts to (the worker's `Progress.FLOOR_NANOS`), and the
+/// starting limit of a worker started after a timeout of one that had not adapted yet.
+const LIMIT_FLOOR: Duration = Duration::from_secs(1);
 
 /// How to start workers.
 #[derive(Clone, Debug)]
@@ -42,6 +45,46 @@ pub struct WorkerSpec {
     pub call_timeout: Duration,
     pub heap_mb: u32,
     pub extra_jvm_args: Vec<String>,
+    /// Where the workers of this spec spent their time (shared by the pool's workers and
+    /// its second-opinion pool, which clones the spec).
+    pub spent: Arc<Mutex<WorkerTime>>,
+    /// The call limit the last worker that died had adapted to (ms; 0: none yet), the
+    /// starting limit of the next one: a restart after a timeout must not give the next hang
+    /// the whole `--call-timeout` again.
+    pub learned_limit_ms: Arc<std::sync::atomic::AtomicU64>,
+}
+
+/// Worker time by what it went to, summed over the workers (two workers busy for 10 s make
+/// 20 s). Why: on whole packages most of the time went to JVM starts and timeouts, not to
+/// running sequences, and nothing said so.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WorkerTime {
+    /// JVM starts: spawn to handshake.
+    pub start: Duration,
+    /// Number of JVM starts.
+    pub starts: u64,
+    /// Registering operations: loading and initialising the classes under test (the
+    /// instrumented copies with coverage) and resolving members by reflection.
+    pub register: Duration,
+    /// Running requests that came back with a result.
+    pub executing: Duration,
+    /// Requests that ended in a timeout: from the last result to the worker's death.
+    pub timeouts: Duration,
+    /// Requests that ended in a crash, per kind ([`CrashKind::counted`]): from the last
+    /// result to the death and post-mortem.
+    pub crashes: std::collections::BTreeMap<CrashKind, Duration>,
+    /// Crashes the workers survived (reported as the statement's outcome, no restart), per
+    /// kind.
+    pub survived: std::collections::BTreeMap<CrashKind, u64>,
+}
+
+impl WorkerTime {
+    /// Updates the shared ledger (a poisoned lock only loses the figure).
+    fn add(spent: &Mutex<WorkerTime>, f: impl FnOnce(&mut WorkerTime)) {
+        if let Ok(mut t) = spent.lock() {
+            f(&mut t);
+        }
+    }
 }
 
 impl WorkerSpec {
@@ -125,6 +168,8 @@ pub struct Worker {
     killed: bool,
     exit: Option<ExitStatus>,
     peak_rss_kb: u64,
+    spent: Arc<Mutex<WorkerTime>>,
+    learned_limit_ms: Arc<std::sync::atomic::AtomicU64>,
 }
 
 enum ReadErr {
@@ -212,6 +257,16 @@ fn jvm_command(spec: &WorkerSpec, files: &WorkerFiles) -> Command {
         .arg(&files.sock)
         .arg(&files.progress_path)
         .arg(spec.call_timeout.as_millis().max(1).to_string())
+        .arg(
+            match spec
+                .learned_limit_ms
+                .load(std::sync::atomic::Ordering::Relaxed)
+            {
+                0 => spec.call_timeout.as_millis().max(1) as u64,
+                ms => ms,
+            }
+            .to_string(),
+        )
         .current_dir(&files.cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -314,6 +369,7 @@ fn accept_worker(
 
 impl Worker {
     pub fn start(spec: &WorkerSpec, index: usize) -> Result<Worker> {
+        let t0 = Instant::now();
         let files = WorkerFiles::create()?;
         let mut child = jvm_command(spec, &files).spawn().with_context(|| {
             format!(
@@ -355,8 +411,14 @@ impl Worker {
             killed: false,
             exit: None,
             peak_rss_kb: 0,
+            spent: spec.spent.clone(),
+            learned_limit_ms: spec.learned_limit_ms.clone(),
         };
         w.handshake(&spec.jar)?;
+        WorkerTime::add(&spec.spent, |t| {
+            t.start += t0.elapsed();
+            t.starts += 1;
+        });
         Ok(w)
     }
 
@@ -522,10 +584,12 @@ impl Worker {
         if self.registered >= ops.len() {
             return Ok(Vec::new());
         }
+        let t0 = Instant::now();
         let frame = protocol::encode_register(self.registered as u32, &ops[self.registered..]);
         let r = self
             .send(&frame)
             .and_then(|_| self.read_frame(Some(REQUEST_TIMEOUT), false));
+        WorkerTime::add(&self.spent, |t| t.register += t0.elapsed());
         match r {
             Ok(f) => {
                 let failed = protocol::decode_registered(&f).map_err(internal)?;
@@ -595,6 +659,8 @@ impl Worker {
             reqs.iter().enumerate().map(|(i, r)| (base + i as u32, r)),
         );
         let mut done = 0usize;
+        let t0 = Instant::now();
+        let mut last = t0;
         let mut alive = self.send(&frame).is_ok();
         while alive && done < reqs.len() {
             match self.read_frame(None, true) {
@@ -615,20 +681,64 @@ impl Worker {
                             reqs[done].seq.len()
                         )));
                     }
+                    if r.survived {
+                        self.note_survived(&r);
+                    }
                     out.push(r);
                     done += 1;
+                    last = Instant::now();
                 }
                 Err(ReadErr::Dead) => alive = false,
-                Err(ReadErr::Deadline) => return Ok(RunEnd::Stopped),
+                Err(ReadErr::Deadline) => {
+                    WorkerTime::add(&self.spent, |t| t.executing += t0.elapsed());
+                    return Ok(RunEnd::Stopped);
+                }
                 Err(ReadErr::Other(e)) => return Err(e),
             }
         }
         if alive {
+            WorkerTime::add(&self.spent, |t| t.executing += t0.elapsed());
             return Ok(RunEnd::Done);
         }
         let (r, kind) = self.postmortem(&reqs[done], base + done as u32);
         out.push(r);
+        let lost = last.elapsed();
+        WorkerTime::add(&self.spent, |t| {
+            t.executing += last - t0;
+            match &kind {
+                None => t.timeouts += lost,
+                Some(k) => *t.crashes.entry(k.counted()).or_default() += lost,
+            }
+        });
         Ok(RunEnd::Died(kind))
+    }
+
+    /// Remembers the call limit the dead worker had adapted to (`adapted` ms, 0 when it had
+    /// run too few calls to adapt) as the next worker's starting limit. After a timeout of a
+    /// worker that had not adapted yet, the next one starts at [`LIMIT_FLOOR`] (its own calls
+    /// raise it again when they are slow): a hang among the first calls costs the whole
+    /// `--call-timeout` once, not at each restart.
+    fn learn_limit(&self, adapted: u32, timed_out: bool) {
+        let ms = match (adapted, timed_out) {
+            (0, true) => LIMIT_FLOOR.as_millis() as u64,
+            (0, false) => return,
+            (ms, _) => u64::from(ms),
+        };
+        self.learned_limit_ms
+            .store(ms, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Counts the crash a result reports the worker survived.
+    fn note_survived(&self, r: &SeqResult) {
+        if let Some(StmtOutcome::Crash(k)) = r
+            .outcomes
+            .iter()
+            .find(|o| matches!(o, StmtOutcome::Crash(_)))
+        {
+            WorkerTime::add(&self.spent, |t| {
+                *t.survived.entry(k.counted()).or_default() += 1
+            });
+        }
     }
 
     /// Waits up to 5 s for the JVM to exit on its own (then kills it); kills its process
@@ -679,6 +789,7 @@ impl Worker {
         let n = req.seq.len();
         let matches = p_tag == tag && nstmt as usize == n;
         let code = st.and_then(|s| s.code());
+        self.learn_limit(int(P_LIMIT), marker == M_TIMEOUT);
         let kind_outcome = match (marker, self.killed) {
             (M_TIMEOUT, _) if code == Some(HALT_CODE) || !self.killed => StmtOutcome::Timeout,
             (M_OOM, _) => StmtOutcome::Crash(CrashKind::OutOfMemory),
@@ -733,6 +844,7 @@ impl Worker {
                 forms: Vec::new(),
                 clock_reads: 0,
                 thrown: None,
+                survived: false,
             },
             kind,
         )

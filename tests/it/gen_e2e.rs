@@ -360,20 +360,29 @@ fn survives_hostile_code() {
     let text = String::from_utf8_lossy(&o.stdout);
     // Each kind of misbehaviour was met and survived; repeat offenders were excluded.
     let incidents = stats["incidents"].to_string();
-    for m in [
-        "exit()",
-        "halt()",
-        "spin()",
-        "allocate()",
-        "recurse(int)",
-        "linger()",
-        "shout()",
-    ] {
+    for m in ["exit()", "halt()", "spin()", "linger()", "shout()"] {
         assert!(
             incidents.contains(m),
             "{m} not excluded: {incidents}\n{text}"
         );
     }
+    // Out of memory and out of stack cost no worker: outcomes of their calls, not exclusions.
+    for m in ["allocate()", "recurse(int)"] {
+        assert!(!incidents.contains(m), "{m} excluded: {incidents}\n{text}");
+    }
+    let survived = &stats["worker_seconds"]["survived"];
+    assert!(
+        survived["OutOfMemoryError"].as_u64().unwrap() >= 1,
+        "{stats:#}"
+    );
+    assert!(
+        survived["StackOverflowError"].as_u64().unwrap() >= 1,
+        "{stats:#}"
+    );
+    assert!(
+        stats["worker_crashes"].get("OutOfMemoryError").is_none(),
+        "{stats:#}"
+    );
     assert!(stats["worker_restarts"].as_u64().unwrap() >= 6);
     assert!(text.contains("worker restarts"), "{text}");
     // The good method still got tests, and they pass.
@@ -674,6 +683,90 @@ fn progress_goes_to_the_log_when_stderr_is_no_terminal() {
     );
     let err = run(true);
     assert!(!err.contains("generating"), "{err}");
+}
+
+#[test]
+#[ignore = "slow: a 12 s run"]
+fn out_of_memory_and_stack_overflow_cost_no_restart() {
+    // hostile.Greedy.table(n) allocates 32 MB times n (any n >= 5 is too much for a 128 MiB
+    // heap), depth(n) recurses without end; add and size are ordinary.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, stats) = gen_from(
+        d.path(),
+        &[
+            "--class",
+            "hostile.Greedy",
+            "--time-limit",
+            "12s",
+            "--worker-heap",
+            "128",
+        ],
+    );
+    let survived = &stats["worker_seconds"]["survived"];
+    assert!(
+        survived["OutOfMemoryError"].as_u64().unwrap() >= 1,
+        "{stats:#}\n{text}"
+    );
+    assert!(
+        survived["StackOverflowError"].as_u64().unwrap() >= 1,
+        "{stats:#}"
+    );
+    // No restart for them: none for a crash or a timeout (a worker still running a batch
+    // 1 s past the stop time is replaced for the finishing phase; that is no crash).
+    assert_eq!(stats["worker_crashes"], serde_json::json!({}), "{stats:#}");
+    assert_eq!(stats["worker_timeouts"].as_u64(), Some(0), "{stats:#}");
+    // Blamed on their own calls: table and depth stay in use, nothing is excluded, and the
+    // class's crashes are the calls' outcomes.
+    assert_eq!(stats["incidents"], serde_json::json!([]), "{stats:#}");
+    let row = stats["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["class"] == "hostile.Greedy")
+        .unwrap();
+    assert!(row["crashes"].as_u64().unwrap() >= 2, "{row}");
+    assert!(text.contains("survived without a restart"), "{text}");
+    // Many sequences ran on the one JVM per worker (with a restart per error they were few).
+    assert!(stats["executed"].as_u64().unwrap() > 150, "{stats:#}");
+    // The tests written call table with sizes that fit, and pass.
+    let suite: String = java_files(&out)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert!(suite.contains(".table("), "{suite}");
+    assert!(!suite.contains(".depth("), "{suite}");
+    assert!(
+        stats["validation"]["passed"].as_u64().unwrap() > 0,
+        "{stats:#}"
+    );
+}
+
+#[test]
+#[ignore = "slow: a 20 s run"]
+fn a_hanging_method_costs_a_few_call_limits() {
+    // hostile.Hangs.hang() never returns. With the default call limit (5 s) each hang used
+    // to cost 5 s of a worker and the batch waiting for it; now it is excluded after 3
+    // timeouts and the limit follows what the calls take (20 times the slowest 0.1%, at
+    // least 1 s), so the three cost well under three full limits.
+    let d = tempfile::tempdir().unwrap();
+    let (_, text, stats) = gen_from(
+        d.path(),
+        &["--class", "hostile.Hangs", "--time-limit", "20s"],
+    );
+    assert!(
+        stats["incidents"]
+            .to_string()
+            .contains("hostile.Hangs.hang()"),
+        "{stats:#}\n{text}"
+    );
+    let timeouts = stats["worker_timeouts"].as_u64().unwrap();
+    assert!((1..=3).contains(&timeouts), "{stats:#}");
+    let lost = stats["worker_seconds"]["timeouts"].as_f64().unwrap();
+    assert!(
+        lost < 3.0 * 5.0,
+        "{lost} s lost to {timeouts} timeouts: {stats:#}"
+    );
+    assert!(stats["regression_tests"].as_u64().unwrap() > 0, "{stats:#}");
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Hostile code under test: each test runs [ok, hostile, ok, ok] in one worker and checks that
 //! the hostile sequence gets the right outcome on the right statement, the sequences after it
-//! still run normally in a restarted worker, and no JVM is left behind.
+//! still run normally (in a restarted worker, or the same one when it survived an
+//! OutOfMemoryError or StackOverflowError), and no JVM is left behind.
 
 use crate::support::runner as common;
 
@@ -94,17 +95,93 @@ fn infinite_loop_times_out() {
     assert!(t0.elapsed() < Duration::from_secs(30));
 }
 
-#[test]
-fn out_of_memory() {
-    let (res, st) = run_hostile("oom", "()I", Duration::from_secs(20), 64, false);
-    assert_blamed(&res, StmtOutcome::Crash(CrashKind::OutOfMemory));
-    assert_eq!(st.crashes.get(&CrashKind::OutOfMemory), Some(&1));
+/// A crash the worker survived: the outcome of the statement that threw, no restart, counted
+/// as survived and not as a worker death.
+fn assert_survived(res: &[SeqResult], st: &jforge::runner::PoolStats, kind: CrashKind) {
+    assert_blamed(res, StmtOutcome::Crash(kind.clone()));
+    assert!(res[1].survived);
+    assert!(res.iter().enumerate().all(|(i, r)| r.survived == (i == 1)));
+    assert_eq!(st.restarts, 0);
+    assert!(st.crashes.is_empty(), "{:?}", st.crashes);
+    assert_eq!(st.time.survived.get(&kind), Some(&1));
+    assert_eq!(st.time.starts, 1, "one JVM for the whole run");
 }
 
 #[test]
-fn stack_overflow() {
-    let (res, _) = run_hostile("recurse", "(I)I", Duration::from_secs(20), 128, true);
-    assert_blamed(&res, StmtOutcome::Crash(CrashKind::StackOverflow));
+fn out_of_memory_that_frees_its_heap_is_survived() {
+    let (res, st) = run_hostile("oom", "()I", Duration::from_secs(20), 64, false);
+    assert_survived(&res, &st, CrashKind::OutOfMemory);
+}
+
+#[test]
+fn one_oversized_allocation_is_survived() {
+    let _g = serial();
+    let mut t = OpTable::default();
+    let alloc = smethod(
+        &mut t,
+        "rsub.Hostile",
+        "alloc",
+        "(I)I",
+        vec![JType::Prim(Prim::Int)],
+        int(),
+    );
+    let ok = smethod(&mut t, "rsub.Hostile", "ok", "()I", vec![], int());
+    let mut pool = Pool::start(config(1, Duration::from_secs(20), 64, vec![subjects()])).unwrap();
+    assert!(pool.register(&t).unwrap().is_empty());
+    // ok(), then alloc(2^30) (8 GiB), then ok(): the allocation's statement is blamed
+    let big = req(vec![
+        call(ok, &[]),
+        lit_int(1 << 30),
+        call(alloc, &[1]),
+        call(ok, &[]),
+    ]);
+    let small = req(vec![lit_int(3), call(alloc, &[0])]);
+    let res = pool.execute(vec![big, small]).unwrap();
+    let st = pool.stats();
+    pool.shutdown();
+    assert_eq!(
+        res[0].outcomes[2],
+        StmtOutcome::Crash(CrashKind::OutOfMemory)
+    );
+    assert_eq!(
+        res[0].outcomes[0],
+        StmtOutcome::Normal(Observed::Value(Value::Int(42)))
+    );
+    assert_eq!(res[0].outcomes[3], StmtOutcome::NotRun);
+    assert_eq!(
+        res[1].outcomes[1],
+        StmtOutcome::Normal(Observed::Value(Value::Int(3)))
+    );
+    assert_eq!(st.restarts, 0);
+    assert_eq!(st.time.survived.get(&CrashKind::OutOfMemory), Some(&1));
+}
+
+#[test]
+fn out_of_memory_that_keeps_the_heap_full_restarts_the_worker() {
+    let (res, st) = run_hostile("oomKept", "()I", Duration::from_secs(20), 64, false);
+    assert_blamed(&res, StmtOutcome::Crash(CrashKind::OutOfMemory));
+    assert!(!res[1].survived);
+    assert_eq!(st.restarts, 1);
+    assert_eq!(st.crashes.get(&CrashKind::OutOfMemory), Some(&1));
+    assert!(st.time.survived.is_empty());
+    assert!(st.time.crashes.contains_key(&CrashKind::OutOfMemory));
+}
+
+#[test]
+fn a_waiting_call_is_interrupted_at_the_limit_and_the_worker_goes_on() {
+    let t0 = Instant::now();
+    let (res, st) = run_hostile("nap", "()I", Duration::from_secs(1), 128, false);
+    assert_blamed(&res, StmtOutcome::Timeout);
+    assert_eq!(st.restarts, 0, "{st:?}");
+    assert_eq!(st.timeouts, 0, "no worker died of it: {st:?}");
+    assert_eq!(st.time.starts, 1);
+    assert!(t0.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn stack_overflow_is_survived() {
+    let (res, st) = run_hostile("recurse", "(I)I", Duration::from_secs(20), 128, true);
+    assert_survived(&res, &st, CrashKind::StackOverflow);
 }
 
 #[test]

@@ -17,7 +17,11 @@ import static jforge.worker.Proto.OP_METHOD;
 import static jforge.worker.Proto.OP_SFGET;
 import static jforge.worker.Proto.OP_SFSET;
 import static jforge.worker.Proto.OP_SMETHOD;
+import static jforge.worker.Proto.CK_OOM;
+import static jforge.worker.Proto.CK_SOE;
+import static jforge.worker.Proto.O_CRASH;
 import static jforge.worker.Proto.O_NOTRUN;
+import static jforge.worker.Proto.O_TIMEOUT;
 import static jforge.worker.Proto.STMT_ARRAY;
 import static jforge.worker.Proto.STMT_CALL;
 import static jforge.worker.Proto.STMT_LIT;
@@ -39,9 +43,10 @@ import static jforge.worker.Proto.V_STRING;
  * Runs EXEC requests: decodes each sequence, runs its statements by reflection in order (each
  * call under the watchdog, its outcome mirrored into the progress file), then the contracts
  * and observers, and replies with one RESULT frame per sequence. A statement that throws ends
- * the sequence (the rest are not run); an out-of-memory error or stack overflow halts the
- * worker with the statement blamed (Fatal); so does a sequence that leaves threads or
- * processes behind (Leaks). A sequence jforge built wrongly (an argument that refers forward,
+ * the sequence (the rest are not run); an out-of-memory error or stack overflow is that
+ * statement's outcome (O_CRASH) when the worker can go on, else it halts the worker with the
+ * statement blamed (Fatal); a sequence that leaves threads or processes behind halts it
+ * (Leaks). A sequence jforge built wrongly (an argument that refers forward,
  * an operation that did not resolve) gets the pseudo-exception jforge.MalformedSequence, never
  * a crash. Bulk requests (jforge exhaustive) go to Exhaustive.
  */
@@ -91,6 +96,10 @@ final class Executor {
     Object[] vals = new Object[64];
     boolean[] isRef = new boolean[64];
     private Stmt[] stmts = new Stmt[64];
+    /** Where each statement's outcome starts in the outcome bytes (see crashed). */
+    private int[] outAt = new int[64];
+    /** How many class names the string table held when each statement started. */
+    private int[] classesAt = new int[64];
     private int[] cv = new int[16];
     private int[] obsStmt = new int[16];
     private int[] obsOp = new int[16];
@@ -151,11 +160,11 @@ final class Executor {
             coverage.cmpStop();
             leaks.check(Math.max(0, n - 1));
         } catch (Fatal f) {
-            progress.crash(f.marker, progress.stmt());
+            crashed(f.marker, f.recoverable, n);
         } catch (OutOfMemoryError e) {
-            progress.crash(M_OOM, progress.stmt());
+            crashed(M_OOM, Fatal.heapOnly(e), n);
         } catch (StackOverflowError e) {
-            progress.crash(M_SOE, progress.stmt());
+            crashed(M_SOE, true, n);
         }
         for (int i = 0; i < n; i++) {
             vals[i] = null;
@@ -166,6 +175,56 @@ final class Executor {
         clock.append(out);
         coverage.append(out);
         frames.send();
+    }
+
+    /**
+     * An OutOfMemoryError or StackOverflowError ended the sequence in the statement running
+     * (the last one when it came from the contracts or observers after it): the worker drops
+     * the sequence's values and, when it can go on (see Fatal), makes the crash that
+     * statement's outcome, the earlier outcomes kept, the rest not run, no contracts or
+     * observers; otherwise it halts blaming that statement. Leaks are checked as after any
+     * sequence.
+     */
+    private void crashed(int marker, boolean recoverable, int n) {
+        progress.end();
+        int at = Math.max(0, Math.min(progress.stmt(), n - 1));
+        for (int i = 0; i < n; i++) {
+            vals[i] = null;
+            stmts[i].lit = null;
+        }
+        thrown = null;
+        outcomes.tail.reset();
+        if (!recoverable || (marker == M_OOM && !Fatal.heapRecovered())) {
+            progress.crash(marker, at);
+        }
+        coverage.cmpStop();
+        Buf outc = outcomes.outc;
+        outc.n = outAt[at];
+        outcomes.forgetClassesFrom(classesAt[at]);
+        outc.u8(O_CRASH);
+        outc.u8(marker == M_OOM ? CK_OOM : CK_SOE);
+        for (int j = at + 1; j < n; j++) {
+            outc.u8(O_NOTRUN);
+        }
+        outcomes.tail.i32(0);
+        outcomes.tail.i32(0);
+        leaks.check(at);
+    }
+
+    /**
+     * Statement i ran past the call limit, was interrupted and ended: its outcome is a
+     * timeout whatever it returned or threw (the worker goes on); returns false.
+     */
+    private boolean timedOut(int i, int before) {
+        outcomes.outc.n = before;
+        outcomes.forgetClassesFrom(classesAt[i]);
+        outcomes.outc.u8(O_TIMEOUT);
+        vals[i] = null;
+        if (thrownAt == i) {
+            thrown = null;
+            thrownAt = -1;
+        }
+        return false;
     }
 
     /**
@@ -256,6 +315,8 @@ final class Executor {
         if (vals.length < k) {
             vals = new Object[Math.max(k, vals.length * 2)];
             isRef = new boolean[vals.length];
+            outAt = new int[vals.length];
+            classesAt = new int[vals.length];
         }
     }
 
@@ -264,9 +325,14 @@ final class Executor {
         Buf outc = outcomes.outc;
         for (int i = 0; i < n; i++) {
             int before = outc.n;
+            outAt[i] = before;
+            classesAt[i] = outcomes.classCount();
             progress.begin(i);
             boolean ok = execStmt(i, stmts[i]);
             progress.end();
+            if (progress.interrupted()) {
+                ok = timedOut(i, before);
+            }
             progress.record(outc, before, i + 1);
             if (!ok) {
                 for (int j = i + 1; j < n; j++) {

@@ -33,7 +33,7 @@ public final class Main {
     public static void main(String[] args) throws Throwable {
         realErr = System.err;
         if (args.length < 3) {
-            realErr.println("usage: jforge.worker.Main SOCKET PROGRESS_FILE CALL_TIMEOUT_MS");
+            realErr.println("usage: jforge.worker.Main SOCKET PROGRESS_FILE CALL_TIMEOUT_MS [INITIAL_LIMIT_MS]");
             Runtime.getRuntime().halt(Proto.EXIT_USAGE);
         }
         PrintStream sink = new PrintStream(new OutputSink());
@@ -46,8 +46,10 @@ public final class Main {
             progress = fc.map(FileChannel.MapMode.READ_WRITE, 0, fc.size());
         }
         long timeoutMs = Long.parseLong(args[2]);
+        // the limit an earlier worker adapted to (Progress), else the cap itself
+        long initialMs = args.length > 3 ? Long.parseLong(args[3]) : timeoutMs;
         SocketChannel ch = SocketChannel.open(UnixDomainSocketAddress.of(args[0]));
-        Worker w = new Worker(ch, progress, timeoutMs, realErr);
+        Worker w = new Worker(ch, progress, timeoutMs, initialMs, realErr);
         try {
             w.serve();
         } catch (Throwable t) {

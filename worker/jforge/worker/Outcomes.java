@@ -142,6 +142,21 @@ final class Outcomes {
         return -1 - nid;
     }
 
+    /** How many class names were sent so far (the next new name gets this id). */
+    int classCount() {
+        return classIds.size();
+    }
+
+    /**
+     * Forgets the names from id {@code count} on: their bytes were dropped from the outcomes
+     * (Executor.crashed cuts the outcomes of a crashed statement), so jforge never saw them.
+     */
+    void forgetClassesFrom(int count) {
+        if (classIds.size() > count) {
+            classIds.values().removeIf(id -> id >= count);
+        }
+    }
+
     /** A class name through the string table. */
     void putString(Buf b, String name) {
         int id = stringId(name);

@@ -9,6 +9,7 @@ import static jforge.worker.Proto.P_COUNT;
 import static jforge.worker.Proto.P_DATA;
 import static jforge.worker.Proto.P_DETAIL;
 import static jforge.worker.Proto.P_EPOCH;
+import static jforge.worker.Proto.P_LIMIT;
 import static jforge.worker.Proto.P_MARKER;
 import static jforge.worker.Proto.P_NSTMT;
 import static jforge.worker.Proto.P_STMT;
@@ -25,7 +26,32 @@ import static jforge.worker.Proto.P_TAG;
  */
 final class Progress {
     private final MappedByteBuffer pm;
-    private final long limitNanos;
+    /** The user's call limit (--call-timeout): the watchdog's limit never exceeds it. */
+    private final long capNanos;
+    /**
+     * The watchdog's limit: the cap (or the limit the worker before this one had adapted to)
+     * until 32 calls ran, then SLACK times the 99.9th percentile of the calls' durations, at
+     * least min(FLOOR, cap); mirrored into the progress file once adapted (P_LIMIT, 0 before). Why: most calls take
+     * microseconds, and a hanging call held its worker (and the batch waiting for it) for the
+     * whole cap, 5 s by default, each time (guava collect: 14 timeouts in 120 s).
+     */
+    private volatile long limitNanos;
+    private static final int ADAPT_EVERY = 256;
+    private static final long SLACK = 20;
+    private static final long FLOOR_NANOS = 1_000_000_000L;
+    /** Calls by duration: bucket b holds calls of [2^b, 2^(b+1)) ns. */
+    private final long[] durations = new long[64];
+    private long calls;
+    /** The thread running the calls (the worker's main thread). */
+    private volatile Thread caller;
+    /** The call running was interrupted by the watchdog (guarded by lock). */
+    private boolean interrupted;
+    /**
+     * How long an interrupted call has to end before the worker halts. Why interrupt first: a
+     * call that waits (a queue's poll or drain with a timeout argument) ends when interrupted,
+     * and halting it cost a JVM start and class loading each time.
+     */
+    private static final long INTERRUPT_GRACE_NANOS = 200_000_000L;
     private final Object lock = new Object();
     private volatile boolean inCall;
     private volatile long callStart;
@@ -33,9 +59,11 @@ final class Progress {
     /** False once the outcomes no longer fit the file (jforge then blames without them). */
     private boolean recording = true;
 
-    Progress(MappedByteBuffer pm, long timeoutMs) {
+    Progress(MappedByteBuffer pm, long timeoutMs, long initialMs) {
         this.pm = pm;
-        this.limitNanos = timeoutMs * 1_000_000L;
+        this.capNanos = timeoutMs * 1_000_000L;
+        this.limitNanos = Math.min(capNanos, Math.max(1, initialMs) * 1_000_000L);
+        pm.putInt(P_LIMIT, 0);
     }
 
     void startWatchdog() {
@@ -55,7 +83,13 @@ final class Progress {
             }
             if (inCall && System.nanoTime() - callStart > limitNanos) {
                 synchronized (lock) {
-                    if (inCall && System.nanoTime() - callStart > limitNanos) {
+                    long over = System.nanoTime() - callStart - limitNanos;
+                    if (inCall && over > 0 && !interrupted) {
+                        // First interrupt the call: one waiting (sleep, a queue's poll with a
+                        // timeout, a lock) ends, and the worker goes on (see interrupted()).
+                        interrupted = true;
+                        caller.interrupt();
+                    } else if (inCall && over > INTERRUPT_GRACE_NANOS) {
                         pm.putInt(P_MARKER, M_TIMEOUT);
                         Runtime.getRuntime().halt(HALT_CODE);
                     }
@@ -66,6 +100,14 @@ final class Progress {
 
     /** A call of statement (or task) stmt starts: the watchdog's clock runs. */
     void begin(int stmt) {
+        caller = Thread.currentThread();
+        synchronized (lock) {
+            if (interrupted) {
+                // an interrupt that came after its call ended must not reach this one
+                interrupted = false;
+                Thread.interrupted();
+            }
+        }
         pm.putInt(P_STMT, stmt);
         pm.putInt(P_EPOCH, ++epoch);
         callStart = System.nanoTime();
@@ -74,9 +116,47 @@ final class Progress {
 
     /** The call returned (or threw). */
     void end() {
+        long d = System.nanoTime() - callStart;
         synchronized (lock) {
             inCall = false;
         }
+        durations[63 - Long.numberOfLeadingZeros(Math.max(1, d))]++;
+        // early (32, 64, 128 calls: a hang among the first calls costs the full cap), then
+        // every ADAPT_EVERY calls
+        if (++calls % ADAPT_EVERY == 0 || (calls < ADAPT_EVERY && calls >= 32 && Long.bitCount(calls) == 1)) {
+            adapt();
+        }
+    }
+
+    /**
+     * Whether the call that just ended ran past the limit and was interrupted (it ended within
+     * the grace period, so the worker goes on: the call's outcome is a timeout); clears the
+     * interrupt flag the watchdog set.
+     */
+    boolean interrupted() {
+        synchronized (lock) {
+            if (!interrupted) {
+                return false;
+            }
+            interrupted = false;
+        }
+        Thread.interrupted();
+        return true;
+    }
+
+    /** Sets the watchdog's limit from the durations seen (see limitNanos). */
+    private void adapt() {
+        long slowest = calls / 1000;
+        long seen = 0;
+        int b = 63;
+        while (b > 0 && seen + durations[b] <= slowest) {
+            seen += durations[b];
+            b--;
+        }
+        long p999 = 1L << Math.min(62, b + 1);
+        long floor = Math.min(FLOOR_NANOS, capNanos);
+        limitNanos = Math.min(capNanos, Math.max(floor, SLACK * Math.min(p999, capNanos)));
+        pm.putInt(P_LIMIT, (int) Math.min(Integer.MAX_VALUE, limitNanos / 1_000_000L));
     }
 
     /** Records why the worker stops, blaming statement stmt, and halts the JVM. */

@@ -40,10 +40,10 @@ final class Worker {
     private final Executor executor;
     private final Jrt jrt = new Jrt();
 
-    Worker(SocketChannel ch, MappedByteBuffer pm, long timeoutMs, PrintStream realErr) {
+    Worker(SocketChannel ch, MappedByteBuffer pm, long timeoutMs, long initialMs, PrintStream realErr) {
         ClassLoader loader = ClassLoader.getSystemClassLoader();
         frames = new Frames(ch);
-        progress = new Progress(pm, timeoutMs);
+        progress = new Progress(pm, timeoutMs, initialMs);
         leaks = new Leaks(progress);
         registry = new Registry(loader);
         Coverage coverage = new Coverage(loader, realErr);

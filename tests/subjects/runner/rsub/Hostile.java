@@ -35,6 +35,27 @@ public class Hostile {
         }
     }
 
+    /** Fills the heap and keeps it full: the worker cannot go on. */
+    static final List<long[]> KEPT = new ArrayList<>();
+
+    public static int oomKept() {
+        while (true) {
+            KEPT.add(new long[1 << 20]);
+        }
+    }
+
+    /** Waits a minute, interruptibly. */
+    public static int nap() throws InterruptedException {
+        Thread.sleep(60_000);
+        return 1;
+    }
+
+    /** One allocation sized by its argument. */
+    public static int alloc(int n) {
+        long[] a = new long[n];
+        return a.length;
+    }
+
     public static int recurse(int n) {
         return recurse(n + 1) + 1;
     }
