@@ -1391,6 +1391,7 @@ impl<'a> Search<'a> {
                     forms: Vec::new(),
                     clock_reads: 0,
                     thrown: None,
+                    trace: None,
                 };
                 self.apply(m, &r);
                 return;

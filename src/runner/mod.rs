@@ -357,6 +357,9 @@ pub struct SeqResult {
     pub clock_reads: u32,
     /// When a call threw: its statement and who broke it.
     pub thrown: Option<(u32, Blame)>,
+    /// With tracing (`-Djforge.sym`, `jforge concolic`): the trace of the last call (see
+    /// `crate::concolic::trace`).
+    pub trace: Option<String>,
 }
 
 impl SeqResult {

@@ -181,6 +181,7 @@ fn not_run(req: &ExecRequest, slot: usize) -> SeqResult {
         forms: Vec::new(),
         clock_reads: 0,
         thrown: None,
+        trace: None,
     }
 }
 

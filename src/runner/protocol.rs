@@ -836,6 +836,12 @@ pub fn decode_result(
     };
     let coverage = decode_coverage(&mut d)?;
     let (compared, compared_nums) = decode_compared(&mut d)?;
+    let trace = if d.pos < d.b.len() && d.b[d.pos] == TRACE_SECTION {
+        d.u8()?;
+        Some(d.str()?)
+    } else {
+        None
+    };
     if !d.at_end() {
         bail!("protocol error: trailing bytes in RESULT frame");
     }
@@ -852,6 +858,7 @@ pub fn decode_result(
             forms,
             clock_reads,
             thrown,
+            trace,
         },
     ))
 }
@@ -995,6 +1002,10 @@ pub fn encode_result(tag: u32, r: &SeqResult, classes: &mut ClassEncTable) -> Ve
             }
         }
     }
+    if let Some(t) = &r.trace {
+        e.u8(TRACE_SECTION);
+        e.str(t);
+    }
     e.finish()
 }
 
@@ -1075,20 +1086,17 @@ fn decode_compared(d: &mut Dec) -> Result<(Vec<String>, Vec<i64>)> {
     if d.at_end() {
         return Ok((strings, nums));
     }
-    let mut marker = d.u8()?;
-    if marker == COMPARED_SECTION {
+    if d.b[d.pos] == COMPARED_SECTION {
+        d.u8()?;
         let n = varint(d)? as usize;
         strings = (0..n.min(1 << 16))
             .map(|_| d.str())
             .collect::<Result<_>>()?;
-        if d.at_end() {
-            return Ok((strings, nums));
-        }
-        marker = d.u8()?;
     }
-    if marker != COMPARED_NUMS_SECTION {
-        bail!("protocol error: trailing bytes in RESULT frame");
+    if d.at_end() || d.b[d.pos] != COMPARED_NUMS_SECTION {
+        return Ok((strings, nums));
     }
+    d.u8()?;
     let n = varint(d)? as usize;
     nums.reserve(n.min(1 << 16));
     for _ in 0..n {
@@ -1316,6 +1324,7 @@ mod tests {
             compared_nums: Vec::new(),
             forms: Vec::new(),
             clock_reads: 0,
+            trace: Some("N 0 var I 0\nB 12 1 eq 0 1\n".into()),
             thrown: Some((
                 7,
                 Blame {
@@ -1479,6 +1488,7 @@ mod tests {
         // A frame cut just before its optional THROWN section is a whole frame without it.
         let without_thrown = SeqResult {
             thrown: None,
+            trace: None,
             ..r.clone()
         };
         let whole = encode_result(1, &without_thrown, &mut ClassEncTable::default()).len();

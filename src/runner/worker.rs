@@ -733,6 +733,7 @@ impl Worker {
                 forms: Vec::new(),
                 clock_reads: 0,
                 thrown: None,
+                trace: None,
             },
             kind,
         )
