@@ -38,6 +38,10 @@ pub enum Command {
     /// algorithm), checked against the whole API at a small scope.
     Builders(crate::builders_cmd::BuildersArgs),
     // ---- end jforge builders ----
+    /// Concolic generation with an SMT solver (z3 or cvc5): each method's paths explored by
+    /// solving for inputs that take the branches not yet taken.
+    #[command(after_help = crate::exit::HELP)]
+    Concolic(crate::concolic::cmd::ConcolicArgs),
 }
 
 #[derive(Args, Debug, Clone)]

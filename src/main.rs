@@ -18,6 +18,7 @@ fn main() {
         Command::Exhaustive(args) => jforge::exhaustive_cmd::run(args),
         Command::Coverage(args) => jforge::coverage_cmd::run(args),
         Command::Builders(args) => jforge::builders_cmd::run(args),
+        Command::Concolic(args) => jforge::concolic::cmd::run(args),
     });
     let status = match std::panic::catch_unwind(run) {
         Ok(Ok(outcome)) => outcome.status(),

@@ -130,7 +130,7 @@ impl Folders {
                     self.next,
                     self.trace,
                 )
-                    .with_context(|| format!("instrumenting {n}"))?;
+                .with_context(|| format!("instrumenting {n}"))?;
                 self.next = ins.probes.end();
                 self.patched |= !in_cp;
                 self.clock_classes += reads_clock as usize;

@@ -36,6 +36,7 @@ use std::path::{Path, PathBuf};
 pub enum Tool {
     Gen,
     Exhaustive,
+    Concolic,
 }
 
 impl Tool {
@@ -43,6 +44,7 @@ impl Tool {
         match self {
             Tool::Gen => "gen",
             Tool::Exhaustive => "exhaustive",
+            Tool::Concolic => "concolic",
         }
     }
 
@@ -51,6 +53,7 @@ impl Tool {
         match self {
             Tool::Gen => ("Regression", "Error"),
             Tool::Exhaustive => ("Exhaustive", "ExhaustiveError"),
+            Tool::Concolic => ("Concolic", "ConcolicError"),
         }
     }
 }

@@ -334,7 +334,14 @@ pub(crate) fn rewrite(
     let mut plan = plan_probes(&code, &subs.lines, first_id)?;
     let mut log = CompareLog::plan(&code, &plan, ctx.log_compares, cp)?;
     if let Some((name, desc, is_static)) = ctx.trace {
-        log.trace = Some(plan_trace(&code, &plan, &attr, (name, desc), is_static, cp)?);
+        log.trace = Some(plan_trace(
+            &code,
+            &plan,
+            &attr,
+            (name, desc),
+            is_static,
+            cp,
+        )?);
     }
     let layout = match lay_out(&code, &mut plan, &log) {
         Ok(layout) => layout,

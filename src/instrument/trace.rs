@@ -231,13 +231,13 @@ fn hook(e: &mut Emitter, ins: &InsnView) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
     }
     let wide_op = if op == 0xc4 { ins.bytes[1] } else { op };
     let pre = match wide_op {
-        0x15..=0x19 | 0x1a..=0x2d => {
+        0x15..=0x2d => {
             let (base, two) = load_kind(wide_op);
-            e.two_ints("ld", local_slot(&InsnView { op, ..*ins }, base) as i32, two)?
+            e.two_ints("ld", local_slot(ins, base) as i32, two)?
         }
-        0x36..=0x3a | 0x3b..=0x4e => {
+        0x36..=0x4e => {
             let (base, two) = store_kind(wide_op);
-            e.two_ints("st", local_slot(&InsnView { op, ..*ins }, base) as i32, two)?
+            e.two_ints("st", local_slot(ins, base) as i32, two)?
         }
         0x84 => {
             let (slot, c) = if op == 0xc4 {
@@ -297,11 +297,10 @@ fn hook(e: &mut Emitter, ins: &InsnView) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
         }
         0xb6..=0xb9 => {
             let idx = u16::from_be_bytes([ins.bytes[1], ins.bytes[2]]);
-            let (name, desc) = e
-                .cp
-                .member_at(idx)
-                .map(|(n, d)| (n.to_string(), d.to_string()))
-                .context("invoke of an unreadable method reference")?;
+            let (name, desc) =
+                e.cp.member_at(idx)
+                    .map(|(n, d)| (n.to_string(), d.to_string()))
+                    .context("invoke of an unreadable method reference")?;
             let (args, ret) = descriptor_slots(&desc);
             let pops = args + u32::from(op != 0xb8);
             e.int(&mut out, method_key(&name, &desc))?;
@@ -389,7 +388,10 @@ mod tests {
 
     #[test]
     fn descriptor_slots_count_longs_doubles_arrays_and_objects() {
-        assert_eq!(descriptor_slots("(IJLjava/lang/String;[J[[Ljava/lang/Object;D)V"), (7, 0));
+        assert_eq!(
+            descriptor_slots("(IJLjava/lang/String;[J[[Ljava/lang/Object;D)V"),
+            (8, 0)
+        );
         assert_eq!(descriptor_slots("()J"), (0, 2));
         assert_eq!(descriptor_slots("(Z)Ljava/lang/String;"), (1, 1));
     }

@@ -1060,7 +1060,7 @@ fn decode_forms(d: &mut Dec, classes: &mut ClassTable) -> Result<Vec<BulkForm>> 
 
 /// The optional coverage section: marker, varint count, varint deltas of increasing ids.
 fn decode_coverage(d: &mut Dec) -> Result<Option<Arc<[u32]>>> {
-    if d.at_end() {
+    if d.at_end() || d.b[d.pos] == TRACE_SECTION {
         return Ok(None);
     }
     if d.u8()? != COVERAGE_SECTION {
@@ -1324,7 +1324,7 @@ mod tests {
             compared_nums: Vec::new(),
             forms: Vec::new(),
             clock_reads: 0,
-            trace: Some("N 0 var I 0\nB 12 1 eq 0 1\n".into()),
+            trace: None,
             thrown: Some((
                 7,
                 Blame {
@@ -1479,6 +1479,19 @@ mod tests {
         assert!(f2.len() < f.len());
         let (_, back2) = decode_result(&f2[4..], &mut classes, 1).unwrap();
         assert_eq!(back2, r);
+    }
+
+    #[test]
+    fn trace_section_round_trips_with_and_without_coverage() {
+        for coverage in [None, Some(Arc::from(vec![3u32, 9]))] {
+            let mut r = sample_result();
+            r.coverage = coverage;
+            r.trace = Some("N 0 var I 0\nN 1 const 32 5\nB 12 1 eq 0 1\n".into());
+            let f = encode_result(7, &r, &mut ClassEncTable::default());
+            assert_eq!(f.iter().filter(|&&b| b == TRACE_SECTION).count(), 1);
+            let (_, back) = decode_result(&f[4..], &mut ClassTable::default(), 1).unwrap();
+            assert_eq!(back, r);
+        }
     }
 
     #[test]
