@@ -157,10 +157,7 @@ impl Strategy for Concolic {
             call_timeout: Duration::from_secs(5),
             heap_mb: self.args.run.worker_heap.unwrap_or(512),
             classpath_prefix: Vec::new(),
-            extra_jvm_args: vec![format!(
-                "-D{}=quiet",
-                crate::generate::random::CONSOLE_PROPERTY
-            )],
+            extra_jvm_args: Vec::new(),
         })
     }
 

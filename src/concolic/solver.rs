@@ -146,9 +146,18 @@ impl SmtProcess {
                 format!("--tlimit-per={ms}"),
             ],
         };
+        // JFORGE_SMT_LOG=FILE: every command sent to the solver, to replay by hand.
+        let log = match std::env::var_os("JFORGE_SMT_LOG") {
+            Some(p) => Some(
+                std::fs::File::create(&p)
+                    .with_context(|| format!("creating JFORGE_SMT_LOG file {}", p.display()))?,
+            ),
+            None => None,
+        };
         let mut ctx = easy_smt::ContextBuilder::new()
             .solver(program)
             .solver_args(args)
+            .replay_file(log)
             .build()
             .with_context(|| format!("starting the SMT solver {}", program.display()))?;
         ctx.set_logic("QF_BV")

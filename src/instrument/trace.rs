@@ -211,7 +211,7 @@ fn arithmetic(op: u8) -> Option<(&'static str, &'static str)> {
 /// The hook before an instruction and the bytes replacing it, if any.
 fn hook(e: &mut Emitter, ins: &InsnView) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
     let op = ins.op;
-    let mut out = Vec::new();
+    let out = Vec::new();
     if let Some((name, desc)) = arithmetic(op) {
         let mut rep = Vec::new();
         e.int(&mut rep, op as i32 | (ins.off as i32) << 8)?;
@@ -229,8 +229,19 @@ fn hook(e: &mut Emitter, ins: &InsnView) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
         0x94 => return Ok((out, replace(e, "lcmp", "(JJ)I")?)),
         _ => {}
     }
+    let pre = match local_hook(e, ins)? {
+        Some(pre) => pre,
+        None => flow_hook(e, ins)?,
+    };
+    Ok((pre, None))
+}
+
+/// The hook of a local-variable or `dup`-family instruction (`None` for any other).
+fn local_hook(e: &mut Emitter, ins: &InsnView) -> Result<Option<Vec<u8>>> {
+    let op = ins.op;
+    let mut out = Vec::new();
     let wide_op = if op == 0xc4 { ins.bytes[1] } else { op };
-    let pre = match wide_op {
+    Ok(Some(match wide_op {
         0x15..=0x2d => {
             let (base, two) = load_kind(wide_op);
             e.two_ints("ld", local_slot(ins, base) as i32, two)?
@@ -265,6 +276,15 @@ fn hook(e: &mut Emitter, ins: &InsnView) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
             e.call(&mut out, "dup", "(I)V")?;
             out
         }
+        _ => return Ok(None),
+    }))
+}
+
+/// The hook of a branch, switch, return, call or any other instruction (its stack effect).
+fn flow_hook(e: &mut Emitter, ins: &InsnView) -> Result<Vec<u8>> {
+    let op = ins.op;
+    let mut out = Vec::new();
+    Ok(match op {
         0x99..=0x9e => {
             out.push(0x59);
             e.int(&mut out, op as i32)?;
@@ -312,8 +332,7 @@ fn hook(e: &mut Emitter, ins: &InsnView) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
             let (pops, pushes) = effect(e.cp, ins)?;
             e.fx(pops, pushes)?
         }
-    };
-    Ok((pre, None))
+    })
 }
 
 /// (base of the `_n` forms, 1 for two-slot) of a load opcode.

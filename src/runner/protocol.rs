@@ -980,18 +980,24 @@ pub fn encode_result(tag: u32, r: &SeqResult, classes: &mut ClassEncTable) -> Ve
         e.u8(CLOCK_SECTION);
         put_varint(&mut e, r.clock_reads);
     }
+    encode_coverage_sections(&mut e, r);
+    e.finish()
+}
+
+/// The coverage, comparison-logging and trace sections of a RESULT frame.
+fn encode_coverage_sections(e: &mut Enc, r: &SeqResult) {
     if let Some(c) = &r.coverage {
-        encode_coverage(&mut e, c);
+        encode_coverage(e, c);
         if !r.compared.is_empty() {
             e.u8(COMPARED_SECTION);
-            put_varint(&mut e, r.compared.len() as u32);
+            put_varint(e, r.compared.len() as u32);
             for s in &r.compared {
                 e.str(s);
             }
         }
         if !r.compared_nums.is_empty() {
             e.u8(COMPARED_NUMS_SECTION);
-            put_varint(&mut e, r.compared_nums.len() as u32);
+            put_varint(e, r.compared_nums.len() as u32);
             for &v in &r.compared_nums {
                 let mut z = ((v << 1) ^ (v >> 63)) as u64;
                 while z & !0x7F != 0 {
@@ -1006,7 +1012,6 @@ pub fn encode_result(tag: u32, r: &SeqResult, classes: &mut ClassEncTable) -> Ve
         e.u8(TRACE_SECTION);
         e.str(t);
     }
-    e.finish()
 }
 
 fn varint(d: &mut Dec) -> Result<u32> {

@@ -434,7 +434,7 @@ public final class Sym {
     public static int i1(int a, int op) {
         int r;
         String n;
-        switch (op) {
+        switch (op & 0xff) {
             case 0x74: r = -a; n = "bvneg"; break;
             case 0x91: r = (byte) a; n = "i2b"; break;
             case 0x92: r = (char) a; n = "i2c"; break;
