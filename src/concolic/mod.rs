@@ -122,8 +122,15 @@ impl Engine<'_> {
         Sequence { stmts }
     }
 
-    fn cases(&self) -> impl Fn(&str) -> Vec<i64> + '_ {
-        |site: &str| self.switch_cases.get(site).cloned().unwrap_or_default()
+    /// The keys of a switch (from the probe map) or the indices of an array access (the
+    /// seed's heap simulation: one path per index, for arrays of at most 64 elements; longer
+    /// ones get only their bounds decided).
+    fn cases(&self) -> impl Fn(&trace::Event) -> Vec<i64> + '_ {
+        |e: &trace::Event| match e.len {
+            Some(n) if n <= 64 => (0..n).collect(),
+            Some(_) => Vec::new(),
+            None => self.switch_cases.get(&e.site).cloned().unwrap_or_default(),
+        }
     }
 
     /// The query for an alternative: the path of its trace up to it, then the alternative.
@@ -133,7 +140,7 @@ impl Engine<'_> {
         let mut asserts = Vec::new();
         let mut roots = Vec::new();
         for (d, e) in t.events.iter().take(p.depth + 1).enumerate() {
-            let keys = cases(&e.site);
+            let keys = cases(e);
             let choice = if d == p.depth {
                 p.alt.clone()
             } else {

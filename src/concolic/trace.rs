@@ -47,6 +47,8 @@ pub struct Event {
     pub cmp: String,
     pub a: usize,
     pub b: usize,
+    /// An array access (`cmp` "array"): the array's length; `a` is the index.
+    pub len: Option<i64>,
 }
 
 /// A parsed trace.
@@ -80,7 +82,25 @@ pub fn parse(text: &str) -> Result<Trace> {
                 cmp: f[3].to_string(),
                 a: node_ref(f[4], t.nodes.len()).with_context(bad)?,
                 b: node_ref(f[5], t.nodes.len()).with_context(bad)?,
+                len: None,
             }),
+            Some("A") if f.len() == 5 => {
+                let on = node_ref(f[3], t.nodes.len()).with_context(bad)?;
+                let index: i64 = f[2].parse().with_context(bad)?;
+                let len: i64 = f[4].parse().with_context(bad)?;
+                t.events.push(Event {
+                    site: f[1].to_string(),
+                    choice: Choice::Case(if (0..len).contains(&index) {
+                        index
+                    } else {
+                        super::tree::DEFAULT_CASE
+                    }),
+                    cmp: "array".into(),
+                    a: on,
+                    b: on,
+                    len: Some(len),
+                })
+            }
             Some("S") if f.len() == 4 => {
                 let on = node_ref(f[3], t.nodes.len()).with_context(bad)?;
                 t.events.push(Event {
@@ -89,6 +109,7 @@ pub fn parse(text: &str) -> Result<Trace> {
                     cmp: "switch".into(),
                     a: on,
                     b: on,
+                    len: None,
                 })
             }
             Some("X") => match f.get(1).copied() {
@@ -273,6 +294,23 @@ pub fn constraint(e: &Event, choice: &Choice, cases: &[i64]) -> Term {
     match choice {
         Choice::Branch(true) => jump_condition(e),
         Choice::Branch(false) => Term::app("not", vec![jump_condition(e)]),
+        Choice::Case(k) if e.len.is_some() => {
+            let on = Term::atom(format!("n{}", e.a));
+            if *k == super::tree::DEFAULT_CASE {
+                // out of bounds: the access throws
+                let len = Term::bv(e.len.unwrap_or(0) as u64, 32);
+                Term::app(
+                    "or",
+                    vec![
+                        Term::app("bvslt", vec![on.clone(), Term::bv(0, 32)]),
+                        Term::app("bvsge", vec![on, len]),
+                    ],
+                )
+            } else {
+                // pinned to the index the run used
+                Term::app("=", vec![on, Term::bv(*k as u64, 32)])
+            }
+        }
         Choice::Case(k) => {
             let on = Term::atom(format!("n{}", e.a));
             let eq = |k: i64| Term::app("=", vec![on.clone(), Term::bv(k as u64, 32)]);
@@ -316,6 +354,25 @@ mod tests {
         assert_eq!(
             constraint(&t.events[1], &Choice::Case(9), &[1, 2]).text(),
             "(and (not (= n3 #x00000001)) (not (= n3 #x00000002)) true)"
+        );
+    }
+
+    #[test]
+    fn an_array_read_pins_its_index_and_out_of_bounds_is_one_choice() {
+        let t = parse("N 0 var I 0\nA a5.3 2 0 8\nA a5.3 9 0 8\n").unwrap();
+        assert_eq!(t.events[0].choice, Choice::Case(2));
+        assert_eq!(
+            t.events[1].choice,
+            Choice::Case(super::super::tree::DEFAULT_CASE)
+        );
+        assert_eq!(t.events[0].len, Some(8));
+        assert_eq!(
+            constraint(&t.events[0], &Choice::Case(2), &[]).text(),
+            "(= n0 #x00000002)"
+        );
+        assert_eq!(
+            constraint(&t.events[1], &t.events[1].choice, &[]).text(),
+            "(or (bvslt n0 #x00000000) (bvsge n0 #x00000008))"
         );
     }
 

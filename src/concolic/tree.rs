@@ -116,17 +116,17 @@ impl Tree {
     }
 
     /// Inserts the path of a run; returns whether it is new, and which decisions no run had
-    /// taken before. `cases(site)`: the keys of the switch at a site.
+    /// taken before. `cases(event)`: the keys of a switch, the indices of an array access.
     pub fn insert(
         &mut self,
         trace: Arc<Trace>,
         inputs: Arc<Vec<crate::sequence::Value>>,
-        cases: &dyn Fn(&str) -> Vec<i64>,
+        cases: &dyn Fn(&super::trace::Event) -> Vec<i64>,
     ) -> (bool, usize) {
         let mut at = 0usize;
         let mut new_decisions = 0;
         for (depth, e) in trace.events.iter().enumerate() {
-            let keys = cases(&e.site);
+            let keys = cases(e);
             let choice = Self::normalize(&e.choice, &keys);
             if self.seen.insert((e.site.clone(), choice.clone())) {
                 new_decisions += 1;
@@ -234,7 +234,9 @@ mod tests {
         t.insert(
             Arc::new(parse(text).unwrap()),
             Arc::new(vec![]),
-            &|s: &str| if s == "9" { vec![1, 2] } else { vec![] },
+            &|e: &super::super::trace::Event| {
+                if e.site == "9" { vec![1, 2] } else { vec![] }
+            },
         )
     }
 

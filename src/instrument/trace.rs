@@ -285,6 +285,15 @@ fn flow_hook(e: &mut Emitter, ins: &InsnView) -> Result<Vec<u8>> {
     let op = ins.op;
     let mut out = Vec::new();
     Ok(match op {
+        0x2e..=0x35 => {
+            // array load: the index (if symbolic) is pinned, its bounds recorded (Sym.aidx)
+            out.push(0x5c);
+            e.int(&mut out, ins.off as i32)?;
+            e.call(&mut out, "aidx", "(Ljava/lang/Object;II)V")?;
+            let (pops, pushes) = effect(e.cp, ins)?;
+            out.extend(e.fx(pops, pushes)?);
+            out
+        }
         0x99..=0x9e => {
             out.push(0x59);
             e.int(&mut out, op as i32)?;

@@ -75,6 +75,10 @@ fn every_feasible_hard_branch_is_covered_and_the_suite_covers_what_the_report_sa
         ("divide(int,int)", 4),
         ("offset(int)", 2),
         ("viaHelper(int,short)", 4),
+        // an exception thrown and caught inside: the handler's condition is solved for
+        ("caught(int,int)", 4),
+        // an array read at a symbolic index: one path per index, one out of bounds
+        ("lookup(int,int)", 4),
     ] {
         assert_eq!(branches(&j, &format!("{c}{m}")), (n, n), "{m}: {j:#}");
     }
@@ -94,7 +98,16 @@ fn every_feasible_hard_branch_is_covered_and_the_suite_covers_what_the_report_sa
         j["covered_branches"].as_u64().unwrap(),
         j["branches"].as_u64().unwrap(),
     );
-    assert_eq!((covered, total), (36, 38));
+    // all but the two infeasible edges (the private helper `check` is covered through `caught`)
+    assert_eq!((covered, total), (46, 48));
+    // lookup: 8 indices + out of bounds (a test expecting the exception) + the match
+    assert_eq!(method(&j, &format!("{c}lookup(int,int)"))["paths"], 10);
+    let suite: String = java_files(&out)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert!(suite.contains("ArrayIndexOutOfBoundsException"), "{suite}");
+    assert!(suite.contains("assertEquals(-5, "), "{suite}");
     assert_eq!(
         j["tests_written"].as_u64().unwrap() as usize,
         java_files(&out)

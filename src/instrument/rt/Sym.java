@@ -575,6 +575,23 @@ public final class Sym {
         }
     }
 
+    /**
+     * Before an array load: a symbolic index is pinned to the one the run used and the
+     * array's length recorded (seed 002's heap simulation): jforge asks for the other indices
+     * of a short array and for an index out of bounds. The load's own stack effect follows.
+     */
+    public static void aidx(Object array, int index, int off) {
+        Frame f;
+        if (!active() || (f = top()) == null || f.sp < 1 || array == null) {
+            return;
+        }
+        Node n = checked(f.stack[f.sp - 1], index);
+        if (n != null) {
+            int len = java.lang.reflect.Array.getLength(array);
+            event("A a" + f.entry + "." + off + " " + index + " " + n.id + " " + len);
+        }
+    }
+
     /** tableswitch/lookupswitch on {@code key}; site: probe id of its first case or default. */
     public static void sw(int key, int site) {
         Frame f;

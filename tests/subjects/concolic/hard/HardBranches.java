@@ -99,4 +99,37 @@ public class HardBranches {
     private static int twice(int v) {
         return v * 2;
     }
+
+    /** An exception thrown and caught inside the code: the handler's branch is symbolic too. */
+    public static int caught(int a, int b) {
+        int r;
+        try {
+            r = check(a, b);
+        } catch (IllegalArgumentException e) {
+            if (a * 3 == 141) {
+                return -5;
+            }
+            return -1;
+        }
+        if (r == 1000) {
+            return 7;
+        }
+        return 0;
+    }
+
+    private static int check(int a, int b) {
+        if (b - a == 13) {
+            throw new IllegalArgumentException("b - a must not be 13");
+        }
+        return b * 10;
+    }
+
+    /** An array read at a symbolic index (pinned per index; out of bounds throws). */
+    public static int lookup(int i, int j) {
+        int[] t = {3, 1, 4, 1, 5, 9, 2, 6};
+        if (t[i] == 9 && j == i + 100) {
+            return 1;
+        }
+        return 0;
+    }
 }
