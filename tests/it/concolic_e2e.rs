@@ -365,3 +365,30 @@ fn bit_vector_semantics_agree_with_the_jvm_on_random_formulas() {
         assert_eq!(m["branches"], 2, "{c}\n{m:#}");
     }
 }
+
+#[test]
+#[ignore = "slow: runs jforge concolic on commons-lang3"]
+fn a_static_initializer_run_by_the_traced_call_does_not_take_its_symbols() {
+    // NumberUtils' static initializer makes calls of its own when the first traced call
+    // triggers it; the traced call's arguments must still reach max's frame.
+    if !have("z3") {
+        return;
+    }
+    let jar = Path::new("/usr/share/java/commons-lang3.jar");
+    if !jar.is_file() {
+        eprintln!(
+            "skipped: no {} (apt-get install libcommons-lang3-java)",
+            jar.display()
+        );
+        return;
+    }
+    let j = concolic(
+        jar,
+        "org.apache.commons.lang3.math.NumberUtils",
+        &["--method", "max(byte,byte,byte)", "--time-limit", "20s"],
+    );
+    let sig = "org.apache.commons.lang3.math.NumberUtils.max(byte,byte,byte)";
+    assert_eq!(method(&j, sig)["paths"], 4, "{j:#}");
+    assert_eq!(branches(&j, sig), (4, 4));
+    assert_eq!(j["diverged"], 0);
+}

@@ -83,6 +83,10 @@ public final class Sym {
     private static final ArrayList<Frame> frames = new ArrayList<>();
     private static Node[] pending;
     private static int pendingKey;
+    /** The traced call's arguments, until its method is entered (kept apart from
+     * {@link #pending}: a static initializer it triggers makes calls of its own first). */
+    private static Node[] armed;
+    private static int armedKey;
     private static int desyncs;
 
     /**
@@ -109,8 +113,9 @@ public final class Sym {
                 slots.add(null);
             }
         }
-        pending = slots.toArray(new Node[0]);
-        pendingKey = key;
+        pending = null;
+        armed = slots.toArray(new Node[0]);
+        armedKey = key;
         owner = Thread.currentThread();
         on = true;
     }
@@ -131,6 +136,7 @@ public final class Sym {
         events.setLength(0);
         frames.clear();
         pending = null;
+        armed = null;
         return sb.toString();
     }
 
@@ -201,8 +207,17 @@ public final class Sym {
         }
         Frame f = new Frame(key, entry);
         Node[] p = pending;
-        pending = null;
+        // Another method entered first (a static initializer the call triggers, code reached
+        // through an uninstrumented callee) leaves the pending arguments to their callee.
         if (p != null && pendingKey == key && p.length == argSlots) {
+            pending = null;
+        } else if (armed != null && armedKey == key && armed.length == argSlots) {
+            p = armed;
+            armed = null;
+        } else {
+            p = null;
+        }
+        if (p != null) {
             for (int i = 0; i < p.length; i++) {
                 f.setLocal(i, p[i]);
             }
