@@ -42,6 +42,10 @@ pub enum Command {
     /// (HeuriGenJ): the working call, or why none was found.
     #[command(after_help = crate::exit::HELP)]
     Params(crate::params::cmd::ParamsArgs),
+    /// Concolic generation with an SMT solver (z3 or cvc5): each method's paths explored by
+    /// solving for inputs that take the branches not yet taken.
+    #[command(after_help = crate::exit::HELP)]
+    Concolic(crate::concolic::cmd::ConcolicArgs),
 }
 
 #[derive(Args, Debug, Clone)]

@@ -4,6 +4,7 @@ pub mod builders;
 pub mod builders_cmd;
 mod classbytes;
 pub mod cli;
+pub mod concolic;
 pub mod contracts;
 pub mod coverage;
 pub mod coverage_cmd;

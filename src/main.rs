@@ -19,6 +19,7 @@ fn main() {
         Command::Coverage(args) => jforge::coverage_cmd::run(args),
         Command::Builders(args) => jforge::builders_cmd::run(args),
         Command::Params(args) => jforge::params::cmd::run(args),
+        Command::Concolic(args) => jforge::concolic::cmd::run(args),
     });
     let status = match std::panic::catch_unwind(run) {
         Ok(Ok(outcome)) => outcome.status(),

@@ -10,7 +10,7 @@
 
 pub mod report;
 
-use crate::instrument::{ProbeKind, ProbeMap, compile_runtime, instrument_class};
+use crate::instrument::{ProbeKind, ProbeMap, compile_runtime};
 use crate::model::classpath::{ClassPath, JdkClasses};
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
@@ -81,6 +81,8 @@ struct Folders {
     patched: bool,
     clock_classes: usize,
     clock_skipped: Vec<String>,
+    /// Trace mode (`jforge concolic`) in the classes under test.
+    trace: bool,
 }
 
 impl Folders {
@@ -122,8 +124,13 @@ impl Folders {
                     continue;
                 }
                 let reads_clock = in_cp && crate::instrument::reads_clock(&bytes);
-                let ins = instrument_class(&bytes, self.maps.len() as u32, self.next)
-                    .with_context(|| format!("instrumenting {n}"))?;
+                let ins = crate::instrument::instrument_class_with(
+                    &bytes,
+                    self.maps.len() as u32,
+                    self.next,
+                    self.trace,
+                )
+                .with_context(|| format!("instrumenting {n}"))?;
                 self.next = ins.probes.end();
                 self.patched |= !in_cp;
                 self.clock_classes += reads_clock as usize;
@@ -222,6 +229,35 @@ impl Setup {
         classes: &[String],
         what: Instrument,
     ) -> Result<Setup> {
+        Setup::prepare_inner(javac, cp, jdk, classes, what, false)
+    }
+
+    /// Coverage, the clock and the trace mode of `jforge concolic` (`crate::instrument::trace`)
+    /// in the classes under test; the JVM options turn on the worker's tracing
+    /// (`-Djforge.sym`), which arms it before the last statement of every sequence.
+    pub fn prepare_traced(
+        javac: &Path,
+        cp: &ClassPath,
+        jdk: &mut dyn JdkClasses,
+        classes: &[String],
+    ) -> Result<Setup> {
+        let what = Instrument {
+            coverage: true,
+            clock: true,
+        };
+        let mut setup = Setup::prepare_inner(javac, cp, jdk, classes, what, true)?;
+        setup.jvm_args.push("-Djforge.sym=1".to_string());
+        Ok(setup)
+    }
+
+    fn prepare_inner(
+        javac: &Path,
+        cp: &ClassPath,
+        jdk: &mut dyn JdkClasses,
+        classes: &[String],
+        what: Instrument,
+        trace: bool,
+    ) -> Result<Setup> {
         let t0 = std::time::Instant::now();
         let dir = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-cov"))
             .context("creating a temporary folder for instrumented classes")?;
@@ -234,6 +270,7 @@ impl Setup {
             patched: false,
             clock_classes: 0,
             clock_skipped: Vec::new(),
+            trace,
         };
         f.classes_under_test(cp, jdk, classes, what)?;
         if what.clock {

@@ -38,6 +38,7 @@ pub enum Tool {
     Exhaustive,
     /// `jforge params`: one smoke test per method (its working call).
     Params,
+    Concolic,
 }
 
 impl Tool {
@@ -46,6 +47,7 @@ impl Tool {
             Tool::Gen => "gen",
             Tool::Exhaustive => "exhaustive",
             Tool::Params => "params",
+            Tool::Concolic => "concolic",
         }
     }
 
@@ -55,6 +57,7 @@ impl Tool {
             Tool::Gen => ("Regression", "Error"),
             Tool::Exhaustive => ("Exhaustive", "ExhaustiveError"),
             Tool::Params => ("Smoke", "SmokeError"),
+            Tool::Concolic => ("Concolic", "ConcolicError"),
         }
     }
 }

@@ -1396,6 +1396,7 @@ impl<'a> Search<'a> {
                     clock_reads: 0,
                     thrown: None,
                     survived: false,
+                    trace: None,
                 };
                 self.apply(m, &r);
                 return;

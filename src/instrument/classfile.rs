@@ -217,6 +217,26 @@ impl ConstPool {
         Some((class, name, desc))
     }
 
+    /// (name, descriptor) of the Fieldref, Methodref, InterfaceMethodref or InvokeDynamic
+    /// at `idx` (trace mode needs the stack effect of every member access and call).
+    pub(crate) fn member_at(&self, idx: u16) -> Option<(&str, &str)> {
+        let e = self.entries.get(idx as usize)?;
+        if !matches!(e.tag, 9 | 10 | 11 | 18) || e.body.len() < 4 {
+            return None;
+        }
+        let nt = self
+            .entries
+            .get(u16::from_be_bytes([e.body[2], e.body[3]]) as usize)
+            .filter(|e| e.tag == TAG_NAME_AND_TYPE)?;
+        let name = self
+            .utf8_at(u16::from_be_bytes([nt.body[0], nt.body[1]]))
+            .ok()?;
+        let desc = self
+            .utf8_at(u16::from_be_bytes([nt.body[2], nt.body[3]]))
+            .ok()?;
+        Some((name, desc))
+    }
+
     /// Indices of the Class entries naming `name`.
     pub(crate) fn class_indices(&self, name: &str) -> Vec<u16> {
         (1..self.entries.len())

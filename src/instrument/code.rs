@@ -282,6 +282,8 @@ pub(crate) struct MethodCtx<'a> {
     pub(crate) cov_ref: u16,
     /// Log the operands of `if_icmp*` and `lcmp` (comparison logging).
     pub(crate) log_compares: bool,
+    /// Trace mode (`super::trace`): the method's name, descriptor and whether it is static.
+    pub(crate) trace: Option<(&'a str, &'a str, bool)>,
 }
 
 /// Pushes an int constant: `sipush v`, or `ldc_w` of a pool Integer beyond 32767. 3 bytes.
@@ -330,7 +332,17 @@ pub(crate) fn rewrite(
     let code = Instructions::decode(attr.code)?;
     let subs = SubAttributes::read(&attr.attrs, cp)?;
     let mut plan = plan_probes(&code, &subs.lines, first_id)?;
-    let log = CompareLog::plan(&code, &plan, ctx.log_compares, cp)?;
+    let mut log = CompareLog::plan(&code, &plan, ctx.log_compares, cp)?;
+    if let Some((name, desc, is_static)) = ctx.trace {
+        log.trace = Some(plan_trace(
+            &code,
+            &plan,
+            &attr,
+            (name, desc),
+            is_static,
+            cp,
+        )?);
+    }
     let layout = match lay_out(&code, &mut plan, &log) {
         Ok(layout) => layout,
         Err(reason) => return Ok(Err(reason)),
@@ -349,6 +361,34 @@ pub(crate) fn rewrite(
         body,
         probes: plan.probes,
     }))
+}
+
+/// Trace mode: the `Sym` hooks of every instruction (see `super::trace`).
+fn plan_trace(
+    code: &Instructions,
+    plan: &ProbePlan,
+    attr: &CodeAttribute,
+    name_desc: (&str, &str),
+    is_static: bool,
+    cp: &mut ConstPool,
+) -> Result<super::trace::TraceHooks> {
+    let views: Vec<super::trace::InsnView> = code
+        .insns
+        .iter()
+        .enumerate()
+        .map(|(i, ins)| super::trace::InsnView {
+            op: ins.op,
+            bytes: &code.code[ins.off as usize..(ins.off + ins.len) as usize],
+            off: ins.off,
+            site: plan.insn_tramps[i].first().map(|&t| plan.tramps[t].probe),
+        })
+        .collect();
+    let handlers: HashSet<usize> = attr
+        .exceptions
+        .iter()
+        .filter_map(|&(_, _, h, _)| code.index(h as u32))
+        .collect();
+    super::trace::plan(&views, &handlers, name_desc, is_static, plan.entry_id, cp)
 }
 
 /// The fields of a Code attribute body, borrowed from it.
@@ -677,6 +717,8 @@ struct CompareLog {
     cmp_int_ref: u16,
     /// Methodref of `Cov.lcmp` (0 when no `lcmp` is logged).
     lcmp_ref: u16,
+    /// Trace mode: the hooks laid out with the log (see `super::trace`).
+    trace: Option<super::trace::TraceHooks>,
 }
 
 impl CompareLog {
@@ -699,6 +741,7 @@ impl CompareLog {
             site: vec![None; insns.len()],
             cmp_int_ref: 0,
             lcmp_ref: 0,
+            trace: None,
         };
         if enabled {
             for (i, ins) in insns.iter().enumerate() {
@@ -726,11 +769,22 @@ impl CompareLog {
 
     /// Bytes of the comparison log inserted before instruction `i`.
     fn log_len(&self, insns: &[Insn], i: usize) -> u32 {
-        if self.site[i].is_some() && is_if_icmp(insns[i].op) {
+        let hook = self.trace.as_ref().map_or(0, |t| t.pre[i].len() as u32);
+        hook + if self.site[i].is_some() && is_if_icmp(insns[i].op) {
             CMP_LOG_LEN
         } else {
             0
         }
+    }
+
+    /// Trace mode: the bytes that replace instruction `i`.
+    fn replacement(&self, i: usize) -> Option<&[u8]> {
+        self.trace.as_ref().and_then(|t| t.replace[i].as_deref())
+    }
+
+    /// Trace mode: the bytes after the entry probe.
+    fn entry_len(&self) -> u64 {
+        self.trace.as_ref().map_or(0, |t| t.entry.len() as u64)
     }
 
     /// True when instruction `i` is an `lcmp` replaced by a call to `Cov.lcmp`.
@@ -820,7 +874,7 @@ impl Layout {
         for i in 0..=n {
             self.pre[i] = pos as u32;
             if i == 0 {
-                pos += PROBE_LEN as u64;
+                pos += PROBE_LEN as u64 + log.entry_len();
             }
             pos += PROBE_LEN as u64 * plan.fall_through[i].len() as u64;
             for &t in &self.islands[i] {
@@ -845,6 +899,9 @@ impl Layout {
 
     /// Length of instruction `i` in the new code when it starts at `pos`.
     fn instruction_len(&self, ins: &Insn, i: usize, log: &CompareLog, pos: u64) -> u64 {
+        if let Some(r) = log.replacement(i) {
+            return r.len() as u64;
+        }
         match &ins.kind {
             Kind::Plain if log.replaces_lcmp(ins, i) => LCMP_LEN as u64,
             Kind::Plain | Kind::Cond(_) | Kind::Jump32(_) => ins.len as u64,
@@ -985,6 +1042,9 @@ impl Rewrite<'_> {
     ) -> Result<()> {
         if i == 0 {
             emit_probe(out, cp, cov_ref, self.plan.entry_id)?;
+            if let Some(t) = &self.log.trace {
+                out.extend_from_slice(&t.entry);
+            }
         }
         for &p in &self.plan.fall_through[i] {
             emit_probe(out, cp, cov_ref, p)?;
@@ -1014,6 +1074,9 @@ impl Rewrite<'_> {
             out.push(0xb8);
             put_u2(out, self.log.cmp_int_ref);
         }
+        if let Some(t) = &self.log.trace {
+            out.extend_from_slice(&t.pre[i]);
+        }
         Ok(())
     }
 
@@ -1027,6 +1090,10 @@ impl Rewrite<'_> {
             bail!("internal layout error at offset {}", ins.off);
         }
         let rel_t = |t: usize| (tramp_at[t] as i64 - here) as i32 as u32;
+        if let Some(r) = self.log.replacement(i) {
+            out.extend_from_slice(r);
+            return Ok(());
+        }
         match &ins.kind {
             Kind::Plain if self.log.replaces_lcmp(ins, i) => {
                 push_int(out, cp, self.log.site[i].unwrap_or(self.plan.entry_id))?;
@@ -1240,7 +1307,9 @@ impl Rewrite<'_> {
         let n = self.code.count();
         let mut b = Vec::with_capacity(new_code.len() + 64);
         // A probe needs one slot; a comparison log two copies of the operands and a site id.
-        let extra = if (0..n).any(|i| self.log.log_len(&self.code.insns, i) > 0) {
+        let extra = if self.log.trace.is_some() {
+            super::trace::TRACE_STACK
+        } else if (0..n).any(|i| self.log.log_len(&self.code.insns, i) > 0) {
             3
         } else {
             1

@@ -35,6 +35,7 @@ mod classfile;
 pub mod clock;
 mod code;
 mod frames;
+pub mod trace;
 
 use anyhow::{Context, Result, bail};
 use classfile::ConstPool;
@@ -138,6 +139,18 @@ const ACC_MODULE: u16 = 0x8000;
 /// class itself are returned unchanged with no probes. Errors (never panics) on malformed
 /// or unsupported input.
 pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result<Instrumented> {
+    instrument_class_with(bytes, class_id, first_probe, false)
+}
+
+/// [`instrument_class`], and with `trace` the trace mode of `jforge concolic` too (see
+/// `trace.rs`): every method of a user class also calls `jforge.rt.Sym` around each
+/// instruction (comparison logging is off then: the trace replaces `lcmp` itself).
+pub fn instrument_class_with(
+    bytes: &[u8],
+    class_id: u32,
+    first_probe: u32,
+    trace: bool,
+) -> Result<Instrumented> {
     let mut cf = classfile::parse_class(bytes)?;
     let class_name = read_class_name(&cf)?;
     if cf.access & ACC_MODULE != 0 || class_name == RUNTIME_CLASS {
@@ -160,7 +173,8 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
         // also run for the JDK itself and for the worker (bootstraps, reflection, class
         // loading), and static initialisers run once per worker JVM, so the values they would
         // log depend on the worker's history and gen would differ between 1 and 2 workers.
-        log_numbers: !is_jdk_class(&class_name),
+        log_numbers: !is_jdk_class(&class_name) && !trace,
+        trace: trace && !is_jdk_class(&class_name),
     };
     let mut methods = MethodsOut::new(cf.methods.len(), first_probe);
     for m in &cf.methods {
@@ -296,6 +310,8 @@ struct ClassContext<'a> {
     new_date: Option<clock::NewDate>,
     /// Log compared numbers (user classes only).
     log_numbers: bool,
+    /// Trace mode (see `trace.rs`).
+    trace: bool,
 }
 
 /// The rewritten methods table and the probes of the methods so far.
@@ -392,6 +408,9 @@ impl MethodsOut {
             initial_frame: &init,
             cov_ref: class.cov_ref,
             log_compares: class.log_numbers && name != "<clinit>",
+            trace: class
+                .trace
+                .then_some((name, desc, m.access & ACC_STATIC != 0)),
         };
         let patched = if class.retarget.is_empty() && class.new_date.is_none() {
             None
@@ -460,6 +479,9 @@ pub fn compile_runtime(javac: &Path, out_dir: &Path) -> Result<()> {
     let clock_src = src_dir.path().join("JClock.java");
     std::fs::write(&clock_src, clock::CLOCK_SOURCE)
         .with_context(|| format!("writing {}", clock_src.display()))?;
+    let sym_src = src_dir.path().join("Sym.java");
+    std::fs::write(&sym_src, trace::SYM_SOURCE)
+        .with_context(|| format!("writing {}", sym_src.display()))?;
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("creating output directory {}", out_dir.display()))?;
     let out = std::process::Command::new(javac)
@@ -467,6 +489,7 @@ pub fn compile_runtime(javac: &Path, out_dir: &Path) -> Result<()> {
         .arg(out_dir)
         .arg(&src)
         .arg(&clock_src)
+        .arg(&sym_src)
         .output()
         .with_context(|| {
             format!(

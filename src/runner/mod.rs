@@ -377,6 +377,9 @@ pub struct SeqResult {
     /// StackOverflowError it reported itself) and goes on: no restart. False for the results
     /// jforge made up after a worker died.
     pub survived: bool,
+    /// With tracing (`-Djforge.sym`, `jforge concolic`): the trace of the last call (see
+    /// `crate::concolic::trace`).
+    pub trace: Option<String>,
 }
 
 impl SeqResult {

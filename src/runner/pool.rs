@@ -184,6 +184,7 @@ fn not_run(req: &ExecRequest, slot: usize) -> SeqResult {
         clock_reads: 0,
         thrown: None,
         survived: false,
+        trace: None,
     }
 }
 

@@ -836,6 +836,12 @@ pub fn decode_result(
     };
     let coverage = decode_coverage(&mut d)?;
     let (compared, compared_nums) = decode_compared(&mut d)?;
+    let trace = if d.pos < d.b.len() && d.b[d.pos] == TRACE_SECTION {
+        d.u8()?;
+        Some(d.str()?)
+    } else {
+        None
+    };
     if !d.at_end() {
         bail!("protocol error: trailing bytes in RESULT frame");
     }
@@ -855,6 +861,7 @@ pub fn decode_result(
             clock_reads,
             thrown,
             survived,
+            trace,
         },
     ))
 }
@@ -982,18 +989,24 @@ pub fn encode_result(tag: u32, r: &SeqResult, classes: &mut ClassEncTable) -> Ve
         e.u8(CLOCK_SECTION);
         put_varint(&mut e, r.clock_reads);
     }
+    encode_coverage_sections(&mut e, r);
+    e.finish()
+}
+
+/// The coverage, comparison-logging and trace sections of a RESULT frame.
+fn encode_coverage_sections(e: &mut Enc, r: &SeqResult) {
     if let Some(c) = &r.coverage {
-        encode_coverage(&mut e, c);
+        encode_coverage(e, c);
         if !r.compared.is_empty() {
             e.u8(COMPARED_SECTION);
-            put_varint(&mut e, r.compared.len() as u32);
+            put_varint(e, r.compared.len() as u32);
             for s in &r.compared {
                 e.str(s);
             }
         }
         if !r.compared_nums.is_empty() {
             e.u8(COMPARED_NUMS_SECTION);
-            put_varint(&mut e, r.compared_nums.len() as u32);
+            put_varint(e, r.compared_nums.len() as u32);
             for &v in &r.compared_nums {
                 let mut z = ((v << 1) ^ (v >> 63)) as u64;
                 while z & !0x7F != 0 {
@@ -1004,7 +1017,10 @@ pub fn encode_result(tag: u32, r: &SeqResult, classes: &mut ClassEncTable) -> Ve
             }
         }
     }
-    e.finish()
+    if let Some(t) = &r.trace {
+        e.u8(TRACE_SECTION);
+        e.str(t);
+    }
 }
 
 fn varint(d: &mut Dec) -> Result<u32> {
@@ -1058,7 +1074,7 @@ fn decode_forms(d: &mut Dec, classes: &mut ClassTable) -> Result<Vec<BulkForm>> 
 
 /// The optional coverage section: marker, varint count, varint deltas of increasing ids.
 fn decode_coverage(d: &mut Dec) -> Result<Option<Arc<[u32]>>> {
-    if d.at_end() {
+    if d.at_end() || d.b[d.pos] == TRACE_SECTION {
         return Ok(None);
     }
     if d.u8()? != COVERAGE_SECTION {
@@ -1084,20 +1100,17 @@ fn decode_compared(d: &mut Dec) -> Result<(Vec<String>, Vec<i64>)> {
     if d.at_end() {
         return Ok((strings, nums));
     }
-    let mut marker = d.u8()?;
-    if marker == COMPARED_SECTION {
+    if d.b[d.pos] == COMPARED_SECTION {
+        d.u8()?;
         let n = varint(d)? as usize;
         strings = (0..n.min(1 << 16))
             .map(|_| d.str())
             .collect::<Result<_>>()?;
-        if d.at_end() {
-            return Ok((strings, nums));
-        }
-        marker = d.u8()?;
     }
-    if marker != COMPARED_NUMS_SECTION {
-        bail!("protocol error: trailing bytes in RESULT frame");
+    if d.at_end() || d.b[d.pos] != COMPARED_NUMS_SECTION {
+        return Ok((strings, nums));
     }
+    d.u8()?;
     let n = varint(d)? as usize;
     nums.reserve(n.min(1 << 16));
     for _ in 0..n {
@@ -1325,6 +1338,7 @@ mod tests {
             compared_nums: Vec::new(),
             forms: Vec::new(),
             clock_reads: 0,
+            trace: None,
             thrown: Some((
                 7,
                 Blame {
@@ -1484,12 +1498,26 @@ mod tests {
     }
 
     #[test]
+    fn trace_section_round_trips_with_and_without_coverage() {
+        for coverage in [None, Some(Arc::from(vec![3u32, 9]))] {
+            let mut r = sample_result();
+            r.coverage = coverage;
+            r.trace = Some("N 0 var I 0\nN 1 const 32 5\nB 12 1 eq 0 1\n".into());
+            let f = encode_result(7, &r, &mut ClassEncTable::default());
+            assert_eq!(f.iter().filter(|&&b| b == TRACE_SECTION).count(), 1);
+            let (_, back) = decode_result(&f[4..], &mut ClassTable::default(), 1).unwrap();
+            assert_eq!(back, r);
+        }
+    }
+
+    #[test]
     fn truncated_frames_are_errors() {
         let r = sample_result();
         let f = encode_result(1, &r, &mut ClassEncTable::default());
         // A frame cut just before its optional THROWN section is a whole frame without it.
         let without_thrown = SeqResult {
             thrown: None,
+            trace: None,
             ..r.clone()
         };
         let whole = encode_result(1, &without_thrown, &mut ClassEncTable::default()).len();

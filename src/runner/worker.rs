@@ -845,6 +845,7 @@ impl Worker {
                 clock_reads: 0,
                 thrown: None,
                 survived: false,
+                trace: None,
             },
             kind,
         )

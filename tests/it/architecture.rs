@@ -55,6 +55,7 @@ fn the_model_and_the_instrumenter_know_no_runner_and_no_generator() {
                 "crate::suite",
                 "crate::session",
                 "crate::emit",
+                "crate::concolic",
             ],
         );
         assert!(bad.is_empty(), "src/{area} must not depend on: {bad:#?}");
@@ -85,7 +86,20 @@ fn generators_do_not_reach_into_each_other() {
         &["generate::random", "generate::finish", "generate::select"],
     );
     assert!(bad.is_empty(), "{bad:#?}");
-    let bad = offenders("generate", &["crate::exhaustive"]);
+    let bad = offenders("generate", &["crate::exhaustive", "crate::concolic"]);
+    assert!(bad.is_empty(), "{bad:#?}");
+    // Concolic shares the operations, the instrumenter (its trace mode) and the suite stage.
+    let bad = offenders(
+        "concolic",
+        &[
+            "generate::random",
+            "generate::finish",
+            "generate::select",
+            "crate::exhaustive",
+        ],
+    );
+    assert!(bad.is_empty(), "{bad:#?}");
+    let bad = offenders("exhaustive", &["crate::concolic"]);
     assert!(bad.is_empty(), "{bad:#?}");
     // The suite stage serves every generator and depends on none.
     let bad = offenders(

@@ -9,6 +9,7 @@ mod support;
 mod architecture;
 mod builders_e2e;
 mod cli_errors;
+mod concolic_e2e;
 mod coverage_e2e;
 mod coverage_jacoco;
 mod emit_e2e;

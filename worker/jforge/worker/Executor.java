@@ -7,6 +7,7 @@ import java.util.Arrays;
 import static jforge.worker.Proto.CANON_OP;
 import static jforge.worker.Proto.MODE_BULK;
 import static jforge.worker.Proto.MODE_CANON;
+import static jforge.worker.Proto.MODE_GENERATE;
 import static jforge.worker.Proto.MODE_OBSERVE;
 import static jforge.worker.Proto.M_OOM;
 import static jforge.worker.Proto.M_SOE;
@@ -84,6 +85,9 @@ final class Executor {
     private final Contracts contracts;
     private final Coverage coverage;
     private final ClockControl clock;
+    private final Tracing tracing;
+    /** The statement traced (the last one, with -Djforge.sym in GENERATE mode), else -1. */
+    private int traceAt = -1;
     private final Leaks leaks;
     private final Exhaustive exhaustive;
     private final ClassLoader loader;
@@ -113,6 +117,7 @@ final class Executor {
         this.contracts = contracts;
         this.coverage = coverage;
         this.clock = new ClockControl(loader);
+        this.tracing = new Tracing(loader);
         this.leaks = leaks;
         this.loader = loader;
         this.exhaustive = new Exhaustive(this, frames, registry, progress, outcomes, contracts, leaks);
@@ -149,6 +154,7 @@ final class Executor {
         }
         progress.reset(n, tag);
         outcomes.outc.reset();
+        traceAt = Tracing.ON && mode == MODE_GENERATE ? n - 1 : -1;
         coverage.cmpStart();
         clock.start();
         thrown = null;
@@ -174,6 +180,7 @@ final class Executor {
         out.bytes(outcomes.tail.b, 0, outcomes.tail.n);
         clock.append(out);
         coverage.append(out);
+        tracing.append(out);
         frames.send();
     }
 
@@ -510,11 +517,30 @@ final class Executor {
             vals[i] = null;
             return exception(i, new NullPointerException());
         }
+        boolean traced = i == traceAt && (op.kind == OP_CTOR || op.kind == OP_METHOD || op.kind == OP_SMETHOD);
         try {
             switch (op.kind) {
-                case OP_CTOR -> r = op.ctor.newInstance(argsOf(s, 0, op.nparams));
-                case OP_METHOD -> r = op.method.invoke(self, argsOf(s, 1, op.nparams));
-                case OP_SMETHOD -> r = op.method.invoke(null, argsOf(s, 0, op.nparams));
+                case OP_CTOR -> {
+                    Object[] a = argsOf(s, 0, op.nparams);
+                    if (traced) {
+                        tracing.arm(op.ctor, a);
+                    }
+                    r = op.ctor.newInstance(a);
+                }
+                case OP_METHOD -> {
+                    Object[] a = argsOf(s, 1, op.nparams);
+                    if (traced) {
+                        tracing.arm(op.method, a);
+                    }
+                    r = op.method.invoke(self, a);
+                }
+                case OP_SMETHOD -> {
+                    Object[] a = argsOf(s, 0, op.nparams);
+                    if (traced) {
+                        tracing.arm(op.method, a);
+                    }
+                    r = op.method.invoke(null, a);
+                }
                 case OP_FGET -> r = op.field.get(self);
                 case OP_SFGET -> r = op.field.get(null);
                 case OP_FSET -> op.field.set(self, vals[s.args[1]]);
@@ -532,6 +558,10 @@ final class Executor {
             return exception(i, c);
         } catch (IllegalAccessException | InstantiationException | IllegalArgumentException e) {
             return malformed(i, e.toString());
+        } finally {
+            if (traced) {
+                tracing.stop();
+            }
         }
         long printed = OutputSink.written - printedBefore;
         if (printed > MAX_OUTPUT) {

@@ -1,0 +1,569 @@
+//! `jforge concolic`: its flags and its [`Strategy`]: the classes under test instrumented in
+//! trace mode, a solver started, each method's constraint tree explored (`super::Engine`),
+//! the paths kept written as JUnit tests through the shared suite stage, and a per-method
+//! report (paths, infeasible, solver time-outs, unexplored, branch coverage of the written
+//! suite). It lives in the generator's folder, not in `src/concolic_cmd.rs`: the command and
+//! its algorithm change together (ARCHITECTURE.md, "Adding a generator").
+
+use super::solver::{SmtProcess, SolverKind, locate};
+use super::{Engine, Found, MethodResult, Target, receiver_for};
+use crate::cli::{RunArgs, SuiteArgs, check_common, parse_duration};
+use crate::coverage::{Setup, Tracker};
+use crate::emit::EmitConfig;
+use crate::emit::output::RunOutput;
+use crate::emit::suite::Tool;
+use crate::generate::ops::{OpSet, build_ops};
+use crate::instrument::ProbeKind;
+use crate::report::{StopReason, ValidationSummary};
+use crate::runner::Pool;
+use crate::sequence::{OpId, OpKind};
+use crate::session::{Session, WorkerSettings};
+use crate::strategy::{Finished, Strategy};
+use crate::suite::check::{CheckSettings, write_and_check};
+use crate::suite::{Expect, ObserveItem, ObserveStats};
+use anyhow::{Context, bail};
+use clap::Args;
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// `jforge concolic`.
+#[derive(Args, Debug, Clone)]
+pub struct ConcolicArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Only this method (repeatable): a name (`check`), or a name with parameter types
+    /// (`check(int,int)`, `parse(java.lang.String)`).
+    #[arg(long = "method", value_name = "SIG")]
+    pub methods: Vec<String>,
+    /// Stop exploring this long after the start (`30s`, `2m`); writing and checking the tests
+    /// come after.
+    #[arg(long, value_name = "D", default_value = "60s")]
+    pub time_limit: String,
+    /// The SMT solver: `z3`, `cvc5` (found on PATH) or the path of a solver executable.
+    #[arg(long, value_name = "z3|cvc5|PATH", default_value = "z3")]
+    pub solver: String,
+    /// Time limit of one solver query; past it the alternative is recorded as a time-out.
+    #[arg(long, value_name = "D", default_value = "10s")]
+    pub solver_timeout: String,
+    /// Decisions of a path beyond this depth get no alternatives (loops over inputs).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub max_depth: usize,
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+}
+
+/// Runs `jforge concolic` through the shared pipeline.
+pub fn run(args: ConcolicArgs) -> anyhow::Result<crate::exit::Outcome> {
+    crate::strategy::drive(Concolic {
+        args,
+        prepared: None,
+    })
+}
+
+/// `jforge concolic`: concolic exploration of each method with an SMT solver.
+pub struct Concolic {
+    args: ConcolicArgs,
+    prepared: Option<Prepared>,
+}
+
+struct Prepared {
+    time_limit: Duration,
+    solver_timeout: Duration,
+    solver: (PathBuf, SolverKind),
+    output: Option<RunOutput>,
+}
+
+const NOT_PREPARED: &str = "internal error: jforge concolic ran before its flags were checked";
+
+/// One method's row of the report.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct MethodRow {
+    #[serde(flatten)]
+    pub result: MethodResult,
+    /// Branches of the method and those the written suite covers.
+    pub branches: u32,
+    pub covered_branches: u32,
+}
+
+/// The figures of a run (`--stats-json`).
+#[derive(Debug, Default, serde::Serialize)]
+pub struct ConcolicStats {
+    pub classes: Vec<String>,
+    pub solver: String,
+    pub methods: Vec<MethodRow>,
+    pub paths: u64,
+    pub infeasible: u64,
+    pub solver_timeouts: u64,
+    pub unexplored: u64,
+    pub diverged: u64,
+    pub solver_calls: u64,
+    pub solver_seconds: f64,
+    pub explore_seconds: f64,
+    pub paths_per_second: f64,
+    /// Branches of the classes under test, and those the written suite covers.
+    pub branches: u32,
+    pub covered_branches: u32,
+    pub tests_written: usize,
+    pub observe: ObserveStats,
+    pub validation: Option<ValidationSummary>,
+    pub output_dir: Option<PathBuf>,
+    pub seconds: f64,
+}
+
+impl Strategy for Concolic {
+    const COMMAND: &'static str = "concolic";
+    type Stats = ConcolicStats;
+
+    fn run_args(&self) -> &RunArgs {
+        &self.args.run
+    }
+
+    fn prepare(&mut self) -> anyhow::Result<()> {
+        let args = &self.args;
+        check_common(args.run.workers, &args.run.classes, &[])?;
+        if args.run.classes.is_empty() {
+            bail!("name the class to explore with --class NAME");
+        }
+        let time_limit = parse_duration(&args.time_limit).context("--time-limit")?;
+        let solver_timeout = parse_duration(&args.solver_timeout).context("--solver-timeout")?;
+        let solver = locate(&args.solver)?;
+        let output = match &args.suite.output_dir {
+            Some(d) => Some(RunOutput::open(
+                Tool::Concolic,
+                EmitConfig {
+                    out_dir: d.clone(),
+                    junit: args.suite.junit,
+                    package: None,
+                    tests_per_file: args.suite.tests_per_file as usize,
+                },
+                args.suite.error_output_dir.as_deref(),
+                args.suite.error_tests_in_suite,
+            )?),
+            None => None,
+        };
+        self.prepared = Some(Prepared {
+            time_limit,
+            solver_timeout,
+            solver,
+            output,
+        });
+        Ok(())
+    }
+
+    fn worker_settings(&self) -> anyhow::Result<WorkerSettings> {
+        Ok(WorkerSettings {
+            call_timeout: Duration::from_secs(5),
+            heap_mb: self.args.run.worker_heap.unwrap_or(512),
+            classpath_prefix: Vec::new(),
+            extra_jvm_args: Vec::new(),
+        })
+    }
+
+    fn run(self, mut session: Session, started: Instant) -> anyhow::Result<Finished<Self::Stats>> {
+        let Concolic { args, prepared } = self;
+        let mut p = prepared.context(NOT_PREPARED)?;
+        let classes = session.load_classes_under_test(
+            &args.run.classes,
+            "its methods are explored through its public API",
+        )?;
+        let ops = build_ops(&session.model, &classes, None, None);
+        let setup = traced_setup(&mut session, &classes)?;
+        let mut pool = session.take_pool()?;
+        let failed = pool.register(&ops.table)?;
+        let failed: Vec<OpId> = failed.into_iter().map(|(id, _)| id).collect();
+        let targets = targets(&ops, &classes, &args.methods, &failed)?;
+        let mut solver = SmtProcess::start(&p.solver.0, &p.solver.1, p.solver_timeout)?;
+        let engine = Engine {
+            table: &ops.table,
+            switch_cases: switch_cases(&setup),
+            max_depth: args.max_depth,
+            batch: session.workers.max(1) * 2,
+        };
+        let explore_start = Instant::now();
+        let deadline = started + p.time_limit;
+        let mut rows = Vec::new();
+        let mut all_tests: Vec<Found> = Vec::new();
+        let mut exhausted = true;
+        for (k, (target, skipped)) in targets.iter().enumerate() {
+            let mut r = match skipped {
+                Some(why) => MethodResult {
+                    method: ops.table.get(target.op).signature(),
+                    skipped: Some(why.clone()),
+                    ..MethodResult::default()
+                },
+                None => {
+                    // Each method gets an equal share of what is left.
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    let share = left / (targets.len() - k) as u32;
+                    engine.explore(&mut pool, &mut solver, target, Instant::now() + share)?
+                }
+            };
+            exhausted &= r.tree.unexplored == 0;
+            all_tests.append(&mut r.tests);
+            rows.push((target.op, r));
+        }
+        let explore_seconds = explore_start.elapsed().as_secs_f64();
+        let mut stats = ConcolicStats {
+            classes: classes.clone(),
+            solver: p.solver.0.display().to_string(),
+            explore_seconds,
+            output_dir: args.suite.output_dir.clone(),
+            ..ConcolicStats::default()
+        };
+        let kept = match &mut p.output {
+            Some(out) => write_tests(
+                out, &session, &mut pool, &ops, &classes, &args, &all_tests, &mut stats,
+            )?,
+            None => all_tests.iter().map(|f| f.coverage.clone()).collect(),
+        };
+        pool.shutdown();
+        fill_figures(&mut stats, &setup, &ops, rows, &kept, started);
+        Ok(Finished {
+            stats,
+            stop_reason: if exhausted {
+                StopReason::Exhausted
+            } else {
+                StopReason::TimeLimit
+            },
+            outcome: crate::exit::Outcome::Clean,
+        })
+    }
+
+    fn print_summary(stats: &ConcolicStats, out: &mut dyn Write) -> std::io::Result<()> {
+        print_summary(stats, out)
+    }
+
+    fn warnings(stats: &ConcolicStats) -> Vec<String> {
+        let mut w = Vec::new();
+        let untraced: u64 = stats.methods.iter().map(|m| m.result.untraced_runs).sum();
+        if untraced > 0 {
+            w.push(format!(
+                "warning: {untraced} runs had no usable trace (the call did not run, or its trace \
+                 was too long): their paths are not in the trees"
+            ));
+        }
+        let skipped: Vec<&str> = stats
+            .methods
+            .iter()
+            .filter(|m| m.result.skipped.is_some())
+            .map(|m| m.result.method.as_str())
+            .collect();
+        if let Some(first) = skipped.first() {
+            w.push(format!(
+                "warning: {} methods not explored (e.g. {first}: {}); see --stats-json",
+                skipped.len(),
+                stats
+                    .methods
+                    .iter()
+                    .find_map(|m| m.result.skipped.clone())
+                    .unwrap_or_default()
+            ));
+        }
+        w
+    }
+}
+
+/// The classes under test instrumented in trace mode, and the session's workers set to run
+/// them (first on the class path, tracing on, the clock fixed as in gen).
+fn traced_setup(session: &mut Session, classes: &[String]) -> anyhow::Result<Setup> {
+    let Some(javac) = session.java.javac.clone() else {
+        bail!(
+            "jforge concolic instruments the classes under test and needs a JDK with javac; {} \
+             has none: point --java at a JDK",
+            session.java.home.display()
+        );
+    };
+    let setup =
+        session.with_classes(|_, cp, jdk| Setup::prepare_traced(&javac, cp, jdk, classes))?;
+    let mut settings = session.worker_settings().clone();
+    settings.classpath_prefix = vec![setup.class_dir.clone()];
+    settings
+        .extra_jvm_args
+        .extend(setup.jvm_args.iter().cloned());
+    settings
+        .extra_jvm_args
+        .push(crate::runner::CLOCK_FIXED.to_string());
+    session.set_worker_settings(settings);
+    Ok(setup)
+}
+
+/// Whether `op` is what `--method sig` names.
+fn matches_method(ops: &OpSet, op: OpId, sig: &str) -> bool {
+    let o = ops.table.get(op);
+    let sig: String = sig.chars().filter(|c| !c.is_whitespace()).collect();
+    let name = if o.kind == OpKind::Constructor {
+        o.class.rsplit(['.', '$']).next().unwrap_or(&o.class)
+    } else {
+        o.name.as_str()
+    };
+    let full: Vec<String> = o.params.iter().map(|t| t.erasure().to_string()).collect();
+    let short: Vec<String> = full
+        .iter()
+        .map(|t| t.rsplit('.').next().unwrap_or(t).to_string())
+        .collect();
+    sig == name
+        || sig == format!("{name}({})", full.join(","))
+        || sig == format!("{name}({})", short.join(","))
+}
+
+/// The methods to explore (constructors, instance and static methods of the classes under
+/// test, `--method` if given), each with its receiver or why it cannot be explored.
+fn targets(
+    ops: &OpSet,
+    classes: &[String],
+    methods: &[String],
+    failed: &[OpId],
+) -> anyhow::Result<Vec<(Target, Option<String>)>> {
+    let mut out = Vec::new();
+    for &id in &ops.primary {
+        let o = ops.table.get(id);
+        if !classes.contains(&o.class)
+            || failed.contains(&id)
+            || !matches!(
+                o.kind,
+                OpKind::Method | OpKind::StaticMethod | OpKind::Constructor
+            )
+            || (!methods.is_empty() && !methods.iter().any(|m| matches_method(ops, id, m)))
+        {
+            continue;
+        }
+        let receiver = if o.kind == OpKind::Method {
+            receiver_for(&ops.table, &ops.primary, &o.class)
+        } else {
+            Some(Vec::new())
+        };
+        let skipped = receiver.is_none().then(|| {
+            "no public constructor builds its receiver (receiver sequences are not searched yet)"
+                .to_string()
+        });
+        out.push((
+            Target {
+                op: id,
+                receiver: receiver.unwrap_or_default(),
+            },
+            skipped,
+        ));
+    }
+    if out.is_empty() {
+        if methods.is_empty() {
+            bail!(
+                "{} has no public method or constructor to explore",
+                classes.join(", ")
+            );
+        }
+        bail!(
+            "--method {}: no public method or constructor of {} has that name or signature \
+             (e.g. `check` or `check(int,int)`)",
+            methods.join(", "),
+            classes.join(", ")
+        );
+    }
+    Ok(out)
+}
+
+/// Switch keys by site: the probe id of a switch's first case (what the trace names).
+fn switch_cases(setup: &Setup) -> HashMap<String, Vec<i64>> {
+    let mut out: HashMap<String, Vec<i64>> = HashMap::new();
+    for m in &setup.maps {
+        let mut by_insn: HashMap<(u32, u32), (u32, Vec<i64>)> = HashMap::new();
+        for p in &m.probes {
+            let key = match p.kind {
+                ProbeKind::SwitchCase { key } => Some(key as i64),
+                ProbeKind::SwitchDefault => None,
+                _ => continue,
+            };
+            let e = by_insn
+                .entry((p.method, p.offset))
+                .or_insert((p.id, Vec::new()));
+            e.0 = e.0.min(p.id);
+            e.1.extend(key);
+        }
+        for (_, (first, keys)) in by_insn {
+            out.insert(first.to_string(), keys);
+        }
+    }
+    out
+}
+
+/// Writes the kept paths as tests (observed in two JVMs, javac + JUnit); returns the
+/// coverage of the tests kept.
+#[allow(clippy::too_many_arguments)]
+fn write_tests(
+    out: &mut RunOutput,
+    session: &Session,
+    pool: &mut Pool,
+    ops: &OpSet,
+    classes: &[String],
+    args: &ConcolicArgs,
+    found: &[Found],
+    stats: &mut ConcolicStats,
+) -> anyhow::Result<Vec<Option<std::sync::Arc<[u32]>>>> {
+    let items: Vec<ObserveItem> = found
+        .iter()
+        .map(|f| {
+            let last = f.seq.len() as u32 - 1;
+            let ret = ops.table.get(match &f.seq.stmts[last as usize] {
+                crate::sequence::Stmt::Call { op, .. } => *op,
+                _ => 0,
+            });
+            let observers = ret
+                .ret
+                .as_ref()
+                .and_then(|t| ops.observers.get(t))
+                .map(|v| v.iter().map(|&o| (last, o)).collect())
+                .unwrap_or_default();
+            ObserveItem {
+                seq: f.seq.clone(),
+                expect: match &f.exception {
+                    Some(c) => Expect::Exception(c.clone()),
+                    None => Expect::Normal,
+                },
+                observers: if f.exception.is_some() {
+                    Vec::new()
+                } else {
+                    observers
+                },
+                contract_values: Vec::new(),
+            }
+        })
+        .collect();
+    let observed = crate::suite::observe(&session.model, pool, &items, &mut stats.observe)?;
+    let mut tests = Vec::new();
+    let mut cov = Vec::new();
+    for (t, f) in observed.into_iter().zip(found) {
+        if let Some(t) = t {
+            tests.push(t);
+            cov.push(f.coverage.clone());
+        }
+    }
+    let checked = write_and_check(
+        out,
+        &ops.table,
+        &ops.owner_class,
+        classes,
+        &tests,
+        &[],
+        &CheckSettings {
+            javac: session.java.javac.as_deref(),
+            java: &session.java.java,
+            user_cp: &session.entries,
+            junit: args.suite.junit,
+            junit_classpath: args.suite.checking.junit_classpath.as_deref(),
+            skip: args.suite.checking.no_validate,
+            quiet: args.run.quiet,
+            coverage: None,
+            clock: None,
+            deadline: None,
+        },
+    )?;
+    out.install(&checked.files)?;
+    stats.tests_written = checked.regression.len();
+    stats.validation = Some(checked.validation);
+    Ok(checked.regression.iter().map(|&i| cov[i].clone()).collect())
+}
+
+/// Totals, per-method branch coverage of the written (or kept) tests, rates.
+fn fill_figures(
+    stats: &mut ConcolicStats,
+    setup: &Setup,
+    ops: &OpSet,
+    rows: Vec<(OpId, MethodResult)>,
+    kept: &[Option<std::sync::Arc<[u32]>>],
+    started: Instant,
+) {
+    let mut tracker = Tracker::new(&setup.maps, setup.total_probes);
+    for c in kept.iter().flatten() {
+        tracker.add(c);
+    }
+    for (op, r) in rows {
+        let o = ops.table.get(op);
+        let class = o.class.replace('.', "/");
+        let m = tracker.methods.iter().find(|m| {
+            m.class.replace('.', "/") == class && m.name == o.name && m.descriptor == o.descriptor
+        });
+        stats.paths += r.tree.paths;
+        stats.infeasible += r.tree.infeasible;
+        stats.solver_timeouts += r.tree.timeouts;
+        stats.unexplored += r.tree.unexplored;
+        stats.diverged += r.tree.diverged;
+        stats.solver_calls += r.solver_calls;
+        stats.solver_seconds += r.solver_seconds;
+        stats.methods.push(MethodRow {
+            branches: m.map_or(0, |m| m.branches),
+            covered_branches: m.map_or(0, |m| m.covered_branches),
+            result: r,
+        });
+    }
+    stats.branches = tracker.branches;
+    stats.covered_branches = tracker.covered_branches;
+    stats.paths_per_second = if stats.explore_seconds > 0.0 {
+        stats.paths as f64 / stats.explore_seconds
+    } else {
+        0.0
+    };
+    stats.seconds = started.elapsed().as_secs_f64();
+}
+
+fn print_summary(s: &ConcolicStats, out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{:<44} {:>6} {:>6} {:>6} {:>6} {:>6} {:>9}",
+        "method", "paths", "infeas", "t/o", "unexpl", "calls", "branches"
+    )?;
+    for m in &s.methods {
+        let r = &m.result;
+        if let Some(why) = &r.skipped {
+            writeln!(out, "{:<44} not explored: {why}", r.method)?;
+            continue;
+        }
+        writeln!(
+            out,
+            "{:<44} {:>6} {:>6} {:>6} {:>6} {:>6} {:>4}/{:<4}",
+            r.method,
+            r.tree.paths,
+            r.tree.infeasible,
+            r.tree.timeouts,
+            r.tree.unexplored,
+            r.solver_calls,
+            m.covered_branches,
+            m.branches
+        )?;
+    }
+    writeln!(
+        out,
+        "concolic: {} paths ({:.1}/s), {} infeasible, {} solver time-outs, {} unexplored, {} \
+         diverged; {} solver calls in {:.2} s",
+        s.paths,
+        s.paths_per_second,
+        s.infeasible,
+        s.solver_timeouts,
+        s.unexplored,
+        s.diverged,
+        s.solver_calls,
+        s.solver_seconds
+    )?;
+    let pct = if s.branches == 0 {
+        100.0
+    } else {
+        100.0 * s.covered_branches as f64 / s.branches as f64
+    };
+    match &s.output_dir {
+        Some(d) => writeln!(
+            out,
+            "wrote {} tests to {}: they cover {}/{} branches ({pct:.1}%) of {}",
+            s.tests_written,
+            d.display(),
+            s.covered_branches,
+            s.branches,
+            s.classes.join(", ")
+        )?,
+        None => writeln!(
+            out,
+            "paths kept cover {}/{} branches ({pct:.1}%); give --output-dir to write them as tests",
+            s.covered_branches, s.branches
+        )?,
+    }
+    Ok(())
+}

@@ -1,0 +1,275 @@
+//! The solver conversation of `jforge concolic`, behind a small trait so that z3, cvc5 or any
+//! SMT-LIB2 solver (and a test double) are interchangeable: a [`Query`] is bit-vector
+//! variables, shared definitions and assertions as s-expressions ([`Term`]); the answer is a
+//! model of the variables, "unsatisfiable" or "unknown" (the per-query time limit).
+//!
+//! The process and the SMT-LIB2 text go through the `easy-smt` crate (spawning, pipes,
+//! `print-success`, typed responses); each query runs between `push` and `pop`, so one
+//! solver process serves a whole run.
+
+use anyhow::{Context, Result, bail};
+use std::time::{Duration, Instant};
+
+/// An s-expression: an atom (symbol, `#x..` literal) or a list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Term {
+    Atom(String),
+    List(Vec<Term>),
+}
+
+impl Term {
+    pub fn atom(s: impl Into<String>) -> Term {
+        Term::Atom(s.into())
+    }
+
+    /// `(head args..)`.
+    pub fn app(head: &str, args: Vec<Term>) -> Term {
+        let mut v = vec![Term::atom(head)];
+        v.extend(args);
+        Term::List(v)
+    }
+
+    /// `((_ name i..) arg)`: an indexed operator such as `(_ sign_extend 24)`.
+    pub fn indexed(name: &str, idx: &[u32], arg: Term) -> Term {
+        let mut head = vec![Term::atom("_"), Term::atom(name)];
+        head.extend(idx.iter().map(|i| Term::atom(i.to_string())));
+        Term::List(vec![Term::List(head), arg])
+    }
+
+    /// A bit-vector literal of `width` bits (a multiple of 4, or 1).
+    pub fn bv(value: u64, width: u32) -> Term {
+        let masked = if width >= 64 {
+            value
+        } else {
+            value & ((1u64 << width) - 1)
+        };
+        if width.is_multiple_of(4) {
+            Term::Atom(format!("#x{masked:0w$x}", w = (width / 4) as usize))
+        } else {
+            Term::Atom(format!("#b{masked:0w$b}", w = width as usize))
+        }
+    }
+
+    /// The SMT-LIB2 text.
+    pub fn text(&self) -> String {
+        match self {
+            Term::Atom(a) => a.clone(),
+            Term::List(v) => {
+                let parts: Vec<String> = v.iter().map(Term::text).collect();
+                format!("({})", parts.join(" "))
+            }
+        }
+    }
+}
+
+/// One satisfiability question.
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    /// Variables: name and bit width.
+    pub vars: Vec<(String, u32)>,
+    /// Definitions in order (each may use the earlier ones): name, bit width, body.
+    pub defs: Vec<(String, u32, Term)>,
+    pub asserts: Vec<Term>,
+}
+
+/// What the solver said.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Values of [`Query::vars`], in order, as unsigned bits.
+    Sat(Vec<u64>),
+    Unsat,
+    /// Time limit reached (or the solver gave up).
+    Unknown,
+}
+
+/// A solver: z3 or cvc5 in a process, or anything else that answers queries.
+pub trait Solver {
+    fn check(&mut self, q: &Query) -> Result<Answer>;
+    /// Calls so far and the time spent in them.
+    fn calls(&self) -> (u64, Duration);
+}
+
+/// Which solver `--solver` names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolverKind {
+    Z3,
+    Cvc5,
+}
+
+/// Finds the solver program for `--solver z3|cvc5|PATH`: the name on PATH, or the path
+/// itself (its kind from its file name). Errors say how to install one.
+pub fn locate(spec: &str) -> Result<(std::path::PathBuf, SolverKind)> {
+    let path = std::path::Path::new(spec);
+    let kind = match path.file_name().and_then(|n| n.to_str()) {
+        Some(n) if n.contains("cvc5") => SolverKind::Cvc5,
+        _ => SolverKind::Z3,
+    };
+    if path.components().count() > 1 {
+        if path.is_file() {
+            return Ok((path.to_path_buf(), kind));
+        }
+        bail!("--solver {spec}: no such file; give the path of a z3 or cvc5 executable");
+    }
+    let found = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|d| d.join(spec))
+        .find(|p| p.is_file());
+    match found {
+        Some(p) => Ok((p, kind)),
+        None => bail!(
+            "jforge concolic needs an SMT solver and `{spec}` is not on PATH: install one \
+             (Debian/Ubuntu: `apt-get install z3` or `apt-get install cvc5`; macOS: `brew \
+             install z3`) or name it with --solver z3|cvc5|PATH"
+        ),
+    }
+}
+
+/// A solver process spoken to in SMT-LIB2 through `easy-smt`.
+pub struct SmtProcess {
+    ctx: easy_smt::Context,
+    calls: u64,
+    time: Duration,
+}
+
+impl SmtProcess {
+    /// Starts the solver with a per-query time limit.
+    pub fn start(program: &std::path::Path, kind: &SolverKind, limit: Duration) -> Result<Self> {
+        let ms = limit.as_millis().max(1);
+        let args: Vec<String> = match kind {
+            SolverKind::Z3 => vec!["-smt2".into(), "-in".into(), format!("-t:{ms}")],
+            SolverKind::Cvc5 => vec![
+                "--quiet".into(),
+                "--lang=smt2".into(),
+                "--incremental".into(),
+                format!("--tlimit-per={ms}"),
+            ],
+        };
+        // JFORGE_SMT_LOG=FILE: every command sent to the solver, to replay by hand.
+        let log = match std::env::var_os("JFORGE_SMT_LOG") {
+            Some(p) => Some(
+                std::fs::File::create(&p)
+                    .with_context(|| format!("creating JFORGE_SMT_LOG file {}", p.display()))?,
+            ),
+            None => None,
+        };
+        let mut ctx = easy_smt::ContextBuilder::new()
+            .solver(program)
+            .solver_args(args)
+            .replay_file(log)
+            .build()
+            .with_context(|| format!("starting the SMT solver {}", program.display()))?;
+        ctx.set_logic("QF_BV")
+            .with_context(|| format!("setting up the SMT solver {}", program.display()))?;
+        Ok(SmtProcess {
+            ctx,
+            calls: 0,
+            time: Duration::ZERO,
+        })
+    }
+
+    fn sexpr(&self, t: &Term) -> easy_smt::SExpr {
+        match t {
+            Term::Atom(a) => self.ctx.atom(a.as_str()),
+            Term::List(v) => self.ctx.list(v.iter().map(|x| self.sexpr(x)).collect()),
+        }
+    }
+
+    fn ask(&mut self, q: &Query) -> Result<Answer> {
+        for (name, width) in &q.vars {
+            let sort = self.ctx.bit_vec_sort(self.ctx.numeral(*width));
+            self.ctx.declare_const(name.as_str(), sort)?;
+        }
+        for (name, width, body) in &q.defs {
+            let sort = self.ctx.bit_vec_sort(self.ctx.numeral(*width));
+            let b = self.sexpr(body);
+            self.ctx.define_const(name.as_str(), sort, b)?;
+        }
+        for a in &q.asserts {
+            let e = self.sexpr(a);
+            self.ctx.assert(e)?;
+        }
+        Ok(match self.ctx.check()? {
+            easy_smt::Response::Sat => {
+                let names: Vec<easy_smt::SExpr> = q
+                    .vars
+                    .iter()
+                    .map(|(n, _)| self.ctx.atom(n.as_str()))
+                    .collect();
+                let vals = if names.is_empty() {
+                    Vec::new()
+                } else {
+                    self.ctx.get_value(names)?
+                };
+                let mut out = Vec::with_capacity(vals.len());
+                for (_, v) in vals {
+                    let text = self.ctx.display(v).to_string();
+                    out.push(parse_bv(&text).with_context(|| {
+                        format!("reading the solver's value {text} (expected a bit-vector)")
+                    })?);
+                }
+                Answer::Sat(out)
+            }
+            easy_smt::Response::Unsat => Answer::Unsat,
+            easy_smt::Response::Unknown => Answer::Unknown,
+        })
+    }
+}
+
+impl Solver for SmtProcess {
+    fn check(&mut self, q: &Query) -> Result<Answer> {
+        let t0 = Instant::now();
+        self.ctx.push()?;
+        let r = self.ask(q);
+        let popped = self.ctx.pop();
+        self.calls += 1;
+        self.time += t0.elapsed();
+        let r = r.context("talking to the SMT solver")?;
+        popped.context("talking to the SMT solver")?;
+        Ok(r)
+    }
+
+    fn calls(&self) -> (u64, Duration) {
+        (self.calls, self.time)
+    }
+}
+
+/// A bit-vector value as the solver prints it: `#x..`, `#b..` or `(_ bvN W)`.
+pub fn parse_bv(s: &str) -> Option<u64> {
+    let s = s.trim();
+    if let Some(h) = s.strip_prefix("#x") {
+        return u64::from_str_radix(h, 16).ok();
+    }
+    if let Some(b) = s.strip_prefix("#b") {
+        return u64::from_str_radix(b, 2).ok();
+    }
+    let inner = s.strip_prefix("(_ bv")?.strip_suffix(')')?;
+    inner.split_whitespace().next()?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_and_values_round_trip() {
+        assert_eq!(Term::bv(u64::MAX, 32).text(), "#xffffffff");
+        assert_eq!(Term::bv(1, 1).text(), "#b1");
+        assert_eq!(parse_bv("#x0000001f"), Some(31));
+        assert_eq!(parse_bv("#b101"), Some(5));
+        assert_eq!(parse_bv("(_ bv42 32)"), Some(42));
+        assert_eq!(parse_bv("oops"), None);
+        assert_eq!(
+            Term::indexed("sign_extend", &[24], Term::atom("p0")).text(),
+            "((_ sign_extend 24) p0)"
+        );
+    }
+
+    #[test]
+    fn a_missing_solver_says_how_to_install_one() {
+        let e = locate("no-such-solver-jforge").unwrap_err().to_string();
+        assert!(e.contains("apt-get install z3"), "{e}");
+        assert!(e.contains("--solver"), "{e}");
+    }
+}

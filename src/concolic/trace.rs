@@ -1,0 +1,386 @@
+//! The trace of one traced call, as `jforge.rt.Sym` writes it (TRACE_SECTION of a RESULT
+//! frame), and its translation to SMT-LIB2 bit-vector terms with Java's semantics.
+//!
+//! Format, one item per line: `N id var K i` (parameter i of kind K: I J S B C Z, as its
+//! 32- or 64-bit value), `N id const W v`, `N id OP W a [b]` (an operation of width W on
+//! earlier nodes); `B site taken CMP a b` (a conditional jump at `site` whose condition
+//! `a CMP b` was `taken`), `S site key n` (a switch on node n took `key`), `X ...` (notes:
+//! frames out of step, a trace too long). Why text: the trace is built in the worker from
+//! string pieces anyway, it is read once per run, and a line format is easy to check by eye.
+
+use super::solver::Term;
+use anyhow::{Context, Result, bail};
+
+/// A node of the trace's expression DAG.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Node {
+    Var {
+        kind: char,
+        index: usize,
+    },
+    Const {
+        width: u32,
+        value: i64,
+    },
+    Op {
+        op: String,
+        width: u32,
+        args: Vec<usize>,
+    },
+}
+
+/// Which way a decision went.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Choice {
+    /// A conditional jump: taken or not.
+    Branch(bool),
+    /// A switch: the key it took.
+    Case(i64),
+}
+
+/// One symbolic decision of the path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub site: String,
+    pub choice: Choice,
+    /// Branch: (comparison, a, b), the jump's condition; switch: ("switch", on, on).
+    pub cmp: String,
+    pub a: usize,
+    pub b: usize,
+    /// An array access (`cmp` "array"): the array's length; `a` is the index.
+    pub len: Option<i64>,
+}
+
+/// A parsed trace.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    pub nodes: Vec<Node>,
+    pub events: Vec<Event>,
+    /// Shadow values found out of step with the concrete run (dropped, see Sym).
+    pub desyncs: u32,
+    /// The trace was too long to send: the path is unknown.
+    pub truncated: bool,
+}
+
+/// Parses the worker's trace text.
+pub fn parse(text: &str) -> Result<Trace> {
+    let mut t = Trace::default();
+    for (k, line) in text.lines().enumerate() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let bad = || format!("trace line {}: `{line}`", k + 1);
+        match f.first().copied() {
+            Some("N") => {
+                let id: usize = f.get(1).context("no id").with_context(bad)?.parse()?;
+                if id != t.nodes.len() {
+                    bail!("{}: node ids out of order", bad());
+                }
+                t.nodes.push(parse_node(&f[2..], id).with_context(bad)?);
+            }
+            Some("B") if f.len() == 6 => t.events.push(Event {
+                site: f[1].to_string(),
+                choice: Choice::Branch(f[2] == "1"),
+                cmp: f[3].to_string(),
+                a: node_ref(f[4], t.nodes.len()).with_context(bad)?,
+                b: node_ref(f[5], t.nodes.len()).with_context(bad)?,
+                len: None,
+            }),
+            Some("A") if f.len() == 5 => {
+                let on = node_ref(f[3], t.nodes.len()).with_context(bad)?;
+                let index: i64 = f[2].parse().with_context(bad)?;
+                let len: i64 = f[4].parse().with_context(bad)?;
+                t.events.push(Event {
+                    site: f[1].to_string(),
+                    choice: Choice::Case(if (0..len).contains(&index) {
+                        index
+                    } else {
+                        super::tree::DEFAULT_CASE
+                    }),
+                    cmp: "array".into(),
+                    a: on,
+                    b: on,
+                    len: Some(len),
+                })
+            }
+            Some("S") if f.len() == 4 => {
+                let on = node_ref(f[3], t.nodes.len()).with_context(bad)?;
+                t.events.push(Event {
+                    site: f[1].to_string(),
+                    choice: Choice::Case(f[2].parse().with_context(bad)?),
+                    cmp: "switch".into(),
+                    a: on,
+                    b: on,
+                    len: None,
+                })
+            }
+            Some("X") => match f.get(1).copied() {
+                Some("desync") => t.desyncs += f.get(2).and_then(|n| n.parse().ok()).unwrap_or(1),
+                _ => t.truncated = true,
+            },
+            None => {}
+            _ => bail!("{}: unknown item", bad()),
+        }
+    }
+    Ok(t)
+}
+
+fn node_ref(s: &str, known: usize) -> Result<usize> {
+    let id: usize = s.parse()?;
+    if id >= known {
+        bail!("refers to node {id} before it is defined");
+    }
+    Ok(id)
+}
+
+fn parse_node(f: &[&str], id: usize) -> Result<Node> {
+    Ok(match f {
+        ["var", kind, index] => Node::Var {
+            kind: kind.chars().next().unwrap_or('I'),
+            index: index.parse()?,
+        },
+        ["const", w, v] => Node::Const {
+            width: w.parse()?,
+            value: v.parse()?,
+        },
+        [op, w, args @ ..] if !args.is_empty() && args.len() <= 2 => Node::Op {
+            op: op.to_string(),
+            width: w.parse()?,
+            args: args
+                .iter()
+                .map(|a| node_ref(a, id))
+                .collect::<Result<_>>()?,
+        },
+        _ => bail!("malformed node"),
+    })
+}
+
+/// The declared width of a parameter variable of kind K.
+pub fn var_width(kind: char) -> u32 {
+    match kind {
+        'J' => 64,
+        'S' | 'C' => 16,
+        'B' => 8,
+        'Z' => 1,
+        _ => 32,
+    }
+}
+
+/// The name of parameter variable i.
+pub fn var_name(index: usize) -> String {
+    format!("p{index}")
+}
+
+/// The width of node `n`'s value.
+pub fn width(nodes: &[Node], n: usize) -> u32 {
+    match &nodes[n] {
+        Node::Var { kind: 'J', .. } => 64,
+        Node::Var { .. } => 32,
+        Node::Const { width, .. } | Node::Op { width, .. } => *width,
+    }
+}
+
+/// The term of node `n`, its operands referred to by name (`n<id>` definitions, see
+/// [`definitions`]).
+fn node_term(nodes: &[Node], n: usize) -> Result<Term> {
+    let r = |i: usize| Term::atom(format!("n{i}"));
+    Ok(match &nodes[n] {
+        Node::Var { kind, index } => {
+            let v = Term::atom(var_name(*index));
+            match kind {
+                'S' => Term::indexed("sign_extend", &[16], v),
+                'B' => Term::indexed("sign_extend", &[24], v),
+                'C' => Term::indexed("zero_extend", &[16], v),
+                'Z' => Term::indexed("zero_extend", &[31], v),
+                _ => v,
+            }
+        }
+        Node::Const { width, value } => Term::bv(*value as u64, *width),
+        Node::Op { op, width, args } => {
+            let a = r(args[0]);
+            let b = || {
+                args.get(1)
+                    .map(|&x| r(x))
+                    .context("a binary operation needs two operands")
+            };
+            match op.as_str() {
+                "bvadd" | "bvsub" | "bvmul" | "bvsdiv" | "bvsrem" | "bvand" | "bvor" | "bvxor" => {
+                    Term::app(op, vec![a, b()?])
+                }
+                "bvneg" => Term::app("bvneg", vec![a]),
+                "shl" | "ashr" | "lshr" => {
+                    // Java masks the shift distance (an int) to the operand's width.
+                    let name = match op.as_str() {
+                        "shl" => "bvshl",
+                        "ashr" => "bvashr",
+                        _ => "bvlshr",
+                    };
+                    let mask = Term::app("bvand", vec![b()?, Term::bv(*width as u64 - 1, 32)]);
+                    let dist = if *width == 64 {
+                        Term::indexed("zero_extend", &[32], mask)
+                    } else {
+                        mask
+                    };
+                    Term::app(name, vec![a, dist])
+                }
+                "i2b" => Term::indexed("sign_extend", &[24], Term::indexed("extract", &[7, 0], a)),
+                "i2s" => Term::indexed("sign_extend", &[16], Term::indexed("extract", &[15, 0], a)),
+                "i2c" => Term::indexed("zero_extend", &[16], Term::indexed("extract", &[15, 0], a)),
+                "i2l" => Term::indexed("sign_extend", &[32], a),
+                "l2i" => Term::indexed("extract", &[31, 0], a),
+                "lcmp" => {
+                    let b = b()?;
+                    Term::app(
+                        "ite",
+                        vec![
+                            Term::app("bvslt", vec![a.clone(), b.clone()]),
+                            Term::bv(u64::MAX, 32),
+                            Term::app(
+                                "ite",
+                                vec![Term::app("=", vec![a, b]), Term::bv(0, 32), Term::bv(1, 32)],
+                            ),
+                        ],
+                    )
+                }
+                other => bail!("unknown operation {other} in the trace"),
+            }
+        }
+    })
+}
+
+/// Definitions `n<id>` of the nodes that `roots` use, in id order (children first).
+pub fn definitions(nodes: &[Node], roots: &[usize]) -> Result<Vec<(String, u32, Term)>> {
+    let mut need = vec![false; nodes.len()];
+    let mut stack: Vec<usize> = roots.to_vec();
+    while let Some(n) = stack.pop() {
+        if std::mem::replace(&mut need[n], true) {
+            continue;
+        }
+        if let Node::Op { args, .. } = &nodes[n] {
+            stack.extend(args.iter().copied());
+        }
+    }
+    let mut out = Vec::new();
+    for (i, needed) in need.iter().enumerate() {
+        if *needed {
+            out.push((format!("n{i}"), width(nodes, i), node_term(nodes, i)?));
+        }
+    }
+    Ok(out)
+}
+
+/// The condition of a branch event (the jump's condition), over the `n<id>` definitions.
+pub fn jump_condition(e: &Event) -> Term {
+    let (a, b) = (
+        Term::atom(format!("n{}", e.a)),
+        Term::atom(format!("n{}", e.b)),
+    );
+    let op = match e.cmp.as_str() {
+        "eq" | "ne" => "=",
+        "lt" => "bvslt",
+        "ge" => "bvsge",
+        "gt" => "bvsgt",
+        _ => "bvsle",
+    };
+    let t = Term::app(op, vec![a, b]);
+    if e.cmp == "ne" {
+        Term::app("not", vec![t])
+    } else {
+        t
+    }
+}
+
+/// The constraint that event `e` went the way `choice` says. `cases`: the keys of a switch
+/// (a key not among them is the default).
+pub fn constraint(e: &Event, choice: &Choice, cases: &[i64]) -> Term {
+    match choice {
+        Choice::Branch(true) => jump_condition(e),
+        Choice::Branch(false) => Term::app("not", vec![jump_condition(e)]),
+        Choice::Case(k) if e.len.is_some() => {
+            let on = Term::atom(format!("n{}", e.a));
+            if *k == super::tree::DEFAULT_CASE {
+                // out of bounds: the access throws
+                let len = Term::bv(e.len.unwrap_or(0) as u64, 32);
+                Term::app(
+                    "or",
+                    vec![
+                        Term::app("bvslt", vec![on.clone(), Term::bv(0, 32)]),
+                        Term::app("bvsge", vec![on, len]),
+                    ],
+                )
+            } else {
+                // pinned to the index the run used
+                Term::app("=", vec![on, Term::bv(*k as u64, 32)])
+            }
+        }
+        Choice::Case(k) => {
+            let on = Term::atom(format!("n{}", e.a));
+            let eq = |k: i64| Term::app("=", vec![on.clone(), Term::bv(k as u64, 32)]);
+            if cases.contains(k) || cases.is_empty() {
+                eq(*k)
+            } else {
+                let mut v: Vec<Term> = cases
+                    .iter()
+                    .map(|&c| Term::app("not", vec![eq(c)]))
+                    .collect();
+                v.push(Term::atom("true"));
+                Term::app("and", v)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trace_parses_into_nodes_and_decisions() {
+        let t = parse(
+            "N 0 var I 0\nN 1 const 32 31\nN 2 bvmul 32 0 1\nN 3 var C 1\nN 4 const 32 7\n\
+             B 12 0 eq 2 4\nS 20 3 3\nX desync 2\n",
+        )
+        .unwrap();
+        assert_eq!(t.nodes.len(), 5);
+        assert_eq!(t.events.len(), 2);
+        assert_eq!(t.events[0].choice, Choice::Branch(false));
+        assert_eq!(t.events[1].choice, Choice::Case(3));
+        assert_eq!(t.desyncs, 2);
+        let defs = definitions(&t.nodes, &[2]).unwrap();
+        let text: Vec<String> = defs.iter().map(|d| d.2.text()).collect();
+        assert_eq!(text, vec!["p0", "#x0000001f", "(bvmul n0 n1)"]);
+        assert_eq!(
+            constraint(&t.events[0], &Choice::Branch(false), &[]).text(),
+            "(not (= n2 n4))"
+        );
+        assert_eq!(
+            constraint(&t.events[1], &Choice::Case(9), &[1, 2]).text(),
+            "(and (not (= n3 #x00000001)) (not (= n3 #x00000002)) true)"
+        );
+    }
+
+    #[test]
+    fn an_array_read_pins_its_index_and_out_of_bounds_is_one_choice() {
+        let t = parse("N 0 var I 0\nA a5.3 2 0 8\nA a5.3 9 0 8\n").unwrap();
+        assert_eq!(t.events[0].choice, Choice::Case(2));
+        assert_eq!(
+            t.events[1].choice,
+            Choice::Case(super::super::tree::DEFAULT_CASE)
+        );
+        assert_eq!(t.events[0].len, Some(8));
+        assert_eq!(
+            constraint(&t.events[0], &Choice::Case(2), &[]).text(),
+            "(= n0 #x00000002)"
+        );
+        assert_eq!(
+            constraint(&t.events[1], &t.events[1].choice, &[]).text(),
+            "(or (bvslt n0 #x00000000) (bvsge n0 #x00000008))"
+        );
+    }
+
+    #[test]
+    fn malformed_traces_are_errors_not_panics() {
+        assert!(parse("N 1 var I 0\n").is_err());
+        assert!(parse("N 0 bvadd 32 0 5\n").is_err());
+        assert!(parse("B 1 1 eq 0 0\n").is_err());
+        assert!(parse("Q\n").is_err());
+    }
+}

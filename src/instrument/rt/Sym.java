@@ -1,0 +1,621 @@
+package jforge.rt;
+
+import java.util.ArrayList;
+
+/**
+ * Shadow values for concolic tracing (jforge concolic). Classes instrumented in trace mode
+ * call this class around every instruction: it mirrors the JVM operand stack and locals of
+ * each frame with symbolic expressions over the parameters of the method under test (null
+ * for a value that does not depend on them), replaces int/long arithmetic (computing the
+ * same result, so the JVM semantics are Java's own) and records each branch whose condition
+ * is symbolic as a line of the trace. The worker arms it before the last statement of a
+ * sequence and takes the trace after (see jforge.worker.Executor).
+ *
+ * <p>Why a shadow stack kept by calls and not a symbolic interpreter: the concrete run stays
+ * the JVM's; a shadow entry also keeps the concrete value it had when computed, and every
+ * use checks it against the real operand, so a frame that got out of step (code reached
+ * through uninstrumented callers) degrades to concrete values, never to a wrong formula.
+ */
+public final class Sym {
+    private Sym() {}
+
+    /** A symbolic value: an operation on children, a parameter or a constant. */
+    static final class Node {
+        final int id;
+        final long val;
+
+        Node(String line, long val) {
+            this.id = nodes.size();
+            this.val = val;
+            nodes.add(id + " " + line);
+        }
+    }
+
+    static final class Frame {
+        final int key;
+        final int entry;
+        Node[] locals = new Node[16];
+        Node[] stack = new Node[16];
+        int sp;
+        int awaitKey;
+        int awaitSlots = -1;
+
+        Frame(int key, int entry) {
+            this.key = key;
+            this.entry = entry;
+        }
+
+        void push(Node n) {
+            if (sp == stack.length) {
+                stack = java.util.Arrays.copyOf(stack, sp * 2);
+            }
+            stack[sp++] = n;
+        }
+
+        Node pop() {
+            if (sp == 0) {
+                return null;
+            }
+            Node n = stack[--sp];
+            stack[sp] = null;
+            return n;
+        }
+
+        Node local(int i) {
+            return i < locals.length ? locals[i] : null;
+        }
+
+        void setLocal(int i, Node n) {
+            if (i >= locals.length) {
+                locals = java.util.Arrays.copyOf(locals, Math.max(i + 1, locals.length * 2));
+            }
+            locals[i] = n;
+        }
+    }
+
+    private static final int MAX_NODES = 200_000;
+    private static final int MAX_EVENTS = 10_000;
+    private static volatile boolean on;
+    private static Thread owner;
+    private static final ArrayList<String> nodes = new ArrayList<>();
+    private static final StringBuilder events = new StringBuilder();
+    private static int nevents;
+    private static final ArrayList<Frame> frames = new ArrayList<>();
+    private static Node[] pending;
+    private static int pendingKey;
+    /** The traced call's arguments, until its method is entered (kept apart from
+     * {@link #pending}: a static initializer it triggers makes calls of its own first). */
+    private static Node[] armed;
+    private static int armedKey;
+    private static int desyncs;
+
+    /**
+     * Arms tracing for the next call of the method whose key ({@link #key}) is {@code key}:
+     * its parameters of the kinds given (I, J, S, B, C, Z; null for a concrete one) become
+     * the variables p0, p1, ... (by parameter position). {@code receiver}: an instance method
+     * (local 0 is the receiver). {@code values}: their concrete values (char as its code,
+     * boolean as 0/1), which every use of a shadow is checked against.
+     */
+    public static synchronized void arm(int key, String[] kinds, long[] values, boolean receiver) {
+        nodes.clear();
+        events.setLength(0);
+        nevents = 0;
+        frames.clear();
+        desyncs = 0;
+        ArrayList<Node> slots = new ArrayList<>();
+        if (receiver) {
+            slots.add(null);
+        }
+        for (int i = 0; i < kinds.length; i++) {
+            String k = kinds[i];
+            slots.add(k == null ? null : new Node("var " + k + " " + i, values[i]));
+            if ("J".equals(k) || "D".equals(k)) {
+                slots.add(null);
+            }
+        }
+        pending = null;
+        armed = slots.toArray(new Node[0]);
+        armedKey = key;
+        owner = Thread.currentThread();
+        on = true;
+    }
+
+    /** Stops tracing and returns the trace: node lines ("N id ..."), then events. */
+    public static synchronized String drain() {
+        on = false;
+        owner = null;
+        StringBuilder sb = new StringBuilder();
+        for (String n : nodes) {
+            sb.append("N ").append(n).append('\n');
+        }
+        sb.append(events);
+        if (desyncs > 0) {
+            sb.append("X desync ").append(desyncs).append('\n');
+        }
+        nodes.clear();
+        events.setLength(0);
+        frames.clear();
+        pending = null;
+        armed = null;
+        return sb.toString();
+    }
+
+    /** The key of a method: a hash of its name and descriptor (the instrumenter's too). */
+    public static int key(String nameAndDescriptor) {
+        int h = 0x811c9dc5;
+        for (int i = 0; i < nameAndDescriptor.length(); i++) {
+            h ^= nameAndDescriptor.charAt(i);
+            h *= 0x01000193;
+        }
+        return h;
+    }
+
+    private static boolean active() {
+        return on && Thread.currentThread() == owner;
+    }
+
+    private static Frame top() {
+        int n = frames.size();
+        return n == 0 ? null : frames.get(n - 1);
+    }
+
+    /** The shadow of a concrete operand, null when it is concrete or out of step. */
+    private static Node checked(Node n, long concrete) {
+        if (n != null && n.val != concrete) {
+            desyncs++;
+            return null;
+        }
+        return n;
+    }
+
+    private static Node konst(long v, int width) {
+        return new Node("const " + width + " " + v, v);
+    }
+
+    private static Node node(String op, int width, Node a, Node b, long aVal, long bVal, long result) {
+        if (nodes.size() > MAX_NODES) {
+            return null;
+        }
+        Node x = a != null ? a : konst(aVal, opWidthA(op, width));
+        Node y = b != null ? b : konst(bVal, opWidthB(op, width));
+        return new Node(op + " " + width + " " + x.id + " " + y.id, result);
+    }
+
+    private static int opWidthA(String op, int width) {
+        return op.equals("lcmp") ? 64 : width;
+    }
+
+    private static int opWidthB(String op, int width) {
+        if (op.equals("lcmp")) {
+            return 64;
+        }
+        return width == 64 && (op.equals("shl") || op.equals("ashr") || op.equals("lshr")) ? 32 : width;
+    }
+
+    private static void event(String line) {
+        if (nevents++ < MAX_EVENTS) {
+            events.append(line).append('\n');
+        }
+    }
+
+    // ---- frames
+
+    /** Method entry: a new frame; the armed or pending arguments become its locals. */
+    public static void enter(int key, int argSlots, int entry) {
+        if (!active()) {
+            return;
+        }
+        Frame f = new Frame(key, entry);
+        Node[] p = pending;
+        // Another method entered first (a static initializer the call triggers, code reached
+        // through an uninstrumented callee) leaves the pending arguments to their callee.
+        if (p != null && pendingKey == key && p.length == argSlots) {
+            pending = null;
+        } else if (armed != null && armedKey == key && armed.length == argSlots) {
+            p = armed;
+            armed = null;
+        } else {
+            p = null;
+        }
+        if (p != null) {
+            for (int i = 0; i < p.length; i++) {
+                f.setLocal(i, p[i]);
+            }
+        }
+        frames.add(f);
+    }
+
+    /** Before an invoke: its argument shadows become pending for the callee. */
+    public static void call(int key, int packed) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        int pops = packed >>> 8;
+        int pushes = packed & 0xff;
+        Node[] args = new Node[pops];
+        for (int i = pops - 1; i >= 0; i--) {
+            args[i] = f.pop();
+        }
+        pending = args;
+        pendingKey = key;
+        for (int i = 0; i < pushes; i++) {
+            f.push(null);
+        }
+        f.awaitKey = key;
+        f.awaitSlots = pushes;
+    }
+
+    /** Before a return: the frame ends; its result's shadow goes to the waiting caller. */
+    public static void ret(int slots) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        Node[] r = new Node[slots];
+        for (int i = slots - 1; i >= 0; i--) {
+            r[i] = f.pop();
+        }
+        frames.remove(frames.size() - 1);
+        Frame c = top();
+        if (c != null && c.awaitSlots == slots && c.awaitKey == f.key && c.sp >= slots) {
+            for (int i = 0; i < slots; i++) {
+                c.stack[c.sp - slots + i] = r[i];
+            }
+        }
+        if (c != null) {
+            c.awaitSlots = -1;
+        }
+    }
+
+    /** At an exception handler of the method {@code entry}: frames above it are gone. */
+    public static void handler(int entry) {
+        if (!active()) {
+            return;
+        }
+        for (int i = frames.size() - 1; i >= 0; i--) {
+            if (frames.get(i).entry == entry) {
+                while (frames.size() > i + 1) {
+                    frames.remove(frames.size() - 1);
+                }
+                Frame f = frames.get(i);
+                while (f.sp > 0) {
+                    f.pop();
+                }
+                f.push(null);
+                f.awaitSlots = -1;
+                return;
+            }
+        }
+    }
+
+    // ---- stack effects
+
+    /** Any instruction not modelled: pops and pushes concrete slots. */
+    public static void fx(int packed) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        for (int i = packed >>> 8; i > 0; i--) {
+            f.pop();
+        }
+        for (int i = packed & 0xff; i > 0; i--) {
+            f.push(null);
+        }
+    }
+
+    /** iload/fload/aload (1 slot); lload/dload with {@code two}. */
+    public static void ld(int slot, int two) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        f.push(f.local(slot));
+        if (two != 0) {
+            f.push(f.local(slot + 1));
+        }
+    }
+
+    /** istore/fstore/astore (1 slot); lstore/dstore with {@code two}. */
+    public static void st(int slot, int two) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        if (two != 0) {
+            f.setLocal(slot + 1, f.pop());
+        }
+        f.setLocal(slot, f.pop());
+    }
+
+    /** iinc. */
+    public static void iinc(int concrete, int slot, int c) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        Node a = checked(f.local(slot), concrete);
+        f.setLocal(slot, a == null ? null : node("bvadd", 32, a, null, concrete, c, concrete + c));
+    }
+
+    /** dup, dup_x1, dup_x2, dup2, dup2_x1, dup2_x2, swap (0x59..0x5f), on shadow slots. */
+    public static void dup(int op) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        int n = op == 0x59 || op == 0x5a || op == 0x5b || op == 0x5f ? 1 : 2;
+        int under = op == 0x5a || op == 0x5d ? 1 : op == 0x5b || op == 0x5e ? 2 : 0;
+        if (op == 0x5f) {
+            Node a = f.pop();
+            Node b = f.pop();
+            f.push(a);
+            f.push(b);
+            return;
+        }
+        Node[] top = new Node[n];
+        for (int i = n - 1; i >= 0; i--) {
+            top[i] = f.pop();
+        }
+        Node[] mid = new Node[under];
+        for (int i = under - 1; i >= 0; i--) {
+            mid[i] = f.pop();
+        }
+        for (Node x : top) {
+            f.push(x);
+        }
+        for (Node x : mid) {
+            f.push(x);
+        }
+        for (Node x : top) {
+            f.push(x);
+        }
+    }
+
+    // ---- arithmetic (replacing the instruction: same result)
+
+    /** iadd..iushr, iand, ior, ixor by opcode. */
+    public static int i2(int a, int b, int op) {
+        int r = iop(a, b, op & 0xff);
+        if (active()) {
+            Frame f = top();
+            if (f != null) {
+                Node nb = checked(f.pop(), b);
+                Node na = checked(f.pop(), a);
+                f.push(na == null && nb == null ? null : node(name(op & 0xff), 32, na, nb, a, b, r));
+            }
+        }
+        return r;
+    }
+
+    private static int iop(int a, int b, int op) {
+        switch (op) {
+            case 0x60: return a + b;
+            case 0x64: return a - b;
+            case 0x68: return a * b;
+            case 0x6c: return a / b;
+            case 0x70: return a % b;
+            case 0x78: return a << b;
+            case 0x7a: return a >> b;
+            case 0x7c: return a >>> b;
+            case 0x7e: return a & b;
+            case 0x80: return a | b;
+            case 0x82: return a ^ b;
+            default: throw new IllegalStateException("jforge.rt.Sym: opcode " + op);
+        }
+    }
+
+    private static String name(int op) {
+        switch (op) {
+            case 0x60: case 0x61: return "bvadd";
+            case 0x64: case 0x65: return "bvsub";
+            case 0x68: case 0x69: return "bvmul";
+            case 0x6c: case 0x6d: return "bvsdiv";
+            case 0x70: case 0x71: return "bvsrem";
+            case 0x78: case 0x79: return "shl";
+            case 0x7a: case 0x7b: return "ashr";
+            case 0x7c: case 0x7d: return "lshr";
+            case 0x7e: case 0x7f: return "bvand";
+            case 0x80: case 0x81: return "bvor";
+            default: return "bvxor";
+        }
+    }
+
+    /** Division and remainder: the divisor's zero test is a branch (site = method entry probe + offset). */
+    public static int idiv(int a, int b, int packed) {
+        divisor(b, packed, 32);
+        return i2(a, b, packed);
+    }
+
+    public static long ldiv(long a, long b, int packed) {
+        divisor(b, packed, 64);
+        return l2(a, b, packed);
+    }
+
+    private static void divisor(long b, int packed, int width) {
+        Frame f;
+        if (!active() || (f = top()) == null || f.sp < (width == 64 ? 2 : 1)) {
+            return;
+        }
+        Node nb = f.stack[f.sp - 1];
+        if (nb != null && nb.val == b) {
+            Node z = konst(0, width);
+            event("B d" + f.entry + "." + (packed >>> 8) + " " + (b == 0 ? 1 : 0) + " eq " + nb.id + " " + z.id);
+        }
+    }
+
+    /** ineg, i2b, i2c, i2s. */
+    public static int i1(int a, int op) {
+        int r;
+        String n;
+        switch (op & 0xff) {
+            case 0x74: r = -a; n = "bvneg"; break;
+            case 0x91: r = (byte) a; n = "i2b"; break;
+            case 0x92: r = (char) a; n = "i2c"; break;
+            default: r = (short) a; n = "i2s"; break;
+        }
+        unary(a, r, n, 32, 1);
+        return r;
+    }
+
+    private static void unary(long a, long r, String n, int width, int slots) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        Node na = f.pop();
+        if (slots == 2) {
+            na = f.pop();
+        }
+        na = checked(na, a);
+        Node out = na == null || nodes.size() > MAX_NODES ? null : new Node(n + " " + width + " " + na.id, r);
+        f.push(out);
+        if (width == 64) {
+            f.push(null);
+        }
+    }
+
+    public static long i2l(int a) {
+        long r = a;
+        unary(a, r, "i2l", 64, 1);
+        return r;
+    }
+
+    public static int l2i(long a) {
+        int r = (int) a;
+        unary(a, r, "l2i", 32, 2);
+        return r;
+    }
+
+    public static long l1(long a, int op) {
+        long r = -a;
+        unary(a, r, "bvneg", 64, 2);
+        return r;
+    }
+
+    /** ladd..lxor but shifts, by opcode. */
+    public static long l2(long a, long b, int op) {
+        long r;
+        switch (op & 0xff) {
+            case 0x61: r = a + b; break;
+            case 0x65: r = a - b; break;
+            case 0x69: r = a * b; break;
+            case 0x6d: r = a / b; break;
+            case 0x71: r = a % b; break;
+            case 0x7f: r = a & b; break;
+            case 0x81: r = a | b; break;
+            default: r = a ^ b; break;
+        }
+        binary2(a, b, r, name(op & 0xff), 2, 2, 64);
+        return r;
+    }
+
+    /** lshl, lshr, lushr. */
+    public static long lsh(long a, int b, int op) {
+        long r = (op & 0xff) == 0x79 ? a << b : (op & 0xff) == 0x7b ? a >> b : a >>> b;
+        binary2(a, b, r, name(op & 0xff), 2, 1, 64);
+        return r;
+    }
+
+    public static int lcmp(long a, long b) {
+        int r = Long.compare(a, b);
+        binary2(a, b, r, "lcmp", 2, 2, 32);
+        return r;
+    }
+
+    private static void binary2(long a, long b, long r, String n, int aSlots, int bSlots, int width) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        Node nb = bSlots == 2 ? popWide(f) : f.pop();
+        Node na = aSlots == 2 ? popWide(f) : f.pop();
+        nb = checked(nb, b);
+        na = checked(na, a);
+        f.push(na == null && nb == null ? null : node(n, width, na, nb, a, b, r));
+        if (width == 64) {
+            f.push(null);
+        }
+    }
+
+    private static Node popWide(Frame f) {
+        f.pop();
+        return f.pop();
+    }
+
+    // ---- branches
+
+    private static final String[] CMP = {"eq", "ne", "lt", "ge", "gt", "le"};
+
+    /** ifeq..ifle (op 0x99..0x9e) on {@code a}; site: probe id of the taken edge. */
+    public static void if1(int a, int op, int site) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        Node na = checked(f.pop(), a);
+        if (na != null) {
+            int c = op - 0x99;
+            boolean taken = cmp(c, a, 0);
+            event("B " + site + " " + (taken ? 1 : 0) + " " + CMP[c] + " " + na.id + " " + konst(0, 32).id);
+        }
+    }
+
+    /** if_icmpeq..if_icmple (op 0x9f..0xa4). */
+    public static void if2(int a, int b, int op, int site) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        Node nb = checked(f.pop(), b);
+        Node na = checked(f.pop(), a);
+        if (na != null || nb != null) {
+            int c = op - 0x9f;
+            boolean taken = cmp(c, a, b);
+            Node x = na != null ? na : konst(a, 32);
+            Node y = nb != null ? nb : konst(b, 32);
+            event("B " + site + " " + (taken ? 1 : 0) + " " + CMP[c] + " " + x.id + " " + y.id);
+        }
+    }
+
+    private static boolean cmp(int c, int a, int b) {
+        switch (c) {
+            case 0: return a == b;
+            case 1: return a != b;
+            case 2: return a < b;
+            case 3: return a >= b;
+            case 4: return a > b;
+            default: return a <= b;
+        }
+    }
+
+    /**
+     * Before an array load: a symbolic index is pinned to the one the run used and the
+     * array's length recorded (seed 002's heap simulation): jforge asks for the other indices
+     * of a short array and for an index out of bounds. The load's own stack effect follows.
+     */
+    public static void aidx(Object array, int index, int off) {
+        Frame f;
+        if (!active() || (f = top()) == null || f.sp < 1 || array == null) {
+            return;
+        }
+        Node n = checked(f.stack[f.sp - 1], index);
+        if (n != null) {
+            int len = java.lang.reflect.Array.getLength(array);
+            event("A a" + f.entry + "." + off + " " + index + " " + n.id + " " + len);
+        }
+    }
+
+    /** tableswitch/lookupswitch on {@code key}; site: probe id of its first case or default. */
+    public static void sw(int key, int site) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        Node n = checked(f.pop(), key);
+        if (n != null) {
+            event("S " + site + " " + key + " " + n.id);
+        }
+    }
+}

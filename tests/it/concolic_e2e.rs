@@ -1,0 +1,394 @@
+//! End-to-end tests of `jforge concolic` (real JVMs, a real solver): every feasible hard
+//! branch covered and the infeasible ones reported, the written suite checked with
+//! `jforge coverage`, bit-vector semantics against the JVM on random formulas (the solver's
+//! inputs must take the predicted path), z3 and cvc5 alike, a solver time-out and a missing
+//! solver. Tests that need a solver say so and pass as skipped when none is installed (CI
+//! installs z3 and cvc5: .ci/run).
+
+use crate::support as common;
+use common::*;
+use std::path::{Path, PathBuf};
+
+/// Whether `name` is on PATH; prints why the test is skipped when not.
+fn have(name: &str) -> bool {
+    let found = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
+        .unwrap_or(false);
+    if !found {
+        eprintln!("skipped: no `{name}` on PATH (apt-get install {name})");
+    }
+    found
+}
+
+/// Runs `jforge concolic` on `classpath` and returns the --stats-json.
+fn concolic(classpath: &Path, class: &str, extra: &[&str]) -> serde_json::Value {
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("s.json");
+    let mut c = jforge();
+    c.args(["concolic", "-q", "--classpath"])
+        .arg(classpath)
+        .args(["--class", class, "--stats-json"])
+        .arg(&json)
+        .args(extra);
+    run_ok(&mut c);
+    read_json(&json)
+}
+
+fn method<'a>(j: &'a serde_json::Value, sig: &str) -> &'a serde_json::Value {
+    j["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["method"] == sig)
+        .unwrap_or_else(|| panic!("no method {sig} in {j:#}"))
+}
+
+/// (covered, total) branches of method `sig`.
+fn branches(j: &serde_json::Value, sig: &str) -> (u64, u64) {
+    let m = method(j, sig);
+    (
+        m["covered_branches"].as_u64().unwrap(),
+        m["branches"].as_u64().unwrap(),
+    )
+}
+
+#[test]
+#[ignore = "slow: runs jforge concolic, javac and JUnit"]
+fn every_feasible_hard_branch_is_covered_and_the_suite_covers_what_the_report_says() {
+    if !have("z3") {
+        return;
+    }
+    let cp = compiled("concolic/hard");
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let j = concolic(
+        &cp,
+        "hard.HardBranches",
+        &["--time-limit", "40s", "--output-dir", out.to_str().unwrap()],
+    );
+    let c = "hard.HardBranches.";
+    // Every branch of these is feasible and covered.
+    for (m, n) in [
+        ("equality(int,int)", 2),
+        ("checksum(byte,byte,byte,byte)", 2),
+        ("classify(int)", 6),
+        ("divide(int,int)", 4),
+        ("offset(int)", 2),
+        ("viaHelper(int,short)", 4),
+        // an exception thrown and caught inside: the handler's condition is solved for
+        ("caught(int,int)", 4),
+        // an array read at a symbolic index: one path per index, one out of bounds
+        ("lookup(int,int)", 4),
+    ] {
+        assert_eq!(branches(&j, &format!("{c}{m}")), (n, n), "{m}: {j:#}");
+    }
+    // One edge of each of these is infeasible, and the tree says so.
+    for m in ["ranges(int,int)", "overflow(int,long)"] {
+        let sig = format!("{c}{m}");
+        let (covered, total) = branches(&j, &sig);
+        assert_eq!(covered + 1, total, "{m}");
+        assert!(method(&j, &sig)["infeasible"].as_u64().unwrap() >= 1, "{m}");
+    }
+    assert_eq!(j["diverged"], 0, "{j:#}");
+    assert_eq!(j["unexplored"], 0);
+    assert_eq!(j["stop_reason"], "exhausted");
+    assert!(j["solver_calls"].as_u64().unwrap() > 0);
+    assert_eq!(j["validation"]["clean"], true);
+    let (covered, total) = (
+        j["covered_branches"].as_u64().unwrap(),
+        j["branches"].as_u64().unwrap(),
+    );
+    // all but the two infeasible edges (the private helper `check` is covered through `caught`)
+    assert_eq!((covered, total), (46, 48));
+    // lookup: 8 indices + out of bounds (a test expecting the exception) + the match
+    assert_eq!(method(&j, &format!("{c}lookup(int,int)"))["paths"], 10);
+    let suite: String = java_files(&out)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert!(suite.contains("ArrayIndexOutOfBoundsException"), "{suite}");
+    assert!(suite.contains("assertEquals(-5, "), "{suite}");
+    assert_eq!(
+        j["tests_written"].as_u64().unwrap() as usize,
+        java_files(&out)
+            .iter()
+            .map(|f| std::fs::read_to_string(f).unwrap().matches("@Test").count())
+            .sum::<usize>()
+    );
+    // The written suite, run by `jforge coverage`, covers exactly what the report says.
+    let cov = d.path().join("cov.json");
+    run_ok(
+        jforge()
+            .args(["coverage", "-q", "--classpath"])
+            .arg(&cp)
+            .args(["--class", "hard.HardBranches", "--tests"])
+            .arg(&out)
+            .arg("--json")
+            .arg(&cov),
+    );
+    let cov = read_json(&cov);
+    assert_eq!(
+        cov["branches"]["covered"].as_u64(),
+        Some(covered),
+        "{cov:#}"
+    );
+    assert_eq!(cov["branches"]["total"].as_u64(), Some(total), "{cov:#}");
+    // and it passes on its own
+    let run = compile_and_run_junit4(&out, cp.to_str().unwrap());
+    assert!(run.failures.is_empty(), "{}", run.output);
+    assert_eq!(run.tests_run as u64, j["tests_written"].as_u64().unwrap());
+}
+
+#[test]
+#[ignore = "slow: runs jforge concolic with cvc5"]
+fn cvc5_and_z3_find_the_same_paths() {
+    if !have("z3") || !have("cvc5") {
+        return;
+    }
+    let cp = compiled("concolic/hard");
+    let args = [
+        "--time-limit",
+        "20s",
+        "--method",
+        "ranges",
+        "--method",
+        "classify(int)",
+    ];
+    let z = concolic(&cp, "hard.HardBranches", &args);
+    let mut with_cvc5 = args.to_vec();
+    with_cvc5.extend(["--solver", "cvc5"]);
+    let c = concolic(&cp, "hard.HardBranches", &with_cvc5);
+    for k in [
+        "paths",
+        "infeasible",
+        "covered_branches",
+        "diverged",
+        "unexplored",
+    ] {
+        assert_eq!(z[k], c[k], "{k}: z3 {z:#} cvc5 {c:#}");
+    }
+    assert_eq!(c["covered_branches"], 13);
+    assert!(c["solver"].as_str().unwrap().ends_with("cvc5"));
+}
+
+#[test]
+#[ignore = "slow: runs jforge concolic until a solver query times out"]
+fn a_solver_time_out_is_a_leaf_not_a_failure() {
+    if !have("z3") {
+        return;
+    }
+    let j = concolic(
+        &compiled("concolic/slow"),
+        "slow.Factor",
+        &["--time-limit", "20s", "--solver-timeout", "1s"],
+    );
+    let m = method(&j, "slow.Factor.factor(long,long)");
+    assert_eq!(m["timeouts"], 1, "{j:#}");
+    assert_eq!(j["solver_timeouts"], 1);
+    // everything but the factorization is covered
+    assert_eq!(branches(&j, "slow.Factor.factor(long,long)"), (9, 10));
+}
+
+#[test]
+fn a_missing_solver_is_a_clear_error_before_anything_starts() {
+    for (solver, says) in [
+        ("jforge-no-such-solver", "apt-get install z3"),
+        ("/nonexistent/z3", "no such file"),
+    ] {
+        let o = jforge()
+            .args(["concolic", "--class", "x.Y", "--solver", solver])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{err}");
+        assert!(err.contains("--solver"), "{err}");
+    }
+}
+
+/// A small xorshift generator: random formulas reproducible without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
+        v[(self.next() % v.len() as u64) as usize]
+    }
+}
+
+/// A random int expression over the parameters (depth-bounded), with Java's operators,
+/// casts and constants chosen to hit overflow, shifts and sign extension.
+fn int_expr(r: &mut Rng, depth: u32) -> String {
+    if depth == 0 || r.next().is_multiple_of(4) {
+        return match r.next() % 6 {
+            0 => r.pick(&["a", "b", "s", "y", "ch"]).to_string(),
+            1 => r
+                .pick(&["0x7fffffff", "-2147483648", "31", "-7", "65535", "1000003"])
+                .to_string(),
+            2 => "(int) (l >> 3)".to_string(),
+            _ => r.pick(&["a", "b"]).to_string(),
+        };
+    }
+    let x = int_expr(r, depth - 1);
+    let y = int_expr(r, depth - 1);
+    match r.next() % 8 {
+        0 => format!("((byte) ({x}))"),
+        1 => format!("((char) ({x}))"),
+        2 => format!("((short) ({x}))"),
+        3 => format!("((int) ((long) ({x}) * 3000000000L))"),
+        4 => format!("(-({x}))"),
+        _ => {
+            let op = r.pick(&["+", "-", "*", "/", "%", "<<", ">>", ">>>", "&", "|", "^"]);
+            format!("(({x}) {op} ({y}))")
+        }
+    }
+}
+
+/// Random inputs for the formulas' parameters (a, b, l, s, y, ch) as Java literals.
+fn random_inputs(r: &mut Rng) -> String {
+    format!(
+        "{}, {}, {}L, (short) {}, (byte) {}, (char) {}",
+        r.next() as i32,
+        (r.next() % 2000) as i32 - 1000,
+        r.next() as i64,
+        r.next() as i16,
+        r.next() as i8,
+        r.next() as u16
+    )
+}
+
+/// Compiles and runs `src` (class `bv.Eval` with a main) and returns its output lines.
+fn run_java(dir: &Path, src: &str) -> Vec<String> {
+    let src_dir = dir.join("eval/bv");
+    std::fs::create_dir_all(&src_dir).unwrap();
+    std::fs::write(src_dir.join("Eval.java"), src).unwrap();
+    let classes = dir.join("eval-classes");
+    javac(&dir.join("eval"), &classes, "");
+    let o = run_ok(
+        std::process::Command::new(jdk_tool("java"))
+            .arg("-cp")
+            .arg(&classes)
+            .arg("bv.Eval"),
+    );
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// Writes random methods `f<k>` into package `bv` (class `Formulas`) under `dir`: each
+/// `if (EXPR == TARGET)` where the JVM itself computed TARGET from EXPR at random inputs,
+/// and EXPR took another value at other inputs, so both edges of every `if` are feasible.
+/// Returns the class folder and the condition of each method.
+fn write_formulas(dir: &Path, n: usize, seed: u64) -> (PathBuf, Vec<String>) {
+    let mut r = Rng(seed);
+    let exprs: Vec<String> = (0..n).map(|_| int_expr(&mut r, 3)).collect();
+    let mut eval = String::from("package bv;\n\npublic class Eval {\n");
+    for (k, e) in exprs.iter().enumerate() {
+        eval.push_str(&format!(
+            "    static int e{k}(int a, int b, long l, short s, byte y, char ch) {{ return {e}; }}\n"
+        ));
+    }
+    eval.push_str("    static String v(java.util.function.IntSupplier f) {\n        try {\n            return String.valueOf(f.getAsInt());\n        } catch (ArithmeticException x) {\n            return \"EXC\";\n        }\n    }\n");
+    eval.push_str("    public static void main(String[] args) {\n");
+    for k in 0..n {
+        let (p, q) = (random_inputs(&mut r), random_inputs(&mut r));
+        eval.push_str(&format!(
+            "        System.out.println(v(() -> e{k}({p})) + \" \" + v(() -> e{k}({q})));\n"
+        ));
+    }
+    eval.push_str("    }\n}\n");
+    let values = run_java(dir, &eval);
+    let mut src = String::from("package bv;\n\npublic class Formulas {\n");
+    let mut kept = Vec::new();
+    for (e, line) in exprs.iter().zip(&values) {
+        let v: Vec<&str> = line.split(' ').collect();
+        if v.len() != 2 || v.contains(&"EXC") || v[0] == v[1] {
+            continue; // threw, or looked constant: not a formula with two feasible edges
+        }
+        src.push_str(&format!(
+            "    public static int f{}(int a, int b, long l, short s, byte y, char ch) {{\n\
+             \x20       if ({e} == {}) {{\n            return 1;\n        }}\n\
+             \x20       return 0;\n    }}\n",
+            kept.len(),
+            v[0]
+        ));
+        kept.push(format!("{e} == {}", v[0]));
+    }
+    src.push_str("}\n");
+    let src_dir = dir.join("src/bv");
+    std::fs::create_dir_all(&src_dir).unwrap();
+    std::fs::write(src_dir.join("Formulas.java"), src).unwrap();
+    let classes = dir.join("classes");
+    javac(&dir.join("src"), &classes, "");
+    (classes, kept)
+}
+
+#[test]
+#[ignore = "slow: runs jforge concolic on 60 random formulas"]
+fn bit_vector_semantics_agree_with_the_jvm_on_random_formulas() {
+    if !have("z3") {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let (classes, conditions) = write_formulas(d.path(), 60, 0x9e37_79b9_7f4a_7c15);
+    let n = conditions.len();
+    assert!(n >= 30, "only {n} usable formulas");
+    let j = concolic(&classes, "bv.Formulas", &["--time-limit", "90s"]);
+    // Each model the solver gave drove the JVM down the path it predicted ...
+    assert_eq!(j["diverged"], 0, "{j:#}");
+    assert_eq!(j["solver_timeouts"], 0, "{j:#}");
+    let methods: Vec<&serde_json::Value> = j["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["method"].as_str().unwrap().contains(".f"))
+        .collect();
+    assert_eq!(methods.len(), n);
+    for m in methods {
+        let name = m["method"].as_str().unwrap();
+        let k: usize = name["bv.Formulas.f".len()..name.find('(').unwrap()]
+            .parse()
+            .unwrap();
+        let c = &conditions[k];
+        assert_eq!(m["desyncs"], 0, "{c}\n{m:#}");
+        assert_eq!(m["untraced_runs"], 0, "{c}\n{m:#}");
+        assert_eq!(m["unexplored"], 0, "{c}\n{m:#}");
+        // ... and both edges of each `if` (feasible by construction) were taken: a wrong
+        // semantics would make the solver call the equality infeasible or miss it.
+        assert_eq!(m["covered_branches"], 2, "{c}\n{m:#}");
+        assert_eq!(m["branches"], 2, "{c}\n{m:#}");
+    }
+}
+
+#[test]
+#[ignore = "slow: runs jforge concolic on commons-lang3"]
+fn a_static_initializer_run_by_the_traced_call_does_not_take_its_symbols() {
+    // NumberUtils' static initializer makes calls of its own when the first traced call
+    // triggers it; the traced call's arguments must still reach max's frame.
+    if !have("z3") {
+        return;
+    }
+    let jar = Path::new("/usr/share/java/commons-lang3.jar");
+    if !jar.is_file() {
+        eprintln!(
+            "skipped: no {} (apt-get install libcommons-lang3-java)",
+            jar.display()
+        );
+        return;
+    }
+    let j = concolic(
+        jar,
+        "org.apache.commons.lang3.math.NumberUtils",
+        &["--method", "max(byte,byte,byte)", "--time-limit", "20s"],
+    );
+    let sig = "org.apache.commons.lang3.math.NumberUtils.max(byte,byte,byte)";
+    assert_eq!(method(&j, sig)["paths"], 4, "{j:#}");
+    assert_eq!(branches(&j, sig), (4, 4));
+    assert_eq!(j["diverged"], 0);
+}

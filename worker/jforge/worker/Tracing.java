@@ -1,0 +1,137 @@
+package jforge.worker;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Executable;
+import java.lang.reflect.Method;
+
+import static jforge.worker.Proto.TRACE_SECTION;
+
+/**
+ * The worker's side of concolic tracing (jforge concolic): with -Djforge.sym the classes under
+ * test were rewritten in trace mode, and the last call of each sequence run in GENERATE mode
+ * is traced: its int-like parameters become the symbolic variables p0, p1, ... of
+ * jforge.rt.Sym, armed right before the call and drained right after it, so that neither the
+ * statements before it nor the worker's contract checks add to the path condition. Why
+ * method handles: Sym is on the class path only in trace mode. Without -Djforge.sym nothing
+ * here runs and RESULT frames are unchanged.
+ */
+final class Tracing {
+    static final boolean ON = System.getProperty("jforge.sym") != null;
+    /** A trace longer than this is not sent (the path is then unknown, not wrong). */
+    private static final int MAX_TRACE = 8 << 20;
+
+    private final ClassLoader loader;
+    private MethodHandle arm;
+    private MethodHandle drain;
+    private MethodHandle key;
+    private boolean broken;
+    private boolean armed;
+    private String trace;
+
+    Tracing(ClassLoader loader) {
+        this.loader = loader;
+    }
+
+    private boolean ready() {
+        if (broken) {
+            return false;
+        }
+        if (arm == null) {
+            try {
+                Class<?> c = Class.forName("jforge.rt.Sym", true, loader);
+                MethodHandles.Lookup l = MethodHandles.lookup();
+                arm = l.findStatic(c, "arm", MethodType.methodType(void.class, int.class,
+                        String[].class, long[].class, boolean.class));
+                drain = l.findStatic(c, "drain", MethodType.methodType(String.class));
+                key = l.findStatic(c, "key", MethodType.methodType(int.class, String.class));
+            } catch (Throwable t) {
+                broken = true;
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Arms the trace for a call of {@code m} with {@code args}. */
+    void arm(Executable m, Object[] args) {
+        trace = null;
+        if (!ON || !ready()) {
+            return;
+        }
+        Class<?>[] ps = m.getParameterTypes();
+        String[] kinds = new String[ps.length];
+        long[] values = new long[ps.length];
+        for (int i = 0; i < ps.length && i < args.length; i++) {
+            Object a = args[i];
+            Class<?> p = ps[i];
+            if (p == int.class || p == short.class || p == byte.class || p == long.class) {
+                kinds[i] = p == int.class ? "I" : p == short.class ? "S" : p == byte.class ? "B" : "J";
+                values[i] = ((Number) a).longValue();
+            } else if (p == char.class) {
+                kinds[i] = "C";
+                values[i] = (Character) a;
+            } else if (p == boolean.class) {
+                kinds[i] = "Z";
+                values[i] = ((Boolean) a) ? 1 : 0;
+            }
+        }
+        String name = m instanceof Constructor ? "<init>" : m.getName();
+        String ret = m instanceof Method ? desc(((Method) m).getReturnType()) : "V";
+        StringBuilder d = new StringBuilder("(");
+        for (Class<?> p : ps) {
+            d.append(desc(p));
+        }
+        d.append(')').append(ret);
+        try {
+            int k = (int) key.invokeExact(name + d);
+            arm.invokeExact(k, kinds, values, !java.lang.reflect.Modifier.isStatic(m.getModifiers())
+                    || m instanceof Constructor);
+            armed = true;
+        } catch (Throwable t) {
+            broken = true;
+        }
+    }
+
+    /** Ends the trace of the armed call. */
+    void stop() {
+        if (!armed) {
+            return;
+        }
+        armed = false;
+        try {
+            String t = (String) drain.invokeExact();
+            trace = t.length() > MAX_TRACE ? "X too-long " + t.length() + "\n" : t;
+        } catch (Throwable t) {
+            trace = null;
+        }
+    }
+
+    /** TRACE_SECTION and the trace, when a call was traced. */
+    void append(Buf out) {
+        if (trace == null) {
+            return;
+        }
+        out.u8(TRACE_SECTION);
+        out.str(trace);
+        trace = null;
+    }
+
+    static String desc(Class<?> c) {
+        if (c.isArray()) {
+            return c.getName().replace('.', '/');
+        }
+        if (c == int.class) return "I";
+        if (c == long.class) return "J";
+        if (c == short.class) return "S";
+        if (c == byte.class) return "B";
+        if (c == char.class) return "C";
+        if (c == boolean.class) return "Z";
+        if (c == float.class) return "F";
+        if (c == double.class) return "D";
+        if (c == void.class) return "V";
+        return "L" + c.getName().replace('.', '/') + ";";
+    }
+}
