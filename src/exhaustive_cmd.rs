@@ -2,7 +2,6 @@
 //! the structures, the written tests and the report (`crate::exhaustive::report`).
 
 use crate::cli::{DomainArgs, RunArgs, SuiteArgs, check_common};
-use crate::emit::EmitConfig;
 use crate::emit::output::{Installed, RunOutput};
 use crate::emit::suite::Tool;
 use crate::exhaustive::report::{CounterexampleRow, ExhaustiveStats, FailureRow, PrototypeReuse};
@@ -17,7 +16,7 @@ use crate::model::{JType, Model, Prim};
 use crate::report::{StopReason, ValidationSummary};
 use crate::runner::{Pool, PoolStats};
 use crate::select;
-use crate::sequence::{OpId, OpKind, Operation};
+use crate::sequence::{OpId, Operation};
 use crate::session::{PoolMaker, Session, WorkerSettings};
 use crate::strategy::{Finished, Strategy};
 use crate::suite::ObserveStats;
@@ -160,20 +159,7 @@ impl Strategy for Exhaustive {
         if args.run.classes.is_empty() {
             bail!("name the class to enumerate with --class NAME");
         }
-        let output = match &args.suite.output_dir {
-            Some(d) => Some(RunOutput::open(
-                Tool::Exhaustive,
-                EmitConfig {
-                    out_dir: d.clone(),
-                    junit: args.suite.junit,
-                    package: None,
-                    tests_per_file: args.suite.tests_per_file as usize,
-                },
-                args.suite.error_output_dir.as_deref(),
-                args.suite.error_tests_in_suite,
-            )?),
-            None => None,
-        };
+        let output = RunOutput::for_suite(Tool::Exhaustive, &args.suite, None, None)?;
         self.prepared = Some(Prepared {
             settings,
             auto_builders,
@@ -309,19 +295,13 @@ fn check_operations(
         if mi.descriptor != "()Z" {
             bail!("--check {m}: {c}.{m}() must return boolean");
         }
-        let id = table.intern(Operation {
-            kind: OpKind::Method,
-            class: c.clone(),
-            name: m.clone(),
-            descriptor: "()Z".into(),
-            owner: ty.clone(),
-            params: vec![],
-            ret: Some(JType::Prim(Prim::Boolean)),
-            varargs: false,
-            overloaded: false,
-            method_type_args: vec![],
-            outer_instance: false,
-        });
+        let id = table.intern(Operation::instance_call(
+            c,
+            m,
+            "()Z",
+            ty,
+            Some(JType::Prim(Prim::Boolean)),
+        ));
         check_ops.insert(c.clone(), id);
     }
     Ok((table, check_ops))
@@ -657,18 +637,7 @@ fn write_tests(
         classes,
         &reg,
         &err,
-        &CheckSettings {
-            javac: session.java.javac.as_deref(),
-            java: &session.java.java,
-            user_cp: &session.entries,
-            junit: args.suite.junit,
-            junit_classpath: args.suite.checking.junit_classpath.as_deref(),
-            skip: args.suite.checking.no_validate,
-            quiet: args.run.quiet,
-            coverage: None,
-            clock: None,
-            deadline: None,
-        },
+        &CheckSettings::of(session, &args.suite, args.run.quiet),
     )?;
     Ok(Written {
         regression: checked.regression.len(),

@@ -1,11 +1,11 @@
 //! `jforge gen`: the whole run, from the command line to checked JUnit files and a summary.
 
 use crate::cli::{ContractArgs, RunArgs, SuiteArgs, check_common, parse_duration};
+use crate::emit::TestCase;
 use crate::emit::output::{Installed, RunOutput};
 use crate::emit::stored::Resolver;
 use crate::emit::suite::{Placement, Tool};
 use crate::emit::validate::{ClockRun, CoverageRun};
-use crate::emit::{EmitConfig, TestCase};
 use crate::generate::finish::{
     EarlierTest, ErrorTest, FinishStats, Selecting, error_tests, regression_tests,
 };
@@ -339,21 +339,13 @@ impl Strategy for Gen {
         let args = &self.args;
         args.check()?;
         let limits = Limits::parse(args)?;
-        let out = RunOutput::open(
+        let out = RunOutput::for_suite(
             Tool::Gen,
-            EmitConfig {
-                out_dir: args.output_dir(),
-                junit: args.suite.junit,
-                package: args.test_package.clone(),
-                tests_per_file: args.suite.tests_per_file as usize,
-            },
-            args.suite.error_output_dir.as_deref(),
-            args.suite.error_tests_in_suite || args.suite.errors_unrun,
-        )?;
-        let mut out = out;
-        if args.suite.errors_unrun {
-            out.errors_unrun();
-        }
+            &args.suite,
+            Some(&args.output_dir()),
+            args.test_package.clone(),
+        )?
+        .context("internal error: gen writes a suite")?;
         self.prepared = Some(Prepared { limits, out });
         Ok(())
     }
@@ -553,16 +545,10 @@ impl GenRun<'_> {
             &built.regression,
             &error_cases,
             &CheckSettings {
-                javac: session.java.javac.as_deref(),
-                java: &session.java.java,
-                user_cp: &session.entries,
-                junit: args.suite.junit,
-                junit_classpath: args.suite.checking.junit_classpath.as_deref(),
-                skip: args.suite.checking.no_validate,
-                quiet: args.run.quiet,
                 coverage: self.coverage.map(CoverageRun::from_setup),
                 clock: self.instrumented.map(ClockRun::from_setup),
                 deadline: built.deadline,
+                ..CheckSettings::of(session, &args.suite, args.run.quiet)
             },
         )?;
         let regression: Vec<TestCase> = checked.regression_tests.clone();

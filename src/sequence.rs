@@ -61,6 +61,30 @@ pub struct Operation {
 }
 
 impl Operation {
+    /// A call of an instance method without parameters, `receiver.name()`, on a receiver of
+    /// static type `owner` (observers, `size()`-like lengths, `--check` predicates).
+    pub fn instance_call(
+        class: &str,
+        name: &str,
+        descriptor: &str,
+        owner: &JType,
+        ret: Option<JType>,
+    ) -> Operation {
+        Operation {
+            kind: OpKind::Method,
+            class: class.to_string(),
+            name: name.to_string(),
+            descriptor: descriptor.to_string(),
+            owner: owner.clone(),
+            params: Vec::new(),
+            ret,
+            varargs: false,
+            overloaded: false,
+            method_type_args: Vec::new(),
+            outer_instance: false,
+        }
+    }
+
     /// Number of inputs a statement of this operation takes (receiver included).
     pub fn arity(&self) -> usize {
         self.input_types().len()

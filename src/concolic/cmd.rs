@@ -9,7 +9,6 @@ use super::solver::{SmtProcess, SolverKind, locate};
 use super::{Engine, Found, MethodResult, Target, receiver_for};
 use crate::cli::{RunArgs, SuiteArgs, check_common, parse_duration};
 use crate::coverage::{Setup, Tracker};
-use crate::emit::EmitConfig;
 use crate::emit::output::RunOutput;
 use crate::emit::suite::Tool;
 use crate::generate::ops::{OpSet, build_ops};
@@ -129,20 +128,7 @@ impl Strategy for Concolic {
         let time_limit = parse_duration(&args.time_limit).context("--time-limit")?;
         let solver_timeout = parse_duration(&args.solver_timeout).context("--solver-timeout")?;
         let solver = locate(&args.solver)?;
-        let output = match &args.suite.output_dir {
-            Some(d) => Some(RunOutput::open(
-                Tool::Concolic,
-                EmitConfig {
-                    out_dir: d.clone(),
-                    junit: args.suite.junit,
-                    package: None,
-                    tests_per_file: args.suite.tests_per_file as usize,
-                },
-                args.suite.error_output_dir.as_deref(),
-                args.suite.error_tests_in_suite,
-            )?),
-            None => None,
-        };
+        let output = RunOutput::for_suite(Tool::Concolic, &args.suite, None, None)?;
         self.prepared = Some(Prepared {
             time_limit,
             solver_timeout,
@@ -445,18 +431,7 @@ fn write_tests(
         classes,
         &tests,
         &[],
-        &CheckSettings {
-            javac: session.java.javac.as_deref(),
-            java: &session.java.java,
-            user_cp: &session.entries,
-            junit: args.suite.junit,
-            junit_classpath: args.suite.checking.junit_classpath.as_deref(),
-            skip: args.suite.checking.no_validate,
-            quiet: args.run.quiet,
-            coverage: None,
-            clock: None,
-            deadline: None,
-        },
+        &CheckSettings::of(session, &args.suite, args.run.quiet),
     )?;
     out.install(&checked.files)?;
     stats.tests_written = checked.regression.len();

@@ -335,6 +335,35 @@ impl RunOutput {
         })
     }
 
+    /// The output the shared suite flags of a command ask for (`cli::SuiteArgs`: `--output-dir`,
+    /// else `default_dir`; `--junit`, `--tests-per-file`, where error tests go); `package` is
+    /// `--test-package`. `None` when there is no folder: the command writes no suite.
+    pub fn for_suite(
+        tool: Tool,
+        suite: &crate::cli::SuiteArgs,
+        default_dir: Option<&Path>,
+        package: Option<String>,
+    ) -> Result<Option<RunOutput>> {
+        let Some(out_dir) = suite.output_dir.as_deref().or(default_dir) else {
+            return Ok(None);
+        };
+        let mut out = RunOutput::open(
+            tool,
+            EmitConfig {
+                out_dir: out_dir.to_path_buf(),
+                junit: suite.junit,
+                package,
+                tests_per_file: suite.tests_per_file as usize,
+            },
+            suite.error_output_dir.as_deref(),
+            suite.error_tests_in_suite || suite.errors_unrun,
+        )?;
+        if suite.errors_unrun {
+            out.errors_unrun();
+        }
+        Ok(Some(out))
+    }
+
     /// Name the error-revealing test classes `...ErrorCases` (see
     /// [`super::suite::UNRUN_SUFFIX`]): for error tests written into a build's test folder,
     /// where a plain `mvn test` must not run them.

@@ -143,7 +143,7 @@ pub fn check_package(p: &str) -> Result<()> {
 /// error test: the class whose code broke the contract), else that of its last call of a
 /// class under test, else the first of `classes`. (Operations of interfaces that guidance calls on returned objects,
 /// `Iterator.next()`, have an owner outside `classes`: helpers here.) The same rule as the
-/// summary's per-class counts (`generate::report::test_owner`), so that a class's row counts
+/// summary's per-class counts (`generate::report`'s class rows), so that a class's row counts
 /// the tests of its file family (they once differed: Document 126 in the table, 173 in its
 /// files).
 pub fn owner<'a>(

@@ -273,19 +273,7 @@ impl Builder<'_> {
             if !is_observer(m, ret) || !self.model.is_accessible(&m.owner) {
                 continue;
             }
-            let op = Operation {
-                kind: OpKind::Method,
-                class: m.owner.clone(),
-                name: m.name.clone(),
-                descriptor: m.descriptor.clone(),
-                owner: ty.clone(),
-                params: Vec::new(),
-                ret: m.ret.clone(),
-                varargs: false,
-                overloaded: false,
-                method_type_args: Vec::new(),
-                outer_instance: false,
-            };
+            let op = Operation::instance_call(&m.owner, &m.name, &m.descriptor, ty, m.ret.clone());
             out.push(self.push(op, false, name));
         }
         out

@@ -9,7 +9,6 @@ use crate::generate::ops::{OpSet, SkipReason};
 use crate::generate::random::{Generator, Incident, Progress, crash_name};
 use crate::report::{StopReason, ValidationSummary, name_list, own_peak_rss_kb, skipped_lines};
 use crate::runner::PoolStats;
-use crate::sequence::Stmt;
 use comfy_table::{Table, presets::UTF8_BORDERS_ONLY};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -700,8 +699,11 @@ fn class_rows<'a>(f: &RunFacts<'a, '_>) -> BTreeMap<&'a str, ClassRow> {
             row.crashes += st.crashes;
         }
     }
+    // The same rule as the files' (`emit::suite::owner`), fallback included: a test with no
+    // call of a class under test goes to the first class's family and row.
     for t in f.regression {
-        if let Some(row) = test_owner(ops, t).and_then(|c| rows.get_mut(c)) {
+        let owner = crate::emit::suite::owner(t, &ops.owner_class, f.classes);
+        if let Some(row) = rows.get_mut(owner) {
             row.regression_tests += 1;
         }
     }
@@ -760,16 +762,6 @@ fn coverage_row(generator: &Generator) -> Option<CoverageRow> {
             classes: g.summaries(),
             suite: None,
         }
-    })
-}
-
-/// The class under test a test is about: the owner of its last call on a class under test
-/// (a test ending in a call on a view or helper, `map.keySet().pollFirst()`, is about the
-/// class whose call produced the receiver).
-pub fn test_owner<'o>(ops: &'o OpSet, case: &TestCase) -> Option<&'o str> {
-    case.seq.stmts.iter().rev().find_map(|s| match s {
-        Stmt::Call { op, .. } => ops.class_under_test(*op),
-        _ => None,
     })
 }
 

@@ -5,7 +5,6 @@
 use super::report::{self, ParamsStats};
 use super::{Search, Settings};
 use crate::cli::{RunArgs, SuiteArgs};
-use crate::emit::EmitConfig;
 use crate::emit::output::RunOutput;
 use crate::emit::suite::Tool;
 use crate::generate::ops::build_ops;
@@ -104,20 +103,7 @@ impl Strategy for Params {
         if let Some(d) = &a.jmh {
             super::jmh::check_dir(d)?;
         }
-        self.output = match &a.suite.output_dir {
-            Some(d) => Some(RunOutput::open(
-                Tool::Params,
-                EmitConfig {
-                    out_dir: d.clone(),
-                    junit: a.suite.junit,
-                    package: None,
-                    tests_per_file: a.suite.tests_per_file as usize,
-                },
-                a.suite.error_output_dir.as_deref(),
-                a.suite.error_tests_in_suite,
-            )?),
-            None => None,
-        };
+        self.output = RunOutput::for_suite(Tool::Params, &a.suite, None, None)?;
         Ok(())
     }
 

@@ -207,19 +207,13 @@ impl Kit {
                     && m.ret == Some(JType::Prim(Prim::Int))
                     && model.is_accessible(&m.owner)
             })?;
-            Some(table.intern(Operation {
-                kind: OpKind::Method,
-                class: m.owner.clone(),
-                name: m.name.clone(),
-                descriptor: m.descriptor.clone(),
-                owner: ty.clone(),
-                params: Vec::new(),
-                ret: m.ret.clone(),
-                varargs: false,
-                overloaded: false,
-                method_type_args: Vec::new(),
-                outer_instance: false,
-            }))
+            Some(table.intern(Operation::instance_call(
+                &m.owner,
+                &m.name,
+                &m.descriptor,
+                ty,
+                m.ret.clone(),
+            )))
         });
         self.length.insert(ty.clone(), found);
         found

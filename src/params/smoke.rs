@@ -78,18 +78,7 @@ pub fn write(
         classes,
         cases,
         &[],
-        &CheckSettings {
-            javac: session.java.javac.as_deref(),
-            java: &session.java.java,
-            user_cp: &session.entries,
-            junit: check.junit,
-            junit_classpath: check.checking.junit_classpath.as_deref(),
-            skip: check.checking.no_validate,
-            quiet,
-            coverage: None,
-            clock: None,
-            deadline: None,
-        },
+        &CheckSettings::of(session, check, quiet),
     )?;
     let installed = out.install(&checked.files)?;
     Ok(SmokeSuite {

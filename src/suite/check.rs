@@ -38,6 +38,30 @@ pub struct CheckSettings<'a> {
     pub deadline: Option<Instant>,
 }
 
+impl<'a> CheckSettings<'a> {
+    /// The check of a command's suite: the session's JDK and class path, the shared flags
+    /// (`--junit`, `--junit-classpath`, `--no-validate`); no coverage, clock or deadline
+    /// (a command that has them sets those fields on top).
+    pub fn of(
+        session: &'a crate::session::Session,
+        suite: &'a crate::cli::SuiteArgs,
+        quiet: bool,
+    ) -> CheckSettings<'a> {
+        CheckSettings {
+            javac: session.java.javac.as_deref(),
+            java: &session.java.java,
+            user_cp: &session.entries,
+            junit: suite.junit,
+            junit_classpath: suite.checking.junit_classpath.as_deref(),
+            skip: suite.checking.no_validate,
+            quiet,
+            coverage: None,
+            clock: None,
+            deadline: None,
+        }
+    }
+}
+
 /// What was written and kept.
 pub struct Checked {
     pub files: Vec<WrittenFile>,
