@@ -204,17 +204,23 @@ impl ConstPool {
         }
         let b = &e.body;
         let class = self.class_name_at(u16::from_be_bytes([b[0], b[1]])).ok()?;
+        let (name, desc) = self.name_and_type_at(u16::from_be_bytes([b[2], b[3]]))?;
+        Some((class, name, desc))
+    }
+
+    /// (name, descriptor) of the NameAndType at `idx`, if it is one.
+    fn name_and_type_at(&self, idx: u16) -> Option<(&str, &str)> {
         let nt = self
             .entries
-            .get(u16::from_be_bytes([b[2], b[3]]) as usize)
-            .filter(|e| e.tag == TAG_NAME_AND_TYPE)?;
+            .get(idx as usize)
+            .filter(|e| e.tag == TAG_NAME_AND_TYPE && e.body.len() >= 4)?;
         let name = self
             .utf8_at(u16::from_be_bytes([nt.body[0], nt.body[1]]))
             .ok()?;
         let desc = self
             .utf8_at(u16::from_be_bytes([nt.body[2], nt.body[3]]))
             .ok()?;
-        Some((class, name, desc))
+        Some((name, desc))
     }
 
     /// (name, descriptor) of the Fieldref, Methodref, InterfaceMethodref or InvokeDynamic
@@ -224,17 +230,7 @@ impl ConstPool {
         if !matches!(e.tag, 9 | 10 | 11 | 18) || e.body.len() < 4 {
             return None;
         }
-        let nt = self
-            .entries
-            .get(u16::from_be_bytes([e.body[2], e.body[3]]) as usize)
-            .filter(|e| e.tag == TAG_NAME_AND_TYPE)?;
-        let name = self
-            .utf8_at(u16::from_be_bytes([nt.body[0], nt.body[1]]))
-            .ok()?;
-        let desc = self
-            .utf8_at(u16::from_be_bytes([nt.body[2], nt.body[3]]))
-            .ok()?;
-        Some((name, desc))
+        self.name_and_type_at(u16::from_be_bytes([e.body[2], e.body[3]]))
     }
 
     /// Indices of the Class entries naming `name`.
