@@ -875,6 +875,7 @@ fn decode_blame(d: &mut Dec, classes: &mut ClassTable) -> Result<Blame> {
         CAUSE_NULL_INPUT => Some(InputCause::NullInput),
         CAUSE_STATE => Some(InputCause::StateNotInitialized),
         CAUSE_ARGUMENT_CONTRACT => Some(InputCause::ArgumentBreaksContract),
+        CAUSE_HELD_CONTRACT => Some(InputCause::HeldBreaksContract),
         CAUSE_JDK_VALUE => Some(InputCause::JdkValue),
         t => bail!("protocol error: bad blame cause {t}"),
     };
@@ -904,6 +905,7 @@ fn encode_blame(e: &mut Enc, b: &Blame, classes: &mut ClassEncTable) {
         Some(InputCause::NullInput) => CAUSE_NULL_INPUT,
         Some(InputCause::StateNotInitialized) => CAUSE_STATE,
         Some(InputCause::ArgumentBreaksContract) => CAUSE_ARGUMENT_CONTRACT,
+        Some(InputCause::HeldBreaksContract) => CAUSE_HELD_CONTRACT,
         Some(InputCause::JdkValue) => CAUSE_JDK_VALUE,
     });
     e.u8(b.frames.len().min(255) as u8);

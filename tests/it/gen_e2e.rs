@@ -1048,6 +1048,60 @@ fn an_argument_collection_breaking_its_own_contract_is_no_error() {
 }
 
 #[test]
+fn a_decorator_passing_on_the_defect_of_a_collection_it_holds_is_no_error() {
+    // blame.Shelf.labels() is a Set without Set's equals (copy().equals(labels()) is true,
+    // the reverse false): Shelf$Labels' defect, one error test. readOnlyLabels() wraps a
+    // fresh view in the library's ReadOnlySet (built inside Shelf, not from an argument),
+    // which answers equals as the view it holds: the same asymmetry with the same copy, set
+    // aside as the held collection's (held-collection-breaks-contract), not a second error
+    // test for the decorator; the JDK's unmodifiableSet (values()) is a JDK value.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, stats) = gen_from(
+        d.path(),
+        &[
+            "--class",
+            "blame.Shelf",
+            "--generated-limit",
+            "3000",
+            "--seed",
+            "1",
+        ],
+    );
+    let errors = stats["errors"].as_array().unwrap();
+    let found: Vec<(&str, &str)> = errors
+        .iter()
+        .map(|e| {
+            (
+                e["class"].as_str().unwrap(),
+                e["contract"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![("blame.Shelf$Labels", "equals-symmetric")],
+        "{errors:#?}"
+    );
+    let held = stats["set_aside"]["held-collection-breaks-contract"]
+        .as_u64()
+        .unwrap_or(0);
+    assert!(held > 0, "{stats:#}");
+    assert!(
+        text.contains(&format!("held-collection-breaks-contract {held}")),
+        "{text}"
+    );
+    // The one error test compiles and fails for its reason.
+    let run = compile_and_run_junit4(&error_dir(&out), subjects().to_str().unwrap());
+    assert_eq!(run.failures.len(), 1, "{}", run.output);
+    assert!(
+        run.output
+            .contains("jforge contract violated: equals-symmetric"),
+        "{}",
+        run.output
+    );
+}
+
+#[test]
 fn a_callback_argument_returning_null_is_no_error() {
     // blame.Ranker(Ranker.nothing()).compare(a, b) throws a NullPointerException in its
     // natural order after the key function returned null: no frame of the function is on
