@@ -1,6 +1,7 @@
 package blame;
 
 import java.util.AbstractSet;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.Set;
 
@@ -18,18 +19,7 @@ public final class ReadOnlySet<E> extends AbstractSet<E> {
 
     @Override
     public Iterator<E> iterator() {
-        Iterator<E> it = decorated.iterator();
-        return new Iterator<E>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public E next() {
-                return it.next();
-            }
-        };
+        return Collections.unmodifiableSet(decorated).iterator();
     }
 
     @Override

@@ -26,7 +26,7 @@ public class Shelf {
 
     /** The labels, live (the broken view). */
     public Set<String> labels() {
-        return new Labels(items);
+        return new Labels();
     }
 
     /** The labels, read-only, through the library's decorator. */
@@ -44,14 +44,8 @@ public class Shelf {
         return new HashSet<>(items);
     }
 
-    /** The bug: a Set without Set's equals and hashCode. */
-    private static final class Labels extends AbstractCollection<String> implements Set<String> {
-        private final Set<String> items;
-
-        Labels(Set<String> items) {
-            this.items = items;
-        }
-
+    /** The bug: a Set without Set's equals and hashCode (a live view of the shelf). */
+    private final class Labels extends AbstractCollection<String> implements Set<String> {
         @Override
         public Iterator<String> iterator() {
             return Collections.unmodifiableSet(items).iterator();
