@@ -483,6 +483,9 @@ final class Blame {
         return false;
     }
 
+    /** FieldAccess keys of the fields {@link #referenced} read (a method-handle key is made once). */
+    private static final HashMap<Field, Long> KEYS = new HashMap<>();
+
     /** The non-null objects o's instance reference fields hold (none for arrays). */
     private static ArrayList<Object> referenced(Object o) {
         ArrayList<Object> r = new ArrayList<>();
@@ -496,7 +499,8 @@ final class Blame {
                     continue;
                 }
                 try {
-                    Object v = FieldAccess.INSTANCE.getObject(o, FieldAccess.INSTANCE.key(f));
+                    Long key = KEYS.computeIfAbsent(f, FieldAccess.INSTANCE::key);
+                    Object v = FieldAccess.INSTANCE.getObject(o, key);
                     if (v != null && !isValue(v)) {
                         r.add(v);
                     }
