@@ -78,9 +78,11 @@ import static jforge.worker.Proto.STMT_CALL;
  *   exactly as h does (x.equals(y), y.equals(x), and for equals-hashcode x.hashCode()): x is
  *   a decorator or view that passes h's defect on (UnmodifiableSet around DualTreeBidiMap's
  *   values view, built inside UnmodifiableSortedBidiMap.values(), so no argument of the
- *   sequence); h's class owns the defect, and its own error test is written when the
- *   sequence reaches h as a value. A decorator whose answer differs from what it holds
- *   (SynchronizedCollection around a list, not itself a List) stays reported.
+ *   sequence); or x holds y itself and answers as the JDK copies of both do while y does
+ *   not (the view denies being equal to its own read-only decorator). h's (y's) class owns
+ *   the defect, and its own error test is written when the sequence reaches it as a value.
+ *   A decorator whose answer differs from what it holds, or that has no JDK copy
+ *   (SynchronizedCollection around a list, not itself a List), stays reported.
  * The frames sent with every blame (the top and bottom MAX_FRAMES of the relevant ones, each
  * flagged own or JDK) let jforge name the class and method whose code broke the contract.
  */
@@ -450,9 +452,16 @@ final class Blame {
 
     /**
      * CAUSE_HELD_CONTRACT, for an equals-symmetric or equals-hashcode violation (contract)
-     * between x and y: does x hold, within HELD_DEPTH levels of fields, a Set, List or Map h
-     * of another class than x's, neither x nor y, that breaks the same contract with y alone
-     * while x answers exactly as h does? Then x passes on h's defect (see the class doc).
+     * between x and y, where x holds (within HELD_DEPTH levels of fields) what it answers for:
+     * - x holds y itself (UnmodifiableSet around the very values view it is compared with):
+     *   the one of the pair that answers otherwise than the JDK copies of both is at fault;
+     *   when that is y, the pair checked the other way round reports y's defect on y's class
+     *   ({@link #wrongAnswer}); a decorator that is no Set, List or Map itself
+     *   (SynchronizedCollection around a list) has no copy and stays reported;
+     * - y holds x: x is the decorated one, its answers are its own (not set aside here);
+     * - else x holds a Set, List or Map h of another class than x's that breaks the same
+     *   contract with y alone while x answers exactly as h does ({@link #passesOn}): x passes
+     *   on h's defect (see the class doc).
      * Fields are read as the copier reads them (FieldAccess), JDK classes' too; arrays are
      * not entered (a composite's members are its own business, not a decorator's).
      */
@@ -460,27 +469,41 @@ final class Blame {
         if (x == null || y == null) {
             return false;
         }
-        IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
-        seen.put(x, Boolean.TRUE);
-        seen.put(y, Boolean.TRUE);
-        ArrayList<Object> level = new ArrayList<>(List.of(x));
+        Set<Object> held = held(x);
+        if (held.contains(y)) {
+            return wrongAnswer(x, y);
+        }
+        if (held(y).contains(x)) {
+            return false;
+        }
+        for (Object h : held) {
+            if ((h instanceof Collection<?> || h instanceof Map<?, ?>) && h.getClass() != x.getClass()
+                    && passesOn(x, h, y, contract)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The objects root's fields hold, transitively up to HELD_DEPTH levels and HELD_OBJECTS
+     * objects (root excluded), by identity.
+     */
+    private static Set<Object> held(Object root) {
+        Set<Object> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        ArrayList<Object> level = new ArrayList<>(List.of(root));
         for (int d = 0; d < HELD_DEPTH && !level.isEmpty(); d++) {
             ArrayList<Object> next = new ArrayList<>();
             for (Object o : level) {
                 for (Object h : referenced(o)) {
-                    if (seen.size() >= HELD_OBJECTS + 2 || seen.put(h, Boolean.TRUE) != null) {
-                        continue;
+                    if (h != root && seen.size() < HELD_OBJECTS && seen.add(h)) {
+                        next.add(h);
                     }
-                    if ((h instanceof Collection<?> || h instanceof Map<?, ?>) && h.getClass() != x.getClass()
-                            && passesOn(x, h, y, contract)) {
-                        return true;
-                    }
-                    next.add(h);
                 }
             }
             level = next;
         }
-        return false;
+        return seen;
     }
 
     /** FieldAccess keys of the fields {@link #referenced} read (a method-handle key is made once). */
