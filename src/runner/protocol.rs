@@ -1360,6 +1360,31 @@ mod tests {
     }
 
     #[test]
+    fn every_input_cause_round_trips_under_a_name_of_its_own() {
+        let causes = [
+            None,
+            Some(InputCause::CallbackThrew),
+            Some(InputCause::ComparatorInconsistent),
+            Some(InputCause::NullInput),
+            Some(InputCause::StateNotInitialized),
+            Some(InputCause::ArgumentBreaksContract),
+            Some(InputCause::HeldBreaksContract),
+            Some(InputCause::JdkValue),
+        ];
+        for cause in causes {
+            let mut r = sample_result();
+            r.violations[0].blame.cause = cause;
+            let f = encode_result(2, &r, &mut ClassEncTable::default());
+            let (_, back) = decode_result(&f[4..], &mut ClassTable::default(), 1).unwrap();
+            assert_eq!(back.violations[0].blame.cause, cause);
+        }
+        let names: std::collections::HashSet<&str> =
+            causes.iter().flatten().map(|c| c.name()).collect();
+        assert_eq!(names.len(), causes.len() - 1);
+        assert!(names.contains("held-collection-breaks-contract"));
+    }
+
+    #[test]
     fn forms_section_round_trip() {
         let mut r = sample_result();
         let c: Arc<str> = "ds.AvlTree".into();
