@@ -64,7 +64,8 @@ pub struct Report {
     pub errors: Vec<ErrorRow>,
     /// Sequences whose contract violation an input caused, set aside (not error tests), by
     /// cause (`callback-threw`, `comparator-inconsistent`, `null-input`,
-    /// `state-not-initialized`, `argument-breaks-contract`, `jdk-value`).
+    /// `state-not-initialized`, `argument-breaks-contract`, `held-collection-breaks-contract`,
+    /// `jdk-value`).
     pub set_aside: BTreeMap<String, u64>,
     pub incidents: Vec<Incident>,
     pub generated: u64,
