@@ -13,6 +13,7 @@
 //! are fixed literals (`""`, `null`, 0.0).
 
 pub mod cmd;
+pub mod hybrid;
 pub mod solver;
 pub mod trace;
 pub mod tree;
@@ -35,6 +36,11 @@ pub struct Target {
     /// Statements that build the receiver (the last one's value), empty for static methods
     /// and constructors.
     pub receiver: Vec<Stmt>,
+    /// Inputs that statements of `receiver` give (input index, the receiver being input 0
+    /// of an instance method; statement): `gen --concolic` takes the receiver and the object
+    /// arguments from gen's pool (`hybrid.rs`). An input not listed is a literal (symbolic
+    /// when int-like) or, for the receiver, the last statement.
+    pub fixed: Vec<(usize, u32)>,
 }
 
 /// A path worth a test: the sequence, how it ended, and the probes it covered.
@@ -105,10 +111,16 @@ impl Engine<'_> {
         let op = self.table.get(target.op);
         let mut stmts = target.receiver.clone();
         let mut args = Vec::new();
+        let fixed = |i: usize| target.fixed.iter().find(|f| f.0 == i).map(|f| f.1);
+        let receiver = usize::from(op.has_receiver());
         if op.has_receiver() && !stmts.is_empty() {
-            args.push(stmts.len() as u32 - 1);
+            args.push(fixed(0).unwrap_or(stmts.len() as u32 - 1));
         }
-        for (t, v) in op.params.iter().zip(inputs) {
+        for (i, (t, v)) in op.params.iter().zip(inputs).enumerate() {
+            if let Some(at) = fixed(i + receiver) {
+                args.push(at);
+                continue;
+            }
             args.push(stmts.len() as u32);
             stmts.push(Stmt::Lit {
                 ty: t.clone(),

@@ -98,6 +98,44 @@ pub enum SolverKind {
 
 /// Finds the solver program for `--solver z3|cvc5|PATH`: the name on PATH, or the path
 /// itself (its kind from its file name). Errors say how to install one.
+/// The solver flags, shared by `jforge concolic` and `gen --concolic`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SolverArgs {
+    /// The SMT solver: `z3`, `cvc5` (found on PATH) or the path of a solver executable.
+    #[arg(long, value_name = "z3|cvc5|PATH", default_value = "z3")]
+    pub solver: String,
+    /// Time limit of one solver query; past it the alternative is recorded as a time-out.
+    #[arg(long, value_name = "D", default_value = "10s")]
+    pub solver_timeout: String,
+}
+
+/// A solver found and its per-query time limit.
+#[derive(Clone, Debug)]
+pub struct SolverSpec {
+    pub path: std::path::PathBuf,
+    pub kind: SolverKind,
+    pub timeout: Duration,
+}
+
+impl SolverArgs {
+    /// The solver executable (a clear message when none is installed) and the time limit.
+    pub fn resolve(&self) -> Result<SolverSpec> {
+        let timeout =
+            crate::cli::parse_duration(&self.solver_timeout).context("--solver-timeout")?;
+        let (path, kind) = locate(&self.solver)?;
+        Ok(SolverSpec {
+            path,
+            kind,
+            timeout,
+        })
+    }
+
+    /// Starts the solver process.
+    pub fn start(spec: &SolverSpec) -> Result<SmtProcess> {
+        SmtProcess::start(&spec.path, &spec.kind, spec.timeout)
+    }
+}
+
 pub fn locate(spec: &str) -> Result<(std::path::PathBuf, SolverKind)> {
     let path = std::path::Path::new(spec);
     let kind = match path.file_name().and_then(|n| n.to_str()) {
@@ -119,7 +157,7 @@ pub fn locate(spec: &str) -> Result<(std::path::PathBuf, SolverKind)> {
     match found {
         Some(p) => Ok((p, kind)),
         None => bail!(
-            "jforge concolic needs an SMT solver and `{spec}` is not on PATH: install one \
+            "concolic generation (jforge concolic, gen --concolic) needs an SMT solver and `{spec}` is not on PATH: install one \
              (Debian/Ubuntu: `apt-get install z3` or `apt-get install cvc5`; macOS: `brew \
              install z3`) or name it with --solver z3|cvc5|PATH"
         ),

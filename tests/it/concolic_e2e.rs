@@ -2,7 +2,8 @@
 //! branch covered and the infeasible ones reported, the written suite checked with
 //! `jforge coverage`, bit-vector semantics against the JVM on random formulas (the solver's
 //! inputs must take the predicted path), z3 and cvc5 alike, a solver time-out and a missing
-//! solver. Tests that need a solver say so and pass as skipped when none is installed (CI
+//! solver; and `gen --concolic`, whose written suite covers what gen alone does not. Tests
+//! that need a solver say so and pass as skipped when none is installed (CI
 //! installs z3 and cvc5: .ci/run).
 
 use crate::support as common;
@@ -204,6 +205,85 @@ fn a_missing_solver_is_a_clear_error_before_anything_starts() {
         assert!(err.contains(says), "{err}");
         assert!(err.contains("--solver"), "{err}");
     }
+}
+
+/// `jforge gen` on the hard-branches subject, its written suite measured by `jforge
+/// coverage`: (covered, total) branches, and the report.
+fn gen_suite_branches(extra: &[&str]) -> ((u64, u64), serde_json::Value) {
+    let cp = compiled("concolic/hard");
+    let d = tempfile::tempdir().unwrap();
+    let (out, json, cov) = (
+        d.path().join("tests"),
+        d.path().join("s.json"),
+        d.path().join("cov.json"),
+    );
+    run_ok(
+        jforge()
+            .args(["gen", "-q", "--classpath"])
+            .arg(&cp)
+            .args(["--class", "hard.HardBranches", "--output-dir"])
+            .arg(&out)
+            .arg("--stats-json")
+            .arg(&json)
+            .args(extra),
+    );
+    run_ok(
+        jforge()
+            .args(["coverage", "-q", "--classpath"])
+            .arg(&cp)
+            .args(["--class", "hard.HardBranches", "--tests"])
+            .arg(&out)
+            .arg("--json")
+            .arg(&cov),
+    );
+    let cov = read_json(&cov);
+    let b = &cov["branches"];
+    (
+        (b["covered"].as_u64().unwrap(), b["total"].as_u64().unwrap()),
+        read_json(&json),
+    )
+}
+
+#[test]
+#[ignore = "slow: runs jforge gen twice, with and without --concolic, and jforge coverage"]
+fn gen_concolic_writes_a_suite_covering_branches_gen_alone_does_not() {
+    if !have("z3") {
+        return;
+    }
+    let (alone, _) = gen_suite_branches(&["--time-limit", "10s"]);
+    let (hybrid, j) = gen_suite_branches(&["--time-limit", "15s", "--concolic"]);
+    // gen alone misses the equalities, the checksum and the overflow paths
+    assert!(alone.0 < 46, "gen alone covered {alone:?}");
+    // with the solver's help: every feasible branch (all but the two infeasible ones)
+    assert_eq!(hybrid, (46, 48), "{j:#}");
+    let c = &j["concolic"];
+    assert!(c["handoffs"].as_u64().unwrap() >= 1, "{c:#}");
+    assert!(c["solver_calls"].as_u64().unwrap() > 0, "{c:#}");
+    assert!(c["new_branches"].as_u64().unwrap() >= 46 - alone.0, "{c:#}");
+    assert_eq!(j["validation"]["clean"], true, "{j:#}");
+}
+
+#[test]
+fn gen_concolic_without_a_solver_is_a_clear_error_and_plain_gen_needs_none() {
+    let o = jforge()
+        .args(["gen", "--class", "x.Y", "--concolic", "--solver"])
+        .arg("jforge-no-such-solver")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("apt-get install z3"), "{err}");
+    assert!(err.contains("gen --concolic"), "{err}");
+    // The solver is looked for only with --concolic: the same flags without it get as far
+    // as the class, which does not exist.
+    let o = jforge()
+        .args(["gen", "--class", "x.Y", "--solver", "jforge-no-such-solver"])
+        .args(["--classpath", "."])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("SMT solver"), "{err}");
+    assert!(err.contains("x.Y"), "{err}");
 }
 
 /// A small xorshift generator: random formulas reproducible without a dependency.
