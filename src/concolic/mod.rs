@@ -7,8 +7,9 @@
 //! stage (`cmd.rs`).
 //!
 //! What is symbolic: int, long, short, byte, char and boolean parameters of the method under
-//! test, with Java's bit-vector semantics (`trace.rs`); everything else (receiver fields,
-//! references, floats, Strings) is concrete: a receiver is built with the class's simplest
+//! test, with Java's bit-vector semantics (`trace.rs`), and its String parameters through
+//! `length`, `charAt`, `isEmpty`, `equals` and `startsWith` (the solver's string theory);
+//! everything else (receiver fields, references, floats, other String methods) is concrete: a receiver is built with the class's simplest
 //! constructor taking literals (Candidate Sequence Search is not built yet), other arguments
 //! are fixed literals (`""`, `null`, 0.0).
 
@@ -22,7 +23,7 @@ use crate::model::{JType, Prim};
 use crate::runner::{ExecMode, ExecRequest, Pool, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, OpKind, OpTable, Sequence, Stmt, Value};
 use anyhow::Result;
-use solver::{Answer, Query, Solver};
+use solver::{Answer, Query, Solver, Val};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
@@ -183,15 +184,20 @@ impl Engine<'_> {
     }
 
     /// The inputs a model gives: the solved variables, the rest as in the source run.
-    fn inputs_from(&self, target: &Target, p: &Pending, q: &Query, bits: &[u64]) -> Vec<Value> {
+    fn inputs_from(&self, target: &Target, p: &Pending, q: &Query, vals: &[Val]) -> Vec<Value> {
         let op = self.table.get(target.op);
         let mut inputs = (*p.inputs).clone();
-        for ((name, _), &b) in q.vars.iter().zip(bits) {
+        for ((name, _), v) in q.vars.iter().zip(vals) {
             let Some(i) = name.strip_prefix('p').and_then(|s| s.parse::<usize>().ok()) else {
                 continue;
             };
-            if let (Some(JType::Prim(prim)), Some(slot)) = (op.params.get(i), inputs.get_mut(i)) {
-                *slot = bits_value(*prim, b);
+            let (Some(t), Some(slot)) = (op.params.get(i), inputs.get_mut(i)) else {
+                continue;
+            };
+            match (t, v) {
+                (JType::Prim(prim), Val::Bits(b)) => *slot = bits_value(*prim, *b),
+                (JType::Class { .. }, Val::Str(text)) => *slot = Value::Str(text.clone()),
+                _ => {}
             }
         }
         inputs
@@ -246,8 +252,8 @@ impl Engine<'_> {
             let Some(p) = ex.tree.pick() else { break };
             let q = self.query(&p)?;
             match solver.check(&q)? {
-                Answer::Sat(bits) => {
-                    let inputs = self.inputs_from(target, &p, &q, &bits);
+                Answer::Sat(vals) => {
+                    let inputs = self.inputs_from(target, &p, &q, &vals);
                     batch.push((inputs, Some(p)));
                 }
                 Answer::Unsat => ex.tree.close(&p, Leaf::Infeasible),

@@ -80,6 +80,8 @@ fn every_feasible_hard_branch_is_covered_and_the_suite_covers_what_the_report_sa
         ("caught(int,int)", 4),
         // an array read at a symbolic index: one path per index, one out of bounds
         ("lookup(int,int)", 4),
+        // a String prefix, its length, a char, emptiness, equality: the string theory
+        ("command(String)", 10),
     ] {
         assert_eq!(branches(&j, &format!("{c}{m}")), (n, n), "{m}: {j:#}");
     }
@@ -100,7 +102,7 @@ fn every_feasible_hard_branch_is_covered_and_the_suite_covers_what_the_report_sa
         j["branches"].as_u64().unwrap(),
     );
     // all but the two infeasible edges (the private helper `check` is covered through `caught`)
-    assert_eq!((covered, total), (46, 48));
+    assert_eq!((covered, total), (56, 58));
     // lookup: 8 indices + out of bounds (a test expecting the exception) + the match
     assert_eq!(method(&j, &format!("{c}lookup(int,int)"))["paths"], 10);
     let suite: String = java_files(&out)
@@ -109,6 +111,14 @@ fn every_feasible_hard_branch_is_covered_and_the_suite_covers_what_the_report_sa
         .collect();
     assert!(suite.contains("ArrayIndexOutOfBoundsException"), "{suite}");
     assert!(suite.contains("assertEquals(-5, "), "{suite}");
+    // the solver's Strings, printable: a 7-char command with an 'x' after the prefix
+    assert!(
+        regex::Regex::new(r#"command\("run:x[ -~]{2}"\)"#)
+            .unwrap()
+            .is_match(&suite),
+        "{suite}"
+    );
+    assert!(suite.contains(r#"command("stop")"#), "{suite}");
     assert_eq!(
         j["tests_written"].as_u64().unwrap() as usize,
         java_files(&out)
@@ -253,13 +263,13 @@ fn gen_concolic_writes_a_suite_covering_branches_gen_alone_does_not() {
     let (alone, _) = gen_suite_branches(&["--time-limit", "10s"]);
     let (hybrid, j) = gen_suite_branches(&["--time-limit", "15s", "--concolic"]);
     // gen alone misses the equalities, the checksum and the overflow paths
-    assert!(alone.0 < 46, "gen alone covered {alone:?}");
+    assert!(alone.0 < 56, "gen alone covered {alone:?}");
     // with the solver's help: every feasible branch (all but the two infeasible ones)
-    assert_eq!(hybrid, (46, 48), "{j:#}");
+    assert_eq!(hybrid, (56, 58), "{j:#}");
     let c = &j["concolic"];
     assert!(c["handoffs"].as_u64().unwrap() >= 1, "{c:#}");
     assert!(c["solver_calls"].as_u64().unwrap() > 0, "{c:#}");
-    assert!(c["new_branches"].as_u64().unwrap() >= 46 - alone.0, "{c:#}");
+    assert!(c["new_branches"].as_u64().unwrap() >= 56 - alone.0, "{c:#}");
     assert_eq!(j["validation"]["clean"], true, "{j:#}");
 }
 
