@@ -176,6 +176,9 @@ impl Engine<'_> {
             })
             .collect();
         vars.dedup();
+        let (links, tied) = trace::string_links(&t.nodes, &defs)?;
+        vars.extend(links);
+        asserts.splice(0..0, tied);
         Ok(Query {
             vars,
             defs,

@@ -282,7 +282,8 @@ fn node_term(nodes: &[Node], n: usize) -> Result<Term> {
 const STRING_OPS: [&str; 5] = ["slen", "sempty", "seq", "spre", "sat"];
 
 /// The term of a String operation (`slen`, `sempty`, `seq`, `spre`, `sat`): an int, as a
-/// 32-bit vector (booleans 0 or 1, as Java's).
+/// 32-bit vector (booleans 0 or 1, as Java's). A length or a char is the variable `l<id>`
+/// that [`string_links`] ties to its integer.
 fn string_op(nodes: &[Node], n: usize) -> Result<Term> {
     let Node::Op { op, args, .. } = &nodes[n] else {
         bail!("not a String operation");
@@ -291,10 +292,9 @@ fn string_op(nodes: &[Node], n: usize) -> Result<Term> {
         let i = *args.get(k).context("a String operation lacks an operand")?;
         Ok(Term::atom(format!("n{i}")))
     };
-    let int = |t: Term| Term::indexed("int2bv", &[32], t);
     let bool01 = |c: Term| Term::app("ite", vec![c, Term::bv(1, 32), Term::bv(0, 32)]);
     Ok(match op.as_str() {
-        "slen" => int(Term::app("str.len", vec![r(0)?])),
+        "slen" | "sat" => Term::atom(format!("l{n}")),
         "sempty" => bool01(Term::app(
             "=",
             vec![Term::app("str.len", vec![r(0)?]), Term::atom("0")],
@@ -302,19 +302,60 @@ fn string_op(nodes: &[Node], n: usize) -> Result<Term> {
         "seq" => bool01(Term::app("=", vec![r(0)?, r(1)?])),
         // s.startsWith(p): p is a prefix of s
         "spre" => bool01(Term::app("str.prefixof", vec![r(1)?, r(0)?])),
+        other => bail!("unknown String operation {other} in the trace"),
+    })
+}
+
+/// The integer a length or char node stands for: `(str.len s)`, `(str.to_code (str.at s
+/// i))` (a constant index as a numeral).
+fn string_int(nodes: &[Node], n: usize) -> Result<Option<Term>> {
+    let Node::Op { op, args, .. } = &nodes[n] else {
+        return Ok(None);
+    };
+    let r = |k: usize| -> Result<Term> {
+        let i = *args.get(k).context("a String operation lacks an operand")?;
+        Ok(Term::atom(format!("n{i}")))
+    };
+    Ok(match op.as_str() {
+        "slen" => Some(Term::app("str.len", vec![r(0)?])),
         "sat" => {
-            // a constant index as a numeral: no bv2nat, which cvc5 solves slowly
             let at = match args.get(1).map(|&i| &nodes[i]) {
                 Some(Node::Const { value, .. }) if *value >= 0 => Term::atom(value.to_string()),
                 _ => Term::app("bv2nat", vec![r(1)?]),
             };
-            int(Term::app(
+            Some(Term::app(
                 "str.to_code",
                 vec![Term::app("str.at", vec![r(0)?, at])],
             ))
         }
-        other => bail!("unknown String operation {other} in the trace"),
+        _ => None,
     })
+}
+
+/// A declared variable: name and width.
+pub type Var = (String, u32);
+
+/// The variables `l<id>` of the length and char nodes among `defs`, and the assertions that
+/// tie each to its integer: `(= (bv2nat l<id>) (str.len s))`. Why not `(_ int2bv 32)` in
+/// the definition: cvc5 1.0.3 does not solve `int2bv` of a length within 10 s, and solves
+/// this form at once (z3 solves both).
+pub fn string_links(nodes: &[Node], defs: &[(String, u32, Term)]) -> Result<(Vec<Var>, Vec<Term>)> {
+    let mut vars = Vec::new();
+    let mut asserts = Vec::new();
+    for (name, _, _) in defs {
+        let Some(i) = name.strip_prefix('n').and_then(|s| s.parse::<usize>().ok()) else {
+            continue;
+        };
+        if let Some(int) = string_int(nodes, i)? {
+            let l = format!("l{i}");
+            asserts.push(Term::app(
+                "=",
+                vec![Term::app("bv2nat", vec![Term::atom(l.as_str())]), int],
+            ));
+            vars.push((l, 32));
+        }
+    }
+    Ok((vars, asserts))
 }
 
 /// Whether a query over these definitions needs the string theory.
@@ -474,9 +515,14 @@ mod tests {
             text[2].1,
             "(ite (str.prefixof n1 n0) #x00000001 #x00000000)"
         );
-        assert_eq!(text[3].1, "((_ int2bv 32) (str.len n0))");
+        assert_eq!(text[3].1, "l4");
+        assert_eq!(text[5].1, "l6");
+        let (vars, links) = string_links(&t.nodes, &defs).unwrap();
+        assert_eq!(vars, vec![("l4".to_string(), 32), ("l6".to_string(), 32)]);
+        let links: Vec<String> = links.iter().map(Term::text).collect();
+        assert_eq!(links[0], "(= (bv2nat l4) (str.len n0))");
         // a constant index is a numeral
-        assert_eq!(text[5].1, "((_ int2bv 32) (str.to_code (str.at n0 4)))");
+        assert_eq!(links[1], "(= (bv2nat l6) (str.to_code (str.at n0 4)))");
         assert_eq!(text[7].1, "(ite (= n0 n7) #x00000001 #x00000000)");
         assert_eq!(
             constraint(&t.events[1], &Choice::Branch(false), &[]).text(),
