@@ -419,6 +419,8 @@ impl Strategy for Gen {
         }
         let setup_time = started.elapsed();
         let generation = generate(&mut generator, &mut pool, &args, &limits, setup_time)?;
+        // The helper's JVMs and solver are not needed to finish the tests.
+        generator.assist = None;
 
         // ---- tests: chosen, observed in two JVMs, minimized
         let built = run.finish_tests(&generator, &mut pool, &earlier.tests)?;

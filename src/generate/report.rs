@@ -333,10 +333,7 @@ impl Report {
             coverage: coverage_row(generator),
             phase_seconds: Phases::default(),
             earlier_suite: None,
-            concolic: generator
-                .assist
-                .as_ref()
-                .map(|_| generator.assist_stats.clone()),
+            concolic: f.args.concolic.then(|| generator.assist_stats.clone()),
         }
     }
 
