@@ -7,12 +7,14 @@
 //! stage (`cmd.rs`).
 //!
 //! What is symbolic: int, long, short, byte, char and boolean parameters of the method under
-//! test, with Java's bit-vector semantics (`trace.rs`); everything else (receiver fields,
-//! references, floats, Strings) is concrete: a receiver is built with the class's simplest
+//! test, with Java's bit-vector semantics (`trace.rs`), and its String parameters through
+//! `length`, `charAt`, `isEmpty`, `equals` and `startsWith` (the solver's string theory);
+//! everything else (receiver fields, references, floats, other String methods) is concrete: a receiver is built with the class's simplest
 //! constructor taking literals (Candidate Sequence Search is not built yet), other arguments
 //! are fixed literals (`""`, `null`, 0.0).
 
 pub mod cmd;
+pub mod hybrid;
 pub mod solver;
 pub mod trace;
 pub mod tree;
@@ -21,7 +23,7 @@ use crate::model::{JType, Prim};
 use crate::runner::{ExecMode, ExecRequest, Pool, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, OpKind, OpTable, Sequence, Stmt, Value};
 use anyhow::Result;
-use solver::{Answer, Query, Solver};
+use solver::{Answer, Query, Solver, Val};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
@@ -35,6 +37,11 @@ pub struct Target {
     /// Statements that build the receiver (the last one's value), empty for static methods
     /// and constructors.
     pub receiver: Vec<Stmt>,
+    /// Inputs that statements of `receiver` give (input index, the receiver being input 0
+    /// of an instance method; statement): `gen --concolic` takes the receiver and the object
+    /// arguments from gen's pool (`hybrid.rs`). An input not listed is a literal (symbolic
+    /// when int-like) or, for the receiver, the last statement.
+    pub fixed: Vec<(usize, u32)>,
 }
 
 /// A path worth a test: the sequence, how it ended, and the probes it covered.
@@ -105,10 +112,16 @@ impl Engine<'_> {
         let op = self.table.get(target.op);
         let mut stmts = target.receiver.clone();
         let mut args = Vec::new();
+        let fixed = |i: usize| target.fixed.iter().find(|f| f.0 == i).map(|f| f.1);
+        let receiver = usize::from(op.has_receiver());
         if op.has_receiver() && !stmts.is_empty() {
-            args.push(stmts.len() as u32 - 1);
+            args.push(fixed(0).unwrap_or(stmts.len() as u32 - 1));
         }
-        for (t, v) in op.params.iter().zip(inputs) {
+        for (i, (t, v)) in op.params.iter().zip(inputs).enumerate() {
+            if let Some(at) = fixed(i + receiver) {
+                args.push(at);
+                continue;
+            }
             args.push(stmts.len() as u32);
             stmts.push(Stmt::Lit {
                 ty: t.clone(),
@@ -163,6 +176,9 @@ impl Engine<'_> {
             })
             .collect();
         vars.dedup();
+        let (links, tied) = trace::string_links(&t.nodes, &defs)?;
+        vars.extend(links);
+        asserts.splice(0..0, tied);
         Ok(Query {
             vars,
             defs,
@@ -171,15 +187,20 @@ impl Engine<'_> {
     }
 
     /// The inputs a model gives: the solved variables, the rest as in the source run.
-    fn inputs_from(&self, target: &Target, p: &Pending, q: &Query, bits: &[u64]) -> Vec<Value> {
+    fn inputs_from(&self, target: &Target, p: &Pending, q: &Query, vals: &[Val]) -> Vec<Value> {
         let op = self.table.get(target.op);
         let mut inputs = (*p.inputs).clone();
-        for ((name, _), &b) in q.vars.iter().zip(bits) {
+        for ((name, _), v) in q.vars.iter().zip(vals) {
             let Some(i) = name.strip_prefix('p').and_then(|s| s.parse::<usize>().ok()) else {
                 continue;
             };
-            if let (Some(JType::Prim(prim)), Some(slot)) = (op.params.get(i), inputs.get_mut(i)) {
-                *slot = bits_value(*prim, b);
+            let (Some(t), Some(slot)) = (op.params.get(i), inputs.get_mut(i)) else {
+                continue;
+            };
+            match (t, v) {
+                (JType::Prim(prim), Val::Bits(b)) => *slot = bits_value(*prim, *b),
+                (JType::Class { .. }, Val::Str(text)) => *slot = Value::Str(text.clone()),
+                _ => {}
             }
         }
         inputs
@@ -234,8 +255,8 @@ impl Engine<'_> {
             let Some(p) = ex.tree.pick() else { break };
             let q = self.query(&p)?;
             match solver.check(&q)? {
-                Answer::Sat(bits) => {
-                    let inputs = self.inputs_from(target, &p, &q, &bits);
+                Answer::Sat(vals) => {
+                    let inputs = self.inputs_from(target, &p, &q, &vals);
                     batch.push((inputs, Some(p)));
                 }
                 Answer::Unsat => ex.tree.close(&p, Leaf::Infeasible),

@@ -107,6 +107,9 @@ pub struct Report {
     /// them (`None`: there were none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub earlier_suite: Option<EarlierSuite>,
+    /// With `--concolic`: the helper's turns at plateaus and what they gave.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concolic: Option<super::assist::AssistStats>,
 }
 
 /// Worker time by what it went to, in seconds summed over the workers, over the whole run
@@ -331,6 +334,7 @@ impl Report {
             coverage: coverage_row(generator),
             phase_seconds: Phases::default(),
             earlier_suite: None,
+            concolic: f.args.concolic.then(|| generator.assist_stats.clone()),
         }
     }
 
@@ -340,6 +344,9 @@ impl Report {
         self.write_throughput(out)?;
         if let Some(c) = &self.coverage {
             write_coverage(c, out)?;
+        }
+        if let Some(c) = &self.concolic {
+            c.write_summary(out)?;
         }
         self.write_destination(out)?;
         self.write_errors(out)?;

@@ -12,7 +12,7 @@ import static jforge.worker.Proto.TRACE_SECTION;
 /**
  * The worker's side of concolic tracing (jforge concolic): with -Djforge.sym the classes under
  * test were rewritten in trace mode, and the last call of each sequence run in GENERATE mode
- * is traced: its int-like parameters become the symbolic variables p0, p1, ... of
+ * is traced: its int-like and (non-null) String parameters become the symbolic variables p0, p1, ... of
  * jforge.rt.Sym, armed right before the call and drained right after it, so that neither the
  * statements before it nor the worker's contract checks add to the path condition. Why
  * method handles: Sym is on the class path only in trace mode. Without -Djforge.sym nothing
@@ -44,7 +44,7 @@ final class Tracing {
                 Class<?> c = Class.forName("jforge.rt.Sym", true, loader);
                 MethodHandles.Lookup l = MethodHandles.lookup();
                 arm = l.findStatic(c, "arm", MethodType.methodType(void.class, int.class,
-                        String[].class, long[].class, boolean.class));
+                        String[].class, long[].class, Object[].class, boolean.class));
                 drain = l.findStatic(c, "drain", MethodType.methodType(String.class));
                 key = l.findStatic(c, "key", MethodType.methodType(int.class, String.class));
             } catch (Throwable t) {
@@ -76,6 +76,8 @@ final class Tracing {
             } else if (p == boolean.class) {
                 kinds[i] = "Z";
                 values[i] = ((Boolean) a) ? 1 : 0;
+            } else if (p == String.class && a != null) {
+                kinds[i] = "T";
             }
         }
         String name = m instanceof Constructor ? "<init>" : m.getName();
@@ -87,7 +89,7 @@ final class Tracing {
         d.append(')').append(ret);
         try {
             int k = (int) key.invokeExact(name + d);
-            arm.invokeExact(k, kinds, values, !java.lang.reflect.Modifier.isStatic(m.getModifiers())
+            arm.invokeExact(k, kinds, values, args, !java.lang.reflect.Modifier.isStatic(m.getModifiers())
                     || m instanceof Constructor);
             armed = true;
         } catch (Throwable t) {
