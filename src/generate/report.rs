@@ -125,8 +125,8 @@ pub struct WorkerSeconds {
     pub crashes: BTreeMap<String, f64>,
     /// Instrumenting the classes under test (in jforge, once per run; wall seconds).
     pub instrumenting: f64,
-    /// OutOfMemoryErrors and StackOverflowErrors the workers survived (the sequence's
-    /// outcome, no restart), per kind.
+    /// OutOfMemoryErrors, StackOverflowErrors and timeouts (calls interrupted or stopped at
+    /// the call limit) the workers survived (the sequence's outcome, no restart), per kind.
     pub survived: BTreeMap<String, u64>,
 }
 
@@ -149,6 +149,9 @@ impl WorkerSeconds {
                 .survived
                 .iter()
                 .map(|(k, n)| (crash_name(k), *n))
+                .chain(
+                    (t.timeouts_survived > 0).then(|| ("timeout".to_string(), t.timeouts_survived)),
+                )
                 .collect(),
         }
     }
