@@ -742,6 +742,48 @@ fn out_of_memory_and_stack_overflow_cost_no_restart() {
 }
 
 #[test]
+#[ignore = "slow: a 10 s run"]
+fn an_argument_that_sized_an_out_of_memory_allocation_stays_small() {
+    // hostile.Sized.copies(n) allocates n longs and the class's constant pool holds 2^28
+    // (a 2 GiB array for a 128 MiB heap), so every receiver the run builds could run out
+    // of memory once with it: 55 OutOfMemoryErrors in 6,338 sequences before. After the
+    // first, copies gets integral arguments of at most 1024: the rest are the sequences
+    // already built (a batch or two in flight).
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, stats) = gen_from(
+        d.path(),
+        &[
+            "--class",
+            "hostile.Sized",
+            "--time-limit",
+            "10s",
+            "--worker-heap",
+            "128",
+        ],
+    );
+    let oom = stats["worker_seconds"]["survived"]["OutOfMemoryError"]
+        .as_u64()
+        .unwrap_or(0);
+    assert!(
+        (1..=16).contains(&oom),
+        "{oom} OutOfMemoryErrors: {stats:#}\n{text}"
+    );
+    assert!(stats["executed"].as_u64().unwrap() > 2000, "{stats:#}");
+    assert_eq!(stats["worker_restarts"].as_u64(), Some(0), "{stats:#}");
+    // copies is still tested, with counts that fit, and the tests pass.
+    let suite: String = java_files(&out)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert!(suite.contains(".copies("), "{suite}");
+    assert!(!suite.contains(".copies(268435456"), "{suite}");
+    assert!(
+        stats["validation"]["passed"].as_u64().unwrap() > 0,
+        "{stats:#}"
+    );
+}
+
+#[test]
 #[ignore = "slow: a 20 s run"]
 fn a_hanging_method_costs_a_few_call_limits() {
     // hostile.Hangs.hang() never returns. With the default call limit (5 s) each hang used
