@@ -19,6 +19,9 @@ pub struct ClassRow {
     pub class: String,
     pub operations: usize,
     pub covered: usize,
+    /// Sequences generation ran that end with an operation of the class (its share of the
+    /// run).
+    pub sequences: u64,
     pub regression_tests: usize,
     pub error_tests: usize,
     pub errors_by_contract: BTreeMap<String, usize>,
@@ -357,6 +360,7 @@ impl Report {
         t.set_header(vec![
             "class",
             "methods covered",
+            "sequences",
             "regression tests",
             "error tests",
             "errors by contract",
@@ -372,6 +376,7 @@ impl Report {
             t.add_row(vec![
                 r.class.clone(),
                 format!("{}/{}", r.covered, r.operations),
+                r.sequences.to_string(),
                 r.regression_tests.to_string(),
                 r.error_tests.to_string(),
                 if errs.is_empty() {
@@ -698,6 +703,7 @@ fn class_rows<'a>(f: &RunFacts<'a, '_>) -> BTreeMap<&'a str, ClassRow> {
             let st = &f.generator.stats[op as usize];
             row.operations += 1;
             row.covered += usize::from(st.successes > 0);
+            row.sequences += st.calls;
             row.timeouts += st.timeouts;
             row.crashes += st.crashes;
         }

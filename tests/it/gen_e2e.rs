@@ -770,6 +770,19 @@ fn an_argument_that_sized_an_out_of_memory_allocation_stays_small() {
     );
     assert!(stats["executed"].as_u64().unwrap() > 2000, "{stats:#}");
     assert_eq!(stats["worker_restarts"].as_u64(), Some(0), "{stats:#}");
+    // The class's share of the run, in --stats-json and the table: the sequences that end
+    // with one of its operations (all but those ending with a helper's).
+    let row = &stats["classes"][0];
+    let seqs = row["sequences"].as_u64().unwrap();
+    assert!(
+        seqs > 0 && seqs <= stats["executed"].as_u64().unwrap(),
+        "{row}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.contains("hostile.Sized") && l.contains(&format!(" {seqs} "))),
+        "{text}"
+    );
     // copies is still tested, with counts that fit, and the tests pass.
     let suite: String = java_files(&out)
         .iter()
