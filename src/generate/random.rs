@@ -338,6 +338,37 @@ pub struct Generator<'a> {
     /// A helper at coverage plateaus (`gen --concolic`, see `super::assist`).
     pub assist: Option<Box<dyn Assist + 'a>>,
     pub assist_stats: AssistStats,
+    /// Operations a call of which ran out of memory (an allocation sized by an argument,
+    /// such as `ArrayList(int)` with 2^30): their integral arguments are small from then on
+    /// (see `small_size`).
+    allocates: HashSet<OpId>,
+}
+
+/// The largest integral argument an operation that ran out of memory gets from the run's
+/// literal pool: capacities and counts up to 1024 exercise the code, 2^30 only the heap
+/// (guava collect: 227 OutOfMemoryErrors in 120 s, each a sequence lost plus full
+/// collections). Values its own comparisons logged are still used (`op_literals`), so a
+/// branch on a larger size stays reachable.
+const SMALL_SIZE: i64 = 1024;
+
+/// Whether a parameter of this type can size an allocation: `int`, `long` and their boxes
+/// (a `short` or `byte` cannot ask for more than 32767 elements).
+fn sizes(t: &JType) -> bool {
+    match t {
+        JType::Prim(p) => matches!(p, crate::model::Prim::Int | crate::model::Prim::Long),
+        JType::Class { name, .. } => name == "java.lang.Integer" || name == "java.lang.Long",
+        _ => false,
+    }
+}
+
+/// Whether an integral literal is small enough for an operation that allocates by its
+/// arguments (other values are: they size nothing).
+fn small_size(v: &Value) -> bool {
+    match v {
+        Value::Int(i) => i64::from(*i).abs() <= SMALL_SIZE,
+        Value::Long(l) => l.unsigned_abs() <= SMALL_SIZE as u64,
+        _ => true,
+    }
 }
 
 /// Values kept per operation in its comparison pool; more are ignored.
@@ -386,6 +417,7 @@ impl<'a> Generator<'a> {
             building: None,
             assist: None,
             assist_stats: AssistStats::default(),
+            allocates: HashSet::new(),
         };
         for (_, op) in ops.table.iter() {
             let r = op.ret.clone().map(|t| g.tid(&t));
@@ -801,8 +833,10 @@ impl<'a> Generator<'a> {
         depth: u32,
     ) -> Option<u32> {
         let need_ty = self.types[need as usize].clone();
-        // Reuse a value already in the sequence.
+        // Reuse a value already in the sequence (not a number for an operation that
+        // allocates by its arguments: it may be a large one).
         if self.rng.random_bool(0.4)
+            && !(sizes(&need_ty) && self.building_allocates())
             && let Some(i) = self.reuse_in_draft(b, need, receiver)
         {
             return Some(i);
@@ -862,8 +896,14 @@ impl<'a> Generator<'a> {
         Some(fits[self.rng.random_range(0..fits.len())])
     }
 
+    /// Whether the operation whose arguments are being picked ran out of memory before.
+    fn building_allocates(&self) -> bool {
+        self.building.is_some_and(|op| self.allocates.contains(&op))
+    }
+
     /// A literal of `need_ty` appended to `b`: from the values the operation being built
-    /// compared against (half the time, when it has some), else from the run's pool.
+    /// compared against (half the time, when it has some), else from the run's pool (only
+    /// small numbers for an operation that ran out of memory).
     fn pick_literal(&mut self, b: &mut Draft, need: TypeId, need_ty: JType) -> Option<u32> {
         let own = self
             .building
@@ -875,6 +915,16 @@ impl<'a> Generator<'a> {
             && self.rng.random_bool(OP_LITERAL_P)
         {
             ch.get(self.rng.random_range(0..ch.len()))
+        } else if sizes(&need_ty) && self.building_allocates() {
+            let ch = self.literals.choices(&need_ty)?;
+            let small: Vec<Value> = (0..ch.len())
+                .map(|i| ch.get(i))
+                .filter(small_size)
+                .collect();
+            if small.is_empty() {
+                return None;
+            }
+            small[self.rng.random_range(0..small.len())].clone()
         } else {
             let ch = self.literals.choices(&need_ty)?;
             if ch.is_empty() {
@@ -1293,8 +1343,14 @@ impl<'a> Generator<'a> {
         match r.first_abnormal() {
             Some(i) => match &r.outcomes[i] {
                 StmtOutcome::Timeout => self.blame_stmt(&b, i, Blame::Timeout),
-                StmtOutcome::Crash(_) if r.survived => self.note_survived(&b, i),
-                StmtOutcome::Crash(kind) => self.blame_stmt(&b, i, Blame::Crash(kind.clone())),
+                StmtOutcome::Crash(kind) if r.survived => {
+                    self.note_allocating(&b, i, kind);
+                    self.note_survived(&b, i)
+                }
+                StmtOutcome::Crash(kind) => {
+                    self.note_allocating(&b, i, kind);
+                    self.blame_stmt(&b, i, Blame::Crash(kind.clone()))
+                }
                 StmtOutcome::Exception { class, .. } if class.as_ref() == EXCESSIVE_OUTPUT => {
                     self.blame_stmt(&b, i, Blame::Output)
                 }
@@ -1490,6 +1546,14 @@ impl<'a> Generator<'a> {
                 Blame::Output => format!("excluded after printing more than 1 MiB in {n} calls"),
             };
             self.exclude(op, &why);
+        }
+    }
+
+    /// An OutOfMemoryError of statement `i`'s call: its operation gets small integral
+    /// arguments from now on (see [`SMALL_SIZE`]).
+    fn note_allocating(&mut self, b: &Built, i: usize, kind: &CrashKind) {
+        if let (CrashKind::OutOfMemory, Stmt::Call { op, .. }) = (kind, &b.comp.seq.stmts[i]) {
+            self.allocates.insert(*op);
         }
     }
 

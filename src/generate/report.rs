@@ -19,6 +19,9 @@ pub struct ClassRow {
     pub class: String,
     pub operations: usize,
     pub covered: usize,
+    /// Sequences generation ran that end with an operation of the class (its share of the
+    /// run).
+    pub sequences: u64,
     pub regression_tests: usize,
     pub error_tests: usize,
     pub errors_by_contract: BTreeMap<String, usize>,
@@ -129,8 +132,8 @@ pub struct WorkerSeconds {
     pub crashes: BTreeMap<String, f64>,
     /// Instrumenting the classes under test (in jforge, once per run; wall seconds).
     pub instrumenting: f64,
-    /// OutOfMemoryErrors and StackOverflowErrors the workers survived (the sequence's
-    /// outcome, no restart), per kind.
+    /// OutOfMemoryErrors, StackOverflowErrors and timeouts (calls interrupted or stopped at
+    /// the call limit) the workers survived (the sequence's outcome, no restart), per kind.
     pub survived: BTreeMap<String, u64>,
 }
 
@@ -153,6 +156,9 @@ impl WorkerSeconds {
                 .survived
                 .iter()
                 .map(|(k, n)| (crash_name(k), *n))
+                .chain(
+                    (t.timeouts_survived > 0).then(|| ("timeout".to_string(), t.timeouts_survived)),
+                )
                 .collect(),
         }
     }
@@ -362,6 +368,7 @@ impl Report {
         t.set_header(vec![
             "class",
             "methods covered",
+            "sequences",
             "regression tests",
             "error tests",
             "errors by contract",
@@ -377,6 +384,7 @@ impl Report {
             t.add_row(vec![
                 r.class.clone(),
                 format!("{}/{}", r.covered, r.operations),
+                r.sequences.to_string(),
                 r.regression_tests.to_string(),
                 r.error_tests.to_string(),
                 if errs.is_empty() {
@@ -703,6 +711,7 @@ fn class_rows<'a>(f: &RunFacts<'a, '_>) -> BTreeMap<&'a str, ClassRow> {
             let st = &f.generator.stats[op as usize];
             row.operations += 1;
             row.covered += usize::from(st.successes > 0);
+            row.sequences += st.calls;
             row.timeouts += st.timeouts;
             row.crashes += st.crashes;
         }

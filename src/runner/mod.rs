@@ -14,7 +14,7 @@ pub mod pool;
 pub mod protocol;
 pub mod worker;
 
-pub use pool::{CLOCK_FIXED, CLOCK_SHIFTED, Pool, PoolConfig, PoolStats};
+pub use pool::{CLOCK_FIXED, CLOCK_SHIFTED, Pool, PoolConfig, PoolStats, QUICK_JIT};
 pub use worker::WorkerTime;
 
 use crate::sequence::{OpId, SeqRef, Value};

@@ -110,6 +110,10 @@ pub struct Pool {
 /// microsecond per read from 2020-01-01 (a fast machine), reset before each sequence
 /// (deterministic).
 pub const CLOCK_FIXED: &str = "-Djforge.clock=fixed";
+/// The JIT of workers that run many short calls of many methods: C1 only. Why: C2 compiling
+/// thousands of methods called a few times each took more CPU than running them (guava
+/// collect, 2 workers: the JIT threads 27% of all CPU samples; BENCHMARKS.md, issue 22).
+pub const QUICK_JIT: &str = "-XX:TieredStopAtLevel=1";
 /// The second opinion's clock: years away, a random step of seconds to hours per read.
 pub const CLOCK_SHIFTED: &str = "-Djforge.clock=shifted";
 

@@ -76,6 +76,9 @@ pub struct WorkerTime {
     /// Crashes the workers survived (reported as the statement's outcome, no restart), per
     /// kind.
     pub survived: std::collections::BTreeMap<CrashKind, u64>,
+    /// Calls the workers ended at the call limit (interrupted or stopped) and went on after:
+    /// timeouts that cost no restart.
+    pub timeouts_survived: u64,
 }
 
 impl WorkerTime {
@@ -683,6 +686,8 @@ impl Worker {
                     }
                     if r.survived {
                         self.note_survived(&r);
+                    } else if r.outcomes.contains(&StmtOutcome::Timeout) {
+                        WorkerTime::add(&self.spent, |t| t.timeouts_survived += 1);
                     }
                     out.push(r);
                     done += 1;

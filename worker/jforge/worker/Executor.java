@@ -125,10 +125,22 @@ final class Executor {
         contracts.blame = blame;
     }
 
+    /**
+     * Operations whose call timed out (interrupted or stopped: the worker went on) in this
+     * EXEC frame: its later generation sequences that end with a call of one are answered
+     * not run. Why: a worker that survives a hang goes on with the frame, and each of those
+     * would likely cost a call limit again (when the worker halted, jforge skipped them:
+     * Pool's skip_hung); jforge excludes the operation once it sees the timeouts.
+     */
+    private final java.util.Set<Integer> hungOps = new java.util.HashSet<>();
+    /** The sequence running is generation's (mode GENERATE). */
+    private boolean generating;
+
     /** EXEC: new type strings, then the sequences, each answered with a RESULT frame. */
     void exec() throws Exception {
         Buf in = frames.in;
         registry.readTypes(in);
+        hungOps.clear();
         int nseq = in.ri32();
         for (int q = 0; q < nseq; q++) {
             runSequence(in);
@@ -155,6 +167,7 @@ final class Executor {
         progress.reset(n, tag);
         outcomes.outc.reset();
         traceAt = Tracing.ON && mode == MODE_GENERATE ? n - 1 : -1;
+        generating = mode == MODE_GENERATE;
         coverage.cmpStart();
         clock.start();
         thrown = null;
@@ -330,15 +343,33 @@ final class Executor {
     /** Runs the statements in order until one ends the sequence; true when all ran normally. */
     private boolean runStatements(int n) throws Exception {
         Buf outc = outcomes.outc;
+        if (generating && n > 0 && stmts[n - 1].kind == STMT_CALL && hungOps.contains(stmts[n - 1].op)) {
+            for (int j = 0; j < n; j++) {
+                outc.u8(O_NOTRUN);
+            }
+            return false;
+        }
         for (int i = 0; i < n; i++) {
             int before = outc.n;
             outAt[i] = before;
             classesAt[i] = outcomes.classCount();
-            progress.begin(i);
-            boolean ok = execStmt(i, stmts[i]);
-            progress.end();
-            if (progress.interrupted()) {
+            boolean ok;
+            boolean stopped = false;
+            try {
+                progress.beginCall(i);
+                ok = execStmt(i, stmts[i]);
+                progress.end();
+            } catch (ThreadDeath d) {
+                // the watchdog stopped the call (Progress.stop): a timeout, the worker goes on
+                progress.end();
+                ok = false;
+                stopped = true;
+            }
+            if (progress.interrupted() | stopped) {
                 ok = timedOut(i, before);
+                if (generating && stmts[i].kind == STMT_CALL) {
+                    hungOps.add(stmts[i].op);
+                }
             }
             progress.record(outc, before, i + 1);
             if (!ok) {

@@ -52,6 +52,26 @@ final class Progress {
      * and halting it cost a JVM start and class loading each time.
      */
     private static final long INTERRUPT_GRACE_NANOS = 200_000_000L;
+    /**
+     * How long a call stopped with Thread.stop has to end before the worker halts. Why stop:
+     * a call that computes without end (a loop, a huge range) ignores interrupts, and each
+     * halt cost a JVM start plus the loading of the classes under test (guava collect: 31
+     * restarts in 120 s, all timeouts). Thread.stop ends it with a ThreadDeath that unwinds
+     * the call (its finally blocks run, its monitors are released); the sequence's values are
+     * dropped as after any timeout, and Leaks checks no thread of the call is left. Only
+     * statements' calls are stopped (not the contracts, observers or exhaustive's tasks,
+     * whose callers do not expect a ThreadDeath), never one inside a static initializer (its
+     * class would stay unusable in this worker), and only where the JDK still has it (17 to
+     * 19; from 20 Thread.stop throws UnsupportedOperationException): otherwise, and when the
+     * call does not end after the stop either, the worker halts as before.
+     */
+    private static final long STOP_GRACE_NANOS = 500_000_000L;
+    private static final boolean STOP_WORKS = Runtime.version().feature() < 20;
+    /** The call running may be stopped (a statement's call: see beginCall). */
+    private volatile boolean stoppable;
+    /** The call running was stopped by the watchdog (guarded by lock). */
+    private boolean stopped;
+
     private final Object lock = new Object();
     private volatile boolean inCall;
     private volatile long callStart;
@@ -89,7 +109,9 @@ final class Progress {
                         // timeout, a lock) ends, and the worker goes on (see interrupted()).
                         interrupted = true;
                         caller.interrupt();
-                    } else if (inCall && over > INTERRUPT_GRACE_NANOS) {
+                    } else if (inCall && over > INTERRUPT_GRACE_NANOS && !stopped && stop()) {
+                        stopped = true;
+                    } else if (inCall && over > INTERRUPT_GRACE_NANOS + (stopped ? STOP_GRACE_NANOS : 0)) {
                         pm.putInt(P_MARKER, M_TIMEOUT);
                         Runtime.getRuntime().halt(HALT_CODE);
                     }
@@ -98,15 +120,49 @@ final class Progress {
         }
     }
 
+    /**
+     * Stops the call running with Thread.stop when it may be (see STOP_GRACE_NANOS); false
+     * when it may not or the JDK refuses, and the worker halts instead. Called under lock.
+     */
+    @SuppressWarnings({"deprecation", "removal"})
+    private boolean stop() {
+        if (!STOP_WORKS || !stoppable) {
+            return false;
+        }
+        Thread t = caller;
+        for (StackTraceElement f : t.getStackTrace()) {
+            if ("<clinit>".equals(f.getMethodName())) {
+                return false;
+            }
+        }
+        try {
+            t.stop();
+        } catch (UnsupportedOperationException | SecurityException e) {
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * A statement's call starts: as {@link #begin}, and the watchdog may stop it (Thread.stop)
+     * when an interrupt does not end it; the caller catches the ThreadDeath.
+     */
+    void beginCall(int stmt) {
+        begin(stmt);
+        stoppable = true;
+    }
+
     /** A call of statement (or task) stmt starts: the watchdog's clock runs. */
     void begin(int stmt) {
         caller = Thread.currentThread();
+        stoppable = false;
         synchronized (lock) {
             if (interrupted) {
                 // an interrupt that came after its call ended must not reach this one
                 interrupted = false;
                 Thread.interrupted();
             }
+            stopped = false;
         }
         pm.putInt(P_STMT, stmt);
         pm.putInt(P_EPOCH, ++epoch);
@@ -117,8 +173,16 @@ final class Progress {
     /** The call returned (or threw). */
     void end() {
         long d = System.nanoTime() - callStart;
+        boolean timedOut;
         synchronized (lock) {
             inCall = false;
+            stoppable = false;
+            timedOut = interrupted;
+        }
+        if (timedOut) {
+            // a call cut at the limit says nothing of what calls take (it would set the
+            // limit to 20 times itself)
+            return;
         }
         durations[63 - Long.numberOfLeadingZeros(Math.max(1, d))]++;
         // early (32, 64, 128 calls: a hang among the first calls costs the full cap), then
@@ -141,6 +205,13 @@ final class Progress {
             interrupted = false;
         }
         Thread.interrupted();
+        if (calls < 32) {
+            // A hang before the limit adapted cost the whole cap: the next one costs the
+            // floor (as jforge starts a worker after a timeout: LIMIT_FLOOR); slow calls
+            // raise it again when it adapts.
+            limitNanos = Math.min(capNanos, FLOOR_NANOS);
+            pm.putInt(P_LIMIT, (int) (limitNanos / 1_000_000L));
+        }
         return true;
     }
 
