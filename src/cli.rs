@@ -46,6 +46,9 @@ pub enum Command {
     /// solving for inputs that take the branches not yet taken.
     #[command(after_help = crate::exit::HELP)]
     Concolic(crate::concolic::cmd::ConcolicArgs),
+    /// Combine the reports of the shards of a run (`--shard I/N`): the `--stats-json`
+    /// reports and the coverage (JSON, JaCoCo XML, HTML) as one run would have written them.
+    Merge(crate::merge::MergeArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -88,6 +91,10 @@ pub struct CoverageArgs {
     /// Only the table, no test-run summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Measure only shard I of N (counted from 0) of the selected classes, as `gen --shard`
+    /// splits them; `jforge merge` combines the shards' reports.
+    #[arg(long, value_name = "I/N", value_parser = crate::shard::parse)]
+    pub shard: Option<crate::shard::Shard>,
 }
 
 /// Flag values clap cannot refuse by type alone; each message names the flag.
@@ -219,6 +226,11 @@ pub struct RunArgs {
     /// Hide the progress bar and progress lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Test only shard I of N (counted from 0) of the selected classes: a class's shard
+    /// depends on its name alone; `jforge merge` combines the shards' reports (README,
+    /// "Beyond one machine"). gen then generates each class on its own (`--per-class`).
+    #[arg(long, value_name = "I/N", value_parser = crate::shard::parse)]
+    pub shard: Option<crate::shard::Shard>,
 }
 
 impl RunArgs {

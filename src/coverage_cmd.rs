@@ -87,12 +87,24 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
         Some(j) => Box::new(j),
         None => Box::new(NoJdk),
     };
+    let selected = resolve_classes(&args, &cp, jmods.as_mut())?;
+    let classes = match args.shard {
+        Some(s) => s.select(&selected),
+        None => selected.clone(),
+    };
+    let sharding = args.shard.map(|s| crate::merge::Sharding {
+        shard: Some(s),
+        selected_classes: selected.len(),
+        options: format!("coverage {:?} {:?}", args.classes, args.packages),
+    });
+    if classes.is_empty() {
+        return empty_shard(&args, sharding.as_ref(), selected.len());
+    }
     // After the class-version check (which names the JDK to use), before anything is
-    // instrumented or compiled.
+    // instrumented or compiled; a shard with no class has no tests either.
     if !args.tests.exists() {
         bail!("--tests {}: no such file or folder", args.tests.display());
     }
-    let classes = resolve_classes(&args, &cp, jmods.as_mut())?;
     let setup = Setup::prepare(&javac, &cp, jmods.as_mut(), &classes)?;
     let junit = junit_classpath(args.junit_classpath.as_deref())?;
 
@@ -109,7 +121,27 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
     let launcher_dir = m.compile_launcher()?;
     let test_root = m.test_classes(&args.tests)?;
     let hit = m.run_tests(&launcher_dir, &test_root, args.quiet)?;
-    write_reports(&args, &setup, &hit)?;
+    write_reports(&args, &setup, &hit, sharding.as_ref())?;
+    Ok(crate::exit::Outcome::Clean)
+}
+
+/// A shard with none of the selected classes: nothing to measure, an empty report for
+/// `jforge merge` (a shard count above the number of classes is no error on a CI matrix).
+fn empty_shard(
+    args: &CoverageArgs,
+    sharding: Option<&crate::merge::Sharding>,
+    selected: usize,
+) -> Result<crate::exit::Outcome> {
+    if let Some(s) = sharding.and_then(|s| s.shard) {
+        eprintln!("note: shard {s} holds none of the {selected} selected classes");
+    }
+    if let Some(p) = &args.json {
+        std::fs::write(
+            p,
+            serde_json::to_string_pretty(&report::json(&[], sharding))?,
+        )
+        .with_context(|| format!("writing {}", p.display()))?;
+    }
     Ok(crate::exit::Outcome::Clean)
 }
 
@@ -264,12 +296,20 @@ impl Measurement<'_> {
 }
 
 /// The table on stdout and the --json, --xml and --html reports.
-fn write_reports(args: &CoverageArgs, setup: &Setup, hit: &[bool]) -> Result<()> {
+fn write_reports(
+    args: &CoverageArgs,
+    setup: &Setup,
+    hit: &[bool],
+    sharding: Option<&crate::merge::Sharding>,
+) -> Result<()> {
     let summaries = summarize(&setup.maps, hit);
     print!("{}", report::table(&summaries, args.methods));
     if let Some(p) = &args.json {
-        std::fs::write(p, serde_json::to_string_pretty(&report::json(&summaries))?)
-            .with_context(|| format!("writing {}", p.display()))?;
+        std::fs::write(
+            p,
+            serde_json::to_string_pretty(&report::json(&summaries, sharding))?,
+        )
+        .with_context(|| format!("writing {}", p.display()))?;
     }
     if let Some(p) = &args.xml {
         std::fs::write(p, report::xml(&summaries, "jforge"))

@@ -98,6 +98,11 @@ pub struct GenArgs {
     /// With coverage: stop when no new branch was covered for this long (e.g. 10s).
     #[arg(long, value_name = "DURATION")]
     pub stop_on_plateau: Option<String>,
+    /// Generate each class on its own (its own seed from --seed and its name, its share of
+    /// --generated-limit and --time-limit), so that its tests do not depend on the other
+    /// classes of the run; implied by --shard, whose shards then add up to this run.
+    #[arg(long)]
+    pub per_class: bool,
 }
 
 impl GenArgs {
@@ -155,9 +160,28 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     if let Some(dir) = args.project.project.clone() {
         return run_project(args, &dir);
     }
+    run_one(args)
+}
+
+/// One `gen` run on a class path: per class with `--per-class` or `--shard`
+/// (`crate::per_class`), else all classes in one generator.
+pub fn run_one(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
+    if args.per_class || args.run.shard.is_some() {
+        return crate::per_class::run(args);
+    }
     crate::strategy::drive(Gen {
         args,
         prepared: None,
+    })
+}
+
+/// The classes a run selects (as [`Gen`] selects them), for `--per-class`: checked, loaded
+/// and not tested ones listed; no worker starts unless the JDK has no jmods.
+pub(crate) fn plan_classes(args: &GenArgs) -> anyhow::Result<Selected> {
+    args.check()?;
+    crate::strategy::look(&args.run, &args.jars, |session| {
+        check_class_versions(session, args)?;
+        select_classes(session, args)
     })
 }
 
@@ -221,10 +245,7 @@ fn run_project(args: GenArgs, dir: &std::path::Path) -> anyhow::Result<crate::ex
         if modules.len() > 1 {
             a.run.stats_json = args.run.stats_json.as_ref().map(|p| per_module(p, &m.name));
         }
-        let o = crate::strategy::drive(Gen {
-            args: a,
-            prepared: None,
-        })?;
+        let o = run_one(a)?;
         if o == Outcome::ErrorsFound {
             outcome = o;
         }
@@ -308,12 +329,12 @@ impl Limits {
 }
 
 /// The classes a run tests.
-struct Selected {
-    classes: Vec<String>,
+pub(crate) struct Selected {
+    pub(crate) classes: Vec<String>,
     /// Found through --package/--jar and not tested, with the reason.
-    skipped: Vec<(String, SkipReason)>,
+    pub(crate) skipped: Vec<(String, SkipReason)>,
     /// Named with --class/--classlist (an error when one cannot be tested).
-    explicit: HashSet<String>,
+    pub(crate) explicit: HashSet<String>,
 }
 
 /// When each phase started and ended, for the phase times of the report.
