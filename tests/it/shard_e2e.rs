@@ -270,3 +270,92 @@ fn merge_refuses_shards_of_other_runs_twice_or_missing() {
         "{o:?}"
     );
 }
+
+/// The commands of the README's YAML recipes, continuation lines joined: each `jforge ...`
+/// line with flags of every string in every YAML document.
+fn recipe_commands(docs: &[serde_yaml::Value]) -> Vec<String> {
+    fn strings(v: &serde_yaml::Value, out: &mut Vec<String>) {
+        match v {
+            serde_yaml::Value::String(s) => out.push(s.clone()),
+            serde_yaml::Value::Sequence(items) => items.iter().for_each(|i| strings(i, out)),
+            serde_yaml::Value::Mapping(m) => m.values().for_each(|i| strings(i, out)),
+            _ => {}
+        }
+    }
+    let mut texts = Vec::new();
+    docs.iter().for_each(|d| strings(d, &mut texts));
+    texts
+        .iter()
+        .flat_map(|t| {
+            t.replace("\\\n", " ")
+                .lines()
+                .filter_map(|l| l.find("jforge ").map(|i| l[i..].to_string()))
+                // commands, not step names such as "Install jforge and JUnit"
+                .filter(|l| l.contains(" --"))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// YAML documents of every ```yaml block of README.md.
+fn readme_yaml() -> Vec<serde_yaml::Value> {
+    use serde::Deserialize as _;
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let mut docs = Vec::new();
+    for block in readme.split("```yaml\n").skip(1) {
+        let text = block.split("\n```").next().unwrap();
+        for d in serde_yaml::Deserializer::from_str(text) {
+            docs.push(serde_yaml::Value::deserialize(d).expect("README's YAML parses"));
+        }
+    }
+    docs
+}
+
+#[test]
+fn readme_recipes_are_yaml_and_use_flags_jforge_has() {
+    let docs = readme_yaml();
+    // GitHub Actions (one document) and Kubernetes (claim, indexed job, merge job).
+    assert_eq!(docs.len(), 4, "{docs:#?}");
+    let commands = recipe_commands(&docs);
+    for sub in ["gen", "coverage", "merge"] {
+        assert!(
+            commands
+                .iter()
+                .filter(|c| c.starts_with(&format!("jforge {sub} ")))
+                .count()
+                >= 2,
+            "both recipes run jforge {sub}: {commands:#?}"
+        );
+    }
+    let mut help: BTreeMap<String, String> = BTreeMap::new();
+    for c in &commands {
+        let sub = c.split_whitespace().nth(1).unwrap().to_string();
+        let text = help.entry(sub.clone()).or_insert_with(|| {
+            let o = run_ok(jforge().args([sub.as_str(), "--help"]));
+            String::from_utf8_lossy(&o.stdout).to_string()
+        });
+        for flag in c.split_whitespace().filter(|w| w.starts_with("--")) {
+            assert!(
+                text.contains(&format!("{flag} ")) || text.contains(&format!("{flag}\n")),
+                "README recipe uses `jforge {sub} {flag}`, which jforge {sub} does not have"
+            );
+        }
+    }
+    // The shard count is the same everywhere in each recipe.
+    let gh = &docs[0];
+    let shards = gh["env"]["SHARDS"].as_u64().unwrap();
+    let matrix = gh["jobs"]["shard"]["strategy"]["matrix"]["shard"]
+        .as_sequence()
+        .unwrap();
+    assert_eq!(matrix.len() as u64, shards);
+    let job = &docs[2]["spec"];
+    assert_eq!(job["completionMode"], "Indexed");
+    let env = &job["template"]["spec"]["containers"][0]["env"][0];
+    assert_eq!(env["name"], "SHARDS");
+    assert_eq!(
+        job["completions"].as_u64().unwrap().to_string(),
+        env["value"].as_str().unwrap()
+    );
+    assert_eq!(job["parallelism"], job["completions"]);
+}
