@@ -56,9 +56,12 @@ pub struct CoverageArgs {
     /// Class path of the code under test (':'-separated folders and jars).
     #[arg(long, value_name = "PATH", default_value = "")]
     pub classpath: String,
-    /// The tests: a folder of .java sources (compiled first) or of .class files, or a jar.
+    /// The tests: a folder of .java sources (compiled first) or of .class files, or a jar
+    /// (with --project: default each module's src/test/java).
     #[arg(long, value_name = "DIR|JAR")]
-    pub tests: PathBuf,
+    pub tests: Option<PathBuf>,
+    #[command(flatten)]
+    pub project: ProjectArgs,
     /// Class to measure, binary name (repeatable; Outer.Inner works too); its nested classes
     /// are measured too.
     #[arg(long = "class", value_name = "NAME")]
@@ -95,6 +98,25 @@ pub struct CoverageArgs {
     /// splits them; `jforge merge` combines the shards' reports.
     #[arg(long, value_name = "I/N", value_parser = crate::shard::parse)]
     pub shard: Option<crate::shard::Shard>,
+}
+
+/// `--project` decides where tests go and which JUnit they use: the flags that say so
+/// otherwise are refused with it.
+pub(crate) fn check_project_suite(project: &ProjectArgs, suite: &SuiteArgs) -> anyhow::Result<()> {
+    if project.project.is_none() {
+        return Ok(());
+    }
+    let given = [
+        (suite.output_dir.is_some(), "--output-dir"),
+        (suite.error_output_dir.is_some(), "--error-output-dir"),
+        (suite.junit != 4, "--junit"),
+    ];
+    if let Some((_, flag)) = given.iter().find(|(g, _)| *g) {
+        anyhow::bail!(
+            "{flag} cannot be used with --project: the tests go into each module's src/test/java with the JUnit the module declares"
+        );
+    }
+    Ok(())
 }
 
 /// Flag values clap cannot refuse by type alone; each message names the flag.
@@ -249,7 +271,9 @@ pub struct ProjectArgs {
     /// A Maven project's folder (its root for a multi-module build): compiled first by Maven,
     /// every module tested with the class path its own build uses, tests written into each
     /// module's src/test/java with the JUnit it declares.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["classpath", "output_dir", "error_output_dir", "jars", "junit"])]
+    /// (Conflicts with `--classpath` here; the suite flags, which not every command has,
+    /// are refused by [`check_project_suite`].)
+    #[arg(long, value_name = "DIR", conflicts_with = "classpath")]
     pub project: Option<PathBuf>,
     /// Only this module of --project (its artifactId; repeatable).
     #[arg(long = "module", value_name = "NAME", requires = "project")]

@@ -66,9 +66,68 @@ pub fn run(args: CoverageArgs) -> Result<crate::exit::Outcome> {
 
 fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
     args.check()?;
+    if args.project.project.is_some() {
+        return measure_project(&args);
+    }
     if args.classes.is_empty() && args.packages.is_empty() {
         bail!("say which classes to measure: --class NAME (repeatable) or --package PREFIX");
     }
+    let Some(tests) = args.tests.clone() else {
+        bail!(
+            "say which tests to run: --tests DIR|JAR (or --project DIR for a Maven project's own tests)"
+        );
+    };
+    let (classes, sharding) = measured(&args, tests)?;
+    write_reports(&args, &classes, sharding.as_ref())?;
+    Ok(crate::exit::Outcome::Clean)
+}
+
+/// `coverage --project`: every module holding classes of the selection (all its classes when
+/// none is given) measured with its own tests (`--tests` or its src/test/java) on the class
+/// path its build uses; one report over all modules.
+fn measure_project(args: &CoverageArgs) -> Result<crate::exit::Outcome> {
+    let runs = crate::project::module_runs(
+        &args.project,
+        args.java.as_deref(),
+        &args.classes,
+        &args.packages,
+        true,
+    )?;
+    let (mut lists, mut sharding) = (Vec::new(), None);
+    for r in runs {
+        let tests = args.tests.clone().unwrap_or(r.module.test_sources.clone());
+        if !tests.exists() {
+            eprintln!(
+                "note: module {}: no tests in {}, skipped",
+                r.module.name,
+                tests.display()
+            );
+            continue;
+        }
+        eprintln!("module {} ({} classes)", r.module.name, r.classes.len());
+        let mut a = args.clone();
+        a.project = Default::default();
+        a.classpath = r.module.classpath();
+        a.classes = r.classes;
+        a.packages.clear();
+        let (classes, s) = measured(&a, tests)?;
+        lists.push(classes);
+        sharding = sharding.or(s);
+    }
+    let classes = crate::merge::combine_coverage(lists);
+    write_reports(args, &classes, sharding.as_ref())?;
+    Ok(crate::exit::Outcome::Clean)
+}
+
+/// The coverage of the selected classes (this shard's) by `tests`, per class, and the
+/// report's `sharding` with `--shard`.
+fn measured(
+    args: &CoverageArgs,
+    tests: PathBuf,
+) -> Result<(
+    Vec<crate::coverage::ClassSummary>,
+    Option<crate::merge::Sharding>,
+)> {
     let java = find_java(args.java.as_deref())?;
     let javac = java
         .javac
@@ -87,7 +146,7 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
         Some(j) => Box::new(j),
         None => Box::new(NoJdk),
     };
-    let selected = resolve_classes(&args, &cp, jmods.as_mut())?;
+    let selected = resolve_classes(args, &cp, jmods.as_mut())?;
     let classes = match args.shard {
         Some(s) => s.select(&selected),
         None => selected.clone(),
@@ -98,12 +157,18 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
         options: format!("coverage {:?} {:?}", args.classes, args.packages),
     });
     if classes.is_empty() {
-        return empty_shard(&args, sharding.as_ref(), selected.len());
+        if let Some(s) = args.shard {
+            eprintln!(
+                "note: shard {s} holds none of the {} selected classes",
+                selected.len()
+            );
+        }
+        return Ok((Vec::new(), sharding));
     }
     // After the class-version check (which names the JDK to use), before anything is
     // instrumented or compiled; a shard with no class has no tests either.
-    if !args.tests.exists() {
-        bail!("--tests {}: no such file or folder", args.tests.display());
+    if !tests.exists() {
+        bail!("--tests {}: no such file or folder", tests.display());
     }
     let setup = Setup::prepare(&javac, &cp, jmods.as_mut(), &classes)?;
     let junit = junit_classpath(args.junit_classpath.as_deref())?;
@@ -119,30 +184,9 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
         tmp: tmp.path(),
     };
     let launcher_dir = m.compile_launcher()?;
-    let test_root = m.test_classes(&args.tests)?;
+    let test_root = m.test_classes(&tests)?;
     let hit = m.run_tests(&launcher_dir, &test_root, args.quiet)?;
-    write_reports(&args, &setup, &hit, sharding.as_ref())?;
-    Ok(crate::exit::Outcome::Clean)
-}
-
-/// A shard with none of the selected classes: nothing to measure, an empty report for
-/// `jforge merge` (a shard count above the number of classes is no error on a CI matrix).
-fn empty_shard(
-    args: &CoverageArgs,
-    sharding: Option<&crate::merge::Sharding>,
-    selected: usize,
-) -> Result<crate::exit::Outcome> {
-    if let Some(s) = sharding.and_then(|s| s.shard) {
-        eprintln!("note: shard {s} holds none of the {selected} selected classes");
-    }
-    if let Some(p) = &args.json {
-        std::fs::write(
-            p,
-            serde_json::to_string_pretty(&report::json(&[], sharding))?,
-        )
-        .with_context(|| format!("writing {}", p.display()))?;
-    }
-    Ok(crate::exit::Outcome::Clean)
+    Ok((summarize(&setup.maps, &hit), sharding))
 }
 
 /// The classes named with --class (found on the class path or in the JDK) and the top-level
@@ -295,28 +339,27 @@ impl Measurement<'_> {
     }
 }
 
-/// The table on stdout and the --json, --xml and --html reports.
+/// The table on stdout and the --json, --xml and --html reports (a shard with no class
+/// writes an empty --json report, for `jforge merge`).
 fn write_reports(
     args: &CoverageArgs,
-    setup: &Setup,
-    hit: &[bool],
+    summaries: &[crate::coverage::ClassSummary],
     sharding: Option<&crate::merge::Sharding>,
 ) -> Result<()> {
-    let summaries = summarize(&setup.maps, hit);
-    print!("{}", report::table(&summaries, args.methods));
+    print!("{}", report::table(summaries, args.methods));
     if let Some(p) = &args.json {
         std::fs::write(
             p,
-            serde_json::to_string_pretty(&report::json(&summaries, sharding))?,
+            serde_json::to_string_pretty(&report::json(summaries, sharding))?,
         )
         .with_context(|| format!("writing {}", p.display()))?;
     }
     if let Some(p) = &args.xml {
-        std::fs::write(p, report::xml(&summaries, "jforge"))
+        std::fs::write(p, report::xml(summaries, "jforge"))
             .with_context(|| format!("writing {}", p.display()))?;
     }
     if let Some(d) = &args.html {
-        report::html(&summaries, d, &args.sources)?;
+        report::html(summaries, d, &args.sources)?;
     }
     Ok(())
 }

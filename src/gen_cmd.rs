@@ -109,6 +109,12 @@ impl GenArgs {
     /// Refuses flag values that cannot work, before anything starts.
     pub fn check(&self) -> anyhow::Result<()> {
         check_common(self.run.workers, &self.run.classes, &self.packages)?;
+        if self.project.project.is_some() && !self.jars.is_empty() {
+            anyhow::bail!(
+                "--jar cannot be used with --project: Maven gives each module's class path; select classes with --class or --package"
+            );
+        }
+        crate::cli::check_project_suite(&self.project, &self.suite)?;
         for j in &self.jars {
             if !j.is_file() && !j.is_dir() {
                 anyhow::bail!(
@@ -192,6 +198,7 @@ pub(crate) fn plan_classes(args: &GenArgs) -> anyhow::Result<Selected> {
 /// without any of them is skipped.
 fn run_project(args: GenArgs, dir: &std::path::Path) -> anyhow::Result<crate::exit::Outcome> {
     use crate::exit::Outcome;
+    args.check()?;
     let modules = crate::project::plan(&args.project, args.run.java.as_deref())?;
     let selects =
         !args.run.classes.is_empty() || !args.packages.is_empty() || args.classlist.is_some();
@@ -236,14 +243,13 @@ fn run_project(args: GenArgs, dir: &std::path::Path) -> anyhow::Result<crate::ex
                     .any(|c| c.starts_with(p.trim_end_matches(".*")))
             });
         }
-        a.suite.output_dir = Some(m.test_sources.clone());
-        a.suite.junit = m.junit.unwrap_or(4);
-        a.suite.errors_unrun = true;
-        if a.suite.checking.junit_classpath.is_none() {
-            a.suite.checking.junit_classpath = Some(m.junit_classpath()?);
-        }
+        crate::project::suite_into(m, &mut a.suite)?;
         if modules.len() > 1 {
-            a.run.stats_json = args.run.stats_json.as_ref().map(|p| per_module(p, &m.name));
+            a.run.stats_json = args
+                .run
+                .stats_json
+                .as_ref()
+                .map(|p| crate::project::per_module(p, &m.name));
         }
         let o = run_one(a)?;
         if o == Outcome::ErrorsFound {
@@ -264,19 +270,6 @@ fn run_project(args: GenArgs, dir: &std::path::Path) -> anyhow::Result<crate::ex
         );
     }
     Ok(outcome)
-}
-
-/// `report.json` -> `report-<module>.json`: one report per module of a multi-module run.
-fn per_module(p: &std::path::Path, module: &str) -> PathBuf {
-    let stem = p
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let ext = p
-        .extension()
-        .map(|e| format!(".{}", e.to_string_lossy()))
-        .unwrap_or_default();
-    p.with_file_name(format!("{stem}-{module}{ext}"))
 }
 
 /// `jforge gen`: feedback-directed random generation (Randoop) guided by coverage.
