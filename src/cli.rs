@@ -69,18 +69,8 @@ pub struct CoverageArgs {
     /// Measure every class of this package prefix on the class path (repeatable).
     #[arg(long = "package", value_name = "PREFIX")]
     pub packages: Vec<String>,
-    /// Write a JaCoCo-compatible XML report here.
-    #[arg(long, value_name = "FILE")]
-    pub xml: Option<PathBuf>,
-    /// Write a browsable HTML report into this folder.
-    #[arg(long, value_name = "DIR")]
-    pub html: Option<PathBuf>,
-    /// Write a JSON report here.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Source folder (package layout) of the measured classes, for the HTML report (repeatable).
-    #[arg(long = "sources", value_name = "DIR")]
-    pub sources: Vec<PathBuf>,
+    #[command(flatten)]
+    pub reports: CoverageReports,
     /// Also list every method in the terminal table.
     #[arg(long)]
     pub methods: bool,
@@ -98,6 +88,23 @@ pub struct CoverageArgs {
     /// splits them; `jforge merge` combines the shards' reports.
     #[arg(long, value_name = "I/N", value_parser = crate::shard::parse)]
     pub shard: Option<crate::shard::Shard>,
+}
+
+/// The coverage reports `jforge coverage` and `jforge merge` write (`coverage::report::write`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct CoverageReports {
+    /// Write a JaCoCo-compatible XML report here.
+    #[arg(long, value_name = "FILE")]
+    pub xml: Option<PathBuf>,
+    /// Write a browsable HTML report into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<PathBuf>,
+    /// Write a JSON report here.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Source folder (package layout) of the measured classes, for the HTML report (repeatable).
+    #[arg(long = "sources", value_name = "DIR")]
+    pub sources: Vec<PathBuf>,
 }
 
 /// `--project` decides where tests go and which JUnit they use: the flags that say so

@@ -78,7 +78,7 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
         );
     };
     let (classes, sharding) = measured(&args, tests)?;
-    write_reports(&args, &classes, sharding.as_ref())?;
+    report::write(&args.reports, &classes, sharding.as_ref(), args.methods)?;
     Ok(crate::exit::Outcome::Clean)
 }
 
@@ -115,7 +115,7 @@ fn measure_project(args: &CoverageArgs) -> Result<crate::exit::Outcome> {
         sharding = sharding.or(s);
     }
     let classes = crate::merge::combine_coverage(lists);
-    write_reports(args, &classes, sharding.as_ref())?;
+    report::write(&args.reports, &classes, sharding.as_ref(), args.methods)?;
     Ok(crate::exit::Outcome::Clean)
 }
 
@@ -337,31 +337,6 @@ impl Measurement<'_> {
             .output()
             .with_context(|| format!("running {}", self.java.display()))
     }
-}
-
-/// The table on stdout and the --json, --xml and --html reports (a shard with no class
-/// writes an empty --json report, for `jforge merge`).
-fn write_reports(
-    args: &CoverageArgs,
-    summaries: &[crate::coverage::ClassSummary],
-    sharding: Option<&crate::merge::Sharding>,
-) -> Result<()> {
-    print!("{}", report::table(summaries, args.methods));
-    if let Some(p) = &args.json {
-        std::fs::write(
-            p,
-            serde_json::to_string_pretty(&report::json(summaries, sharding))?,
-        )
-        .with_context(|| format!("writing {}", p.display()))?;
-    }
-    if let Some(p) = &args.xml {
-        std::fs::write(p, report::xml(summaries, "jforge"))
-            .with_context(|| format!("writing {}", p.display()))?;
-    }
-    if let Some(d) = &args.html {
-        report::html(summaries, d, &args.sources)?;
-    }
-    Ok(())
 }
 
 fn javac_run(javac: &Path, cp: &[PathBuf], out: &Path, srcs: &[PathBuf]) -> Result<()> {

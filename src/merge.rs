@@ -34,18 +34,10 @@ pub struct MergeArgs {
     /// Write the merged `--stats-json` report here.
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
-    /// Write the merged coverage as JSON here (as `jforge coverage --json`).
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Write the merged coverage as JaCoCo-compatible XML here.
-    #[arg(long, value_name = "FILE")]
-    pub xml: Option<PathBuf>,
-    /// Write the merged coverage as a browsable HTML report into this folder.
-    #[arg(long, value_name = "DIR")]
-    pub html: Option<PathBuf>,
-    /// Source folder (package layout) of the measured classes, for the HTML report (repeatable).
-    #[arg(long = "sources", value_name = "DIR")]
-    pub sources: Vec<PathBuf>,
+    /// The merged coverage: --json, --xml (JaCoCo), --html with --sources, as `jforge
+    /// coverage` writes them.
+    #[command(flatten)]
+    pub reports: crate::cli::CoverageReports,
 }
 
 /// What identifies the run a report belongs to (`sharding` in a report of `--shard` or
@@ -68,7 +60,10 @@ struct Found {
 
 /// Runs `jforge merge`.
 pub fn run(args: MergeArgs) -> Result<crate::exit::Outcome> {
-    if args.stats_json.is_none() && args.json.is_none() && args.xml.is_none() && args.html.is_none()
+    if args.stats_json.is_none()
+        && args.reports.json.is_none()
+        && args.reports.xml.is_none()
+        && args.reports.html.is_none()
     {
         bail!(
             "say what to write: --stats-json FILE (the merged report) and/or --json FILE, --xml FILE, --html DIR (the merged coverage)"
@@ -78,7 +73,7 @@ pub fn run(args: MergeArgs) -> Result<crate::exit::Outcome> {
     if args.stats_json.is_some() {
         merge_stats(&args, &reports)?;
     }
-    if args.json.is_some() || args.xml.is_some() || args.html.is_some() {
+    if args.reports.json.is_some() || args.reports.xml.is_some() || args.reports.html.is_some() {
         merge_coverage(&args, &coverage)?;
     }
     Ok(crate::exit::Outcome::Clean)
@@ -174,11 +169,6 @@ pub fn summary_line(merged: &Value, parts: usize) -> String {
         n("regression_tests"),
         n("error_tests")
     )
-}
-
-fn write_json(path: &Path, v: &Value) -> Result<()> {
-    let text = serde_json::to_string_pretty(v).context("cannot encode the merged coverage")?;
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Refuses reports whose `key` differs, naming two files that disagree.
@@ -277,20 +267,7 @@ fn merge_coverage(args: &MergeArgs, found: &[Found]) -> Result<()> {
         .get("sharding")
         .and_then(|s| serde_json::from_value::<Sharding>(s.clone()).ok())
         .map(|s| Sharding { shard: None, ..s });
-    print!("{}", crate::coverage::report::table(&classes, false));
-    if let Some(p) = &args.json {
-        write_json(
-            p,
-            &crate::coverage::report::json(&classes, sharding.as_ref()),
-        )?;
-    }
-    if let Some(p) = &args.xml {
-        std::fs::write(p, crate::coverage::report::xml(&classes, "jforge"))
-            .with_context(|| format!("cannot write {}", p.display()))?;
-    }
-    if let Some(d) = &args.html {
-        crate::coverage::report::html(&classes, d, &args.sources)?;
-    }
+    crate::coverage::report::write(&args.reports, &classes, sharding.as_ref(), false)?;
     Ok(())
 }
 

@@ -82,6 +82,29 @@ pub fn json(
     v
 }
 
+/// The terminal table on stdout (every method with `methods`) and the `--json`, `--xml` and
+/// `--html` reports asked for: `jforge coverage`'s and `jforge merge`'s.
+pub fn write(
+    out: &crate::cli::CoverageReports,
+    classes: &[ClassSummary],
+    sharding: Option<&crate::merge::Sharding>,
+    methods: bool,
+) -> Result<()> {
+    print!("{}", table(classes, methods));
+    if let Some(p) = &out.json {
+        let text = serde_json::to_string_pretty(&json(classes, sharding))?;
+        std::fs::write(p, text).with_context(|| format!("writing {}", p.display()))?;
+    }
+    if let Some(p) = &out.xml {
+        std::fs::write(p, xml(classes, "jforge"))
+            .with_context(|| format!("writing {}", p.display()))?;
+    }
+    if let Some(d) = &out.html {
+        html(classes, d, &out.sources)?;
+    }
+    Ok(())
+}
+
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
