@@ -19,6 +19,8 @@ use std::path::PathBuf;
 pub struct BuildersArgs {
     #[command(flatten)]
     pub run: RunArgs,
+    #[command(flatten)]
+    pub project: crate::cli::ProjectArgs,
     /// Search: hc (hill climbing on structure counts, BEAPI) or ga (genetic algorithm on
     /// field extensions, FASE'19).
     #[arg(long, value_enum, default_value = "hc")]
@@ -146,9 +148,31 @@ impl BuildersArgs {
 
 /// Runs `jforge builders` through the shared pipeline (`crate::strategy::drive`).
 pub fn run(args: BuildersArgs) -> anyhow::Result<crate::exit::Outcome> {
+    if args.project.project.is_some() {
+        return run_project(args);
+    }
     crate::strategy::drive(Builders {
         args,
         prepared: None,
+    })
+}
+
+/// `builders --project`: one run per module holding some of the `--class` classes, on the
+/// class path its build uses; `--output` and `--stats-json` get the module's name when
+/// several modules run.
+fn run_project(args: BuildersArgs) -> anyhow::Result<crate::exit::Outcome> {
+    if args.run.classes.is_empty() {
+        bail!("builders --project needs the classes to study: --class NAME (repeatable)");
+    }
+    crate::project::run_modules(&args.project, &args.run, false, |m, shared| {
+        let mut a = args.clone();
+        a.project = Default::default();
+        a.run = shared;
+        if m.many {
+            a.output =
+                (args.output.as_ref()).map(|p| crate::project::per_module(p, &m.module.name));
+        }
+        run(a)
     })
 }
 

@@ -46,6 +46,9 @@ pub enum Command {
     /// solving for inputs that take the branches not yet taken.
     #[command(after_help = crate::exit::HELP)]
     Concolic(crate::concolic::cmd::ConcolicArgs),
+    /// Combine the reports of the shards of a run (`--shard I/N`): the `--stats-json`
+    /// reports and the coverage (JSON, JaCoCo XML, HTML) as one run would have written them.
+    Merge(crate::merge::MergeArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -53,9 +56,12 @@ pub struct CoverageArgs {
     /// Class path of the code under test (':'-separated folders and jars).
     #[arg(long, value_name = "PATH", default_value = "")]
     pub classpath: String,
-    /// The tests: a folder of .java sources (compiled first) or of .class files, or a jar.
+    /// The tests: a folder of .java sources (compiled first) or of .class files, or a jar
+    /// (with --project: default each module's src/test/java).
     #[arg(long, value_name = "DIR|JAR")]
-    pub tests: PathBuf,
+    pub tests: Option<PathBuf>,
+    #[command(flatten)]
+    pub project: ProjectArgs,
     /// Class to measure, binary name (repeatable; Outer.Inner works too); its nested classes
     /// are measured too.
     #[arg(long = "class", value_name = "NAME")]
@@ -63,18 +69,8 @@ pub struct CoverageArgs {
     /// Measure every class of this package prefix on the class path (repeatable).
     #[arg(long = "package", value_name = "PREFIX")]
     pub packages: Vec<String>,
-    /// Write a JaCoCo-compatible XML report here.
-    #[arg(long, value_name = "FILE")]
-    pub xml: Option<PathBuf>,
-    /// Write a browsable HTML report into this folder.
-    #[arg(long, value_name = "DIR")]
-    pub html: Option<PathBuf>,
-    /// Write a JSON report here.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Source folder (package layout) of the measured classes, for the HTML report (repeatable).
-    #[arg(long = "sources", value_name = "DIR")]
-    pub sources: Vec<PathBuf>,
+    #[command(flatten)]
+    pub reports: CoverageReports,
     /// Also list every method in the terminal table.
     #[arg(long)]
     pub methods: bool,
@@ -88,6 +84,46 @@ pub struct CoverageArgs {
     /// Only the table, no test-run summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Measure only shard I of N (counted from 0) of the selected classes, as `gen --shard`
+    /// splits them; `jforge merge` combines the shards' reports.
+    #[arg(long, value_name = "I/N", value_parser = crate::shard::parse)]
+    pub shard: Option<crate::shard::Shard>,
+}
+
+/// The coverage reports `jforge coverage` and `jforge merge` write (`coverage::report::write`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct CoverageReports {
+    /// Write a JaCoCo-compatible XML report here.
+    #[arg(long, value_name = "FILE")]
+    pub xml: Option<PathBuf>,
+    /// Write a browsable HTML report into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub html: Option<PathBuf>,
+    /// Write a JSON report here.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Source folder (package layout) of the measured classes, for the HTML report (repeatable).
+    #[arg(long = "sources", value_name = "DIR")]
+    pub sources: Vec<PathBuf>,
+}
+
+/// `--project` decides where tests go and which JUnit they use: the flags that say so
+/// otherwise are refused with it.
+pub(crate) fn check_project_suite(project: &ProjectArgs, suite: &SuiteArgs) -> anyhow::Result<()> {
+    if project.project.is_none() {
+        return Ok(());
+    }
+    let given = [
+        (suite.output_dir.is_some(), "--output-dir"),
+        (suite.error_output_dir.is_some(), "--error-output-dir"),
+        (suite.junit != 4, "--junit"),
+    ];
+    if let Some((_, flag)) = given.iter().find(|(g, _)| *g) {
+        anyhow::bail!(
+            "{flag} cannot be used with --project: the tests go into each module's src/test/java with the JUnit the module declares"
+        );
+    }
+    Ok(())
 }
 
 /// Flag values clap cannot refuse by type alone; each message names the flag.
@@ -219,6 +255,11 @@ pub struct RunArgs {
     /// Hide the progress bar and progress lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Test only shard I of N (counted from 0) of the selected classes: a class's shard
+    /// depends on its name alone; `jforge merge` combines the shards' reports (README,
+    /// "Beyond one machine"). gen then generates each class on its own (`--per-class`).
+    #[arg(long, value_name = "I/N", value_parser = crate::shard::parse)]
+    pub shard: Option<crate::shard::Shard>,
 }
 
 impl RunArgs {
@@ -237,7 +278,9 @@ pub struct ProjectArgs {
     /// A Maven project's folder (its root for a multi-module build): compiled first by Maven,
     /// every module tested with the class path its own build uses, tests written into each
     /// module's src/test/java with the JUnit it declares.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["classpath", "output_dir", "error_output_dir", "jars", "junit"])]
+    /// (Conflicts with `--classpath` here; the suite flags, which not every command has,
+    /// are refused by [`check_project_suite`].)
+    #[arg(long, value_name = "DIR", conflicts_with = "classpath")]
     pub project: Option<PathBuf>,
     /// Only this module of --project (its artifactId; repeatable).
     #[arg(long = "module", value_name = "NAME", requires = "project")]

@@ -66,9 +66,68 @@ pub fn run(args: CoverageArgs) -> Result<crate::exit::Outcome> {
 
 fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
     args.check()?;
+    if args.project.project.is_some() {
+        return measure_project(&args);
+    }
     if args.classes.is_empty() && args.packages.is_empty() {
         bail!("say which classes to measure: --class NAME (repeatable) or --package PREFIX");
     }
+    let Some(tests) = args.tests.clone() else {
+        bail!(
+            "say which tests to run: --tests DIR|JAR (or --project DIR for a Maven project's own tests)"
+        );
+    };
+    let (classes, sharding) = measured(&args, tests)?;
+    report::write(&args.reports, &classes, sharding.as_ref(), args.methods)?;
+    Ok(crate::exit::Outcome::Clean)
+}
+
+/// `coverage --project`: every module holding classes of the selection (all its classes when
+/// none is given) measured with its own tests (`--tests` or its src/test/java) on the class
+/// path its build uses; one report over all modules.
+fn measure_project(args: &CoverageArgs) -> Result<crate::exit::Outcome> {
+    let runs = crate::project::module_runs(
+        &args.project,
+        args.java.as_deref(),
+        &args.classes,
+        &args.packages,
+        true,
+    )?;
+    let (mut lists, mut sharding) = (Vec::new(), None);
+    for r in runs {
+        let tests = args.tests.clone().unwrap_or(r.module.test_sources.clone());
+        if !tests.exists() {
+            eprintln!(
+                "note: module {}: no tests in {}, skipped",
+                r.module.name,
+                tests.display()
+            );
+            continue;
+        }
+        eprintln!("module {} ({} classes)", r.module.name, r.classes.len());
+        let mut a = args.clone();
+        a.project = Default::default();
+        a.classpath = r.module.classpath();
+        a.classes = r.classes;
+        a.packages.clear();
+        let (classes, s) = measured(&a, tests)?;
+        lists.push(classes);
+        sharding = sharding.or(s);
+    }
+    let classes = crate::merge::combine_coverage(lists);
+    report::write(&args.reports, &classes, sharding.as_ref(), args.methods)?;
+    Ok(crate::exit::Outcome::Clean)
+}
+
+/// The coverage of the selected classes (this shard's) by `tests`, per class, and the
+/// report's `sharding` with `--shard`.
+fn measured(
+    args: &CoverageArgs,
+    tests: PathBuf,
+) -> Result<(
+    Vec<crate::coverage::ClassSummary>,
+    Option<crate::merge::Sharding>,
+)> {
     let java = find_java(args.java.as_deref())?;
     let javac = java
         .javac
@@ -87,12 +146,30 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
         Some(j) => Box::new(j),
         None => Box::new(NoJdk),
     };
-    // After the class-version check (which names the JDK to use), before anything is
-    // instrumented or compiled.
-    if !args.tests.exists() {
-        bail!("--tests {}: no such file or folder", args.tests.display());
+    let selected = resolve_classes(args, &cp, jmods.as_mut())?;
+    let classes = match args.shard {
+        Some(s) => s.select(&selected),
+        None => selected.clone(),
+    };
+    let sharding = args.shard.map(|s| crate::merge::Sharding {
+        shard: Some(s),
+        selected_classes: selected.len(),
+        options: format!("coverage {:?} {:?}", args.classes, args.packages),
+    });
+    if classes.is_empty() {
+        if let Some(s) = args.shard {
+            eprintln!(
+                "note: shard {s} holds none of the {} selected classes",
+                selected.len()
+            );
+        }
+        return Ok((Vec::new(), sharding));
     }
-    let classes = resolve_classes(&args, &cp, jmods.as_mut())?;
+    // After the class-version check (which names the JDK to use), before anything is
+    // instrumented or compiled; a shard with no class has no tests either.
+    if !tests.exists() {
+        bail!("--tests {}: no such file or folder", tests.display());
+    }
     let setup = Setup::prepare(&javac, &cp, jmods.as_mut(), &classes)?;
     let junit = junit_classpath(args.junit_classpath.as_deref())?;
 
@@ -107,10 +184,9 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
         tmp: tmp.path(),
     };
     let launcher_dir = m.compile_launcher()?;
-    let test_root = m.test_classes(&args.tests)?;
+    let test_root = m.test_classes(&tests)?;
     let hit = m.run_tests(&launcher_dir, &test_root, args.quiet)?;
-    write_reports(&args, &setup, &hit)?;
-    Ok(crate::exit::Outcome::Clean)
+    Ok((summarize(&setup.maps, &hit), sharding))
 }
 
 /// The classes named with --class (found on the class path or in the JDK) and the top-level
@@ -261,24 +337,6 @@ impl Measurement<'_> {
             .output()
             .with_context(|| format!("running {}", self.java.display()))
     }
-}
-
-/// The table on stdout and the --json, --xml and --html reports.
-fn write_reports(args: &CoverageArgs, setup: &Setup, hit: &[bool]) -> Result<()> {
-    let summaries = summarize(&setup.maps, hit);
-    print!("{}", report::table(&summaries, args.methods));
-    if let Some(p) = &args.json {
-        std::fs::write(p, serde_json::to_string_pretty(&report::json(&summaries))?)
-            .with_context(|| format!("writing {}", p.display()))?;
-    }
-    if let Some(p) = &args.xml {
-        std::fs::write(p, report::xml(&summaries, "jforge"))
-            .with_context(|| format!("writing {}", p.display()))?;
-    }
-    if let Some(d) = &args.html {
-        report::html(&summaries, d, &args.sources)?;
-    }
-    Ok(())
 }
 
 fn javac_run(javac: &Path, cp: &[PathBuf], out: &Path, srcs: &[PathBuf]) -> Result<()> {

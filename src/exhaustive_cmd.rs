@@ -47,6 +47,8 @@ pub struct ExhaustiveArgs {
     pub config: Option<PathBuf>,
     #[command(flatten)]
     pub suite: SuiteArgs,
+    #[command(flatten)]
+    pub project: crate::cli::ProjectArgs,
     /// File of builder signatures (one regex per line, # comments): only those members;
     /// list a constructor too (e.g. `ds\.AvlTree\(\)`). `auto`: identify them first (jforge
     /// builders, hill climbing at scope min(5, --scope)).
@@ -105,9 +107,30 @@ impl ExhaustiveArgs {
 /// and --check counterexamples make the outcome `ErrorsFound` (exit 3); an interrupted run
 /// exits with status 130 (see `crate::interrupt`).
 pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
+    if args.project.project.is_some() {
+        return run_project(args);
+    }
     crate::strategy::drive(Exhaustive {
         args,
         prepared: None,
+    })
+}
+
+/// `exhaustive --project`: one run per module holding some of the `--class` classes, on the
+/// class path its build uses, its suite written into the module's `src/test/java` with its
+/// JUnit (`project::suite_into`), error tests as `...ErrorCases`: asking for the project is
+/// asking for tests in it (without `--project`, a suite is written only with --output-dir).
+fn run_project(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
+    crate::cli::check_project_suite(&args.project, &args.suite)?;
+    if args.run.classes.is_empty() {
+        bail!("exhaustive --project needs the classes to search: --class NAME (repeatable)");
+    }
+    crate::project::run_modules(&args.project, &args.run, true, |m, shared| {
+        let mut a = args.clone();
+        a.project = Default::default();
+        a.run = shared;
+        crate::project::suite_into(&m.module, &mut a.suite)?;
+        run(a)
     })
 }
 

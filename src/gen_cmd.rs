@@ -104,12 +104,23 @@ pub struct GenArgs {
     pub concolic: bool,
     #[command(flatten)]
     pub solver: crate::concolic::solver::SolverArgs,
+    /// Generate each class on its own (its own seed from --seed and its name, its share of
+    /// --generated-limit and --time-limit), so that its tests do not depend on the other
+    /// classes of the run; implied by --shard, whose shards then add up to this run.
+    #[arg(long)]
+    pub per_class: bool,
 }
 
 impl GenArgs {
     /// Refuses flag values that cannot work, before anything starts.
     pub fn check(&self) -> anyhow::Result<()> {
         check_common(self.run.workers, &self.run.classes, &self.packages)?;
+        if self.project.project.is_some() && !self.jars.is_empty() {
+            anyhow::bail!(
+                "--jar cannot be used with --project: Maven gives each module's class path; select classes with --class or --package"
+            );
+        }
+        crate::cli::check_project_suite(&self.project, &self.suite)?;
         for j in &self.jars {
             if !j.is_file() && !j.is_dir() {
                 anyhow::bail!(
@@ -161,9 +172,28 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
     if let Some(dir) = args.project.project.clone() {
         return run_project(args, &dir);
     }
+    run_one(args)
+}
+
+/// One `gen` run on a class path: per class with `--per-class` or `--shard`
+/// (`crate::per_class`), else all classes in one generator.
+pub fn run_one(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
+    if args.per_class || args.run.shard.is_some() {
+        return crate::per_class::run(args);
+    }
     crate::strategy::drive(Gen {
         args,
         prepared: None,
+    })
+}
+
+/// The classes a run selects (as [`Gen`] selects them), for `--per-class`: checked, loaded
+/// and not tested ones listed; no worker starts unless the JDK has no jmods.
+pub(crate) fn plan_classes(args: &GenArgs) -> anyhow::Result<Selected> {
+    args.check()?;
+    crate::strategy::look(&args.run, &args.jars, |session| {
+        check_class_versions(session, args)?;
+        select_classes(session, args)
     })
 }
 
@@ -174,6 +204,7 @@ pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
 /// without any of them is skipped.
 fn run_project(args: GenArgs, dir: &std::path::Path) -> anyhow::Result<crate::exit::Outcome> {
     use crate::exit::Outcome;
+    args.check()?;
     let modules = crate::project::plan(&args.project, args.run.java.as_deref())?;
     let selects =
         !args.run.classes.is_empty() || !args.packages.is_empty() || args.classlist.is_some();
@@ -218,19 +249,15 @@ fn run_project(args: GenArgs, dir: &std::path::Path) -> anyhow::Result<crate::ex
                     .any(|c| c.starts_with(p.trim_end_matches(".*")))
             });
         }
-        a.suite.output_dir = Some(m.test_sources.clone());
-        a.suite.junit = m.junit.unwrap_or(4);
-        a.suite.errors_unrun = true;
-        if a.suite.checking.junit_classpath.is_none() {
-            a.suite.checking.junit_classpath = Some(m.junit_classpath()?);
-        }
+        crate::project::suite_into(m, &mut a.suite)?;
         if modules.len() > 1 {
-            a.run.stats_json = args.run.stats_json.as_ref().map(|p| per_module(p, &m.name));
+            a.run.stats_json = args
+                .run
+                .stats_json
+                .as_ref()
+                .map(|p| crate::project::per_module(p, &m.name));
         }
-        let o = crate::strategy::drive(Gen {
-            args: a,
-            prepared: None,
-        })?;
+        let o = run_one(a)?;
         if o == Outcome::ErrorsFound {
             outcome = o;
         }
@@ -249,19 +276,6 @@ fn run_project(args: GenArgs, dir: &std::path::Path) -> anyhow::Result<crate::ex
         );
     }
     Ok(outcome)
-}
-
-/// `report.json` -> `report-<module>.json`: one report per module of a multi-module run.
-fn per_module(p: &std::path::Path, module: &str) -> PathBuf {
-    let stem = p
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let ext = p
-        .extension()
-        .map(|e| format!(".{}", e.to_string_lossy()))
-        .unwrap_or_default();
-    p.with_file_name(format!("{stem}-{module}{ext}"))
 }
 
 /// `jforge gen`: feedback-directed random generation (Randoop) guided by coverage.
@@ -316,12 +330,12 @@ impl Limits {
 }
 
 /// The classes a run tests.
-struct Selected {
-    classes: Vec<String>,
+pub(crate) struct Selected {
+    pub(crate) classes: Vec<String>,
     /// Found through --package/--jar and not tested, with the reason.
-    skipped: Vec<(String, SkipReason)>,
+    pub(crate) skipped: Vec<(String, SkipReason)>,
     /// Named with --class/--classlist (an error when one cannot be tested).
-    explicit: HashSet<String>,
+    pub(crate) explicit: HashSet<String>,
 }
 
 /// When each phase started and ended, for the phase times of the report.

@@ -20,6 +20,7 @@ fn main() {
         Command::Builders(args) => jforge::builders_cmd::run(args),
         Command::Params(args) => jforge::params::cmd::run(args),
         Command::Concolic(args) => jforge::concolic::cmd::run(args),
+        Command::Merge(args) => jforge::merge::run(args),
     });
     let status = match std::panic::catch_unwind(run) {
         Ok(Ok(outcome)) => outcome.status(),

@@ -328,6 +328,122 @@ pub fn classes_of(m: &Module) -> Result<Vec<String>> {
     crate::model::classpath::ClassPath::jar_classes(&m.classes)
 }
 
+/// One run of a command on a module of `--project`: the module and the selected classes it
+/// holds.
+pub struct ModuleRun {
+    pub module: Module,
+    pub classes: Vec<String>,
+    /// More than one module runs: files named once per run get the module's name
+    /// ([`per_module`]).
+    pub many: bool,
+}
+
+/// `--project` for the commands that take `--class`/`--package` (coverage, exhaustive,
+/// builders): the chosen modules (`--module`), each with the selected classes it holds (its
+/// top-level classes when nothing is selected and `all_when_none`); modules holding none are
+/// left out, and none at all is an error. `needs_junit`: modules without JUnit are left out
+/// with the dependency to add (the command runs or writes tests there).
+pub fn module_runs(
+    args: &crate::cli::ProjectArgs,
+    java: Option<&Path>,
+    classes: &[String],
+    packages: &[String],
+    needs_junit: bool,
+) -> Result<Vec<ModuleRun>> {
+    let dir = args.project.as_deref().context("no --project")?;
+    let modules = if needs_junit {
+        plan(args, java)?
+    } else {
+        choose(read(dir, java)?, &args.modules)?
+    };
+    let wanted: Vec<String> = classes
+        .iter()
+        .map(|c| crate::select::normalize(c))
+        .collect();
+    let mut runs = Vec::new();
+    for module in modules {
+        let held: Vec<String> = classes_of(&module)?
+            .into_iter()
+            .filter(|c| {
+                wanted.contains(c)
+                    || packages
+                        .iter()
+                        .any(|p| c.starts_with(p.trim_end_matches(".*")) && !c.contains('$'))
+                    || (wanted.is_empty() && packages.is_empty() && !c.contains('$'))
+            })
+            .collect();
+        if !held.is_empty() {
+            runs.push(ModuleRun {
+                module,
+                classes: held,
+                many: false,
+            });
+        }
+    }
+    if runs.is_empty() {
+        bail!(
+            "no module of {} holds the classes named by --class/--package; name classes of the project's own modules",
+            dir.display()
+        );
+    }
+    let many = runs.len() > 1;
+    runs.iter_mut().for_each(|r| r.many = many);
+    Ok(runs)
+}
+
+/// Runs a command once per module of `--project` ([`module_runs`]): `one` gets the module and
+/// the shared flags set for it (the module's class path and classes, `--stats-json` per
+/// module when several run). Error tests found in any module make the outcome.
+pub fn run_modules(
+    project: &crate::cli::ProjectArgs,
+    run: &crate::cli::RunArgs,
+    needs_junit: bool,
+    mut one: impl FnMut(&ModuleRun, crate::cli::RunArgs) -> Result<crate::exit::Outcome>,
+) -> Result<crate::exit::Outcome> {
+    use crate::exit::Outcome;
+    let runs = module_runs(project, run.java.as_deref(), &run.classes, &[], needs_junit)?;
+    let mut outcome = Outcome::Clean;
+    for r in &runs {
+        let mut shared = run.clone();
+        shared.classpath = r.module.classpath();
+        shared.classes = r.classes.clone();
+        if r.many {
+            shared.stats_json = (run.stats_json.as_ref()).map(|p| per_module(p, &r.module.name));
+        }
+        eprintln!("module {} ({} classes)", r.module.name, r.classes.len());
+        if one(r, shared)? == Outcome::ErrorsFound {
+            outcome = Outcome::ErrorsFound;
+        }
+    }
+    Ok(outcome)
+}
+
+/// A suite written with `--project`: into the module's `src/test/java`, with the JUnit it
+/// declares (4 when none), error tests as `...ErrorCases` (which `mvn test` skips), checked
+/// with the module's JUnit jars unless `--junit-classpath` says otherwise.
+pub fn suite_into(m: &Module, suite: &mut crate::cli::SuiteArgs) -> Result<()> {
+    suite.output_dir = Some(m.test_sources.clone());
+    suite.junit = m.junit.unwrap_or(4);
+    suite.errors_unrun = true;
+    if suite.checking.junit_classpath.is_none() {
+        suite.checking.junit_classpath = Some(m.junit_classpath()?);
+    }
+    Ok(())
+}
+
+/// `report.json` -> `report-<module>.json`: one report per module of a multi-module run.
+pub fn per_module(p: &Path, module: &str) -> PathBuf {
+    let stem = p
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let ext = p
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    p.with_file_name(format!("{stem}-{module}{ext}"))
+}
+
 /// The Maven command that runs the error-revealing tests written by `--project` (named
 /// `...ErrorCases`, see `emit::suite::UNRUN_SUFFIX`), which a plain `mvn test` skips.
 pub fn errors_command(dir: &Path) -> String {

@@ -120,6 +120,19 @@ impl<'a, S: Serialize> Envelope<'a, S> {
     }
 }
 
+/// Writes a merged report (`jforge merge`, `gen --per-class`): envelopes combined by
+/// `crate::merge::combine`, so no longer one typed [`Envelope`]. Creates the folder it goes
+/// in (an empty shard wrote nothing else there).
+pub fn write_merged(path: &Path, merged: &serde_json::Value) -> anyhow::Result<()> {
+    if let Some(parent) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {} for the report", parent.display()))?;
+    }
+    let text = serde_json::to_string_pretty(merged).context("cannot encode the report")?;
+    std::fs::write(path, text)
+        .with_context(|| format!("cannot write --stats-json file {}", path.display()))
+}
+
 /// Peak resident memory of this process (Linux), in KiB.
 pub fn own_peak_rss_kb() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;

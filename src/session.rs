@@ -55,6 +55,8 @@ pub struct Session {
     pub cp: ClassPath,
     pub workers: usize,
     pub model: Model,
+    /// `--shard I/N`: the classes under test are those of this shard (see `crate::shard`).
+    pub shard: Option<crate::shard::Shard>,
     jmods: Option<JmodClasses>,
     pool: Option<Pool>,
     settings: WorkerSettings,
@@ -137,6 +139,7 @@ impl Session {
             cp,
             workers,
             model: Model::new(),
+            shard: None,
             jmods,
             pool: None,
             settings,
@@ -197,8 +200,10 @@ impl Session {
     /// Loads the classes the user named (`Outer.Inner` accepted, near names suggested when
     /// one is unknown), refuses classes that are not public (`why` says what the public API
     /// is needed for), and loads the helper classes their operations need. Returns the
-    /// binary names.
+    /// binary names: with `--shard`, only the classes of this shard (an error when it holds
+    /// none of them: a shard with nothing to test is a mistake in the shard count).
     pub fn load_classes_under_test(&mut self, asked: &[String], why: &str) -> Result<Vec<String>> {
+        let shard = self.shard;
         self.with_classes(|model, cp, jdk| {
             let mut classes = Vec::new();
             for asked in asked {
@@ -213,6 +218,15 @@ impl Session {
                     bail!("class {c} is not public: {why}");
                 }
                 classes.push(c);
+            }
+            if let Some(s) = shard {
+                let all = classes.len();
+                classes = s.select(&classes);
+                if classes.is_empty() {
+                    bail!(
+                        "shard {s} holds none of the {all} classes named with --class: use at most as many shards as classes (a class's shard depends on its name alone)"
+                    );
+                }
             }
             crate::model::producers::load_closure(model, cp, jdk, &classes);
             Ok(classes)

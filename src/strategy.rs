@@ -89,13 +89,14 @@ fn drive_steps<S: Strategy>(mut strategy: S) -> Result<Outcome> {
     let started = Instant::now();
     strategy.prepare()?;
     let run = strategy.run_args().clone();
-    let session = Session::open(
+    let mut session = Session::open(
         run.java.as_deref(),
         &run.classpath,
         strategy.jars(),
         run.workers,
         strategy.worker_settings()?,
     )?;
+    session.shard = run.shard;
     let finished = strategy.run(session, started)?;
     if let Some(path) = &run.stats_json {
         Envelope::new(S::COMMAND, finished.stop_reason, &finished.stats).write(path)?;
@@ -105,4 +106,24 @@ fn drive_steps<S: Strategy>(mut strategy: S) -> Result<Outcome> {
         eprintln!("{w}");
     }
     Ok(finished.outcome)
+}
+
+/// A session opened only to look at the classes before any generator runs (`gen
+/// --per-class` selects the classes once, then drives one run per class); no worker starts
+/// unless the JDK has no jmods, and none is left running.
+pub fn look<R>(
+    run: &RunArgs,
+    jars: &[PathBuf],
+    f: impl FnOnce(&mut Session) -> Result<R>,
+) -> Result<R> {
+    let mut session = Session::open(
+        run.java.as_deref(),
+        &run.classpath,
+        jars,
+        run.workers,
+        WorkerSettings::default(),
+    )?;
+    let r = f(&mut session);
+    session.shutdown();
+    r
 }

@@ -13,7 +13,7 @@ pub mod report;
 use crate::instrument::{ProbeKind, ProbeMap, compile_runtime};
 use crate::model::classpath::{ClassPath, JdkClasses};
 use anyhow::{Context, Result, bail};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -446,7 +446,7 @@ pub fn ratio(a: u32, b: u32) -> f64 {
 }
 
 /// Covered / total.
-#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Counter {
     pub covered: u32,
     pub total: u32,
@@ -469,7 +469,7 @@ impl Counter {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MethodSummary {
     pub name: String,
     pub descriptor: String,
@@ -480,7 +480,7 @@ pub struct MethodSummary {
     pub covered: bool,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ClassSummary {
     /// Binary name, e.g. `java.util.TreeMap$Entry`.
     pub name: String,

@@ -58,16 +58,51 @@ pub fn table(classes: &[ClassSummary], per_method: bool) -> String {
     s
 }
 
-pub fn json(classes: &[ClassSummary]) -> serde_json::Value {
+/// The JSON report; `sharding` (with `--shard`, and in a merged report) says which run and
+/// shard it is of, for `jforge merge`.
+pub fn json(
+    classes: &[ClassSummary],
+    sharding: Option<&crate::merge::Sharding>,
+) -> serde_json::Value {
     let (l, b, m) = totals(classes);
-    serde_json::json!({
+    let mut v = serde_json::json!({
         "lines": l,
         "branches": b,
         "methods": m,
         "line_percent": l.percent(),
         "branch_percent": b.percent(),
         "classes": classes,
-    })
+    });
+    if let (Some(s), Some(o)) = (sharding, v.as_object_mut()) {
+        o.insert(
+            "sharding".into(),
+            serde_json::to_value(s).unwrap_or_default(),
+        );
+    }
+    v
+}
+
+/// The terminal table on stdout (every method with `methods`) and the `--json`, `--xml` and
+/// `--html` reports asked for: `jforge coverage`'s and `jforge merge`'s.
+pub fn write(
+    out: &crate::cli::CoverageReports,
+    classes: &[ClassSummary],
+    sharding: Option<&crate::merge::Sharding>,
+    methods: bool,
+) -> Result<()> {
+    print!("{}", table(classes, methods));
+    if let Some(p) = &out.json {
+        let text = serde_json::to_string_pretty(&json(classes, sharding))?;
+        std::fs::write(p, text).with_context(|| format!("writing {}", p.display()))?;
+    }
+    if let Some(p) = &out.xml {
+        std::fs::write(p, xml(classes, "jforge"))
+            .with_context(|| format!("writing {}", p.display()))?;
+    }
+    if let Some(d) = &out.html {
+        html(classes, d, &out.sources)?;
+    }
+    Ok(())
 }
 
 fn esc(s: &str) -> String {

@@ -31,5 +31,6 @@ mod params_e2e;
 mod runner_exec;
 mod runner_hostile;
 mod runner_throughput;
+mod shard_e2e;
 mod suite_e2e;
 mod validate_e2e;

@@ -715,3 +715,118 @@ fn a_maven_project_without_junit_is_refused_with_the_dependency_to_add() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("has no pom.xml"), "{err}");
 }
+
+/// `jforge <command> -q --class org.acme.core.Range --scope 2 --project <proj> --stats-json
+/// <json>`.
+fn range_on_project(command: &str, proj: &Path, json: &Path) -> std::process::Command {
+    let mut c = jforge();
+    c.args([
+        command,
+        "-q",
+        "--class",
+        "org.acme.core.Range",
+        "--scope",
+        "2",
+    ])
+    .arg("--project")
+    .arg(proj)
+    .arg("--stats-json")
+    .arg(json);
+    c
+}
+
+/// `coverage`, `exhaustive` and `builders` take `--project` like `gen`: Maven's class path per
+/// module, classes found in the module that holds them. coverage measures every module with
+/// its own src/test/java (one report over both modules: the three classes, Bookings with
+/// the JUnit 5 tests of app); exhaustive writes its suite into core's src/test/java, which
+/// `mvn test` then runs; builders finds Range's constructor in core.
+#[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
+fn coverage_exhaustive_and_builders_take_a_maven_project() {
+    let d = tempfile::tempdir().unwrap();
+    let proj = d.path().join("proj");
+    copy_dir(&subjects_src("multimodule"), &proj);
+    let before = project_sources(&proj);
+    run_done(
+        jforge()
+            .args(["gen", "-q", "--generated-limit", "300", "--project"])
+            .arg(&proj),
+    );
+    let cov = d.path().join("cov.json");
+    run_ok(
+        jforge()
+            .args(["coverage", "-q", "--project"])
+            .arg(&proj)
+            .arg("--json")
+            .arg(&cov),
+    );
+    let cov = read_json(&cov);
+    let names: Vec<&str> = cov["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "org.acme.app.Bookings",
+            "org.acme.core.Money",
+            "org.acme.core.Range"
+        ]
+    );
+    assert!(cov["lines"]["covered"].as_u64().unwrap() > 10, "{cov:#}");
+
+    let ex = d.path().join("ex.json");
+    run_done(&mut range_on_project("exhaustive", &proj, &ex));
+    assert_eq!(read_json(&ex)["structures"], 3);
+    let written = proj.join("core/src/test/java/org/acme/core/RangeExhaustiveTest.java");
+    let text = std::fs::read_to_string(&written).unwrap();
+    assert!(
+        text.contains("import org.junit.Test;"),
+        "core's JUnit 4: {text}"
+    );
+
+    let b = d.path().join("b.json");
+    run_ok(&mut range_on_project("builders", &proj, &b));
+    let b = std::fs::read_to_string(&b).unwrap();
+    assert!(b.contains("org.acme.core.Range(int,int)"), "{b}");
+
+    // Outside the project's modules, and suite flags --project decides: refused.
+    let o = jforge()
+        .args(["exhaustive", "--class", "java.util.TreeMap", "--project"])
+        .arg(&proj)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("no module of"),
+        "{o:?}"
+    );
+    let o = jforge()
+        .args([
+            "exhaustive",
+            "--class",
+            "org.acme.core.Range",
+            "--output-dir",
+            "x",
+            "--project",
+        ])
+        .arg(&proj)
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--output-dir cannot be used with --project"),
+        "{o:?}"
+    );
+
+    assert_eq!(project_sources(&proj), before, "only test files may change");
+    let (ok, out) = mvn_status(&proj, &["test"]);
+    assert!(ok, "{out}");
+    assert!(
+        surefire_reports(&proj.join("core/target/surefire-reports"))
+            .iter()
+            .any(|r| r.0.contains("RangeExhaustiveTest")),
+        "mvn test runs the exhaustive suite"
+    );
+}
