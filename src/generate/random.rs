@@ -828,7 +828,11 @@ impl<'a> Generator<'a> {
                     return self.pick_value(b, parents, lt, receiver, depth + 1);
                 }
             }
-            return None;
+            // A lambda for a functional interface nothing made (`forEach(Consumer)`).
+            let value = super::ops::lambda_literal(self.model, &need_ty)?;
+            b.seq.stmts.push(Stmt::Lit { ty: need_ty, value });
+            b.tids.push(Some(need));
+            return Some(b.seq.len() as u32 - 1);
         }
         self.append_component(b, parents, &types, total)
     }

@@ -26,7 +26,7 @@ pub mod report;
 pub mod smoke;
 mod values;
 
-use crate::generate::ops::{OpSet, is_literal_type};
+use crate::generate::ops::{OpSet, is_literal_type, lambda_literal};
 use crate::model::{JType, Model, producers};
 use crate::runner::{CrashKind, ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, OpKind, SeqRef, Sequence, Stmt};
@@ -293,6 +293,9 @@ impl<'m> Search<'m> {
         if let Some(a) = self.made_arg(p) {
             return Ok(a);
         }
+        if let Some(v) = lambda_literal(self.model, p) {
+            return Ok(Arg::Lit(p.clone(), v));
+        }
         if self.allow_null {
             return Ok(Arg::Null(p.clone()));
         }
@@ -315,6 +318,9 @@ impl<'m> Search<'m> {
         }
         if self.model.is_subtype(&JType::string(), elem) {
             return Ok(Arg::Lit(JType::string(), values::nth_literal(elem, k)));
+        }
+        if let Some(v) = lambda_literal(self.model, elem) {
+            return Ok(Arg::Lit(elem.clone(), v));
         }
         Err(elem.clone())
     }

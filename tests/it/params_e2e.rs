@@ -128,6 +128,38 @@ fn unsupported_and_null_handlers_take_another_receiver() {
 
 #[test]
 #[ignore = "slow: runs jforge params end to end"]
+fn functional_interface_parameters_get_a_lambda() {
+    // each method throws NullPointerException on null: only the lambda makes it work
+    let call = |sig: &str, returned: &str| {
+        let m = method(sig);
+        assert_eq!(m["status"], "invoked", "{m:#}");
+        assert_eq!(m["returned"], returned, "{m:#}");
+        m["call"].as_str().unwrap().to_string()
+    };
+    let each = call("pm.Callbacks.each(Consumer)", "2");
+    assert!(
+        each.contains(".each((Consumer<? super String>) (p$0) -> {})"),
+        "{each}"
+    );
+    // the first argument fits the result: (a, b) -> a
+    let combine = call("pm.Callbacks.combine(BinaryOperator)", "\"X\"");
+    assert!(combine.contains("(p$0, p$1) -> p$0)"), "{combine}");
+    // zero and false for primitive results
+    assert!(call("pm.Callbacks.fold(IntBinaryOperator)", "5").contains("(p$0, p$1) -> 0)"));
+    assert!(call("pm.Callbacks.keepsAll(Predicate)", "true").contains("(p$0) -> false)"));
+    // a default method of the interface (reversed) runs its own code on the lambda
+    call("pm.Callbacks.order(Comparator)", "2");
+    // the subject's own interface, found functional from its class file; int boxed to Object
+    let t = call("pm.Callbacks.transform(Mapper)", "\"33\"");
+    assert!(t.contains("(Callbacks.Mapper) (p$0) -> p$0"), "{t}");
+    // two abstract methods: no lambda, null, and the NullPointerException reported
+    let w = method("pm.Callbacks.wire(Codec)");
+    assert_eq!(w["status"], "failed", "{w:#}");
+    assert_eq!(w["failure"]["cause"], "java.lang.NullPointerException");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
 fn an_exit_and_a_hang_are_reported_per_method_and_the_rest_runs() {
     let e = method("pm.Hostile.exit()");
     assert_eq!(e["failure"]["cause"], "crash: JVM exited with code 3");
@@ -147,15 +179,17 @@ fn an_exit_and_a_hang_are_reported_per_method_and_the_rest_runs() {
 fn totals_count_every_public_method_and_constructor() {
     let r = pm_report();
     assert_eq!(r["command"], "params");
-    // 35 public non-abstract methods and constructors in 12 classes; four cannot work:
-    // exit(), spin(), ReadOnly.put and Zoned.here (only in the search's JVM)
-    assert_eq!(r["per_method"].as_array().unwrap().len(), 35);
-    assert_eq!(r["methods"], 35);
-    assert_eq!(r["classes"], 12);
-    assert_eq!(r["invoked"], 31);
-    assert_eq!(r["failed"], 4);
+    // 43 public non-abstract methods and constructors in 13 classes; five cannot work:
+    // exit(), spin(), ReadOnly.put, Zoned.here (only in the search's JVM) and
+    // Callbacks.wire (no lambda implements an interface of two abstract methods)
+    assert_eq!(r["per_method"].as_array().unwrap().len(), 43);
+    assert_eq!(r["methods"], 43);
+    assert_eq!(r["classes"], 13);
+    assert_eq!(r["invoked"], 38);
+    assert_eq!(r["failed"], 5);
     assert_eq!(r["per_class"]["pm.Hostile"]["invoked"], 2);
-    assert_eq!(r["per_package"]["pm"]["methods"], 35);
+    assert_eq!(r["per_class"]["pm.Callbacks"]["invoked"], 7);
+    assert_eq!(r["per_package"]["pm"]["methods"], 43);
     // every handled method is counted under its handler
     let by: u64 = r["handled_by"]
         .as_object()
@@ -214,7 +248,7 @@ fn the_smoke_suite_has_one_passing_test_per_working_call() {
     assert_eq!(r["suite"]["validation"]["clean"], true);
     // compiled and run here, independently of jforge's own check
     let run = compile_and_run_junit4(&out, cp.to_str().unwrap());
-    assert_eq!(run.tests_run, 31, "{}", run.output);
+    assert_eq!(run.tests_run, 38, "{}", run.output);
     assert!(run.failures.is_empty(), "{:?}", run.failures);
     // the working call of Ranges.between, with its result asserted
     let ranges = std::fs::read_to_string(out.join("pm/RangesSmokeTest.java")).unwrap();
@@ -222,6 +256,9 @@ fn the_smoke_suite_has_one_passing_test_per_working_call() {
         ranges.contains("ranges0.between(1, 0);") && ranges.contains("assertEquals(\"ab\", str0);"),
         "{ranges}"
     );
+    // the lambdas compile and run in the user's build
+    let callbacks = std::fs::read_to_string(out.join("pm/CallbacksSmokeTest.java")).unwrap();
+    assert!(callbacks.contains("(p$0, p$1) -> p$0)"), "{callbacks}");
 }
 
 #[test]
@@ -267,6 +304,10 @@ fn the_jmh_project_builds_and_runs_a_benchmark() {
         std::fs::read_to_string(bench.join("src/main/java/jforge/bench/BagBench.java")).unwrap();
     assert!(bag.contains("@Setup(Level.Invocation)"), "{bag}");
     assert!(bag.contains("bh.consume(s.v0.take());"), "{bag}");
+    let callbacks =
+        std::fs::read_to_string(bench.join("src/main/java/jforge/bench/CallbacksBench.java"))
+            .unwrap();
+    assert!(callbacks.contains("(p$0, p$1) -> p$0;"), "{callbacks}");
     // as generated: mvn package, then one benchmark with minimal iterations
     let mvn = std::process::Command::new("mvn")
         .args(["-q", "-B", "package"])
@@ -292,7 +333,7 @@ fn the_jmh_project_builds_and_runs_a_benchmark() {
             "-r",
             "100ms",
         ])
-        .args(["BagBench.m1_take|GaugeBench.m.*_set"])
+        .args(["BagBench.m1_take|GaugeBench.m.*_set|CallbacksBench.m.*_combine"])
         .current_dir(&bench)
         .output()
         .expect("java runs");
@@ -303,6 +344,8 @@ fn the_jmh_project_builds_and_runs_a_benchmark() {
         String::from_utf8_lossy(&run.stderr)
     );
     assert!(out.contains("BagBench.m1_take"), "{out}");
+    // a lambda built in the @Setup, outside the measured call
+    assert!(out.contains("_combine"), "{out}");
     // one row per @Param value
     let rows = out
         .lines()

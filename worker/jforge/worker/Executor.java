@@ -33,6 +33,7 @@ import static jforge.worker.Proto.V_BYTE;
 import static jforge.worker.Proto.V_CHAR;
 import static jforge.worker.Proto.V_DOUBLE;
 import static jforge.worker.Proto.V_ENUM;
+import static jforge.worker.Proto.V_LAMBDA;
 import static jforge.worker.Proto.V_FLOAT;
 import static jforge.worker.Proto.V_INT;
 import static jforge.worker.Proto.V_LONG;
@@ -424,6 +425,7 @@ final class Executor {
                 s.enumClass = b.rstr();
                 s.enumName = b.rstr();
                 return null;
+            case V_LAMBDA: return Lambdas.read(b);
             default:
                 throw new IllegalStateException("bad value tag " + t);
         }
@@ -465,6 +467,8 @@ final class Executor {
                     Object v;
                     if (s.enumClass != null) {
                         v = enumConstant(s);
+                    } else if (s.lit instanceof Lambdas.Spec spec) {
+                        v = spec.make(ty);
                     } else {
                         v = convert(s.lit, ty);
                         if (v == null && ty.isPrimitive()) {
