@@ -580,7 +580,11 @@ fn functional_interface_parameters_get_a_lambda() {
     assert!(skipped.contains("wire(Codec)"), "{skipped}");
     assert!(!skipped.contains("each(Consumer)"), "{skipped}");
     let run = compile_and_run_junit4(&out, classes.to_str().unwrap());
-    assert!(run.tests_run > 0 && run.failures.is_empty(), "{}", run.output);
+    assert!(
+        run.tests_run > 0 && run.failures.is_empty(),
+        "{}",
+        run.output
+    );
 }
 
 #[test]
