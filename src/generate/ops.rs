@@ -462,14 +462,23 @@ impl Builder<'_> {
             || lambda_literal(self.model, need).is_some())
     }
 
-    /// Whether some operation's result can be passed where `need` is expected.
+    /// Whether some operation's result can be passed where `need` is expected, from inputs
+    /// of other types: `Base64.Decoder.wrap(InputStream)` returns an `InputStream` but needs
+    /// one first, so it makes none (in `--package java.util` it hid the producer graph's
+    /// `InputStream.nullInputStream()` and `new ByteArrayInputStream(..)`).
     fn produced(&self, need: &JType) -> bool {
         self.set
             .primary
             .iter()
             .chain(&self.set.secondary)
-            .filter_map(|&id| self.set.table.get(id).ret.as_ref())
-            .any(|r| self.model.is_subtype(r, need))
+            .map(|&id| self.set.table.get(id))
+            .any(|op| {
+                op.ret.as_ref().is_some_and(|r| self.model.is_subtype(r, need))
+                    && !op
+                        .input_types()
+                        .iter()
+                        .any(|t| self.model.is_subtype(&element_type(t), need))
+            })
     }
 
     /// Operations for the simplest producers of `need` ([`PRODUCER_CALLS`] calls and

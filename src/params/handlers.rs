@@ -25,7 +25,7 @@
 //! Exception kinds are matched by name (the JDK's subclasses listed), not through the model:
 //! the search has no class path at hand, and the classes thrown are the JDK's.
 
-use super::plan::{Arg, FILL, Kit, Plan, Repo};
+use super::plan::{Arg, FILL, Kit, Plan, Repo, has_lambda};
 use super::values::{self, NUMERIC_STRINGS, integral, is_integral, prim_of};
 use crate::model::{JType, Model};
 use crate::sequence::{OpId, OpTable, Value};
@@ -279,7 +279,9 @@ fn strings(plan: &Plan, strings: &[&str]) -> Vec<Plan> {
 }
 
 /// The receiver replaced by the next made values (of another run-time class when
-/// `other_class`), at most 3.
+/// `other_class`), at most 3; none built on a lambda (its answers are defaults: a `Scanner`
+/// reading from a lambda that returns 0 characters makes `nextInt()` wait forever, where the
+/// `Scanner("abc")` that threw was the better receiver).
 fn other_receivers(cx: &mut Cx, plan: &Plan, other_class: bool) -> Vec<Plan> {
     let Some((cur, _)) = plan.receiver else {
         return Vec::new();
@@ -289,6 +291,7 @@ fn other_receivers(cx: &mut Cx, plan: &Plan, other_class: bool) -> Vec<Plan> {
     let fits = cx.repo.fits(cx.model, &owner).to_vec();
     fits.into_iter()
         .filter(|&i| i != cur && (!other_class || cx.repo.made[i].class != class))
+        .filter(|&i| !has_lambda(&cx.repo.made[i].seq))
         .take(3)
         .map(|i| {
             let mut p = plan.clone();
