@@ -473,7 +473,9 @@ impl Builder<'_> {
             .chain(&self.set.secondary)
             .map(|&id| self.set.table.get(id))
             .any(|op| {
-                op.ret.as_ref().is_some_and(|r| self.model.is_subtype(r, need))
+                op.ret
+                    .as_ref()
+                    .is_some_and(|r| self.model.is_subtype(r, need))
                     && !op
                         .input_types()
                         .iter()
