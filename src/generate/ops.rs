@@ -722,10 +722,38 @@ impl<'a> Builder<'a> {
         [JType::string(), JType::class("java.lang.Integer")]
     }
 
-    /// Choose concrete arguments for type parameters so that every bound holds.
+    /// Candidates for a type parameter after `String` and `Integer`: the class the member is
+    /// called through (`own`: `Locale.Category` for `<T extends Enum<T>> valueOf(Class<T>, ..)`),
+    /// then each bound that is concrete once the parameters chosen so far are put in and
+    /// that tests can name (`<A extends Appendable> A formatHex(A, byte[])`: `A = Appendable`).
+    fn bound_candidates(
+        &self,
+        tp: &TypeParam,
+        own: Option<&JType>,
+        chosen: &[(String, JType)],
+        outer: &dyn Fn(&str) -> Option<JType>,
+    ) -> Vec<JType> {
+        let lookup = |v: &str| {
+            chosen
+                .iter()
+                .find(|(n, _)| n == v)
+                .map(|(_, t)| t.clone())
+                .or_else(|| outer(v))
+        };
+        let bounds = tp.bounds.iter().map(|b| b.subst(&lookup));
+        own.cloned()
+            .into_iter()
+            .chain(bounds)
+            .filter(|b| b.is_concrete() && self.type_accessible(b))
+            .collect()
+    }
+
+    /// Choose concrete arguments for type parameters so that every bound holds (`own`: the
+    /// class a method is called through, a candidate after `String` and `Integer`).
     fn choose_args(
         &self,
         params: &[TypeParam],
+        own: Option<&JType>,
         outer: &dyn Fn(&str) -> Option<JType>,
     ) -> Option<Vec<(String, JType)>> {
         let mut chosen: Vec<(String, JType)> = Vec::new();
@@ -735,10 +763,13 @@ impl<'a> Builder<'a> {
                 continue;
             }
             let cands = Self::candidates();
-            let order = [i % 2, (i + 1) % 2];
+            let mut order: Vec<JType> = [i % 2, (i + 1) % 2]
+                .iter()
+                .map(|&k| cands[k].clone())
+                .collect();
+            order.extend(self.bound_candidates(tp, own, &chosen, outer));
             let mut picked = None;
-            for k in order {
-                let cand = &cands[k];
+            for cand in &order {
                 let mut trial = chosen.clone();
                 trial.push((tp.name.clone(), cand.clone()));
                 let lookup = |v: &str| {
@@ -773,7 +804,7 @@ impl<'a> Builder<'a> {
         {
             return None; // inner class of a generic outer: not supported
         }
-        let args = self.choose_args(&ci.type_params, &|_| None)?;
+        let args = self.choose_args(&ci.type_params, None, &|_| None)?;
         Some(JType::generic(
             &ci.name,
             args.into_iter().map(|(_, t)| t).collect(),
@@ -923,7 +954,7 @@ impl<'a> Builder<'a> {
             if self.excluded(&sig) {
                 continue;
             }
-            if m.is_static() && is_setter_name(&m.name) && !self.named(&sig) {
+            if is_static_setter(m) && !self.named(&sig) {
                 self.set.skipped.push((sig, SkipReason::GlobalState));
                 continue;
             }
@@ -1089,9 +1120,9 @@ impl<'a> Builder<'a> {
                     .push((sig.to_string(), SkipReason::GenericConstructor));
                 return None;
             }
-            let Some(chosen) =
-                self.choose_args(&m.type_params, &|v| class_binding(self.model, ty, v))
-            else {
+            let Some(chosen) = self.choose_args(&m.type_params, Some(ty), &|v| {
+                class_binding(self.model, ty, v)
+            }) else {
                 self.set
                     .skipped
                     .push((sig.to_string(), SkipReason::MethodTypeParams));
@@ -1184,6 +1215,12 @@ fn is_observer(m: &MethodInfo, ret: Option<&JType>) -> bool {
 }
 
 /// `setDefault`, `setCurrentMillisFixed`: `set` and a capital.
+/// A static `set*` method that changes the JVM's state (`Locale.setDefault(..)`): not one whose
+/// first parameter is an array, which it sets the elements of (`Arrays.setAll(int[], ..)`).
+fn is_static_setter(m: &MethodInfo) -> bool {
+    m.is_static() && is_setter_name(&m.name) && !matches!(m.params.first(), Some(JType::Array(_)))
+}
+
 fn is_setter_name(n: &str) -> bool {
     n.strip_prefix("set")
         .and_then(|r| r.chars().next())

@@ -149,6 +149,8 @@ fn functional_interface_parameters_get_a_lambda() {
     assert!(call("pm.Callbacks.keepsAll(Predicate)", "true").contains("(p$0) -> false)"));
     // a default method of the interface (reversed) runs its own code on the lambda
     call("pm.Callbacks.order(Comparator)", "2");
+    // a String result: ""
+    assert!(call("pm.Callbacks.checked(Supplier)", "\"!\"").contains("() -> \"\")"));
     // the subject's own interface, found functional from its class file; int boxed to Object
     let t = call("pm.Callbacks.transform(Mapper)", "\"33\"");
     assert!(t.contains("(Callbacks.Mapper) (p$0) -> p$0"), "{t}");
@@ -179,17 +181,17 @@ fn an_exit_and_a_hang_are_reported_per_method_and_the_rest_runs() {
 fn totals_count_every_public_method_and_constructor() {
     let r = pm_report();
     assert_eq!(r["command"], "params");
-    // 43 public non-abstract methods and constructors in 13 classes; five cannot work:
+    // 44 public non-abstract methods and constructors in 13 classes; five cannot work:
     // exit(), spin(), ReadOnly.put, Zoned.here (only in the search's JVM) and
     // Callbacks.wire (no lambda implements an interface of two abstract methods)
-    assert_eq!(r["per_method"].as_array().unwrap().len(), 43);
-    assert_eq!(r["methods"], 43);
+    assert_eq!(r["per_method"].as_array().unwrap().len(), 44);
+    assert_eq!(r["methods"], 44);
     assert_eq!(r["classes"], 13);
-    assert_eq!(r["invoked"], 38);
+    assert_eq!(r["invoked"], 39);
     assert_eq!(r["failed"], 5);
     assert_eq!(r["per_class"]["pm.Hostile"]["invoked"], 2);
-    assert_eq!(r["per_class"]["pm.Callbacks"]["invoked"], 7);
-    assert_eq!(r["per_package"]["pm"]["methods"], 43);
+    assert_eq!(r["per_class"]["pm.Callbacks"]["invoked"], 8);
+    assert_eq!(r["per_package"]["pm"]["methods"], 44);
     // every handled method is counted under its handler
     let by: u64 = r["handled_by"]
         .as_object()
@@ -248,7 +250,7 @@ fn the_smoke_suite_has_one_passing_test_per_working_call() {
     assert_eq!(r["suite"]["validation"]["clean"], true);
     // compiled and run here, independently of jforge's own check
     let run = compile_and_run_junit4(&out, cp.to_str().unwrap());
-    assert_eq!(run.tests_run, 38, "{}", run.output);
+    assert_eq!(run.tests_run, 39, "{}", run.output);
     assert!(run.failures.is_empty(), "{:?}", run.failures);
     // the working call of Ranges.between, with its result asserted
     let ranges = std::fs::read_to_string(out.join("pm/RangesSmokeTest.java")).unwrap();
@@ -308,6 +310,12 @@ fn the_jmh_project_builds_and_runs_a_benchmark() {
         std::fs::read_to_string(bench.join("src/main/java/jforge/bench/CallbacksBench.java"))
             .unwrap();
     assert!(callbacks.contains("(p$0, p$1) -> p$0;"), "{callbacks}");
+    // a method declaring a checked exception (Callbacks.checked) is called from both
+    assert!(
+        callbacks.contains("setup() throws Throwable"),
+        "{callbacks}"
+    );
+    assert!(callbacks.contains("_checked(S"), "{callbacks}");
     // as generated: mvn package, then one benchmark with minimal iterations
     let mvn = std::process::Command::new("mvn")
         .args(["-q", "-B", "package"])

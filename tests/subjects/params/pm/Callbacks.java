@@ -59,6 +59,11 @@ public class Callbacks {
         return m.twice(3);
     }
 
+    /** Declares a checked exception: the benchmark methods calling it must compile. */
+    public String checked(java.util.function.Supplier<String> s) throws java.io.IOException {
+        return s.get() + "!";
+    }
+
     public String wire(Codec c) {
         return c.decode(c.encode("x"));
     }
