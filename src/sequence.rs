@@ -185,6 +185,10 @@ pub enum Value {
     /// abstract method returns. The worker makes it a `java.lang.reflect.Proxy`, the writers
     /// `(p$0, p$1) -> p$0`. Only a literal of a sequence, never a reported value.
     Lambda(u8, LambdaBody),
+    /// A class literal `X.class` of the erased type `X` (a class, array or primitive type):
+    /// a `Class<X>` argument (`getAnnotation(Class)`, `Arrays.copyOf(.., Class)`). Only a
+    /// literal of a sequence, never a reported value.
+    Class(JType),
 }
 
 /// What a lambda literal's method returns (see [`Value::Lambda`]).

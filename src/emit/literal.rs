@@ -43,6 +43,7 @@ pub(crate) fn literal_with(v: &Value, ty: &JType, name: &dyn Fn(&JType) -> Strin
         }
         (Value::Enum(class, constant), _) => format!("{}.{}", name(&JType::class(class)), constant),
         (Value::Lambda(arity, body), _) => format!("({}) {}", name(ty), lambda(*arity, body)),
+        (Value::Class(c), _) => format!("{}.class", name(c)),
         (Value::Str(s), _) => string_literal(s),
         (Value::Array(component, items), _) => {
             let elem = match ty {
@@ -97,7 +98,12 @@ pub(crate) fn own_prim(v: &Value) -> Option<Prim> {
         Value::Long(_) => Prim::Long,
         Value::Float(_) => Prim::Float,
         Value::Double(_) => Prim::Double,
-        Value::Null | Value::Str(_) | Value::Enum(..) | Value::Array(..) | Value::Lambda(..) => {
+        Value::Null
+        | Value::Str(_)
+        | Value::Enum(..)
+        | Value::Array(..)
+        | Value::Lambda(..)
+        | Value::Class(_) => {
             return None;
         }
     })
@@ -171,6 +177,7 @@ fn prim_literal(v: &Value) -> String {
             array_literal(items, &array_elem(component), &|t: &JType| t.source())
         }
         Value::Lambda(arity, body) => lambda(*arity, body),
+        Value::Class(c) => format!("{}.class", c.source()),
     }
 }
 

@@ -104,7 +104,8 @@ fn value_of(v: &Value) -> Option<V> {
             LambdaBody::Arg(i) => V::L(*n, Some(*i), None),
             LambdaBody::Value(v) => V::L(*n, None, Some(Box::new(value_of(v)?))),
         },
-        Value::Array(..) => return None,
+        // a class literal's type is stored in the literal's own type text
+        Value::Array(..) | Value::Class(_) => return None,
     })
 }
 

@@ -175,6 +175,33 @@ pub fn lambda_literal(model: &Model, ty: &JType) -> Option<Value> {
     Some(Value::Lambda(arity, body))
 }
 
+/// A class literal for `ty` when it is `Class<X>` and `X.class` has that type: `X` a
+/// class without type arguments, an array or a primitive type, or a wildcard met by its bound
+/// (`Class<? extends Annotation>`: `Annotation.class`; `Class<?>`: `Object.class`); the class
+/// must be one tests can name.
+pub fn class_literal(model: &Model, ty: &JType) -> Option<Value> {
+    let JType::Class { name, args } = ty else {
+        return None;
+    };
+    if name != "java.lang.Class" {
+        return None;
+    }
+    let x = match args.first() {
+        Some(TypeArg::Type(x) | TypeArg::Extends(x) | TypeArg::Super(x)) => x.clone(),
+        Some(TypeArg::Any) | None => JType::object(),
+    };
+    let mut base = &x;
+    while let JType::Array(e) = base {
+        base = e;
+    }
+    let nameable = match base {
+        JType::Prim(_) => true,
+        JType::Class { name, args } => args.is_empty() && model.is_accessible(name),
+        _ => false,
+    };
+    nameable.then_some(Value::Class(x))
+}
+
 /// What a lambda of parameters `params` returns for result type `r` (see [`lambda_literal`]).
 fn lambda_result(model: &Model, params: &[JType], r: &JType) -> LambdaBody {
     let prim = match r {
@@ -459,7 +486,8 @@ impl Builder<'_> {
             || name == "java.lang.Object"
             || self.set.instantiations.contains_key(name)
             || self.produced(need)
-            || lambda_literal(self.model, need).is_some())
+            || lambda_literal(self.model, need).is_some()
+            || class_literal(self.model, need).is_some())
     }
 
     /// Whether some operation's result can be passed where `need` is expected, from inputs

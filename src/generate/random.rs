@@ -828,8 +828,10 @@ impl<'a> Generator<'a> {
                     return self.pick_value(b, parents, lt, receiver, depth + 1);
                 }
             }
-            // A lambda for a functional interface nothing made (`forEach(Consumer)`).
-            let value = super::ops::lambda_literal(self.model, &need_ty)?;
+            // A lambda for a functional interface nothing made (`forEach(Consumer)`), a
+            // class literal for a `Class<X>`.
+            let value = super::ops::lambda_literal(self.model, &need_ty)
+                .or_else(|| super::ops::class_literal(self.model, &need_ty))?;
             b.seq.stmts.push(Stmt::Lit { ty: need_ty, value });
             b.tids.push(Some(need));
             return Some(b.seq.len() as u32 - 1);

@@ -317,6 +317,10 @@ pub fn encode_value(e: &mut Enc, v: &Value) {
                 }
             }
         }
+        Value::Class(t) => {
+            e.u8(V_CLASS);
+            e.str(&t.descriptor())
+        }
         Value::Array(component, items) => {
             e.u8(V_ARRAY);
             e.str(component);

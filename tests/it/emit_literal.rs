@@ -56,6 +56,7 @@ fn expected(v: &Value) -> String {
         }
         // not drawn by this round trip (lambdas are compiled by params_e2e's smoke suite)
         Value::Lambda(..) => "Lambda".into(),
+        Value::Class(c) => format!("Class:{}", c.source()),
     }
 }
 

@@ -162,6 +162,80 @@ fn functional_interface_parameters_get_a_lambda() {
 
 #[test]
 #[ignore = "slow: runs jforge params end to end"]
+fn type_parameters_from_bounds_class_literals_and_array_setters() {
+    let d = tempfile::tempdir().unwrap();
+    let (json, out) = (d.path().join("p.json"), d.path().join("smoke"));
+    let mut c = jforge();
+    c.args(["params", "-q"])
+        .args([
+            "--class",
+            "java.util.HexFormat",
+            "--class",
+            "java.util.Optional",
+        ])
+        .args(["--class", "java.lang.EnumConstantNotPresentException"])
+        .args(["--class", "java.util.Arrays", "--output-dir"])
+        .arg(&out)
+        .arg("--stats-json")
+        .arg(&json);
+    run_ok(&mut c);
+    let r = read_json(&json);
+    let call = |sig: &str| {
+        let m = r["per_method"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["method"] == sig)
+            .unwrap_or_else(|| panic!("{sig} not in the report"));
+        assert_eq!(m["status"], "invoked", "{m:#}");
+        m["call"].as_str().unwrap().to_string()
+    };
+    // <A extends Appendable>: String and Integer are no Appendable, the bound is
+    assert!(
+        call("java.util.HexFormat.formatHex(Appendable,byte[])")
+            .contains(".<Appendable>formatHex(")
+    );
+    // <X extends Throwable> orElseThrow(Supplier<? extends X>): a Supplier lambda
+    let o = call("java.util.Optional.orElseThrow(Supplier)");
+    assert!(
+        o.contains(".<Throwable>orElseThrow((Supplier<? extends Throwable>) () -> null)"),
+        "{o}"
+    );
+    // a Class<? extends Enum> argument: a class literal
+    let e = call("java.lang.EnumConstantNotPresentException(Class,String)");
+    assert!(e.contains("(Enum.class, \"abc\")"), "{e}");
+    // setAll sets an array's elements, not the JVM's state: called
+    call("java.util.Arrays.setAll(int[],IntUnaryOperator)");
+    assert_eq!(r["suite"]["tests"], r["invoked"], "{:#}", r["suite"]);
+    assert_eq!(r["suite"]["validation"]["clean"], true, "{:#}", r["suite"]);
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn an_enum_constant_a_call_returned_is_a_receiver() {
+    // the worker reports an enum result as a value, not an object: valueOf("ALL") makes the
+    // receiver of getName()
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("p.json");
+    let mut c = jforge();
+    c.args(["params", "-q", "--class", "java.lang.System$Logger$Level"])
+        .arg("--stats-json")
+        .arg(&json);
+    run_ok(&mut c);
+    let r = read_json(&json);
+    let m = r["per_method"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["method"] == "java.lang.System$Logger$Level.getName()")
+        .unwrap();
+    assert_eq!(m["status"], "invoked", "{m:#}");
+    assert_eq!(m["returned"], "\"ALL\"", "{m:#}");
+    assert_eq!(r["invoked"], r["methods"], "{r:#}");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
 fn an_exit_and_a_hang_are_reported_per_method_and_the_rest_runs() {
     let e = method("pm.Hostile.exit()");
     assert_eq!(e["failure"]["cause"], "crash: JVM exited with code 3");

@@ -34,6 +34,7 @@ import static jforge.worker.Proto.V_CHAR;
 import static jforge.worker.Proto.V_DOUBLE;
 import static jforge.worker.Proto.V_ENUM;
 import static jforge.worker.Proto.V_LAMBDA;
+import static jforge.worker.Proto.V_CLASS;
 import static jforge.worker.Proto.V_FLOAT;
 import static jforge.worker.Proto.V_INT;
 import static jforge.worker.Proto.V_LONG;
@@ -426,8 +427,31 @@ final class Executor {
                 s.enumName = b.rstr();
                 return null;
             case V_LAMBDA: return Lambdas.read(b);
+            case V_CLASS: return new ClassLiteral(b.rstr());
             default:
                 throw new IllegalStateException("bad value tag " + t);
+        }
+    }
+
+    /** A class literal (V_CLASS), by field descriptor: resolved in the worker's class loader. */
+    record ClassLiteral(String descriptor) {
+        Class<?> resolve(ClassLoader loader) throws ClassNotFoundException {
+            return switch (descriptor) {
+                case "Z" -> boolean.class;
+                case "B" -> byte.class;
+                case "S" -> short.class;
+                case "C" -> char.class;
+                case "I" -> int.class;
+                case "J" -> long.class;
+                case "F" -> float.class;
+                case "D" -> double.class;
+                default -> {
+                    String name = descriptor.startsWith("[")
+                            ? descriptor.replace('/', '.')
+                            : descriptor.substring(1, descriptor.length() - 1).replace('/', '.');
+                    yield Class.forName(name, false, loader);
+                }
+            };
         }
     }
 
@@ -469,6 +493,8 @@ final class Executor {
                         v = enumConstant(s);
                     } else if (s.lit instanceof Lambdas.Spec spec) {
                         v = spec.make(ty);
+                    } else if (s.lit instanceof ClassLiteral c) {
+                        v = c.resolve(loader);
                     } else {
                         v = convert(s.lit, ty);
                         if (v == null && ty.isPrimitive()) {
