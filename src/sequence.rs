@@ -247,6 +247,20 @@ impl Sequence {
     pub fn is_empty(&self) -> bool {
         self.stmts.is_empty()
     }
+    /// Whether a statement is a lambda literal: the values made from it behave as the lambda's
+    /// default answers do (a `Scanner` over a lambda that reads 0 characters waits forever in
+    /// `next()`), so generators use them last or not at all as receivers.
+    pub fn has_lambda(&self) -> bool {
+        self.stmts.iter().any(|s| {
+            matches!(
+                s,
+                Stmt::Lit {
+                    value: Value::Lambda(..),
+                    ..
+                }
+            )
+        })
+    }
     /// Static type of the value statement `i` produces (`None` for void).
     pub fn out_type(&self, ops: &OpTable, i: usize) -> Option<JType> {
         match &self.stmts[i] {

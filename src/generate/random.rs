@@ -1402,6 +1402,11 @@ impl<'a> Generator<'a> {
         {
             reusable.push(rcv);
         }
+        // Values built on a lambda are no components: a lambda's answers are defaults, not
+        // behaviour (`new Scanner(lambda)`'s `nextInt()` waits forever: 4 restarts in 10 s).
+        if b.comp.seq.has_lambda() {
+            reusable.clear();
+        }
         let mut comp = b.comp;
         // Values that were null at run time are never reused (index pruning).
         for (i, o) in r.outcomes.iter().enumerate() {

@@ -25,7 +25,7 @@
 //! Exception kinds are matched by name (the JDK's subclasses listed), not through the model:
 //! the search has no class path at hand, and the classes thrown are the JDK's.
 
-use super::plan::{Arg, FILL, Kit, Plan, Repo, has_lambda};
+use super::plan::{Arg, FILL, Kit, Plan, Repo};
 use super::values::{self, NUMERIC_STRINGS, integral, is_integral, prim_of};
 use crate::model::{JType, Model};
 use crate::sequence::{OpId, OpTable, Value};
@@ -88,7 +88,13 @@ pub fn propose(cx: &mut Cx, handler: &str, plan: &Plan) -> Vec<Plan> {
             }
             out
         }
-        "unsupported" => other_receivers(cx, plan, true),
+        "unsupported" => {
+            // an immutable receiver, or an immutable argument a static method writes into
+            // (`Collections.fill(List.of(..), x)`)
+            let mut out = other_receivers(cx, plan, true);
+            out.extend(other_class_args(cx, plan));
+            out
+        }
         "null-pointer" => null_pointer(cx, plan),
         "setup" => setup(cx, plan),
         "value-search" => value_search(cx, plan),
@@ -291,7 +297,7 @@ fn other_receivers(cx: &mut Cx, plan: &Plan, other_class: bool) -> Vec<Plan> {
     let fits = cx.repo.fits(cx.model, &owner).to_vec();
     fits.into_iter()
         .filter(|&i| i != cur && (!other_class || cx.repo.made[i].class != class))
-        .filter(|&i| !has_lambda(&cx.repo.made[i].seq))
+        .filter(|&i| !cx.repo.made[i].seq.has_lambda())
         .take(3)
         .map(|i| {
             let mut p = plan.clone();
@@ -324,6 +330,38 @@ fn null_pointer(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
     }
     out.extend(other_receivers(cx, plan, false));
     out.extend(other_made_args(cx, plan));
+    out
+}
+
+/// Each made argument replaced by the first values of its type of 3 other run-time classes
+/// (an `ArrayList` for a `List.of(..)`), given [`FILL`] elements when known to be empty.
+fn other_class_args(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
+    let op = cx.table.get(cx.op).clone();
+    let mut out = Vec::new();
+    for (pos, a) in plan.args.iter().enumerate() {
+        let (Arg::Made { idx, .. }, Some(t)) = (a, op.params.get(pos)) else {
+            continue;
+        };
+        let mut classes = vec![cx.repo.made[*idx].class.clone()];
+        let fits = cx.repo.fits(cx.model, t).to_vec();
+        for i in fits {
+            if classes.len() > 3 || classes.contains(&cx.repo.made[i].class) {
+                continue;
+            }
+            classes.push(cx.repo.made[i].class.clone());
+            let m = &cx.repo.made[i];
+            let fill = if m.size == Some(0)
+                && cx.kit.relative(cx.model, cx.table, &m.ty.clone()).is_some()
+            {
+                FILL
+            } else {
+                0
+            };
+            let mut p = plan.clone();
+            p.args[pos] = Arg::Made { idx: i, fill };
+            out.push(p);
+        }
+    }
     out
 }
 

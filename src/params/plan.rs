@@ -61,24 +61,11 @@ impl Repo {
                 .collect();
             v.sort_by_key(|&i| {
                 let m = &made[i];
-                (m.size == Some(0), has_lambda(&m.seq), m.seq.len(), i)
+                (m.size == Some(0), m.seq.has_lambda(), m.seq.len(), i)
             });
             v
         })
     }
-}
-
-/// Whether a statement of `seq` is a lambda literal.
-pub fn has_lambda(seq: &Sequence) -> bool {
-    seq.stmts.iter().any(|s| {
-        matches!(
-            s,
-            Stmt::Lit {
-                value: Value::Lambda(..),
-                ..
-            }
-        )
-    })
 }
 
 /// One argument of an attempt.

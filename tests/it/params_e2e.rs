@@ -236,6 +236,36 @@ fn an_enum_constant_a_call_returned_is_a_receiver() {
 
 #[test]
 #[ignore = "slow: runs jforge params end to end"]
+fn unsupported_handler_takes_an_argument_of_another_class() {
+    // Collections.fill writes into its List argument: the simplest List is immutable
+    // (Collections.singletonList), an ArrayList is not
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("p.json");
+    let mut c = jforge();
+    c.args(["params", "-q", "--class", "java.util.Collections"])
+        .args(["--class", "java.util.ArrayList", "--stats-json"])
+        .arg(&json);
+    run_ok(&mut c);
+    let r = read_json(&json);
+    let m = r["per_method"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["method"] == "java.util.Collections.fill(List,String)")
+        .unwrap();
+    assert_eq!(m["status"], "invoked", "{m:#}");
+    assert_eq!(m["handled_by"], "unsupported", "{m:#}");
+    assert!(
+        m["call"]
+            .as_str()
+            .unwrap()
+            .contains("fill(arrayList0, \"abc\")"),
+        "{m:#}"
+    );
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
 fn an_exit_and_a_hang_are_reported_per_method_and_the_rest_runs() {
     let e = method("pm.Hostile.exit()");
     assert_eq!(e["failure"]["cause"], "crash: JVM exited with code 3");
