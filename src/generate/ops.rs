@@ -485,9 +485,14 @@ impl Builder<'_> {
         !(is_literal_type(need)
             || name == "java.lang.Object"
             || self.set.instantiations.contains_key(name)
-            || self.produced(need)
-            || lambda_literal(self.model, need).is_some()
-            || class_literal(self.model, need).is_some())
+            || self.produced(need))
+    }
+
+    /// Whether a lambda or a class literal stands for `need` where no operation makes one.
+    /// Not part of [`Self::needs_producer`]: the graph's values come first (an `ArrayList`
+    /// for an `Iterable` iterates; a lambda's `iterator()` returns null).
+    fn literal_fits(&self, need: &JType) -> bool {
+        lambda_literal(self.model, need).is_some() || class_literal(self.model, need).is_some()
     }
 
     /// Whether some operation's result can be passed where `need` is expected, from inputs
@@ -648,7 +653,7 @@ impl Builder<'_> {
                 .iter()
                 .skip(outer)
                 .map(element_type)
-                .find(|p| self.needs_producer(p));
+                .find(|p| self.needs_producer(p) && !self.literal_fits(p));
             if let Some(ty) = unmade {
                 missing.push((op.signature(), ty));
             }
