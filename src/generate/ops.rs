@@ -175,6 +175,19 @@ pub fn lambda_literal(model: &Model, ty: &JType) -> Option<Value> {
     Some(Value::Lambda(arity, body))
 }
 
+/// The type bound to variable `v`: chosen so far, else by the enclosing scope (`outer`).
+fn binding(
+    chosen: &[(String, JType)],
+    outer: &dyn Fn(&str) -> Option<JType>,
+    v: &str,
+) -> Option<JType> {
+    chosen
+        .iter()
+        .find(|(n, _)| n == v)
+        .map(|(_, t)| t.clone())
+        .or_else(|| outer(v))
+}
+
 /// A class literal for `ty` when it is `Class<X>` and `X.class` has that type: `X` a
 /// class without type arguments, an array or a primitive type, or a wildcard met by its bound
 /// (`Class<? extends Annotation>`: `Annotation.class`; `Class<?>`: `Object.class`); the class
@@ -766,14 +779,10 @@ impl<'a> Builder<'a> {
         chosen: &[(String, JType)],
         outer: &dyn Fn(&str) -> Option<JType>,
     ) -> Vec<JType> {
-        let lookup = |v: &str| {
-            chosen
-                .iter()
-                .find(|(n, _)| n == v)
-                .map(|(_, t)| t.clone())
-                .or_else(|| outer(v))
-        };
-        let bounds = tp.bounds.iter().map(|b| b.subst(&lookup));
+        let bounds = tp
+            .bounds
+            .iter()
+            .map(|b| b.subst(&|v| binding(chosen, outer, v)));
         own.cloned()
             .into_iter()
             .chain(bounds)
@@ -805,13 +814,7 @@ impl<'a> Builder<'a> {
             for cand in &order {
                 let mut trial = chosen.clone();
                 trial.push((tp.name.clone(), cand.clone()));
-                let lookup = |v: &str| {
-                    trial
-                        .iter()
-                        .find(|(n, _)| n == v)
-                        .map(|(_, t)| t.clone())
-                        .or_else(|| outer(v))
-                };
+                let lookup = |v: &str| binding(&trial, outer, v);
                 let ok = tp.bounds.iter().all(|bound| {
                     let b = bound.subst(&lookup);
                     let b = if b.is_concrete() { b } else { b.erasure() };

@@ -92,7 +92,7 @@ pub fn propose(cx: &mut Cx, handler: &str, plan: &Plan) -> Vec<Plan> {
             // an immutable receiver, or an immutable argument a static method writes into
             // (`Collections.fill(List.of(..), x)`)
             let mut out = other_receivers(cx, plan, true);
-            out.extend(other_class_args(cx, plan));
+            out.extend(other_made_args(cx, plan, true));
             out
         }
         "null-pointer" => null_pointer(cx, plan),
@@ -329,13 +329,14 @@ fn null_pointer(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
         out.push(p);
     }
     out.extend(other_receivers(cx, plan, false));
-    out.extend(other_made_args(cx, plan));
+    out.extend(other_made_args(cx, plan, false));
     out
 }
 
-/// Each made argument replaced by the first values of its type of 3 other run-time classes
-/// (an `ArrayList` for a `List.of(..)`), given [`FILL`] elements when known to be empty.
-fn other_class_args(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
+/// Each made argument replaced by the next value of its type, or (`other_class`) by the first
+/// values of 3 other run-time classes (an `ArrayList` for a `List.of(..)`), given [`FILL`]
+/// elements when known to be empty.
+fn other_made_args(cx: &mut Cx, plan: &Plan, other_class: bool) -> Vec<Plan> {
     let op = cx.table.get(cx.op).clone();
     let mut out = Vec::new();
     for (pos, a) in plan.args.iter().enumerate() {
@@ -344,14 +345,16 @@ fn other_class_args(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
         };
         let mut classes = vec![cx.repo.made[*idx].class.clone()];
         let fits = cx.repo.fits(cx.model, t).to_vec();
-        for i in fits {
-            if classes.len() > 3 || classes.contains(&cx.repo.made[i].class) {
+        for i in fits.into_iter().filter(|i| i != idx) {
+            let m = &cx.repo.made[i];
+            if other_class && (classes.len() > 3 || classes.contains(&m.class)) {
                 continue;
             }
-            classes.push(cx.repo.made[i].class.clone());
-            let m = &cx.repo.made[i];
-            let fill = if m.size == Some(0)
-                && cx.kit.relative(cx.model, cx.table, &m.ty.clone()).is_some()
+            classes.push(m.class.clone());
+            let ty = m.ty.clone();
+            let fill = if other_class
+                && m.size == Some(0)
+                && cx.kit.relative(cx.model, cx.table, &ty).is_some()
             {
                 FILL
             } else {
@@ -360,24 +363,9 @@ fn other_class_args(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
             let mut p = plan.clone();
             p.args[pos] = Arg::Made { idx: i, fill };
             out.push(p);
-        }
-    }
-    out
-}
-
-/// Each made argument replaced by the next value of its type.
-fn other_made_args(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
-    let op = cx.table.get(cx.op).clone();
-    let mut out = Vec::new();
-    for (pos, a) in plan.args.iter().enumerate() {
-        let (Arg::Made { idx, .. }, Some(t)) = (a, op.params.get(pos)) else {
-            continue;
-        };
-        let next = cx.repo.fits(cx.model, t).iter().copied().find(|i| i != idx);
-        if let Some(i) = next {
-            let mut p = plan.clone();
-            p.args[pos] = Arg::Made { idx: i, fill: 0 };
-            out.push(p);
+            if !other_class {
+                break;
+            }
         }
     }
     out

@@ -24,12 +24,30 @@ fn pm_report() -> &'static Value {
 
 /// The report of one method, by its signature.
 fn method(sig: &str) -> &'static Value {
-    pm_report()["per_method"]
+    method_in(pm_report(), sig)
+}
+
+/// The report of method `sig` in report `r`.
+fn method_in<'a>(r: &'a Value, sig: &str) -> &'a Value {
+    r["per_method"]
         .as_array()
         .unwrap()
         .iter()
         .find(|m| m["method"] == sig)
         .unwrap_or_else(|| panic!("{sig} not in the report"))
+}
+
+/// `jforge params -q ARGS --stats-json F`: the report.
+fn params_report(args: &[&str]) -> Value {
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("p.json");
+    let mut c = jforge();
+    c.args(["params", "-q"])
+        .args(args)
+        .arg("--stats-json")
+        .arg(&json);
+    run_ok(&mut c);
+    read_json(&json)
 }
 
 /// Asserts `sig` was invoked after handler `h` proposed the working plan.
@@ -164,29 +182,21 @@ fn functional_interface_parameters_get_a_lambda() {
 #[ignore = "slow: runs jforge params end to end"]
 fn type_parameters_from_bounds_class_literals_and_array_setters() {
     let d = tempfile::tempdir().unwrap();
-    let (json, out) = (d.path().join("p.json"), d.path().join("smoke"));
-    let mut c = jforge();
-    c.args(["params", "-q"])
-        .args([
-            "--class",
-            "java.util.HexFormat",
-            "--class",
-            "java.util.Optional",
-        ])
-        .args(["--class", "java.lang.EnumConstantNotPresentException"])
-        .args(["--class", "java.util.Arrays", "--output-dir"])
-        .arg(&out)
-        .arg("--stats-json")
-        .arg(&json);
-    run_ok(&mut c);
-    let r = read_json(&json);
+    let out = d.path().join("smoke");
+    let r = params_report(&[
+        "--class",
+        "java.util.HexFormat",
+        "--class",
+        "java.util.Optional",
+        "--class",
+        "java.lang.EnumConstantNotPresentException",
+        "--class",
+        "java.util.Arrays",
+        "--output-dir",
+        out.to_str().unwrap(),
+    ]);
     let call = |sig: &str| {
-        let m = r["per_method"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["method"] == sig)
-            .unwrap_or_else(|| panic!("{sig} not in the report"));
+        let m = method_in(&r, sig);
         assert_eq!(m["status"], "invoked", "{m:#}");
         m["call"].as_str().unwrap().to_string()
     };
@@ -215,20 +225,8 @@ fn type_parameters_from_bounds_class_literals_and_array_setters() {
 fn an_enum_constant_a_call_returned_is_a_receiver() {
     // the worker reports an enum result as a value, not an object: valueOf("ALL") makes the
     // receiver of getName()
-    let d = tempfile::tempdir().unwrap();
-    let json = d.path().join("p.json");
-    let mut c = jforge();
-    c.args(["params", "-q", "--class", "java.lang.System$Logger$Level"])
-        .arg("--stats-json")
-        .arg(&json);
-    run_ok(&mut c);
-    let r = read_json(&json);
-    let m = r["per_method"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["method"] == "java.lang.System$Logger$Level.getName()")
-        .unwrap();
+    let r = params_report(&["--class", "java.lang.System$Logger$Level"]);
+    let m = method_in(&r, "java.lang.System$Logger$Level.getName()");
     assert_eq!(m["status"], "invoked", "{m:#}");
     assert_eq!(m["returned"], "\"ALL\"", "{m:#}");
     assert_eq!(r["invoked"], r["methods"], "{r:#}");
@@ -239,20 +237,13 @@ fn an_enum_constant_a_call_returned_is_a_receiver() {
 fn unsupported_handler_takes_an_argument_of_another_class() {
     // Collections.fill writes into its List argument: the simplest List is immutable
     // (Collections.singletonList), an ArrayList is not
-    let d = tempfile::tempdir().unwrap();
-    let json = d.path().join("p.json");
-    let mut c = jforge();
-    c.args(["params", "-q", "--class", "java.util.Collections"])
-        .args(["--class", "java.util.ArrayList", "--stats-json"])
-        .arg(&json);
-    run_ok(&mut c);
-    let r = read_json(&json);
-    let m = r["per_method"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["method"] == "java.util.Collections.fill(List,String)")
-        .unwrap();
+    let r = params_report(&[
+        "--class",
+        "java.util.Collections",
+        "--class",
+        "java.util.ArrayList",
+    ]);
+    let m = method_in(&r, "java.util.Collections.fill(List,String)");
     assert_eq!(m["status"], "invoked", "{m:#}");
     assert_eq!(m["handled_by"], "unsupported", "{m:#}");
     assert!(
