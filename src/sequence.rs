@@ -180,6 +180,27 @@ pub enum Value {
     /// the component class name (`int`, `java.lang.String`, `java.lang.Object`, ...) and the
     /// elements, each a primitive, String, enum or null value (no nested arrays).
     Array(String, Vec<Value>),
+    /// A lambda implementing the functional interface that is the literal's static type
+    /// (`Stmt::Lit { ty: Consumer<String>, .. }`): its number of parameters and what its one
+    /// abstract method returns. The worker makes it a `java.lang.reflect.Proxy`, the writers
+    /// `(p$0, p$1) -> p$0`. Only a literal of a sequence, never a reported value.
+    Lambda(u8, LambdaBody),
+    /// A class literal `X.class` of the erased type `X` (a class, array or primitive type):
+    /// a `Class<X>` argument (`getAnnotation(Class)`, `Arrays.copyOf(.., Class)`). Only a
+    /// literal of a sequence, never a reported value.
+    Class(JType),
+}
+
+/// What a lambda literal's method returns (see [`Value::Lambda`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LambdaBody {
+    /// Nothing: the method is `void` (`x -> {}`).
+    Void,
+    /// Its parameter with this index (`(a, b) -> a`): the parameter's type fits the result.
+    Arg(u8),
+    /// This value (a primitive, boxed, String or null value of exactly the return type's kind:
+    /// `0L` for `long`, `""` for `String`).
+    Value(Box<Value>),
 }
 
 impl Value {
@@ -225,6 +246,20 @@ impl Sequence {
     }
     pub fn is_empty(&self) -> bool {
         self.stmts.is_empty()
+    }
+    /// Whether a statement is a lambda literal: the values made from it behave as the lambda's
+    /// default answers do (a `Scanner` over a lambda that reads 0 characters waits forever in
+    /// `next()`), so generators use them last or not at all as receivers.
+    pub fn has_lambda(&self) -> bool {
+        self.stmts.iter().any(|s| {
+            matches!(
+                s,
+                Stmt::Lit {
+                    value: Value::Lambda(..),
+                    ..
+                }
+            )
+        })
     }
     /// Static type of the value statement `i` produces (`None` for void).
     pub fn out_type(&self, ops: &OpTable, i: usize) -> Option<JType> {

@@ -12,7 +12,7 @@
 
 use crate::model::types::JType;
 use crate::model::types::Prim;
-use crate::sequence::Value;
+use crate::sequence::{LambdaBody, Value};
 
 /// Java source literal of `v` for a context of static type `ty`: `1L`, `(byte) 1`,
 /// `(short) -3`, `'\n'`, `'\u0000'`, `'\''`, `1.5f`, `Float.NaN`, `Double.POSITIVE_INFINITY`,
@@ -42,6 +42,8 @@ pub(crate) fn literal_with(v: &Value, ty: &JType, name: &dyn Fn(&JType) -> Strin
             format!("({}) null", name(&t))
         }
         (Value::Enum(class, constant), _) => format!("{}.{}", name(&JType::class(class)), constant),
+        (Value::Lambda(arity, body), _) => format!("({}) {}", name(ty), lambda(*arity, body)),
+        (Value::Class(c), _) => format!("{}.class", name(c)),
         (Value::Str(s), _) => string_literal(s),
         (Value::Array(component, items), _) => {
             let elem = match ty {
@@ -78,6 +80,8 @@ pub(crate) fn literal_has_type(v: &Value, ty: &JType) -> bool {
             name == "java.lang.String" && args.is_empty()
         }
         (Value::Enum(c, _), JType::Class { name, args }) => c == name && args.is_empty(),
+        // written with a cast to `ty`
+        (Value::Lambda(..), _) => true,
         (_, JType::Class { name, .. }) => Prim::unboxed(name).is_some() && own_prim(v).is_some(),
         _ => false,
     }
@@ -94,7 +98,14 @@ pub(crate) fn own_prim(v: &Value) -> Option<Prim> {
         Value::Long(_) => Prim::Long,
         Value::Float(_) => Prim::Float,
         Value::Double(_) => Prim::Double,
-        Value::Null | Value::Str(_) | Value::Enum(..) | Value::Array(..) => return None,
+        Value::Null
+        | Value::Str(_)
+        | Value::Enum(..)
+        | Value::Array(..)
+        | Value::Lambda(..)
+        | Value::Class(_) => {
+            return None;
+        }
     })
 }
 
@@ -165,7 +176,27 @@ fn prim_literal(v: &Value) -> String {
         Value::Array(component, items) => {
             array_literal(items, &array_elem(component), &|t: &JType| t.source())
         }
+        Value::Lambda(arity, body) => lambda(*arity, body),
+        Value::Class(c) => format!("{}.class", c.source()),
     }
+}
+
+/// A lambda expression without its target type: `(p$0, p$1) -> p$0`, `(p$0) -> {}`,
+/// `() -> 0L`. Why `p$i`: a lambda parameter may not shadow a local variable of the test,
+/// and the writer's variable names never hold a `$` (`names::var_base`). A result value is
+/// written in its own kind (`0L`, `(byte) 0`, `""`, `null`), which a lambda's return
+/// converts as an assignment does (JLS 15.27.3).
+fn lambda(arity: u8, body: &LambdaBody) -> String {
+    let params: Vec<String> = (0..arity).map(|i| format!("p${i}")).collect();
+    let body = match body {
+        LambdaBody::Void => "{}".to_string(),
+        LambdaBody::Arg(i) => format!("p${i}"),
+        LambdaBody::Value(v) => match &**v {
+            Value::Null => "null".to_string(),
+            v => prim_literal(v),
+        },
+    };
+    format!("({}) -> {body}", params.join(", "))
 }
 
 /// The element type an array of `component` is written with: the primitive itself, else

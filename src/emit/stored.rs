@@ -19,7 +19,7 @@
 //! in comments too, and JSON never writes a line break as `\u000a`.
 
 use crate::model::JType;
-use crate::sequence::{OpTable, Operation, Sequence, Stmt, Value};
+use crate::sequence::{LambdaBody, OpTable, Operation, Sequence, Stmt, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::hash::Hasher;
@@ -41,6 +41,8 @@ enum V {
     D(u64),
     T(String),
     E(String, String),
+    /// A lambda: arity, the parameter it returns or the value it returns (neither: void).
+    L(u8, Option<u8>, Option<Box<V>>),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -97,7 +99,13 @@ fn value_of(v: &Value) -> Option<V> {
         Value::Double(x) => V::D(*x),
         Value::Str(s) => V::T(s.clone()),
         Value::Enum(c, n) => V::E(c.clone(), n.clone()),
-        Value::Array(..) => return None,
+        Value::Lambda(n, body) => match body {
+            LambdaBody::Void => V::L(*n, None, None),
+            LambdaBody::Arg(i) => V::L(*n, Some(*i), None),
+            LambdaBody::Value(v) => V::L(*n, None, Some(Box::new(value_of(v)?))),
+        },
+        // a class literal's type is stored in the literal's own type text
+        Value::Array(..) | Value::Class(_) => return None,
     })
 }
 
@@ -114,6 +122,9 @@ fn value_from(v: V) -> Value {
         V::D(x) => Value::Double(x),
         V::T(s) => Value::Str(s),
         V::E(c, n) => Value::Enum(c, n),
+        V::L(n, Some(i), _) => Value::Lambda(n, LambdaBody::Arg(i)),
+        V::L(n, None, Some(v)) => Value::Lambda(n, LambdaBody::Value(Box::new(value_from(*v)))),
+        V::L(n, None, None) => Value::Lambda(n, LambdaBody::Void),
     }
 }
 

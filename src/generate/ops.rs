@@ -9,7 +9,7 @@
 
 use crate::model::producers::{self, ProducerKind, default_implementation};
 use crate::model::{ClassInfo, JType, MethodInfo, Model, Nesting, Prim, TypeArg, TypeParam};
-use crate::sequence::{OpId, OpKind, OpTable, Operation};
+use crate::sequence::{LambdaBody, OpId, OpKind, OpTable, Operation, Value};
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
@@ -154,6 +154,105 @@ pub fn is_literal_type(t: &JType) -> bool {
         JType::Prim(_) => true,
         JType::Class { name, .. } => name == "java.lang.String" || Prim::unboxed(name).is_some(),
         _ => false,
+    }
+}
+
+/// A lambda literal for `ty` when it is a functional interface (`Model::function_type`),
+/// else `None`: `(p$0) -> {}` for a `Consumer`, `(p$0, p$1) -> 0` for a `Comparator`,
+/// `(p$0) -> p$0` for a `UnaryOperator`. What it returns, by the method's return type:
+/// nothing for `void`; zero (`false`, `0L`, ...) for a primitive or boxed type; else the
+/// first parameter that fits, else `""` where a String fits, `0` where an Integer does, else
+/// `null`. Why not a value of the producer graph for the rest (`Supplier<List<String>>`): a
+/// literal holds no statements; such a result is rare among the JDK's parameters and `null`
+/// is still a valid lambda.
+pub fn lambda_literal(model: &Model, ty: &JType) -> Option<Value> {
+    let f = model.function_type(ty)?;
+    let arity = u8::try_from(f.params.len()).ok()?;
+    let body = match &f.ret {
+        None => LambdaBody::Void,
+        Some(r) => lambda_result(model, &f.params, r),
+    };
+    Some(Value::Lambda(arity, body))
+}
+
+/// The type bound to variable `v`: chosen so far, else by the enclosing scope (`outer`).
+fn binding(
+    chosen: &[(String, JType)],
+    outer: &dyn Fn(&str) -> Option<JType>,
+    v: &str,
+) -> Option<JType> {
+    chosen
+        .iter()
+        .find(|(n, _)| n == v)
+        .map(|(_, t)| t.clone())
+        .or_else(|| outer(v))
+}
+
+/// A class literal for `ty` when it is `Class<X>` and `X.class` has that type: `X` a
+/// class without type arguments, an array or a primitive type, or a wildcard met by its bound
+/// (`Class<? extends Annotation>`: `Annotation.class`; `Class<?>`: `Object.class`); the class
+/// must be one tests can name.
+pub fn class_literal(model: &Model, ty: &JType) -> Option<Value> {
+    let JType::Class { name, args } = ty else {
+        return None;
+    };
+    if name != "java.lang.Class" {
+        return None;
+    }
+    let x = match args.first() {
+        Some(TypeArg::Type(x) | TypeArg::Extends(x) | TypeArg::Super(x)) => x.clone(),
+        Some(TypeArg::Any) | None => JType::object(),
+    };
+    let mut base = &x;
+    while let JType::Array(e) = base {
+        base = e;
+    }
+    let nameable = match base {
+        JType::Prim(_) => true,
+        JType::Class { name, args } => args.is_empty() && model.is_accessible(name),
+        _ => false,
+    };
+    nameable.then_some(Value::Class(x))
+}
+
+/// What a lambda of parameters `params` returns for result type `r` (see [`lambda_literal`]).
+fn lambda_result(model: &Model, params: &[JType], r: &JType) -> LambdaBody {
+    let prim = match r {
+        JType::Prim(p) => Some(*p),
+        JType::Class { name, .. } => Prim::unboxed(name),
+        _ => None,
+    };
+    if let Some(p) = prim {
+        return LambdaBody::Value(Box::new(zero(p)));
+    }
+    let boxed = |p: &JType| match p {
+        JType::Prim(k) => JType::class(k.boxed()),
+        _ => p.clone(),
+    };
+    if let Some(i) = params.iter().position(|p| model.is_subtype(&boxed(p), r)) {
+        return LambdaBody::Arg(i as u8);
+    }
+    let v = if model.is_subtype(&JType::string(), r) {
+        Value::Str(String::new())
+    } else if model.is_subtype(&JType::class("java.lang.Integer"), r) {
+        Value::Int(0)
+    } else {
+        Value::Null
+    };
+    LambdaBody::Value(Box::new(v))
+}
+
+/// The zero of primitive kind `p` (`false` for boolean).
+fn zero(p: Prim) -> Value {
+    match p {
+        Prim::Boolean => Value::Bool(false),
+        Prim::Byte => Value::Byte(0),
+        Prim::Short => Value::Short(0),
+        Prim::Char => Value::Char(0),
+        Prim::Int => Value::Int(0),
+        Prim::Long => Value::Long(0),
+        Prim::Float => Value::float(0.0),
+        Prim::Double => Value::double(0.0),
     }
 }
 
@@ -402,14 +501,32 @@ impl Builder<'_> {
             || self.produced(need))
     }
 
-    /// Whether some operation's result can be passed where `need` is expected.
+    /// Whether a lambda or a class literal stands for `need` where no operation makes one.
+    /// Not part of [`Self::needs_producer`]: the graph's values come first (an `ArrayList`
+    /// for an `Iterable` iterates; a lambda's `iterator()` returns null).
+    fn literal_fits(&self, need: &JType) -> bool {
+        lambda_literal(self.model, need).is_some() || class_literal(self.model, need).is_some()
+    }
+
+    /// Whether some operation's result can be passed where `need` is expected, from inputs
+    /// of other types: `Base64.Decoder.wrap(InputStream)` returns an `InputStream` but needs
+    /// one first, so it makes none (in `--package java.util` it hid the producer graph's
+    /// `InputStream.nullInputStream()` and `new ByteArrayInputStream(..)`).
     fn produced(&self, need: &JType) -> bool {
         self.set
             .primary
             .iter()
             .chain(&self.set.secondary)
-            .filter_map(|&id| self.set.table.get(id).ret.as_ref())
-            .any(|r| self.model.is_subtype(r, need))
+            .map(|&id| self.set.table.get(id))
+            .any(|op| {
+                op.ret
+                    .as_ref()
+                    .is_some_and(|r| self.model.is_subtype(r, need))
+                    && !op
+                        .input_types()
+                        .iter()
+                        .any(|t| self.model.is_subtype(&element_type(t), need))
+            })
     }
 
     /// Operations for the simplest producers of `need` ([`PRODUCER_CALLS`] calls and
@@ -549,7 +666,7 @@ impl Builder<'_> {
                 .iter()
                 .skip(outer)
                 .map(element_type)
-                .find(|p| self.needs_producer(p));
+                .find(|p| self.needs_producer(p) && !self.literal_fits(p));
             if let Some(ty) = unmade {
                 missing.push((op.signature(), ty));
             }
@@ -651,10 +768,34 @@ impl<'a> Builder<'a> {
         [JType::string(), JType::class("java.lang.Integer")]
     }
 
-    /// Choose concrete arguments for type parameters so that every bound holds.
+    /// Candidates for a type parameter after `String` and `Integer`: the class the member is
+    /// called through (`own`: `Locale.Category` for `<T extends Enum<T>> valueOf(Class<T>, ..)`),
+    /// then each bound that is concrete once the parameters chosen so far are put in and
+    /// that tests can name (`<A extends Appendable> A formatHex(A, byte[])`: `A = Appendable`).
+    fn bound_candidates(
+        &self,
+        tp: &TypeParam,
+        own: Option<&JType>,
+        chosen: &[(String, JType)],
+        outer: &dyn Fn(&str) -> Option<JType>,
+    ) -> Vec<JType> {
+        let bounds = tp
+            .bounds
+            .iter()
+            .map(|b| b.subst(&|v| binding(chosen, outer, v)));
+        own.cloned()
+            .into_iter()
+            .chain(bounds)
+            .filter(|b| b.is_concrete() && self.type_accessible(b))
+            .collect()
+    }
+
+    /// Choose concrete arguments for type parameters so that every bound holds (`own`: the
+    /// class a method is called through, a candidate after `String` and `Integer`).
     fn choose_args(
         &self,
         params: &[TypeParam],
+        own: Option<&JType>,
         outer: &dyn Fn(&str) -> Option<JType>,
     ) -> Option<Vec<(String, JType)>> {
         let mut chosen: Vec<(String, JType)> = Vec::new();
@@ -664,19 +805,16 @@ impl<'a> Builder<'a> {
                 continue;
             }
             let cands = Self::candidates();
-            let order = [i % 2, (i + 1) % 2];
+            let mut order: Vec<JType> = [i % 2, (i + 1) % 2]
+                .iter()
+                .map(|&k| cands[k].clone())
+                .collect();
+            order.extend(self.bound_candidates(tp, own, &chosen, outer));
             let mut picked = None;
-            for k in order {
-                let cand = &cands[k];
+            for cand in &order {
                 let mut trial = chosen.clone();
                 trial.push((tp.name.clone(), cand.clone()));
-                let lookup = |v: &str| {
-                    trial
-                        .iter()
-                        .find(|(n, _)| n == v)
-                        .map(|(_, t)| t.clone())
-                        .or_else(|| outer(v))
-                };
+                let lookup = |v: &str| binding(&trial, outer, v);
                 let ok = tp.bounds.iter().all(|bound| {
                     let b = bound.subst(&lookup);
                     let b = if b.is_concrete() { b } else { b.erasure() };
@@ -702,7 +840,7 @@ impl<'a> Builder<'a> {
         {
             return None; // inner class of a generic outer: not supported
         }
-        let args = self.choose_args(&ci.type_params, &|_| None)?;
+        let args = self.choose_args(&ci.type_params, None, &|_| None)?;
         Some(JType::generic(
             &ci.name,
             args.into_iter().map(|(_, t)| t).collect(),
@@ -852,7 +990,7 @@ impl<'a> Builder<'a> {
             if self.excluded(&sig) {
                 continue;
             }
-            if m.is_static() && is_setter_name(&m.name) && !self.named(&sig) {
+            if is_static_setter(m) && !self.named(&sig) {
                 self.set.skipped.push((sig, SkipReason::GlobalState));
                 continue;
             }
@@ -1018,9 +1156,9 @@ impl<'a> Builder<'a> {
                     .push((sig.to_string(), SkipReason::GenericConstructor));
                 return None;
             }
-            let Some(chosen) =
-                self.choose_args(&m.type_params, &|v| class_binding(self.model, ty, v))
-            else {
+            let Some(chosen) = self.choose_args(&m.type_params, Some(ty), &|v| {
+                class_binding(self.model, ty, v)
+            }) else {
                 self.set
                     .skipped
                     .push((sig.to_string(), SkipReason::MethodTypeParams));
@@ -1113,6 +1251,12 @@ fn is_observer(m: &MethodInfo, ret: Option<&JType>) -> bool {
 }
 
 /// `setDefault`, `setCurrentMillisFixed`: `set` and a capital.
+/// A static `set*` method that changes the JVM's state (`Locale.setDefault(..)`): not one whose
+/// first parameter is an array, which it sets the elements of (`Arrays.setAll(int[], ..)`).
+fn is_static_setter(m: &MethodInfo) -> bool {
+    m.is_static() && is_setter_name(&m.name) && !matches!(m.params.first(), Some(JType::Array(_)))
+}
+
 fn is_setter_name(n: &str) -> bool {
     n.strip_prefix("set")
         .and_then(|r| r.chars().next())

@@ -868,7 +868,13 @@ impl<'a> Generator<'a> {
                     return self.pick_value(b, parents, lt, receiver, depth + 1);
                 }
             }
-            return None;
+            // A lambda for a functional interface nothing made (`forEach(Consumer)`), a
+            // class literal for a `Class<X>`.
+            let value = super::ops::lambda_literal(self.model, &need_ty)
+                .or_else(|| super::ops::class_literal(self.model, &need_ty))?;
+            b.seq.stmts.push(Stmt::Lit { ty: need_ty, value });
+            b.tids.push(Some(need));
+            return Some(b.seq.len() as u32 - 1);
         }
         self.append_component(b, parents, &types, total)
     }
@@ -1631,6 +1637,11 @@ impl<'a> Generator<'a> {
             && let Some(&rcv) = args.first()
         {
             reusable.push(rcv);
+        }
+        // Values built on a lambda are no components: a lambda's answers are defaults, not
+        // behaviour (`new Scanner(lambda)`'s `nextInt()` waits forever: 4 restarts in 10 s).
+        if b.comp.seq.has_lambda() {
+            reusable.clear();
         }
         let mut comp = b.comp;
         // Values that were null at run time are never reused (index pruning).

@@ -8,9 +8,11 @@
 //! - `classpath`: class folders, jars and the JDK's modules.
 //! - `hierarchy`: [`Model`], supertypes/subtypes, inherited members, subtyping with generics.
 //! - `producers`: the producer graph (which public members make a value of a type).
+//! - `functional`: functional interfaces and their function types (what a lambda implements).
 
 pub mod classfile;
 pub mod classpath;
+pub mod functional;
 pub mod hierarchy;
 pub mod producers;
 pub mod signature;

@@ -88,7 +88,13 @@ pub fn propose(cx: &mut Cx, handler: &str, plan: &Plan) -> Vec<Plan> {
             }
             out
         }
-        "unsupported" => other_receivers(cx, plan, true),
+        "unsupported" => {
+            // an immutable receiver, or an immutable argument a static method writes into
+            // (`Collections.fill(List.of(..), x)`)
+            let mut out = other_receivers(cx, plan, true);
+            out.extend(other_made_args(cx, plan, true));
+            out
+        }
         "null-pointer" => null_pointer(cx, plan),
         "setup" => setup(cx, plan),
         "value-search" => value_search(cx, plan),
@@ -279,7 +285,9 @@ fn strings(plan: &Plan, strings: &[&str]) -> Vec<Plan> {
 }
 
 /// The receiver replaced by the next made values (of another run-time class when
-/// `other_class`), at most 3.
+/// `other_class`), at most 3; none built on a lambda (its answers are defaults: a `Scanner`
+/// reading from a lambda that returns 0 characters makes `nextInt()` wait forever, where the
+/// `Scanner("abc")` that threw was the better receiver).
 fn other_receivers(cx: &mut Cx, plan: &Plan, other_class: bool) -> Vec<Plan> {
     let Some((cur, _)) = plan.receiver else {
         return Vec::new();
@@ -289,6 +297,7 @@ fn other_receivers(cx: &mut Cx, plan: &Plan, other_class: bool) -> Vec<Plan> {
     let fits = cx.repo.fits(cx.model, &owner).to_vec();
     fits.into_iter()
         .filter(|&i| i != cur && (!other_class || cx.repo.made[i].class != class))
+        .filter(|&i| !cx.repo.made[i].seq.has_lambda())
         .take(3)
         .map(|i| {
             let mut p = plan.clone();
@@ -320,23 +329,43 @@ fn null_pointer(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
         out.push(p);
     }
     out.extend(other_receivers(cx, plan, false));
-    out.extend(other_made_args(cx, plan));
+    out.extend(other_made_args(cx, plan, false));
     out
 }
 
-/// Each made argument replaced by the next value of its type.
-fn other_made_args(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
+/// Each made argument replaced by the next value of its type, or (`other_class`) by the first
+/// values of 3 other run-time classes (an `ArrayList` for a `List.of(..)`), given [`FILL`]
+/// elements when known to be empty.
+fn other_made_args(cx: &mut Cx, plan: &Plan, other_class: bool) -> Vec<Plan> {
     let op = cx.table.get(cx.op).clone();
     let mut out = Vec::new();
     for (pos, a) in plan.args.iter().enumerate() {
         let (Arg::Made { idx, .. }, Some(t)) = (a, op.params.get(pos)) else {
             continue;
         };
-        let next = cx.repo.fits(cx.model, t).iter().copied().find(|i| i != idx);
-        if let Some(i) = next {
+        let mut classes = vec![cx.repo.made[*idx].class.clone()];
+        let fits = cx.repo.fits(cx.model, t).to_vec();
+        for i in fits.into_iter().filter(|i| i != idx) {
+            let m = &cx.repo.made[i];
+            if other_class && (classes.len() > 3 || classes.contains(&m.class)) {
+                continue;
+            }
+            classes.push(m.class.clone());
+            let ty = m.ty.clone();
+            let fill = if other_class
+                && m.size == Some(0)
+                && cx.kit.relative(cx.model, cx.table, &ty).is_some()
+            {
+                FILL
+            } else {
+                0
+            };
             let mut p = plan.clone();
-            p.args[pos] = Arg::Made { idx: i, fill: 0 };
+            p.args[pos] = Arg::Made { idx: i, fill };
             out.push(p);
+            if !other_class {
+                break;
+            }
         }
     }
     out

@@ -451,7 +451,7 @@ fn bench_method(s: &mut String, table: &OpTable, op: &Operation, b: &Bench, k: u
     }
     let _ = writeln!(
         s,
-        "\n        @Setup(Level.{level})\n        public void setup() {{"
+        "\n        @Setup(Level.{level})\n        public void setup() throws Throwable {{"
     );
     for i in 0..last {
         let expr = stmt_expr(table, seq, i, "", b.vary.as_ref().map(|v| v.0));
@@ -477,7 +477,7 @@ fn bench_method(s: &mut String, table: &OpTable, op: &Operation, b: &Bench, k: u
     let call = stmt_expr(table, seq, last, "s.", None);
     let _ = writeln!(
         s,
-        "    @Benchmark\n    public void m{k}_{method}(S{k} s, Blackhole bh) {{"
+        "    @Benchmark\n    public void m{k}_{method}(S{k} s, Blackhole bh) throws Throwable {{"
     );
     if op.ret.is_some() {
         let _ = writeln!(s, "        bh.consume({call});\n    }}");

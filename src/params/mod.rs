@@ -26,7 +26,7 @@ pub mod report;
 pub mod smoke;
 mod values;
 
-use crate::generate::ops::{OpSet, is_literal_type};
+use crate::generate::ops::{OpSet, class_literal, is_literal_type, lambda_literal};
 use crate::model::{JType, Model, producers};
 use crate::runner::{CrashKind, ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, OpKind, SeqRef, Sequence, Stmt};
@@ -293,6 +293,9 @@ impl<'m> Search<'m> {
         if let Some(a) = self.made_arg(p) {
             return Ok(a);
         }
+        if let Some(v) = lambda_literal(self.model, p).or_else(|| class_literal(self.model, p)) {
+            return Ok(Arg::Lit(p.clone(), v));
+        }
         if self.allow_null {
             return Ok(Arg::Null(p.clone()));
         }
@@ -315,6 +318,9 @@ impl<'m> Search<'m> {
         }
         if self.model.is_subtype(&JType::string(), elem) {
             return Ok(Arg::Lit(JType::string(), values::nth_literal(elem, k)));
+        }
+        if let Some(v) = lambda_literal(self.model, elem) {
+            return Ok(Arg::Lit(elem.clone(), v));
         }
         Err(elem.clone())
     }
@@ -404,7 +410,9 @@ impl<'m> Search<'m> {
         }
     }
 
-    /// A completed call: the method is settled, a non-null result is a made value.
+    /// A completed call: the method is settled, a non-null result is a made value (an object,
+    /// or an enum constant, which the worker reports as a value: `UnicodeScript.of(1)` is the
+    /// receiver of `name()`).
     fn invoked(
         &mut self,
         ti: usize,
@@ -414,9 +422,12 @@ impl<'m> Search<'m> {
         handler: Option<&'static str>,
     ) {
         let op = self.targets[ti].op;
-        if let (Observed::Object { class, .. }, Some(ty)) =
-            (&result, self.ops.table.get(op).ret.clone())
-        {
+        let class = match &result {
+            Observed::Object { class, .. } => Some(class.clone()),
+            Observed::Value(crate::sequence::Value::Enum(c, _)) => Some(Arc::from(c.as_str())),
+            _ => None,
+        };
+        if let (Some(class), Some(ty)) = (class, self.ops.table.get(op).ret.clone()) {
             let size = res.observers.first().and_then(|o| match &o.result {
                 Ok(v) => values::as_i64(v),
                 Err(_) => None,
@@ -424,7 +435,7 @@ impl<'m> Search<'m> {
             self.repo.add(Made {
                 seq: req.seq.clone(),
                 ty,
-                class: class.clone(),
+                class,
                 size,
                 producer: op,
             });

@@ -49,14 +49,20 @@ impl Repo {
     }
 
     /// The made values that fit where `need` is expected, best first: not known to be empty,
-    /// then from the shorter sequence (the simplest producer), then the earliest.
+    /// then made without a lambda, then from the shorter sequence (the simplest producer),
+    /// then the earliest. Why lambdas last: a lambda's answers are defaults, not behaviour
+    /// (`new Scanner(Readable)` on a lambda that reads 0 characters makes `next()` wait
+    /// forever, where `new Scanner(String)` answers).
     pub fn fits(&mut self, model: &Model, need: &JType) -> &[usize] {
         let made = &self.made;
         self.fits.entry(need.clone()).or_insert_with(|| {
             let mut v: Vec<usize> = (0..made.len())
                 .filter(|&i| model.is_subtype(&made[i].ty, need))
                 .collect();
-            v.sort_by_key(|&i| (made[i].size == Some(0), made[i].seq.len(), i));
+            v.sort_by_key(|&i| {
+                let m = &made[i];
+                (m.size == Some(0), m.seq.has_lambda(), m.seq.len(), i)
+            });
             v
         })
     }

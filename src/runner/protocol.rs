@@ -17,7 +17,7 @@ use crate::runner::{
     Blame, Bulk, BulkForm, Contract, ContractViolation, CrashKind, ExecMode, ExecRequest,
     FormValue, Frame, InputCause, Observed, ObserverValue, Reuse, SeqResult, StmtOutcome,
 };
-use crate::sequence::{OpId, OpKind, Operation, Stmt, Value};
+use crate::sequence::{LambdaBody, OpId, OpKind, Operation, Stmt, Value};
 use anyhow::{Result, bail};
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -301,6 +301,25 @@ pub fn encode_value(e: &mut Enc, v: &Value) {
             e.u8(V_ENUM);
             e.str(c);
             e.str(n)
+        }
+        Value::Lambda(arity, body) => {
+            e.u8(V_LAMBDA);
+            e.u8(*arity);
+            match body {
+                LambdaBody::Void => e.u8(LB_VOID),
+                LambdaBody::Arg(i) => {
+                    e.u8(LB_ARG);
+                    e.u8(*i)
+                }
+                LambdaBody::Value(v) => {
+                    e.u8(LB_VALUE);
+                    encode_value(e, v)
+                }
+            }
+        }
+        Value::Class(t) => {
+            e.u8(V_CLASS);
+            e.str(&t.descriptor())
         }
         Value::Array(component, items) => {
             e.u8(V_ARRAY);

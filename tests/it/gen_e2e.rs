@@ -540,6 +540,54 @@ fn jar_selection_tests_every_public_class() {
 }
 
 #[test]
+fn functional_interface_parameters_get_a_lambda() {
+    // pm.Callbacks's methods throw NullPointerException on null; nothing under test makes a
+    // Consumer or an IntBinaryOperator: only a lambda literal calls them successfully
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    let classes = compiled("params");
+    let mut args = gen_args(&out, &json);
+    args.extend(
+        [
+            "--class",
+            "pm.Callbacks",
+            "--generated-limit",
+            "600",
+            "--seed",
+            "1",
+            "--classpath",
+            classes.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
+    run_done(jforge().args(&args));
+    let stats = read_json(&json);
+    assert_eq!(stats["validation"]["clean"], true, "{stats:#}");
+    let src: String = java_files(&out)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    for call in [
+        ".each((Consumer<? super String>) (p$0) -> {})",
+        ".fold((IntBinaryOperator) (p$0, p$1) -> 0)",
+        ".transform((Callbacks.Mapper) (p$0) -> p$0)",
+    ] {
+        assert!(src.contains(call), "no {call} in\n{src}");
+    }
+    // Codec has two abstract methods: no lambda, so wire(Codec) is reported as unproduced
+    let skipped = stats["skipped_members"].to_string();
+    assert!(skipped.contains("wire(Codec)"), "{skipped}");
+    assert!(!skipped.contains("each(Consumer)"), "{skipped}");
+    let run = compile_and_run_junit4(&out, classes.to_str().unwrap());
+    assert!(
+        run.tests_run > 0 && run.failures.is_empty(),
+        "{}",
+        run.output
+    );
+}
+
+#[test]
 fn repeated_calls_nothing_uses_are_written_once() {
     // generation repeats calls up to 100 times; the written tests do not
     let d = tempfile::tempdir().unwrap();

@@ -24,12 +24,30 @@ fn pm_report() -> &'static Value {
 
 /// The report of one method, by its signature.
 fn method(sig: &str) -> &'static Value {
-    pm_report()["per_method"]
+    method_in(pm_report(), sig)
+}
+
+/// The report of method `sig` in report `r`.
+fn method_in<'a>(r: &'a Value, sig: &str) -> &'a Value {
+    r["per_method"]
         .as_array()
         .unwrap()
         .iter()
         .find(|m| m["method"] == sig)
         .unwrap_or_else(|| panic!("{sig} not in the report"))
+}
+
+/// `jforge params -q ARGS --stats-json F`: the report.
+fn params_report(args: &[&str]) -> Value {
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("p.json");
+    let mut c = jforge();
+    c.args(["params", "-q"])
+        .args(args)
+        .arg("--stats-json")
+        .arg(&json);
+    run_ok(&mut c);
+    read_json(&json)
 }
 
 /// Asserts `sig` was invoked after handler `h` proposed the working plan.
@@ -128,6 +146,122 @@ fn unsupported_and_null_handlers_take_another_receiver() {
 
 #[test]
 #[ignore = "slow: runs jforge params end to end"]
+fn functional_interface_parameters_get_a_lambda() {
+    // each method throws NullPointerException on null: only the lambda makes it work
+    let call = |sig: &str, returned: &str| {
+        let m = method(sig);
+        assert_eq!(m["status"], "invoked", "{m:#}");
+        assert_eq!(m["returned"], returned, "{m:#}");
+        m["call"].as_str().unwrap().to_string()
+    };
+    let each = call("pm.Callbacks.each(Consumer)", "2");
+    assert!(
+        each.contains(".each((Consumer<? super String>) (p$0) -> {})"),
+        "{each}"
+    );
+    // a value of the producer graph comes before a lambda: BinaryOperator.maxBy, whose
+    // Comparator is a lambda (nothing in the graph makes one)
+    let combine = call("pm.Callbacks.combine(BinaryOperator)", "\"X\"");
+    assert!(
+        combine.contains(".<String>maxBy((Comparator<? super String>) (p$0, p$1) -> 0)"),
+        "{combine}"
+    );
+    // zero and false for primitive results
+    assert!(call("pm.Callbacks.fold(IntBinaryOperator)", "5").contains("(p$0, p$1) -> 0)"));
+    // (a made Predicate of the graph, Predicate.isEqual or not, comes first)
+    call("pm.Callbacks.keepsAll(Predicate)", "true");
+    // the graph's Comparator.naturalOrder() before a lambda: reversed "a" vs "b" is 1, + 2
+    call("pm.Callbacks.order(Comparator)", "3");
+    // a String result: ""
+    assert!(call("pm.Callbacks.checked(Supplier)", "\"!\"").contains("() -> \"\")"));
+    // the subject's own interface, found functional from its class file; int boxed to Object
+    let t = call("pm.Callbacks.transform(Mapper)", "\"33\"");
+    assert!(t.contains("(Callbacks.Mapper) (p$0) -> p$0"), "{t}");
+    // two abstract methods: no lambda, null, and the NullPointerException reported
+    let w = method("pm.Callbacks.wire(Codec)");
+    assert_eq!(w["status"], "failed", "{w:#}");
+    assert_eq!(w["failure"]["cause"], "java.lang.NullPointerException");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn type_parameters_from_bounds_class_literals_and_array_setters() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("smoke");
+    let r = params_report(&[
+        "--class",
+        "java.util.HexFormat",
+        "--class",
+        "java.util.Optional",
+        "--class",
+        "java.lang.EnumConstantNotPresentException",
+        "--class",
+        "java.util.Arrays",
+        "--output-dir",
+        out.to_str().unwrap(),
+    ]);
+    let call = |sig: &str| {
+        let m = method_in(&r, sig);
+        assert_eq!(m["status"], "invoked", "{m:#}");
+        m["call"].as_str().unwrap().to_string()
+    };
+    // <A extends Appendable>: String and Integer are no Appendable, the bound is
+    assert!(
+        call("java.util.HexFormat.formatHex(Appendable,byte[])")
+            .contains(".<Appendable>formatHex(")
+    );
+    // <X extends Throwable> orElseThrow(Supplier<? extends X>): a Supplier lambda
+    let o = call("java.util.Optional.orElseThrow(Supplier)");
+    assert!(
+        o.contains(".<Throwable>orElseThrow((Supplier<? extends Throwable>) () -> null)"),
+        "{o}"
+    );
+    // a Class<? extends Enum> argument: a class literal
+    let e = call("java.lang.EnumConstantNotPresentException(Class,String)");
+    assert!(e.contains("(Enum.class, \"abc\")"), "{e}");
+    // setAll sets an array's elements, not the JVM's state: called
+    call("java.util.Arrays.setAll(int[],IntUnaryOperator)");
+    assert_eq!(r["suite"]["tests"], r["invoked"], "{:#}", r["suite"]);
+    assert_eq!(r["suite"]["validation"]["clean"], true, "{:#}", r["suite"]);
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn an_enum_constant_a_call_returned_is_a_receiver() {
+    // the worker reports an enum result as a value, not an object: valueOf("ALL") makes the
+    // receiver of getName()
+    let r = params_report(&["--class", "java.lang.System$Logger$Level"]);
+    let m = method_in(&r, "java.lang.System$Logger$Level.getName()");
+    assert_eq!(m["status"], "invoked", "{m:#}");
+    assert_eq!(m["returned"], "\"ALL\"", "{m:#}");
+    assert_eq!(r["invoked"], r["methods"], "{r:#}");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn unsupported_handler_takes_an_argument_of_another_class() {
+    // Collections.fill writes into its List argument: the simplest List is immutable
+    // (Collections.singletonList), an ArrayList is not
+    let r = params_report(&[
+        "--class",
+        "java.util.Collections",
+        "--class",
+        "java.util.ArrayList",
+    ]);
+    let m = method_in(&r, "java.util.Collections.fill(List,String)");
+    assert_eq!(m["status"], "invoked", "{m:#}");
+    assert_eq!(m["handled_by"], "unsupported", "{m:#}");
+    assert!(
+        m["call"]
+            .as_str()
+            .unwrap()
+            .contains("fill(arrayList0, \"abc\")"),
+        "{m:#}"
+    );
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
 fn an_exit_and_a_hang_are_reported_per_method_and_the_rest_runs() {
     let e = method("pm.Hostile.exit()");
     assert_eq!(e["failure"]["cause"], "crash: JVM exited with code 3");
@@ -147,15 +281,17 @@ fn an_exit_and_a_hang_are_reported_per_method_and_the_rest_runs() {
 fn totals_count_every_public_method_and_constructor() {
     let r = pm_report();
     assert_eq!(r["command"], "params");
-    // 35 public non-abstract methods and constructors in 12 classes; four cannot work:
-    // exit(), spin(), ReadOnly.put and Zoned.here (only in the search's JVM)
-    assert_eq!(r["per_method"].as_array().unwrap().len(), 35);
-    assert_eq!(r["methods"], 35);
-    assert_eq!(r["classes"], 12);
-    assert_eq!(r["invoked"], 31);
-    assert_eq!(r["failed"], 4);
+    // 44 public non-abstract methods and constructors in 13 classes; five cannot work:
+    // exit(), spin(), ReadOnly.put, Zoned.here (only in the search's JVM) and
+    // Callbacks.wire (no lambda implements an interface of two abstract methods)
+    assert_eq!(r["per_method"].as_array().unwrap().len(), 44);
+    assert_eq!(r["methods"], 44);
+    assert_eq!(r["classes"], 13);
+    assert_eq!(r["invoked"], 39);
+    assert_eq!(r["failed"], 5);
     assert_eq!(r["per_class"]["pm.Hostile"]["invoked"], 2);
-    assert_eq!(r["per_package"]["pm"]["methods"], 35);
+    assert_eq!(r["per_class"]["pm.Callbacks"]["invoked"], 8);
+    assert_eq!(r["per_package"]["pm"]["methods"], 44);
     // every handled method is counted under its handler
     let by: u64 = r["handled_by"]
         .as_object()
@@ -214,7 +350,7 @@ fn the_smoke_suite_has_one_passing_test_per_working_call() {
     assert_eq!(r["suite"]["validation"]["clean"], true);
     // compiled and run here, independently of jforge's own check
     let run = compile_and_run_junit4(&out, cp.to_str().unwrap());
-    assert_eq!(run.tests_run, 31, "{}", run.output);
+    assert_eq!(run.tests_run, 39, "{}", run.output);
     assert!(run.failures.is_empty(), "{:?}", run.failures);
     // the working call of Ranges.between, with its result asserted
     let ranges = std::fs::read_to_string(out.join("pm/RangesSmokeTest.java")).unwrap();
@@ -222,6 +358,9 @@ fn the_smoke_suite_has_one_passing_test_per_working_call() {
         ranges.contains("ranges0.between(1, 0);") && ranges.contains("assertEquals(\"ab\", str0);"),
         "{ranges}"
     );
+    // the lambdas compile and run in the user's build
+    let callbacks = std::fs::read_to_string(out.join("pm/CallbacksSmokeTest.java")).unwrap();
+    assert!(callbacks.contains("(p$0) -> p$0)"), "{callbacks}");
 }
 
 #[test]
@@ -267,6 +406,16 @@ fn the_jmh_project_builds_and_runs_a_benchmark() {
         std::fs::read_to_string(bench.join("src/main/java/jforge/bench/BagBench.java")).unwrap();
     assert!(bag.contains("@Setup(Level.Invocation)"), "{bag}");
     assert!(bag.contains("bh.consume(s.v0.take());"), "{bag}");
+    let callbacks =
+        std::fs::read_to_string(bench.join("src/main/java/jforge/bench/CallbacksBench.java"))
+            .unwrap();
+    assert!(callbacks.contains("(p$0, p$1) -> 0;"), "{callbacks}");
+    // a method declaring a checked exception (Callbacks.checked) is called from both
+    assert!(
+        callbacks.contains("setup() throws Throwable"),
+        "{callbacks}"
+    );
+    assert!(callbacks.contains("_checked(S"), "{callbacks}");
     // as generated: mvn package, then one benchmark with minimal iterations
     let mvn = std::process::Command::new("mvn")
         .args(["-q", "-B", "package"])
@@ -292,7 +441,7 @@ fn the_jmh_project_builds_and_runs_a_benchmark() {
             "-r",
             "100ms",
         ])
-        .args(["BagBench.m1_take|GaugeBench.m.*_set"])
+        .args(["BagBench.m1_take|GaugeBench.m.*_set|CallbacksBench.m.*_combine"])
         .current_dir(&bench)
         .output()
         .expect("java runs");
@@ -303,6 +452,8 @@ fn the_jmh_project_builds_and_runs_a_benchmark() {
         String::from_utf8_lossy(&run.stderr)
     );
     assert!(out.contains("BagBench.m1_take"), "{out}");
+    // a lambda built in the @Setup, outside the measured call
+    assert!(out.contains("_combine"), "{out}");
     // one row per @Param value
     let rows = out
         .lines()

@@ -33,6 +33,8 @@ import static jforge.worker.Proto.V_BYTE;
 import static jforge.worker.Proto.V_CHAR;
 import static jforge.worker.Proto.V_DOUBLE;
 import static jforge.worker.Proto.V_ENUM;
+import static jforge.worker.Proto.V_LAMBDA;
+import static jforge.worker.Proto.V_CLASS;
 import static jforge.worker.Proto.V_FLOAT;
 import static jforge.worker.Proto.V_INT;
 import static jforge.worker.Proto.V_LONG;
@@ -455,8 +457,32 @@ final class Executor {
                 s.enumClass = b.rstr();
                 s.enumName = b.rstr();
                 return null;
+            case V_LAMBDA: return Lambdas.read(b);
+            case V_CLASS: return new ClassLiteral(b.rstr());
             default:
                 throw new IllegalStateException("bad value tag " + t);
+        }
+    }
+
+    /** A class literal (V_CLASS), by field descriptor: resolved in the worker's class loader. */
+    record ClassLiteral(String descriptor) {
+        Class<?> resolve(ClassLoader loader) throws ClassNotFoundException {
+            return switch (descriptor) {
+                case "Z" -> boolean.class;
+                case "B" -> byte.class;
+                case "S" -> short.class;
+                case "C" -> char.class;
+                case "I" -> int.class;
+                case "J" -> long.class;
+                case "F" -> float.class;
+                case "D" -> double.class;
+                default -> {
+                    String name = descriptor.startsWith("[")
+                            ? descriptor.replace('/', '.')
+                            : descriptor.substring(1, descriptor.length() - 1).replace('/', '.');
+                    yield Class.forName(name, false, loader);
+                }
+            };
         }
     }
 
@@ -496,6 +522,10 @@ final class Executor {
                     Object v;
                     if (s.enumClass != null) {
                         v = enumConstant(s);
+                    } else if (s.lit instanceof Lambdas.Spec spec) {
+                        v = spec.make(ty);
+                    } else if (s.lit instanceof ClassLiteral c) {
+                        v = c.resolve(loader);
                     } else {
                         v = convert(s.lit, ty);
                         if (v == null && ty.isPrimitive()) {

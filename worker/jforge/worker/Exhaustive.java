@@ -141,6 +141,8 @@ final class Exhaustive {
             Object v = Executor.readValue(in, tmp);
             if (tmp.enumClass != null) {
                 v = ex.enumConstant(tmp);
+            } else if (v instanceof Lambdas.Spec spec) {
+                v = spec.make(registry.typeClass(ty));
             } else {
                 v = Executor.convert(v, registry.typeClass(ty));
             }

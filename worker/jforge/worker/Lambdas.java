@@ -1,0 +1,65 @@
+package jforge.worker;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+
+import static jforge.worker.Proto.LB_ARG;
+import static jforge.worker.Proto.LB_VALUE;
+import static jforge.worker.Proto.LB_VOID;
+
+/**
+ * Lambda literals (value tag V_LAMBDA): an implementation of the literal's functional
+ * interface whose one abstract method returns nothing, one of its arguments or a constant,
+ * as the lambda jforge writes in source ({@code (p$0, p$1) -> p$0}) does.
+ *
+ * Why a {@link Proxy} and not LambdaMetafactory: any interface of any class loader, with no
+ * method handle to find for the body; default methods run their own code
+ * ({@code Comparator.reversed()} calls {@code compare} on the proxy), and {@code equals},
+ * {@code hashCode}, {@code toString} behave like a lambda's (identity).
+ */
+final class Lambdas {
+    private Lambdas() {}
+
+    /** A decoded lambda literal: made into an object once its interface is known. */
+    record Spec(int arity, int body, int arg, Object value) {
+        /** The implementation of interface {@code iface}. */
+        Object make(Class<?> iface) {
+            if (!iface.isInterface()) {
+                throw new IllegalArgumentException("a lambda literal of " + iface.getName() + ", which is no interface");
+            }
+            InvocationHandler h = (proxy, m, args) -> invoke(proxy, iface, m, args);
+            return Proxy.newProxyInstance(iface.getClassLoader(), new Class<?>[] {iface}, h);
+        }
+
+        private Object invoke(Object proxy, Class<?> iface, Method m, Object[] args) throws Throwable {
+            if (m.getDeclaringClass() == Object.class) {
+                return switch (m.getName()) {
+                    case "equals" -> proxy == args[0];
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    default -> "lambda of " + iface.getName();
+                };
+            }
+            if (m.isDefault()) {
+                return InvocationHandler.invokeDefault(proxy, m, args);
+            }
+            return switch (body) {
+                case LB_ARG -> args != null && arg < args.length ? args[arg] : null;
+                case LB_VALUE -> value;
+                default -> null;
+            };
+        }
+    }
+
+    /** Reads a lambda literal after its tag: arity, body kind, then its index or value. */
+    static Spec read(Buf b) {
+        int arity = b.ru8();
+        int body = b.ru8();
+        return switch (body) {
+            case LB_VOID -> new Spec(arity, body, 0, null);
+            case LB_ARG -> new Spec(arity, body, b.ru8(), null);
+            case LB_VALUE -> new Spec(arity, body, 0, Executor.readValue(b, new Executor.Stmt()));
+            default -> throw new IllegalStateException("bad lambda body " + body);
+        };
+    }
+}
