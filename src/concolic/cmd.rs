@@ -384,6 +384,7 @@ fn targets(
                 op: id,
                 receiver: Vec::new(),
                 receiver_at: None,
+                args: Vec::new(),
             }]
         };
         out.push((id, candidates));

@@ -40,6 +40,9 @@ pub struct Target {
     /// The statement whose value is the receiver: `None` for the last one (Candidate
     /// Sequence Search makes it, then calls methods on it).
     pub receiver_at: Option<u32>,
+    /// Per parameter: the statement of `receiver` that gives the argument (an object built
+    /// by Candidate Sequence Search), `None` (or a short list) for a literal.
+    pub args: Vec<Option<u32>>,
 }
 
 impl Target {
@@ -140,7 +143,11 @@ impl Engine<'_> {
             args.push(r);
         }
         let params = inputs.get(target.receiver.len()..).unwrap_or(&[]);
-        for (t, v) in op.params.iter().zip(params) {
+        for (i, (t, v)) in op.params.iter().zip(params).enumerate() {
+            if let Some(Some(k)) = target.args.get(i) {
+                args.push(*k);
+                continue;
+            }
             args.push(stmts.len() as u32);
             stmts.push(Stmt::Lit {
                 ty: t.clone(),

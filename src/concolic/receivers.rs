@@ -32,6 +32,8 @@ type MethodKey = (String, String, String);
 pub struct Effects {
     reads: HashMap<MethodKey, BTreeSet<Field>>,
     writes: HashMap<MethodKey, BTreeSet<Field>>,
+    /// Classes each method's own code casts to or tests with `instanceof`.
+    casts: HashMap<MethodKey, BTreeSet<String>>,
 }
 
 impl Effects {
@@ -58,6 +60,8 @@ impl Effects {
                 .insert(key.clone(), m.reads.iter().map(field).collect());
             e.writes
                 .insert(key.clone(), m.writes.iter().map(field).collect());
+            e.casts
+                .insert(key.clone(), m.casts.iter().cloned().collect());
             // A call resolves to every method of that name and descriptor here: the one
             // named and its overriders (and, conservatively, unrelated namesakes).
             let callees = m
@@ -110,6 +114,16 @@ impl Effects {
         self.reads.get(&Self::key(op)).cloned().unwrap_or_default()
     }
 
+    /// Binary names of the classes `op`'s own code casts to or tests with `instanceof`.
+    pub fn casts(&self, op: &Operation) -> Vec<String> {
+        self.casts
+            .get(&Self::key(op))
+            .into_iter()
+            .flatten()
+            .map(|c| c.replace('/', "."))
+            .collect()
+    }
+
     /// Fields `op` writes, transitively.
     pub fn writes(&self, op: &Operation) -> BTreeSet<Field> {
         self.writes.get(&Self::key(op)).cloned().unwrap_or_default()
@@ -146,16 +160,49 @@ pub fn candidates(
         .map(|(id, o)| (id, effects.writes(o)))
         .filter(|(_, w)| !w.is_empty())
         .collect();
+    let objects = object_params(table, ops, effects, t);
     let mut out = Vec::new();
     for suffix in suffixes(table, effects, &mutators, effects.reads(t), limits) {
-        for &m in &makers {
-            if out.len() >= limits.max_candidates {
-                return out;
+        // An object argument of the receiver's class is set up like the receiver (the same
+        // calls, their own symbolic literals) or left as made: `equals` gets a stack as
+        // long as the receiver and one of another length.
+        let mut shapes = vec![suffix.clone()];
+        if !suffix.is_empty() && !objects.is_empty() {
+            shapes.push(Vec::new());
+        }
+        for shape in &shapes {
+            for &m in &makers {
+                if out.len() >= limits.max_candidates {
+                    return out;
+                }
+                out.push(build(table, m, &suffix, target, &objects, shape));
             }
-            out.push(build(table, m, &suffix, target));
         }
     }
     out
+}
+
+/// Per parameter of `t`, the maker of an object argument: for a parameter of a class under
+/// test's type, or of type `Object` when the method casts to (or tests `instanceof`) the
+/// receiver's class, as seed 002 types `Object` parameters; `None` for the rest (literals).
+fn object_params(
+    table: &OpTable,
+    ops: &[OpId],
+    effects: &Effects,
+    t: &Operation,
+) -> Vec<Option<OpId>> {
+    let casts = effects.casts(t);
+    t.params
+        .iter()
+        .map(|p| match p {
+            JType::Class { name, .. }
+                if *name == t.class || (name == "java.lang.Object" && casts.contains(&t.class)) =>
+            {
+                makers(table, ops, &t.class).first().copied()
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The ways to make a receiver of `class`: its public constructors and the static methods
@@ -232,21 +279,40 @@ fn literals(stmts: &mut Vec<Stmt>, params: &[JType]) -> Vec<u32> {
         .collect()
 }
 
-/// The receiver statements: the maker's literals and call, then each call of `suffix` with
-/// its literals.
-fn build(table: &OpTable, maker: OpId, suffix: &[OpId], target: OpId) -> Target {
-    let mut stmts = Vec::new();
-    let args = literals(&mut stmts, &table.get(maker).params);
+/// Appends an object made by `maker` and set up by the calls of `suffix` (each with its
+/// literals); returns the object's statement.
+fn object(stmts: &mut Vec<Stmt>, table: &OpTable, maker: OpId, suffix: &[OpId]) -> u32 {
+    let args = literals(stmts, &table.get(maker).params);
     stmts.push(Stmt::Call { op: maker, args });
-    let recv = stmts.len() as u32 - 1;
+    let made = stmts.len() as u32 - 1;
     for &op in suffix {
-        let mut args = vec![recv];
-        args.extend(literals(&mut stmts, &table.get(op).params));
+        let mut args = vec![made];
+        args.extend(literals(stmts, &table.get(op).params));
         stmts.push(Stmt::Call { op, args });
     }
+    made
+}
+
+/// The statements before the call: each object argument (made and set up by `shape`), then
+/// the receiver (made by `maker`, set up by `suffix`).
+fn build(
+    table: &OpTable,
+    maker: OpId,
+    suffix: &[OpId],
+    target: OpId,
+    objects: &[Option<OpId>],
+    shape: &[OpId],
+) -> Target {
+    let mut stmts = Vec::new();
+    let args = objects
+        .iter()
+        .map(|o| o.map(|m| object(&mut stmts, table, m, shape)))
+        .collect();
+    let recv = object(&mut stmts, table, maker, suffix);
     Target {
         op: target,
         receiver: stmts,
         receiver_at: Some(recv),
+        args,
     }
 }

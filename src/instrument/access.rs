@@ -1,6 +1,6 @@
 //! Read and write sets of a class's methods, from its class file: the fields each method
 //! reads (`getfield`, `getstatic`) and writes (`putfield`, `putstatic`) and the methods it
-//! calls. `jforge concolic`'s Candidate Sequence Search (seed 002) prepends a call before
+//! calls, and the classes it casts to. `jforge concolic`'s Candidate Sequence Search (seed 002) prepends a call before
 //! the method under test only when it writes something that the method (or a later call)
 //! reads, transitively over the calls it makes; this is where those facts come from. It lives
 //! in the instrumenter because that is the reader that decodes bytecode.
@@ -24,6 +24,8 @@ pub struct MethodAccess {
     pub reads: Vec<MemberRef>,
     pub writes: Vec<MemberRef>,
     pub calls: Vec<MemberRef>,
+    /// Classes (internal names) the code casts to or tests with `instanceof`.
+    pub casts: Vec<String>,
 }
 
 /// The class's internal name and the accesses of each of its methods with code.
@@ -49,6 +51,11 @@ pub fn method_accesses(bytes: &[u8]) -> Result<(String, Vec<MethodAccess>)> {
                     format!("reading the code of {}{}", acc.name, acc.descriptor)
                 })?;
                 for (op, idx) in refs {
+                    if op == 0xc0 || op == 0xc1 {
+                        acc.casts
+                            .extend(cf.cp.class_name_at(idx).ok().map(str::to_string));
+                        continue;
+                    }
                     let Some((owner, n, d)) = cf.cp.ref_at(idx) else {
                         continue;
                     };

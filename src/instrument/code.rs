@@ -170,12 +170,13 @@ fn decode(code: &[u8]) -> Result<Vec<Insn>> {
 }
 
 /// (opcode, constant-pool index) of every field access and call (`getstatic` ..
-/// `invokeinterface`) in a `Code` attribute body: the raw material of read and write sets.
+/// `invokeinterface`) and every `checkcast`/`instanceof` in a `Code` attribute body: the raw
+/// material of read and write sets and of the types an `Object` parameter is used as.
 pub(crate) fn member_refs(code_attribute: &[u8]) -> Result<Vec<(u8, u16)>> {
     let code = CodeAttribute::parse(code_attribute)?;
     Ok(decode(code.code)?
         .iter()
-        .filter(|i| (0xb2..=0xb9).contains(&i.op))
+        .filter(|i| (0xb2..=0xb9).contains(&i.op) || i.op == 0xc0 || i.op == 0xc1)
         .map(|i| {
             let at = i.off as usize + 1;
             (i.op, u16::from_be_bytes([code.code[at], code.code[at + 1]]))
