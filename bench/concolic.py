@@ -74,7 +74,7 @@ def main():
     ap.add_argument("--solver", default="z3")
     ap.add_argument("--subjects", default="hard,containers")
     a = ap.parse_args()
-    exe = a.binary
+    exe = a.binary and os.path.abspath(a.binary)
     if not exe:
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
         exe = os.path.join(ROOT, "target", "release", "jforge")

@@ -52,10 +52,10 @@ pub struct ConcolicArgs {
     pub max_depth: usize,
     /// Calls that set up a receiver before the method under test (Candidate Sequence
     /// Search: only calls that write a field the later ones read).
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    #[arg(long, value_name = "N", default_value_t = 5)]
     pub max_calls: usize,
     /// Receiver sequences explored per method at most (shortest first).
-    #[arg(long, value_name = "N", default_value_t = 64)]
+    #[arg(long, value_name = "N", default_value_t = 256)]
     pub max_sequences: usize,
     #[command(flatten)]
     pub suite: SuiteArgs,

@@ -178,6 +178,11 @@ pub fn candidates(
                 out.push(build(table, m, &suffix, target, &objects, shape));
             }
         }
+        // and once `null` (a literal), for the branches of an argument that is not one
+        if suffix.is_empty() && objects.iter().any(Option::is_some) {
+            let none = vec![None; objects.len()];
+            out.push(build(table, makers[0], &suffix, target, &none, &[]));
+        }
     }
     out
 }

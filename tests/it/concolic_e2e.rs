@@ -164,7 +164,14 @@ fn candidate_sequences_build_a_receiver_state_that_a_constructor_alone_cannot() 
         &cp,
         "css.Lock",
         // ends when every tree is exhausted, long before this on an idle machine
-        &["--time-limit", "90s", "--output-dir", out.to_str().unwrap()],
+        &[
+            "--time-limit",
+            "90s",
+            "--max-calls",
+            "3",
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
     );
     // open() == 2 needs setA(7) and setB(21) before it, on a Lock from the static factory
     // (no public constructor): both prefix arguments come from the solver.
