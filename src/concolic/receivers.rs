@@ -321,3 +321,25 @@ fn build(
         args,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{overwritten_before_use, trace};
+
+    #[test]
+    fn a_prefix_call_whose_every_definition_is_overwritten_before_use_drops_the_sequence() {
+        // statement 1 (setA) wrote one field, overwritten by statement 3 before any read;
+        // statement 3 wrote one, read later
+        let t = trace::parse("D 1 1 1\nD 3 1 0\n").unwrap();
+        assert_eq!(t.defs, vec![(1, 1, 1), (3, 1, 0)]);
+        assert!(overwritten_before_use(&t, &[1, 3]));
+        // the receiver's constructor (statement 0 here) is no prefix call
+        assert!(!overwritten_before_use(&t, &[3]));
+        // one definition of two overwritten: the call still bears on what follows
+        let partly = trace::parse("D 1 2 1\n").unwrap();
+        assert!(!overwritten_before_use(&partly, &[1]));
+        // a call that wrote nothing is not judged by this rule
+        let none = trace::parse("D 1 0 0\n").unwrap();
+        assert!(!overwritten_before_use(&none, &[1]));
+    }
+}
