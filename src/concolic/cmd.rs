@@ -383,8 +383,7 @@ fn targets(
             vec![Target {
                 op: id,
                 receiver: Vec::new(),
-                receiver_at: None,
-                args: Vec::new(),
+                fixed: Vec::new(),
             }]
         };
         out.push((id, candidates));

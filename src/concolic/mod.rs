@@ -37,18 +37,22 @@ pub struct Target {
     /// Statements that build the receiver, empty for static methods and constructors; their
     /// primitive literals are symbolic inputs too.
     pub receiver: Vec<Stmt>,
-    /// The statement whose value is the receiver: `None` for the last one (Candidate
-    /// Sequence Search makes it, then calls methods on it).
-    pub receiver_at: Option<u32>,
-    /// Per parameter: the statement of `receiver` that gives the argument (an object built
-    /// by Candidate Sequence Search), `None` (or a short list) for a literal.
-    pub args: Vec<Option<u32>>,
+    /// Inputs that statements of `receiver` give (input index, the receiver being input 0
+    /// of an instance method; statement): Candidate Sequence Search makes the receiver and
+    /// then calls methods on it, and builds object arguments. An input not listed is a
+    /// literal (symbolic when int-like) or, for the receiver, the last statement.
+    pub fixed: Vec<(usize, u32)>,
 }
 
 impl Target {
+    /// The statement that gives input `i` (0: the receiver of an instance method), if fixed.
+    fn fixed(&self, i: usize) -> Option<u32> {
+        self.fixed.iter().find(|f| f.0 == i).map(|f| f.1)
+    }
+
     /// The statement of `receiver` whose value is the receiver, if any.
     pub fn receiver_stmt(&self) -> Option<u32> {
-        self.receiver_at
+        self.fixed(0)
             .or_else(|| (!self.receiver.is_empty()).then(|| self.receiver.len() as u32 - 1))
     }
 }
@@ -143,9 +147,10 @@ impl Engine<'_> {
             args.push(r);
         }
         let params = inputs.get(target.receiver.len()..).unwrap_or(&[]);
+        let receiver = usize::from(op.has_receiver());
         for (i, (t, v)) in op.params.iter().zip(params).enumerate() {
-            if let Some(Some(k)) = target.args.get(i) {
-                args.push(*k);
+            if let Some(at) = target.fixed(i + receiver) {
+                args.push(at);
                 continue;
             }
             args.push(stmts.len() as u32);

@@ -309,16 +309,17 @@ fn build(
     shape: &[OpId],
 ) -> Target {
     let mut stmts = Vec::new();
-    let args = objects
+    // input 0 is the receiver, parameter i is input i + 1
+    let mut fixed: Vec<(usize, u32)> = objects
         .iter()
-        .map(|o| o.map(|m| object(&mut stmts, table, m, shape)))
+        .enumerate()
+        .filter_map(|(i, o)| o.map(|m| (i + 1, object(&mut stmts, table, m, shape))))
         .collect();
-    let recv = object(&mut stmts, table, maker, suffix);
+    fixed.push((0, object(&mut stmts, table, maker, suffix)));
     Target {
         op: target,
         receiver: stmts,
-        receiver_at: Some(recv),
-        args,
+        fixed,
     }
 }
 
