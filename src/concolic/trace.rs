@@ -1,13 +1,14 @@
 //! The trace of one traced sequence, as `jforge.rt.Sym` writes it (TRACE_SECTION of a RESULT
 //! frame), and its translation to SMT-LIB2 bit-vector terms with Java's semantics.
 //!
-//! Format, one item per line: `N id var K i` (the literal of statement i, an argument of kind K: I J S B C Z, as its
-//! 32- or 64-bit value), `N id const W v`, `N id OP W a [b]` (an operation of width W on
-//! earlier nodes); `B site taken CMP a b` (a conditional jump at `site` whose condition
-//! `a CMP b` was `taken`), `S site key n` (a switch on node n took `key`), `D s n k` (statement s wrote n fields or
-//! array elements, k of them overwritten by a later statement before any read them), `X ...` (notes:
-//! frames out of step, a trace too long). Why text: the trace is built in the worker from
-//! string pieces anyway, it is read once per run, and a line format is easy to check by eye.
+//! Format, one item per line: `N id var K i` (the literal of statement i, an argument of kind
+//! K: I J S B C Z, as its 32- or 64-bit value), `N id const W v`, `N id OP W a [b]` (an
+//! operation of width W on earlier nodes); `B site taken CMP a b` (a conditional jump at
+//! `site` whose condition `a CMP b` was `taken`), `S site key n` (a switch on node n took
+//! `key`), `D s n k` (statement s wrote n fields or array elements, k of them overwritten by
+//! a later statement before any read them), `X ...` (notes: frames out of step, a trace too
+//! long). Why text: the trace is built in the worker from string pieces anyway, it is read
+//! once per run, and a line format is easy to check by eye.
 
 use super::solver::Term;
 use anyhow::{Context, Result, bail};

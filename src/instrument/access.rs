@@ -1,9 +1,10 @@
 //! Read and write sets of a class's methods, from its class file: the fields each method
-//! reads (`getfield`, `getstatic`) and writes (`putfield`, `putstatic`) and the methods it
-//! calls, and the classes it casts to. `jforge concolic`'s Candidate Sequence Search (seed 002) prepends a call before
-//! the method under test only when it writes something that the method (or a later call)
-//! reads, transitively over the calls it makes; this is where those facts come from. It lives
-//! in the instrumenter because that is the reader that decodes bytecode.
+//! reads (`getfield`, `getstatic`) and writes (`putfield`, `putstatic`), the methods it calls
+//! and the classes it casts to. `jforge concolic`'s Candidate Sequence Search (seed 002)
+//! prepends a call before the method under test only when it writes something that the
+//! method (or a later call) reads, transitively over the calls it makes; this is where those
+//! facts come from. It lives in the instrumenter because that is the reader that decodes
+//! bytecode.
 
 use super::classfile::parse_class;
 use anyhow::{Context, Result};
