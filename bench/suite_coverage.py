@@ -48,9 +48,13 @@ commons-collections4 from libcommons-lang3-java, libguava-java, libcommons-colle
 Randoop is not compared: Randoop 4.3.4 is published only as a GitHub release
 (randoop-4.3.4.zip), not on Maven Central, PyPI or npm, so it cannot be fetched here.
 
+With `--concolic`, gen runs as `gen --concolic` and each row's solver figures (plateaus
+handed over, paths and paths per second of the helper, solver calls and time) follow the
+table.
+
 Usage:
   bench/suite_coverage.py [--seconds 60] [--seed 1] [--workers N] [--only NAME]...
-                          [--classes FILE] [--mutation] [--markdown] [--json FILE]
+                          [--classes FILE] [--mutation] [--concolic] [--markdown] [--json FILE]
                           [-- GEN-ARGS...]
 """
 import argparse
@@ -345,6 +349,8 @@ def measure(cls, classpath, a, jforge, jacoco, pit_cp, work):
         stats = json.load(f)
     row["jforge_regression_tests"] = stats.get("regression_tests")
     row["jforge_total_seconds"] = stats.get("total_seconds")
+    if stats.get("concolic"):
+        row["concolic"] = stats["concolic"]
     cov = stats.get("coverage")
     if cov:
         mine = [c for c in cov["classes"] if c["name"] == cls or c["name"].startswith(cls + "$")]
@@ -624,7 +630,11 @@ def main():
     ap.add_argument("--json", metavar="FILE", help="write the results as JSON")
     ap.add_argument("--keep", action="store_true",
                     help="keep each class's work folder (suite, logs, JaCoCo XML and HTML) and print its path")
+    ap.add_argument("--concolic", action="store_true",
+                    help="run `jforge gen --concolic` (needs z3 or cvc5) and print the solver's figures per class")
     a = ap.parse_args(argv)
+    if a.concolic:
+        gen_args.append("--concolic")
     a.gen_args = gen_args
 
     subjects = read_class_list(a.classes) if a.classes else DEFAULT_CLASSES
@@ -672,6 +682,13 @@ def main():
           + (f", {a.workers} workers" if a.workers else "")
           + (f", extra: {' '.join(gen_args)}" if gen_args else ""))
     print_table(rows, a.markdown, a.mutation)
+    for r in rows:
+        c = r.get("concolic")
+        if c:
+            print(f"{r['class']}: concolic {c['handoffs']} plateaus, {c['methods_explored']} methods, "
+                  f"{c['paths']} paths ({c['paths'] / max(c['seconds'], 1e-9):.1f}/s), "
+                  f"{c['solver_calls']} solver calls in {c['solver_seconds']:.1f} s, "
+                  f"{c['solver_timeouts']} time-outs, {c['new_branches']} new branches")
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"date": str(datetime.date.today()), "machine": platform.node(),

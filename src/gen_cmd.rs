@@ -98,6 +98,12 @@ pub struct GenArgs {
     /// With coverage: stop when no new branch was covered for this long (e.g. 10s).
     #[arg(long, value_name = "DURATION")]
     pub stop_on_plateau: Option<String>,
+    /// When coverage stops growing, explore the methods with uncovered branches with an SMT
+    /// solver (as `jforge concolic` does) and add the inputs it finds to the run.
+    #[arg(long)]
+    pub concolic: bool,
+    #[command(flatten)]
+    pub solver: crate::concolic::solver::SolverArgs,
 }
 
 impl GenArgs {
@@ -267,6 +273,8 @@ pub struct Gen {
 
 /// The flags parsed and the output folders locked, before anything starts.
 struct Prepared {
+    /// `--concolic`: the solver, found before anything starts.
+    solver: Option<crate::concolic::solver::SolverSpec>,
     limits: Limits,
     /// Locked for the whole run, written through a staging folder (see emit::output).
     out: RunOutput,
@@ -346,7 +354,12 @@ impl Strategy for Gen {
             args.test_package.clone(),
         )?
         .context("internal error: gen writes a suite")?;
-        self.prepared = Some(Prepared { limits, out });
+        let solver = concolic_solver(args)?;
+        self.prepared = Some(Prepared {
+            solver,
+            limits,
+            out,
+        });
         Ok(())
     }
 
@@ -368,7 +381,11 @@ impl Strategy for Gen {
 
     fn run(self, mut session: Session, started: Instant) -> anyhow::Result<Finished<Report>> {
         let Gen { args, prepared } = self;
-        let Prepared { limits, mut out } = prepared.context(NOT_PREPARED)?;
+        let Prepared {
+            solver,
+            limits,
+            mut out,
+        } = prepared.context(NOT_PREPARED)?;
         // ---- set-up: classes, operations, literals, coverage, workers
         check_class_versions(&session, &args)?;
         let sel = select_classes(&mut session, &args)?;
@@ -376,6 +393,7 @@ impl Strategy for Gen {
         let literals = literal_pool(&session.model, &sel.classes);
         let instrument_start = Instant::now();
         let cov_setup = coverage_setup(&mut session, &args, &limits, &sel.classes, &mut ops)?;
+        let traced = traced_setup(&mut session, &sel.classes, solver.as_ref())?;
         let instrument = instrument_start.elapsed();
         let earlier = read_earlier(&mut out, &ops, &sel.classes);
         let mut pool = session.take_pool()?;
@@ -392,8 +410,17 @@ impl Strategy for Gen {
 
         // ---- generation: the time limit covers the whole run up to its end
         let mut generator = run.new_generator(literals, &mut pool)?;
+        if let (Some(setup), Some(spec)) = (traced, solver) {
+            let config = session
+                .pool_maker()
+                .config(vec![format!("-D{CONSOLE_PROPERTY}=quiet")]);
+            let helper = crate::concolic::hybrid::Hybrid::new(&ops.table, setup, config, spec);
+            generator.assist = Some(Box::new(helper));
+        }
         let setup_time = started.elapsed();
         let generation = generate(&mut generator, &mut pool, &args, &limits, setup_time)?;
+        // The helper's JVMs and solver are not needed to finish the tests.
+        generator.assist = None;
 
         // ---- tests: chosen, observed in two JVMs, minimized
         let built = run.finish_tests(&generator, &mut pool, &earlier.tests)?;
@@ -823,6 +850,43 @@ fn coverage_setup(
         .extra_jvm_args
         .push(crate::runner::CLOCK_FIXED.to_string());
     session.set_worker_settings(settings);
+    Ok(Some(setup))
+}
+
+/// `--concolic`: the solver (a clear message when none is installed) and what the helper
+/// needs of the run (coverage, a JDK); without `--concolic` nothing needs a solver.
+fn concolic_solver(args: &GenArgs) -> anyhow::Result<Option<crate::concolic::solver::SolverSpec>> {
+    if !args.concolic {
+        return Ok(None);
+    }
+    if args.no_coverage {
+        bail!(
+            "--concolic starts when coverage stops growing, so it needs coverage (drop --no-coverage)"
+        );
+    }
+    args.solver.resolve().map(Some)
+}
+
+/// `--concolic`: the classes under test instrumented in trace mode, for the helper's own
+/// pool (made before gen's pool is taken: instrumenting may read JDK classes through it).
+fn traced_setup(
+    session: &mut Session,
+    classes: &[String],
+    solver: Option<&crate::concolic::solver::SolverSpec>,
+) -> anyhow::Result<Option<crate::coverage::Setup>> {
+    if solver.is_none() {
+        return Ok(None);
+    }
+    let Some(javac) = session.java.javac.clone() else {
+        bail!(
+            "--concolic instruments the classes under test and needs a JDK with javac; {} has \
+             none: point --java at a JDK",
+            session.java.home.display()
+        );
+    };
+    let setup = session.with_classes(|_, cp, jdk| {
+        crate::coverage::Setup::prepare_traced(&javac, cp, jdk, classes)
+    })?;
     Ok(Some(setup))
 }
 

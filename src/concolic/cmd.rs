@@ -6,7 +6,7 @@
 //! its algorithm change together (ARCHITECTURE.md, "Adding a generator").
 
 use super::receivers::{self, Effects, Limits};
-use super::solver::{SmtProcess, SolverKind, locate};
+use super::solver::{SmtProcess, SolverArgs, SolverSpec};
 use super::{Engine, Found, MethodResult, Target};
 use crate::cli::{RunArgs, SuiteArgs, check_common, parse_duration};
 use crate::coverage::{Setup, Tracker};
@@ -41,12 +41,8 @@ pub struct ConcolicArgs {
     /// come after.
     #[arg(long, value_name = "D", default_value = "60s")]
     pub time_limit: String,
-    /// The SMT solver: `z3`, `cvc5` (found on PATH) or the path of a solver executable.
-    #[arg(long, value_name = "z3|cvc5|PATH", default_value = "z3")]
-    pub solver: String,
-    /// Time limit of one solver query; past it the alternative is recorded as a time-out.
-    #[arg(long, value_name = "D", default_value = "10s")]
-    pub solver_timeout: String,
+    #[command(flatten)]
+    pub solver: SolverArgs,
     /// Decisions of a path beyond this depth get no alternatives (loops over inputs).
     #[arg(long, value_name = "N", default_value_t = 200)]
     pub max_depth: usize,
@@ -77,8 +73,7 @@ pub struct Concolic {
 
 struct Prepared {
     time_limit: Duration,
-    solver_timeout: Duration,
-    solver: (PathBuf, SolverKind),
+    solver: SolverSpec,
     output: Option<RunOutput>,
 }
 
@@ -134,12 +129,10 @@ impl Strategy for Concolic {
             bail!("name the class to explore with --class NAME");
         }
         let time_limit = parse_duration(&args.time_limit).context("--time-limit")?;
-        let solver_timeout = parse_duration(&args.solver_timeout).context("--solver-timeout")?;
-        let solver = locate(&args.solver)?;
+        let solver = args.solver.resolve()?;
         let output = RunOutput::for_suite(Tool::Concolic, &args.suite, None, None)?;
         self.prepared = Some(Prepared {
             time_limit,
-            solver_timeout,
             solver,
             output,
         });
@@ -176,7 +169,7 @@ impl Strategy for Concolic {
             max_candidates: args.max_sequences.max(1),
         };
         let targets = targets(&ops, &classes, &args.methods, &failed, &effects, limits)?;
-        let mut solver = SmtProcess::start(&p.solver.0, &p.solver.1, p.solver_timeout)?;
+        let mut solver = SolverArgs::start(&p.solver)?;
         let engine = Engine {
             table: &ops.table,
             switch_cases: switch_cases(&setup),
@@ -207,7 +200,7 @@ impl Strategy for Concolic {
         let explore_seconds = explore_start.elapsed().as_secs_f64();
         let mut stats = ConcolicStats {
             classes: classes.clone(),
-            solver: p.solver.0.display().to_string(),
+            solver: p.solver.path.display().to_string(),
             explore_seconds,
             output_dir: args.suite.output_dir.clone(),
             ..ConcolicStats::default()
@@ -406,7 +399,7 @@ fn targets(
 }
 
 /// Switch keys by site: the probe id of a switch's first case (what the trace names).
-fn switch_cases(setup: &Setup) -> HashMap<String, Vec<i64>> {
+pub(super) fn switch_cases(setup: &Setup) -> HashMap<String, Vec<i64>> {
     let mut out: HashMap<String, Vec<i64>> = HashMap::new();
     for m in &setup.maps {
         let mut by_insn: HashMap<(u32, u32), (u32, Vec<i64>)> = HashMap::new();

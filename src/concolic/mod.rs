@@ -9,11 +9,14 @@
 //! What is symbolic: int, long, short, byte, char and boolean literals of the sequence (the
 //! arguments of the method under test and of the calls that build its receiver), with
 //! Java's bit-vector semantics (`trace.rs`), also after they were stored in a field or an
-//! array element by an earlier call; references, floats and Strings are concrete. Receivers
-//! come from Candidate Sequence Search (`receivers.rs`); other arguments are fixed literals
-//! (`""`, `null`, 0.0).
+//! array element by an earlier call, and its String literals through `length`, `charAt`,
+//! `isEmpty`, `equals` and `startsWith` (the solver's string theory); references, floats and
+//! other String methods are concrete. Receivers come from Candidate Sequence Search
+//! (`receivers.rs`), or under `gen --concolic` from gen's pool (`hybrid.rs`); other arguments
+//! are fixed literals (`""`, `null`, 0.0).
 
 pub mod cmd;
+pub mod hybrid;
 pub mod receivers;
 pub mod solver;
 pub mod trace;
@@ -23,7 +26,7 @@ use crate::model::{JType, Prim};
 use crate::runner::{ExecMode, ExecRequest, Pool, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, OpKind, OpTable, Sequence, Stmt, Value};
 use anyhow::Result;
-use solver::{Answer, Query, Solver};
+use solver::{Answer, Query, Solver, Val};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
@@ -39,8 +42,9 @@ pub struct Target {
     pub receiver: Vec<Stmt>,
     /// Inputs that statements of `receiver` give (input index, the receiver being input 0
     /// of an instance method; statement): Candidate Sequence Search makes the receiver and
-    /// then calls methods on it, and builds object arguments. An input not listed is a
-    /// literal (symbolic when int-like) or, for the receiver, the last statement.
+    /// then calls methods on it, and builds object arguments; `gen --concolic` takes the
+    /// receiver and the object arguments from gen's pool (`hybrid.rs`). An input not listed is
+    /// a literal (symbolic when int-like or a String) or, for the receiver, the last statement.
     pub fixed: Vec<(usize, u32)>,
 }
 
@@ -207,6 +211,9 @@ impl Engine<'_> {
             })
             .collect();
         vars.dedup();
+        let (links, tied) = trace::string_links(&t.nodes, &defs)?;
+        vars.extend(links);
+        asserts.splice(0..0, tied);
         Ok(Query {
             vars,
             defs,
@@ -216,11 +223,11 @@ impl Engine<'_> {
 
     /// The inputs a model gives: the solved variables (`p<k>`: the literal of statement k),
     /// the rest as in the source run.
-    fn inputs_from(&self, target: &Target, p: &Pending, q: &Query, bits: &[u64]) -> Vec<Value> {
+    fn inputs_from(&self, target: &Target, p: &Pending, q: &Query, vals: &[Val]) -> Vec<Value> {
         let op = self.table.get(target.op);
         let r = target.receiver.len();
         let mut inputs = (*p.inputs).clone();
-        for ((name, _), &b) in q.vars.iter().zip(bits) {
+        for ((name, _), v) in q.vars.iter().zip(vals) {
             let Some(k) = name.strip_prefix('p').and_then(|s| s.parse::<usize>().ok()) else {
                 continue;
             };
@@ -229,8 +236,13 @@ impl Engine<'_> {
                 Some(_) => None,
                 None => k.checked_sub(r).and_then(|i| op.params.get(i)),
             };
-            if let (Some(JType::Prim(prim)), Some(slot)) = (ty, inputs.get_mut(k)) {
-                *slot = bits_value(*prim, b);
+            let (Some(t), Some(slot)) = (ty, inputs.get_mut(k)) else {
+                continue;
+            };
+            match (t, v) {
+                (JType::Prim(prim), Val::Bits(b)) => *slot = bits_value(*prim, *b),
+                (JType::Class { .. }, Val::Str(text)) => *slot = Value::Str(text.clone()),
+                _ => {}
             }
         }
         inputs
@@ -250,7 +262,9 @@ impl Engine<'_> {
             .collect()
     }
 
-    /// Explores one method until its tree is exhausted or `deadline`.
+    /// Explores one method until its tree is exhausted or `deadline` (`gen --concolic`: the
+    /// receiver comes from gen's pool, not from Candidate Sequence Search, so the sequence is
+    /// never dropped for a prefix call whose definitions were overwritten before use).
     pub fn explore(
         &self,
         pool: &mut Pool,
@@ -258,7 +272,8 @@ impl Engine<'_> {
         target: &Target,
         deadline: Instant,
     ) -> Result<MethodResult> {
-        self.explore_shared(pool, solver, target, deadline, &mut HashSet::new(), true)
+        let mut covered = HashSet::new();
+        self.explore_in(pool, solver, target, deadline, &mut covered, true, false)
     }
 
     /// [`Engine::explore`] of one of several receiver sequences of a method: `covered` holds
@@ -273,6 +288,22 @@ impl Engine<'_> {
         covered: &mut HashSet<u32>,
         decisions: bool,
     ) -> Result<MethodResult> {
+        self.explore_in(pool, solver, target, deadline, covered, decisions, true)
+    }
+
+    /// [`Engine::explore_shared`]; with `prune`, the sequence is dropped after its first run
+    /// when a prefix call's definitions were all overwritten before use.
+    #[allow(clippy::too_many_arguments)]
+    fn explore_in(
+        &self,
+        pool: &mut Pool,
+        solver: &mut dyn Solver,
+        target: &Target,
+        deadline: Instant,
+        covered: &mut HashSet<u32>,
+        decisions: bool,
+        prune: bool,
+    ) -> Result<MethodResult> {
         let t0 = Instant::now();
         let (calls0, time0) = solver.calls();
         let op = self.table.get(target.op);
@@ -284,7 +315,11 @@ impl Engine<'_> {
             },
             covered: std::mem::take(covered),
             decisions,
-            prefix_calls: prefix_calls(target),
+            prefix_calls: if prune {
+                prefix_calls(target)
+            } else {
+                Vec::new()
+            },
             dropped: false,
         };
         ex.result.sequences = 1;
@@ -322,8 +357,8 @@ impl Engine<'_> {
             let Some(p) = ex.tree.pick() else { break };
             let q = self.query(&p)?;
             match solver.check(&q)? {
-                Answer::Sat(bits) => {
-                    let inputs = self.inputs_from(target, &p, &q, &bits);
+                Answer::Sat(vals) => {
+                    let inputs = self.inputs_from(target, &p, &q, &vals);
                     batch.push((inputs, Some(p)));
                 }
                 Answer::Unsat => ex.tree.close(&p, Leaf::Infeasible),

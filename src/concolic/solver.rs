@@ -72,11 +72,20 @@ pub struct Query {
     pub asserts: Vec<Term>,
 }
 
+/// A variable's value in a model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Val {
+    /// A bit-vector, as unsigned bits.
+    Bits(u64),
+    /// A String (width 0, `trace::STRING`).
+    Str(String),
+}
+
 /// What the solver said.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
-    /// Values of [`Query::vars`], in order, as unsigned bits.
-    Sat(Vec<u64>),
+    /// Values of [`Query::vars`], in order.
+    Sat(Vec<Val>),
     Unsat,
     /// Time limit reached (or the solver gave up).
     Unknown,
@@ -98,6 +107,44 @@ pub enum SolverKind {
 
 /// Finds the solver program for `--solver z3|cvc5|PATH`: the name on PATH, or the path
 /// itself (its kind from its file name). Errors say how to install one.
+/// The solver flags, shared by `jforge concolic` and `gen --concolic`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SolverArgs {
+    /// The SMT solver: `z3`, `cvc5` (found on PATH) or the path of a solver executable.
+    #[arg(long, value_name = "z3|cvc5|PATH", default_value = "z3")]
+    pub solver: String,
+    /// Time limit of one solver query; past it the alternative is recorded as a time-out.
+    #[arg(long, value_name = "D", default_value = "10s")]
+    pub solver_timeout: String,
+}
+
+/// A solver found and its per-query time limit.
+#[derive(Clone, Debug)]
+pub struct SolverSpec {
+    pub path: std::path::PathBuf,
+    pub kind: SolverKind,
+    pub timeout: Duration,
+}
+
+impl SolverArgs {
+    /// The solver executable (a clear message when none is installed) and the time limit.
+    pub fn resolve(&self) -> Result<SolverSpec> {
+        let timeout =
+            crate::cli::parse_duration(&self.solver_timeout).context("--solver-timeout")?;
+        let (path, kind) = locate(&self.solver)?;
+        Ok(SolverSpec {
+            path,
+            kind,
+            timeout,
+        })
+    }
+
+    /// Starts the solver process.
+    pub fn start(spec: &SolverSpec) -> Result<SmtProcess> {
+        SmtProcess::start(&spec.path, &spec.kind, spec.timeout)
+    }
+}
+
 pub fn locate(spec: &str) -> Result<(std::path::PathBuf, SolverKind)> {
     let path = std::path::Path::new(spec);
     let kind = match path.file_name().and_then(|n| n.to_str()) {
@@ -119,110 +166,207 @@ pub fn locate(spec: &str) -> Result<(std::path::PathBuf, SolverKind)> {
     match found {
         Some(p) => Ok((p, kind)),
         None => bail!(
-            "jforge concolic needs an SMT solver and `{spec}` is not on PATH: install one \
+            "concolic generation (jforge concolic, gen --concolic) needs an SMT solver and `{spec}` is not on PATH: install one \
              (Debian/Ubuntu: `apt-get install z3` or `apt-get install cvc5`; macOS: `brew \
              install z3`) or name it with --solver z3|cvc5|PATH"
         ),
     }
 }
 
-/// A solver process spoken to in SMT-LIB2 through `easy-smt`.
+/// A solver process spoken to in SMT-LIB2 through `easy-smt`: one for bit-vector queries
+/// (logic QF_BV, where the solvers are fastest) and, started at the first query with a
+/// String, one for the string theory (logic ALL: cvc5 needs it for strings).
 pub struct SmtProcess {
-    ctx: easy_smt::Context,
+    bv: easy_smt::Context,
+    strings: Option<easy_smt::Context>,
+    program: std::path::PathBuf,
+    kind: SolverKind,
+    limit: Duration,
     calls: u64,
     time: Duration,
+}
+
+/// Starts a solver process with a per-query time limit and a logic.
+fn start_context(
+    program: &std::path::Path,
+    kind: &SolverKind,
+    limit: Duration,
+    logic: &str,
+) -> Result<easy_smt::Context> {
+    let ms = limit.as_millis().max(1);
+    let args: Vec<String> = match kind {
+        SolverKind::Z3 => vec!["-smt2".into(), "-in".into(), format!("-t:{ms}")],
+        SolverKind::Cvc5 => vec![
+            "--quiet".into(),
+            "--lang=smt2".into(),
+            "--incremental".into(),
+            // str.at and str.prefixof need cvc5's extended string functions
+            "--strings-exp".into(),
+            format!("--tlimit-per={ms}"),
+        ],
+    };
+    // JFORGE_SMT_LOG=FILE: every command sent to the solver, to replay by hand (the string
+    // theory's process writes FILE.strings).
+    let log = match std::env::var_os("JFORGE_SMT_LOG") {
+        Some(p) => {
+            let mut p = std::path::PathBuf::from(p);
+            if logic != "QF_BV" {
+                p.as_mut_os_string().push(".strings");
+            }
+            Some(
+                std::fs::File::create(&p)
+                    .with_context(|| format!("creating JFORGE_SMT_LOG file {}", p.display()))?,
+            )
+        }
+        None => None,
+    };
+    let mut ctx = easy_smt::ContextBuilder::new()
+        .solver(program)
+        .solver_args(args)
+        .replay_file(log)
+        .build()
+        .with_context(|| format!("starting the SMT solver {}", program.display()))?;
+    ctx.set_logic(logic)
+        .with_context(|| format!("setting up the SMT solver {}", program.display()))?;
+    Ok(ctx)
 }
 
 impl SmtProcess {
     /// Starts the solver with a per-query time limit.
     pub fn start(program: &std::path::Path, kind: &SolverKind, limit: Duration) -> Result<Self> {
-        let ms = limit.as_millis().max(1);
-        let args: Vec<String> = match kind {
-            SolverKind::Z3 => vec!["-smt2".into(), "-in".into(), format!("-t:{ms}")],
-            SolverKind::Cvc5 => vec![
-                "--quiet".into(),
-                "--lang=smt2".into(),
-                "--incremental".into(),
-                format!("--tlimit-per={ms}"),
-            ],
-        };
-        // JFORGE_SMT_LOG=FILE: every command sent to the solver, to replay by hand.
-        let log = match std::env::var_os("JFORGE_SMT_LOG") {
-            Some(p) => Some(
-                std::fs::File::create(&p)
-                    .with_context(|| format!("creating JFORGE_SMT_LOG file {}", p.display()))?,
-            ),
-            None => None,
-        };
-        let mut ctx = easy_smt::ContextBuilder::new()
-            .solver(program)
-            .solver_args(args)
-            .replay_file(log)
-            .build()
-            .with_context(|| format!("starting the SMT solver {}", program.display()))?;
-        ctx.set_logic("QF_BV")
-            .with_context(|| format!("setting up the SMT solver {}", program.display()))?;
         Ok(SmtProcess {
-            ctx,
+            bv: start_context(program, kind, limit, "QF_BV")?,
+            strings: None,
+            program: program.to_path_buf(),
+            kind: kind.clone(),
+            limit,
             calls: 0,
             time: Duration::ZERO,
         })
     }
 
-    fn sexpr(&self, t: &Term) -> easy_smt::SExpr {
-        match t {
-            Term::Atom(a) => self.ctx.atom(a.as_str()),
-            Term::List(v) => self.ctx.list(v.iter().map(|x| self.sexpr(x)).collect()),
+    /// The process for a query: the string theory's when a variable or definition is a
+    /// String.
+    fn context_for(&mut self, q: &Query) -> Result<&mut easy_smt::Context> {
+        let strings = q.vars.iter().any(|v| v.1 == super::trace::STRING)
+            || super::trace::uses_strings(&q.defs);
+        if !strings {
+            return Ok(&mut self.bv);
         }
+        if self.strings.is_none() {
+            self.strings = Some(start_context(&self.program, &self.kind, self.limit, "ALL")?);
+        }
+        self.strings
+            .as_mut()
+            .context("internal error: the string solver did not start")
     }
+}
 
-    fn ask(&mut self, q: &Query) -> Result<Answer> {
-        for (name, width) in &q.vars {
-            let sort = self.ctx.bit_vec_sort(self.ctx.numeral(*width));
-            self.ctx.declare_const(name.as_str(), sort)?;
-        }
-        for (name, width, body) in &q.defs {
-            let sort = self.ctx.bit_vec_sort(self.ctx.numeral(*width));
-            let b = self.sexpr(body);
-            self.ctx.define_const(name.as_str(), sort, b)?;
-        }
-        for a in &q.asserts {
-            let e = self.sexpr(a);
-            self.ctx.assert(e)?;
-        }
-        Ok(match self.ctx.check()? {
-            easy_smt::Response::Sat => {
-                let names: Vec<easy_smt::SExpr> = q
-                    .vars
-                    .iter()
-                    .map(|(n, _)| self.ctx.atom(n.as_str()))
-                    .collect();
-                let vals = if names.is_empty() {
-                    Vec::new()
-                } else {
-                    self.ctx.get_value(names)?
-                };
-                let mut out = Vec::with_capacity(vals.len());
-                for (_, v) in vals {
-                    let text = self.ctx.display(v).to_string();
-                    out.push(parse_bv(&text).with_context(|| {
-                        format!("reading the solver's value {text} (expected a bit-vector)")
-                    })?);
-                }
-                Answer::Sat(out)
-            }
-            easy_smt::Response::Unsat => Answer::Unsat,
-            easy_smt::Response::Unknown => Answer::Unknown,
-        })
+fn sexpr(ctx: &easy_smt::Context, t: &Term) -> easy_smt::SExpr {
+    match t {
+        Term::Atom(a) => ctx.atom(a.as_str()),
+        Term::List(v) => ctx.list(v.iter().map(|x| sexpr(ctx, x)).collect()),
     }
+}
+
+/// The sort of a width: a bit-vector, or String for width 0.
+fn sort(ctx: &easy_smt::Context, width: u32) -> easy_smt::SExpr {
+    if width == super::trace::STRING {
+        ctx.atom("String")
+    } else {
+        ctx.bit_vec_sort(ctx.numeral(width))
+    }
+}
+
+/// Asks about a query with Strings: first with their characters kept to printable ASCII (a
+/// test that reads `"run:abc"`, not `"run:\ufffe\uea96"`), then, if that is impossible,
+/// with any 16-bit char.
+fn ask_readable(ctx: &mut easy_smt::Context, q: &Query) -> Result<Answer> {
+    ctx.push()?;
+    let r = ask(ctx, q, (' ', '~'));
+    ctx.pop()?;
+    match r? {
+        Answer::Unsat => ask(ctx, q, ('\u{0}', '\u{ffff}')),
+        a => Ok(a),
+    }
+}
+
+/// Declares the variables (a String's characters kept to `chars`), defines the
+/// definitions, asserts, checks and reads the model.
+fn ask(ctx: &mut easy_smt::Context, q: &Query, chars: (char, char)) -> Result<Answer> {
+    for (name, width) in &q.vars {
+        let s = sort(ctx, *width);
+        ctx.declare_const(name.as_str(), s)?;
+        if *width == super::trace::STRING {
+            let utf16 = Term::app(
+                "str.in_re",
+                vec![
+                    Term::atom(name.as_str()),
+                    Term::app(
+                        "re.*",
+                        vec![Term::app(
+                            "re.range",
+                            vec![
+                                super::trace::string_literal(&chars.0.to_string()),
+                                super::trace::string_literal(&chars.1.to_string()),
+                            ],
+                        )],
+                    ),
+                ],
+            );
+            let e = sexpr(ctx, &utf16);
+            ctx.assert(e)?;
+        }
+    }
+    for (name, width, body) in &q.defs {
+        let s = sort(ctx, *width);
+        let b = sexpr(ctx, body);
+        ctx.define_const(name.as_str(), s, b)?;
+    }
+    for a in &q.asserts {
+        let e = sexpr(ctx, a);
+        ctx.assert(e)?;
+    }
+    Ok(match ctx.check()? {
+        easy_smt::Response::Sat => {
+            let names: Vec<easy_smt::SExpr> =
+                q.vars.iter().map(|(n, _)| ctx.atom(n.as_str())).collect();
+            let vals = if names.is_empty() {
+                Vec::new()
+            } else {
+                ctx.get_value(names)?
+            };
+            let mut out = Vec::with_capacity(vals.len());
+            for (_, v) in vals {
+                let text = ctx.display(v).to_string();
+                let val = match parse_bv(&text) {
+                    Some(b) => Val::Bits(b),
+                    None => Val::Str(parse_string(&text).with_context(|| {
+                        format!(
+                            "reading the solver's value {text} (expected a bit-vector or a String)"
+                        )
+                    })?),
+                };
+                out.push(val);
+            }
+            Answer::Sat(out)
+        }
+        easy_smt::Response::Unsat => Answer::Unsat,
+        easy_smt::Response::Unknown => Answer::Unknown,
+    })
 }
 
 impl Solver for SmtProcess {
     fn check(&mut self, q: &Query) -> Result<Answer> {
         let t0 = Instant::now();
-        self.ctx.push()?;
-        let r = self.ask(q);
-        let popped = self.ctx.pop();
+        let ctx = self.context_for(q)?;
+        ctx.push()?;
+        let r = if q.vars.iter().any(|v| v.1 == super::trace::STRING) {
+            ask_readable(ctx, q)
+        } else {
+            ask(ctx, q, ('\u{0}', '\u{ffff}'))
+        };
+        let popped = ctx.pop();
         self.calls += 1;
         self.time += t0.elapsed();
         let r = r.context("talking to the SMT solver")?;
@@ -248,6 +392,38 @@ pub fn parse_bv(s: &str) -> Option<u64> {
     inner.split_whitespace().next()?.parse().ok()
 }
 
+/// A String value as the solver prints it: in double quotes, `""` for a quote, `\u{..}`
+/// (or `\uXXXX`) for a character by its code; other characters as they are.
+pub fn parse_string(s: &str) -> Option<String> {
+    let inner = s.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut units: Vec<u16> = Vec::new();
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if chars.peek() == Some(&'"') => {
+                chars.next();
+                units.push(b'"' as u16);
+            }
+            '\\' if chars.peek() == Some(&'u') => {
+                chars.next();
+                let hex: String = if chars.peek() == Some(&'{') {
+                    chars.next();
+                    chars.by_ref().take_while(|&c| c != '}').collect()
+                } else {
+                    chars.by_ref().take(4).collect()
+                };
+                let code = u32::from_str_radix(&hex, 16).ok()?;
+                units.push(u16::try_from(code).ok()?);
+            }
+            c => {
+                let mut buf = [0u16; 2];
+                units.extend_from_slice(c.encode_utf16(&mut buf));
+            }
+        }
+    }
+    Some(String::from_utf16_lossy(&units))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,6 +436,12 @@ mod tests {
         assert_eq!(parse_bv("#b101"), Some(5));
         assert_eq!(parse_bv("(_ bv42 32)"), Some(42));
         assert_eq!(parse_bv("oops"), None);
+        assert_eq!(
+            parse_string(r#""a""\u{e9}B\u0041""#).as_deref(),
+            Some("a\"éBA")
+        );
+        assert_eq!(parse_string("\"\"").as_deref(), Some(""));
+        assert_eq!(parse_string("#x01"), None);
         assert_eq!(
             Term::indexed("sign_extend", &[24], Term::atom("p0")).text(),
             "((_ sign_extend 24) p0)"

@@ -29,6 +29,8 @@ pub enum Node {
         width: u32,
         args: Vec<usize>,
     },
+    /// A String constant (compared with a symbolic String).
+    Str(String),
 }
 
 /// Which way a decision went.
@@ -151,6 +153,7 @@ fn parse_node(f: &[&str], id: usize) -> Result<Node> {
             width: w.parse()?,
             value: v.parse()?,
         },
+        ["str", hex] => Node::Str(parse_utf16_hex(hex)?),
         [op, w, args @ ..] if !args.is_empty() && args.len() <= 2 => Node::Op {
             op: op.to_string(),
             width: w.parse()?,
@@ -163,9 +166,35 @@ fn parse_node(f: &[&str], id: usize) -> Result<Node> {
     })
 }
 
-/// The declared width of a parameter variable of kind K.
+/// A String constant of the trace: its UTF-16 units, four hex digits each (`-`: empty).
+fn parse_utf16_hex(hex: &str) -> Result<String> {
+    if hex == "-" {
+        return Ok(String::new());
+    }
+    if !hex.len().is_multiple_of(4) || !hex.is_ascii() {
+        bail!("malformed String constant");
+    }
+    let units: Vec<u16> = (0..hex.len())
+        .step_by(4)
+        .map(|i| u16::from_str_radix(&hex[i..i + 4], 16))
+        .collect::<std::result::Result<_, _>>()?;
+    Ok(String::from_utf16_lossy(&units))
+}
+
+/// An SMT-LIB 2.6 string literal: every character as `\u{..}`, so that quotes, backslashes
+/// and non-ASCII characters need no other escape (z3 and cvc5 read the same).
+pub fn string_literal(s: &str) -> Term {
+    let body: String = s.encode_utf16().map(|u| format!("\\u{{{u:x}}}")).collect();
+    Term::atom(format!("\"{body}\""))
+}
+
+/// The width of String values: 0 stands for the SMT-LIB sort `String` (see `solver.rs`).
+pub const STRING: u32 = 0;
+
+/// The declared width of a parameter variable of kind K (T: a String).
 pub fn var_width(kind: char) -> u32 {
     match kind {
+        'T' => STRING,
         'J' => 64,
         'S' | 'C' => 16,
         'B' => 8,
@@ -183,6 +212,7 @@ pub fn var_name(index: usize) -> String {
 pub fn width(nodes: &[Node], n: usize) -> u32 {
     match &nodes[n] {
         Node::Var { kind: 'J', .. } => 64,
+        Node::Var { kind: 'T', .. } | Node::Str(_) => STRING,
         Node::Var { .. } => 32,
         Node::Const { width, .. } | Node::Op { width, .. } => *width,
     }
@@ -204,6 +234,8 @@ fn node_term(nodes: &[Node], n: usize) -> Result<Term> {
             }
         }
         Node::Const { width, value } => Term::bv(*value as u64, *width),
+        Node::Str(v) => string_literal(v),
+        Node::Op { op, .. } if STRING_OPS.contains(&op.as_str()) => string_op(nodes, n)?,
         Node::Op { op, width, args } => {
             let a = r(args[0]);
             let b = || {
@@ -256,6 +288,91 @@ fn node_term(nodes: &[Node], n: usize) -> Result<Term> {
     })
 }
 
+/// The operations on Strings a trace may hold.
+const STRING_OPS: [&str; 5] = ["slen", "sempty", "seq", "spre", "sat"];
+
+/// The term of a String operation (`slen`, `sempty`, `seq`, `spre`, `sat`): an int, as a
+/// 32-bit vector (booleans 0 or 1, as Java's). A length or a char is the variable `l<id>`
+/// that [`string_links`] ties to its integer.
+fn string_op(nodes: &[Node], n: usize) -> Result<Term> {
+    let Node::Op { op, args, .. } = &nodes[n] else {
+        bail!("not a String operation");
+    };
+    let r = |k: usize| -> Result<Term> {
+        let i = *args.get(k).context("a String operation lacks an operand")?;
+        Ok(Term::atom(format!("n{i}")))
+    };
+    let bool01 = |c: Term| Term::app("ite", vec![c, Term::bv(1, 32), Term::bv(0, 32)]);
+    Ok(match op.as_str() {
+        "slen" | "sat" => Term::atom(format!("l{n}")),
+        "sempty" => bool01(Term::app(
+            "=",
+            vec![Term::app("str.len", vec![r(0)?]), Term::atom("0")],
+        )),
+        "seq" => bool01(Term::app("=", vec![r(0)?, r(1)?])),
+        // s.startsWith(p): p is a prefix of s
+        "spre" => bool01(Term::app("str.prefixof", vec![r(1)?, r(0)?])),
+        other => bail!("unknown String operation {other} in the trace"),
+    })
+}
+
+/// The integer a length or char node stands for: `(str.len s)`, `(str.to_code (str.at s
+/// i))` (a constant index as a numeral).
+fn string_int(nodes: &[Node], n: usize) -> Result<Option<Term>> {
+    let Node::Op { op, args, .. } = &nodes[n] else {
+        return Ok(None);
+    };
+    let r = |k: usize| -> Result<Term> {
+        let i = *args.get(k).context("a String operation lacks an operand")?;
+        Ok(Term::atom(format!("n{i}")))
+    };
+    Ok(match op.as_str() {
+        "slen" => Some(Term::app("str.len", vec![r(0)?])),
+        "sat" => {
+            let at = match args.get(1).map(|&i| &nodes[i]) {
+                Some(Node::Const { value, .. }) if *value >= 0 => Term::atom(value.to_string()),
+                _ => Term::app("bv2nat", vec![r(1)?]),
+            };
+            Some(Term::app(
+                "str.to_code",
+                vec![Term::app("str.at", vec![r(0)?, at])],
+            ))
+        }
+        _ => None,
+    })
+}
+
+/// A declared variable: name and width.
+pub type Var = (String, u32);
+
+/// The variables `l<id>` of the length and char nodes among `defs`, and the assertions that
+/// tie each to its integer: `(= (bv2nat l<id>) (str.len s))`. Why not `(_ int2bv 32)` in
+/// the definition: cvc5 1.0.3 does not solve `int2bv` of a length within 10 s, and solves
+/// this form at once (z3 solves both).
+pub fn string_links(nodes: &[Node], defs: &[(String, u32, Term)]) -> Result<(Vec<Var>, Vec<Term>)> {
+    let mut vars = Vec::new();
+    let mut asserts = Vec::new();
+    for (name, _, _) in defs {
+        let Some(i) = name.strip_prefix('n').and_then(|s| s.parse::<usize>().ok()) else {
+            continue;
+        };
+        if let Some(int) = string_int(nodes, i)? {
+            let l = format!("l{i}");
+            asserts.push(Term::app(
+                "=",
+                vec![Term::app("bv2nat", vec![Term::atom(l.as_str())]), int],
+            ));
+            vars.push((l, 32));
+        }
+    }
+    Ok((vars, asserts))
+}
+
+/// Whether a query over these definitions needs the string theory.
+pub fn uses_strings(defs: &[(String, u32, Term)]) -> bool {
+    defs.iter().any(|d| d.1 == STRING)
+}
+
 /// Definitions `n<id>` of the nodes that `roots` use, in id order (children first).
 pub fn definitions(nodes: &[Node], roots: &[usize]) -> Result<Vec<(String, u32, Term)>> {
     let mut need = vec![false; nodes.len()];
@@ -286,6 +403,8 @@ pub fn jump_condition(e: &Event) -> Term {
     let op = match e.cmp.as_str() {
         "eq" | "ne" => "=",
         "lt" => "bvslt",
+        // an index within bounds (String.charAt)
+        "ult" => "bvult",
         "ge" => "bvsge",
         "gt" => "bvsgt",
         _ => "bvsle",
@@ -384,6 +503,44 @@ mod tests {
             constraint(&t.events[1], &t.events[1].choice, &[]).text(),
             "(or (bvslt n0 #x00000000) (bvsge n0 #x00000008))"
         );
+    }
+
+    #[test]
+    fn string_nodes_become_string_theory_terms() {
+        let t = parse(
+            "N 0 var T 0\nN 1 str 0072005c\nN 2 spre 32 0 1\nN 3 const 32 0\nB 5 1 eq 2 3\n\
+             N 4 slen 32 0\nN 5 const 32 4\nB c1.2 1 ult 5 4\nN 6 sat 32 0 5\nN 7 str -\n\
+             N 8 seq 32 0 7\n",
+        )
+        .unwrap();
+        assert_eq!(t.nodes[1], Node::Str("r\\".into()));
+        assert_eq!(t.nodes[7], Node::Str(String::new()));
+        let defs = definitions(&t.nodes, &[2, 4, 6, 8]).unwrap();
+        assert!(uses_strings(&defs));
+        let text: Vec<(u32, String)> = defs.iter().map(|d| (d.1, d.2.text())).collect();
+        assert_eq!(text[0], (STRING, "p0".into()));
+        assert_eq!(text[1], (STRING, r#""\u{72}\u{5c}""#.into()));
+        // s.startsWith(p) is (str.prefixof p s)
+        assert_eq!(
+            text[2].1,
+            "(ite (str.prefixof n1 n0) #x00000001 #x00000000)"
+        );
+        assert_eq!(text[3].1, "l4");
+        assert_eq!(text[5].1, "l6");
+        let (vars, links) = string_links(&t.nodes, &defs).unwrap();
+        assert_eq!(vars, vec![("l4".to_string(), 32), ("l6".to_string(), 32)]);
+        let links: Vec<String> = links.iter().map(Term::text).collect();
+        assert_eq!(links[0], "(= (bv2nat l4) (str.len n0))");
+        // a constant index is a numeral
+        assert_eq!(links[1], "(= (bv2nat l6) (str.to_code (str.at n0 4)))");
+        assert_eq!(text[7].1, "(ite (= n0 n7) #x00000001 #x00000000)");
+        assert_eq!(
+            constraint(&t.events[1], &Choice::Branch(false), &[]).text(),
+            "(not (bvult n5 n4))"
+        );
+        assert!(parse("N 0 str 12\n").is_err());
+        assert!(parse("N 0 var T 0\nN 1 sfoo 32 0\n").is_ok());
+        assert!(definitions(&parse("N 0 var T 0\nN 1 sfoo 32 0\n").unwrap().nodes, &[1]).is_err());
     }
 
     #[test]

@@ -3,10 +3,12 @@
 //! - `ops`: which members may be called, with generic types instantiated.
 //! - `literals`: the pool of primitive and String values.
 //! - `random`: feedback-directed random generation (Randoop).
+//! - `assist`: the hook of a helper at coverage plateaus (`gen --concolic`).
 //! - `bloom`: fixed-size "seen before?" sets.
 //! - `finish`: from candidates to test cases (observers, flakiness filter, minimization).
 //! - `simplify`: repeated calls nothing uses collapsed before regression tests are built.
 
+pub mod assist;
 pub mod bloom;
 pub mod finish;
 pub mod literals;

@@ -12,6 +12,7 @@
 //! workers report (equal values give equal fingerprints in every JVM), not from a value set
 //! inside one worker, for the same reason.
 
+use super::assist::{Assist, AssistStats, Stalled, StalledOp};
 use super::bloom::Bloom;
 use super::literals::LiteralPool;
 use super::ops::{OpSet, is_literal_type};
@@ -334,6 +335,9 @@ pub struct Generator<'a> {
     op_switches: HashSet<(OpId, u32)>,
     /// The operation whose arguments are being picked.
     building: Option<OpId>,
+    /// A helper at coverage plateaus (`gen --concolic`, see `super::assist`).
+    pub assist: Option<Box<dyn Assist + 'a>>,
+    pub assist_stats: AssistStats,
 }
 
 /// Values kept per operation in its comparison pool; more are ignored.
@@ -380,6 +384,8 @@ impl<'a> Generator<'a> {
             op_literals: Vec::new(),
             op_switches: HashSet::new(),
             building: None,
+            assist: None,
+            assist_stats: AssistStats::default(),
         };
         for (_, op) in ops.table.iter() {
             let r = op.ret.clone().map(|t| g.tid(&t));
@@ -1046,6 +1052,9 @@ impl<'a> Generator<'a> {
                 let results = pool.collect()?;
                 self.apply(p.reqs, results);
             }
+            if let Some(deadline) = self.assist_due(start) {
+                self.assist_round(pool, deadline)?;
+            }
             self.progress.elapsed = start.elapsed();
             if let Some(g) = self.cov.as_mut() {
                 g.start.get_or_insert(start);
@@ -1094,6 +1103,169 @@ impl<'a> Generator<'a> {
             pending = Some(Pending { reqs: next });
         }
         Ok(())
+    }
+
+    // ---------------------------------------------------------------- a helper at plateaus
+
+    /// When a helper is set, coverage has not grown for [`super::assist::plateau_after`] and
+    /// generation has time left: the deadline of the helper's turn.
+    fn assist_due(&mut self, start: Instant) -> Option<Instant> {
+        self.assist.as_ref()?;
+        let g = self.cov.as_mut()?;
+        let since = *g.last_new_branch.get_or_insert(start);
+        if since.elapsed() < super::assist::plateau_after(self.cfg.time_limit) {
+            return None;
+        }
+        let left = match self.cfg.time_limit {
+            Some(t) => t.checked_sub(start.elapsed())?,
+            None => Duration::from_secs(30),
+        };
+        let budget = super::assist::helper_budget(left);
+        (budget >= Duration::from_millis(500)).then(|| Instant::now() + budget)
+    }
+
+    /// One turn of the helper: it gets the stalled operations, its sequences run on gen's
+    /// workers and are applied like generated ones (their values join the pool, new
+    /// coverage makes a regression candidate). A helper that fails is dropped with an
+    /// incident; generation goes on without it.
+    fn assist_round(&mut self, pool: &mut Pool, deadline: Instant) -> anyhow::Result<()> {
+        let Some(mut helper) = self.assist.take() else {
+            return Ok(());
+        };
+        let stalled = Stalled {
+            ops: self.stalled_ops(),
+            deadline,
+        };
+        let t0 = Instant::now();
+        let answer = helper.plateau(&stalled);
+        helper.figures(&mut self.assist_stats);
+        self.assist_stats.handoffs += 1;
+        self.assist_stats.seconds += t0.elapsed().as_secs_f64();
+        let seqs = match answer {
+            Ok(s) => {
+                self.assist = Some(helper);
+                s
+            }
+            Err(e) => {
+                self.incidents.push(Incident {
+                    operation: "gen --concolic".into(),
+                    what: format!("the helper stopped: {e:#}"),
+                });
+                Vec::new()
+            }
+        };
+        let built: Vec<Built> = seqs.into_iter().filter_map(|s| self.adopt(s)).collect();
+        let before = self.cov.as_ref().map_or(0, |g| g.tracker.covered_branches);
+        if !built.is_empty() {
+            self.assist_stats.sequences += built.len() as u64;
+            let reqs: Vec<ExecRequest> = built.iter().map(|b| self.request(b)).collect();
+            let results = pool.execute(reqs)?;
+            self.apply(built, results);
+        }
+        if let Some(g) = self.cov.as_mut() {
+            self.assist_stats.new_branches += u64::from(g.tracker.covered_branches - before);
+            // The plateau clock restarts: the helper had its turn.
+            g.last_new_branch = Some(Instant::now());
+        }
+        Ok(())
+    }
+
+    /// The operations of the classes under test whose own method has uncovered branches,
+    /// most uncovered first, each with its receiver and object arguments from the pool.
+    fn stalled_ops(&mut self) -> Vec<StalledOp> {
+        let Some(g) = self.cov.as_ref() else {
+            return Vec::new();
+        };
+        let mut todo: Vec<(OpId, u32)> = self
+            .ops
+            .primary
+            .iter()
+            .filter(|&&op| !self.stats[op as usize].excluded)
+            .filter_map(|&op| {
+                let m = &g.tracker.methods[g.op_method[op as usize]? as usize];
+                let uncovered = m.branches - m.covered_branches;
+                (uncovered > 0).then_some((op, uncovered))
+            })
+            .collect();
+        todo.sort_by_key(|&(op, u)| (std::cmp::Reverse(u), op));
+        todo.into_iter()
+            .filter_map(|(op, uncovered)| self.stalled_op(op, uncovered))
+            .collect()
+    }
+
+    /// A receiver and the non-literal arguments of `op` from the pool (primitives and
+    /// Strings are the helper's); `None` when the pool has no receiver yet.
+    fn stalled_op(&mut self, op: OpId, uncovered: u32) -> Option<StalledOp> {
+        let o = self.ops.table.get(op);
+        if o.outer_instance {
+            return None;
+        }
+        let receiver = usize::from(o.has_receiver());
+        let inputs = self.op_inputs[op as usize].clone();
+        let mut b = Draft {
+            seq: Sequence::default(),
+            tids: Vec::new(),
+            has_null: false,
+        };
+        let mut fixed = Vec::new();
+        self.building = Some(op);
+        for (i, &need) in inputs.iter().enumerate() {
+            let t = &self.types[need as usize];
+            if i >= receiver && (t.is_prim() || *t == JType::string()) {
+                continue;
+            }
+            let at = self.pick_value(&mut b, &mut Vec::new(), need, i < receiver, 0);
+            match at {
+                Some(at) => fixed.push((i, at)),
+                None if i < receiver => {
+                    self.building = None;
+                    return None;
+                }
+                None => {}
+            }
+        }
+        self.building = None;
+        Some(StalledOp {
+            op,
+            uncovered,
+            prefix: b.seq,
+            fixed,
+        })
+    }
+
+    /// A helper's sequence as a generated one (static types of its statements), unless it
+    /// ran before or does not end in a call.
+    fn adopt(&mut self, seq: Sequence) -> Option<Built> {
+        let Some(Stmt::Call { op, .. }) = seq.stmts.last() else {
+            return None;
+        };
+        let op = *op;
+        let f = seq.fingerprint();
+        if !self.seen_seqs.insert(f as u64, (f >> 64) as u64) {
+            return None;
+        }
+        let tids = (0..seq.len())
+            .map(|i| seq.out_type(&self.ops.table, i).map(|t| self.tid(&t)))
+            .collect();
+        let has_null = seq.stmts.iter().any(|s| {
+            matches!(
+                s,
+                Stmt::Lit {
+                    value: Value::Null,
+                    ..
+                }
+            )
+        });
+        Some(Built {
+            comp: Component {
+                seq: Arc::new(seq),
+                tids,
+                has_null,
+                cand: None,
+            },
+            op,
+            parents: Vec::new(),
+        })
     }
 
     fn apply(&mut self, built: Vec<Built>, results: Vec<SeqResult>) {

@@ -64,7 +64,8 @@ pub struct Report {
     pub errors: Vec<ErrorRow>,
     /// Sequences whose contract violation an input caused, set aside (not error tests), by
     /// cause (`callback-threw`, `comparator-inconsistent`, `null-input`,
-    /// `state-not-initialized`, `argument-breaks-contract`, `jdk-value`).
+    /// `state-not-initialized`, `argument-breaks-contract`, `held-collection-breaks-contract`,
+    /// `jdk-value`).
     pub set_aside: BTreeMap<String, u64>,
     pub incidents: Vec<Incident>,
     pub generated: u64,
@@ -106,6 +107,9 @@ pub struct Report {
     /// them (`None`: there were none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub earlier_suite: Option<EarlierSuite>,
+    /// With `--concolic`: the helper's turns at plateaus and what they gave.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concolic: Option<super::assist::AssistStats>,
 }
 
 /// Worker time by what it went to, in seconds summed over the workers, over the whole run
@@ -330,6 +334,7 @@ impl Report {
             coverage: coverage_row(generator),
             phase_seconds: Phases::default(),
             earlier_suite: None,
+            concolic: f.args.concolic.then(|| generator.assist_stats.clone()),
         }
     }
 
@@ -339,6 +344,9 @@ impl Report {
         self.write_throughput(out)?;
         if let Some(c) = &self.coverage {
             write_coverage(c, out)?;
+        }
+        if let Some(c) = &self.concolic {
+            c.write_summary(out)?;
         }
         self.write_destination(out)?;
         self.write_errors(out)?;

@@ -145,7 +145,8 @@ pub fn instrument_class(bytes: &[u8], class_id: u32, first_probe: u32) -> Result
 
 /// [`instrument_class`], and with `trace` the trace mode of `jforge concolic` too (see
 /// `trace.rs`): every method of a user class also calls `jforge.rt.Sym` around each
-/// instruction (comparison logging is off then: the trace replaces `lcmp` itself).
+/// instruction (comparison logging is off then: the trace replaces `lcmp` and
+/// `String.equals` itself).
 pub fn instrument_class_with(
     bytes: &[u8],
     class_id: u32,
@@ -158,7 +159,13 @@ pub fn instrument_class_with(
         return Ok(unchanged(bytes, class_name, class_id, first_probe));
     }
     let cov_ref = cf.cp.methodref(RUNTIME_CLASS, "hit", "(I)V")?;
-    let mut retarget = string_equals_retargets(&mut cf.cp, &class_name)?;
+    // In trace mode `String.equals` stays a call, which the trace replaces by its own
+    // (`Sym.sequals`: the solver's string theory reasons about it).
+    let mut retarget = if trace && !is_jdk_class(&class_name) {
+        HashMap::new()
+    } else {
+        string_equals_retargets(&mut cf.cp, &class_name)?
+    };
     // One rewrite pass for coverage and the clock (see clock.rs): both only retarget calls.
     let clock = clock::plan(&mut cf.cp, &class_name)?;
     retarget.extend(clock.calls.iter().map(|(&a, &b)| (a, b)));

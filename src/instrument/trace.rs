@@ -237,6 +237,11 @@ fn hook(e: &mut Emitter, ins: &InsnView, heap_ok: bool) -> Result<(Vec<u8>, Opti
         e.call(&mut rep, name, desc)?;
         Ok(Some(rep))
     };
+    if op == 0xb6
+        && let Some(rep) = string_call(e, ins)?
+    {
+        return Ok((out, Some(rep)));
+    }
     match op {
         0x85 => return Ok((out, replace(e, "i2l", "(I)J")?)),
         0x88 => return Ok((out, replace(e, "l2i", "(J)I")?)),
@@ -248,6 +253,51 @@ fn hook(e: &mut Emitter, ins: &InsnView, heap_ok: bool) -> Result<(Vec<u8>, Opti
         None => flow_hook(e, ins)?,
     };
     Ok((pre, None))
+}
+
+/// The String methods the solver's string theory models, and the `Sym` method that replaces
+/// each call (same arguments, the receiver first; `charAt` also gets the call's offset,
+/// which names its bounds decision).
+const STRING_CALLS: [(&str, &str, &str, &str); 5] = [
+    ("length", "()I", "slength", "(Ljava/lang/String;)I"),
+    ("isEmpty", "()Z", "sempty", "(Ljava/lang/String;)Z"),
+    (
+        "equals",
+        "(Ljava/lang/Object;)Z",
+        "sequals",
+        "(Ljava/lang/String;Ljava/lang/Object;)Z",
+    ),
+    (
+        "startsWith",
+        "(Ljava/lang/String;)Z",
+        "sstarts",
+        "(Ljava/lang/String;Ljava/lang/String;)Z",
+    ),
+    ("charAt", "(I)C", "scharAt", "(Ljava/lang/String;II)C"),
+];
+
+/// `invokevirtual String.length()` & co. replaced by the `Sym` method that computes the same
+/// and keeps the result's shadow (`None` for any other call).
+fn string_call(e: &mut Emitter, ins: &InsnView) -> Result<Option<Vec<u8>>> {
+    let idx = u16::from_be_bytes([ins.bytes[1], ins.bytes[2]]);
+    let Some((class, name, desc)) = e.cp.methodref_at(idx) else {
+        return Ok(None);
+    };
+    if class != "java/lang/String" {
+        return Ok(None);
+    }
+    let Some(&(_, _, sym, sym_desc)) = STRING_CALLS
+        .iter()
+        .find(|(n, d, _, _)| *n == name && *d == desc)
+    else {
+        return Ok(None);
+    };
+    let mut rep = Vec::new();
+    if sym == "scharAt" {
+        e.int(&mut rep, ins.off as i32)?;
+    }
+    e.call(&mut rep, sym, sym_desc)?;
+    Ok(Some(rep))
 }
 
 /// The hook of a local-variable or `dup`-family instruction (`None` for any other).

@@ -264,6 +264,12 @@ pub enum InputCause {
     /// interface's contract and another one (or an argument object) that breaks it alone,
     /// checked against a JDK copy of each.
     ArgumentBreaksContract,
+    /// equals-symmetric or equals-hashcode broken by a decorator or view (`UnmodifiableSet`
+    /// around another class's values view) that answers exactly as a Set, List or Map it
+    /// holds in its fields, which breaks the same contract with the same partner alone: the
+    /// held collection's class owns the defect (its own error test, when the sequence reaches
+    /// it as a value).
+    HeldBreaksContract,
     /// Decided by jforge, not the worker: an object contract broken by a value of a JDK
     /// class that is not under test (see `contracts::jdk_class`).
     JdkValue,
@@ -278,6 +284,7 @@ impl InputCause {
             InputCause::NullInput => "null-input",
             InputCause::StateNotInitialized => "state-not-initialized",
             InputCause::ArgumentBreaksContract => "argument-breaks-contract",
+            InputCause::HeldBreaksContract => "held-collection-breaks-contract",
             InputCause::JdkValue => "jdk-value",
         }
     }

@@ -875,6 +875,7 @@ fn decode_blame(d: &mut Dec, classes: &mut ClassTable) -> Result<Blame> {
         CAUSE_NULL_INPUT => Some(InputCause::NullInput),
         CAUSE_STATE => Some(InputCause::StateNotInitialized),
         CAUSE_ARGUMENT_CONTRACT => Some(InputCause::ArgumentBreaksContract),
+        CAUSE_HELD_CONTRACT => Some(InputCause::HeldBreaksContract),
         CAUSE_JDK_VALUE => Some(InputCause::JdkValue),
         t => bail!("protocol error: bad blame cause {t}"),
     };
@@ -904,6 +905,7 @@ fn encode_blame(e: &mut Enc, b: &Blame, classes: &mut ClassEncTable) {
         Some(InputCause::NullInput) => CAUSE_NULL_INPUT,
         Some(InputCause::StateNotInitialized) => CAUSE_STATE,
         Some(InputCause::ArgumentBreaksContract) => CAUSE_ARGUMENT_CONTRACT,
+        Some(InputCause::HeldBreaksContract) => CAUSE_HELD_CONTRACT,
         Some(InputCause::JdkValue) => CAUSE_JDK_VALUE,
     });
     e.u8(b.frames.len().min(255) as u8);
@@ -1355,6 +1357,31 @@ mod tests {
             // it has crash outcomes, which the worker sends only for a crash it survived
             survived: true,
         }
+    }
+
+    #[test]
+    fn every_input_cause_round_trips_under_a_name_of_its_own() {
+        let causes = [
+            None,
+            Some(InputCause::CallbackThrew),
+            Some(InputCause::ComparatorInconsistent),
+            Some(InputCause::NullInput),
+            Some(InputCause::StateNotInitialized),
+            Some(InputCause::ArgumentBreaksContract),
+            Some(InputCause::HeldBreaksContract),
+            Some(InputCause::JdkValue),
+        ];
+        for cause in causes {
+            let mut r = sample_result();
+            r.violations[0].blame.cause = cause;
+            let f = encode_result(2, &r, &mut ClassEncTable::default());
+            let (_, back) = decode_result(&f[4..], &mut ClassTable::default(), 1).unwrap();
+            assert_eq!(back.violations[0].blame.cause, cause);
+        }
+        let names: std::collections::HashSet<&str> =
+            causes.iter().flatten().map(|c| c.name()).collect();
+        assert_eq!(names.len(), causes.len() - 1);
+        assert!(names.contains("held-collection-breaks-contract"));
     }
 
     #[test]

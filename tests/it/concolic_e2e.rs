@@ -2,7 +2,8 @@
 //! branch covered and the infeasible ones reported, the written suite checked with
 //! `jforge coverage`, bit-vector semantics against the JVM on random formulas (the solver's
 //! inputs must take the predicted path), z3 and cvc5 alike, a solver time-out and a missing
-//! solver. Tests that need a solver say so and pass as skipped when none is installed (CI
+//! solver; and `gen --concolic`, whose written suite covers what gen alone does not. Tests
+//! that need a solver say so and pass as skipped when none is installed (CI
 //! installs z3 and cvc5: .ci/run).
 
 use crate::support as common;
@@ -79,6 +80,8 @@ fn every_feasible_hard_branch_is_covered_and_the_suite_covers_what_the_report_sa
         ("caught(int,int)", 4),
         // an array read at a symbolic index: one path per index, one out of bounds
         ("lookup(int,int)", 4),
+        // a String prefix, its length, a char, emptiness, equality: the string theory
+        ("command(String)", 10),
     ] {
         assert_eq!(branches(&j, &format!("{c}{m}")), (n, n), "{m}: {j:#}");
     }
@@ -99,7 +102,7 @@ fn every_feasible_hard_branch_is_covered_and_the_suite_covers_what_the_report_sa
         j["branches"].as_u64().unwrap(),
     );
     // all but the two infeasible edges (the private helper `check` is covered through `caught`)
-    assert_eq!((covered, total), (46, 48));
+    assert_eq!((covered, total), (56, 58));
     // lookup: 8 indices + out of bounds (a test expecting the exception) + the match
     assert_eq!(method(&j, &format!("{c}lookup(int,int)"))["paths"], 10);
     let suite: String = java_files(&out)
@@ -108,6 +111,14 @@ fn every_feasible_hard_branch_is_covered_and_the_suite_covers_what_the_report_sa
         .collect();
     assert!(suite.contains("ArrayIndexOutOfBoundsException"), "{suite}");
     assert!(suite.contains("assertEquals(-5, "), "{suite}");
+    // the solver's Strings, printable: a 7-char command with an 'x' after the prefix
+    assert!(
+        regex::Regex::new(r#"command\("run:x[ -~]{2}"\)"#)
+            .unwrap()
+            .is_match(&suite),
+        "{suite}"
+    );
+    assert!(suite.contains(r#"command("stop")"#), "{suite}");
     assert_eq!(
         j["tests_written"].as_u64().unwrap() as usize,
         java_files(&out)
@@ -117,27 +128,16 @@ fn every_feasible_hard_branch_is_covered_and_the_suite_covers_what_the_report_sa
     );
     // The written suite, run by `jforge coverage`, covers exactly what the report says,
     // and it passes on its own.
+    suite_passes(&cp, "hard.HardBranches", &out, &j);
     assert_eq!(
-        suite_coverage(&cp, "hard.HardBranches", &out, &j),
+        suite_branches(&cp, "hard.HardBranches", &out),
         (covered, total)
     );
 }
 
-/// (covered, total) branches of `class` under the suite in `out`, measured by
-/// `jforge coverage`; the suite must also pass on its own, with as many tests as `j` says.
-fn suite_coverage(cp: &Path, class: &str, out: &Path, j: &serde_json::Value) -> (u64, u64) {
-    let d = tempfile::tempdir().unwrap();
-    let cov = d.path().join("cov.json");
-    run_ok(
-        jforge()
-            .args(["coverage", "-q", "--classpath"])
-            .arg(cp)
-            .args(["--class", class, "--tests"])
-            .arg(out)
-            .arg("--json")
-            .arg(&cov),
-    );
-    let cov = read_json(&cov);
+/// The suite in `out` compiles and passes on its own, with as many tests as the report `j`
+/// says.
+fn suite_passes(cp: &Path, class: &str, out: &Path, j: &serde_json::Value) {
     let run = compile_and_run_junit4(out, cp.to_str().unwrap());
     assert!(run.failures.is_empty(), "{class}: {}", run.output);
     assert_eq!(
@@ -145,10 +145,6 @@ fn suite_coverage(cp: &Path, class: &str, out: &Path, j: &serde_json::Value) -> 
         j["tests_written"].as_u64().unwrap(),
         "{class}"
     );
-    (
-        cov["branches"]["covered"].as_u64().unwrap(),
-        cov["branches"]["total"].as_u64().unwrap(),
-    )
 }
 
 #[test]
@@ -197,7 +193,8 @@ fn candidate_sequences_build_a_receiver_state_that_a_constructor_alone_cannot() 
     for test in suite.split("@Test").filter(|t| t.contains(".open()")) {
         assert!(!test.contains(".touch("), "{test}");
     }
-    let (covered, total) = suite_coverage(&cp, "css.Lock", &out, &j);
+    suite_passes(&cp, "css.Lock", &out, &j);
+    let (covered, total) = suite_branches(&cp, "css.Lock", &out);
     assert_eq!((covered, total), (4, 4));
     // The same run without prefix calls cannot reach the state: the branches need them.
     let bare = concolic(
@@ -256,8 +253,9 @@ fn every_container_subject_gets_a_suite_that_compiles_passes_and_covers_what_the
         }
         let covered = j["covered_branches"].as_u64().unwrap();
         let total = j["branches"].as_u64().unwrap();
+        suite_passes(&cp, &class, &out, &j);
         assert_eq!(
-            suite_coverage(&cp, &class, &out, &j),
+            suite_branches(&cp, &class, &out),
             (covered, total),
             "{class}"
         );
@@ -331,6 +329,89 @@ fn a_missing_solver_is_a_clear_error_before_anything_starts() {
         assert!(err.contains(says), "{err}");
         assert!(err.contains("--solver"), "{err}");
     }
+}
+
+/// `jforge gen` on the hard-branches subject, its written suite measured by `jforge
+/// coverage`: (covered, total) branches, and the report.
+fn gen_suite_branches(extra: &[&str]) -> ((u64, u64), serde_json::Value) {
+    let cp = compiled("concolic/hard");
+    let d = tempfile::tempdir().unwrap();
+    let (out, json) = (d.path().join("tests"), d.path().join("s.json"));
+    run_ok(
+        jforge()
+            .args(["gen", "-q", "--classpath"])
+            .arg(&cp)
+            .args(["--class", "hard.HardBranches", "--output-dir"])
+            .arg(&out)
+            .arg("--stats-json")
+            .arg(&json)
+            .args(extra),
+    );
+    (
+        suite_branches(&cp, "hard.HardBranches", &out),
+        read_json(&json),
+    )
+}
+
+/// (covered, total) branches of `class` under the suite in `tests`, as `jforge coverage`
+/// measures them.
+fn suite_branches(cp: &Path, class: &str, tests: &Path) -> (u64, u64) {
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("cov.json");
+    run_ok(
+        jforge()
+            .args(["coverage", "-q", "--classpath"])
+            .arg(cp)
+            .args(["--class", class, "--tests"])
+            .arg(tests)
+            .arg("--json")
+            .arg(&json),
+    );
+    let b = &read_json(&json)["branches"];
+    (b["covered"].as_u64().unwrap(), b["total"].as_u64().unwrap())
+}
+
+#[test]
+#[ignore = "slow: runs jforge gen twice, with and without --concolic, and jforge coverage"]
+fn gen_concolic_writes_a_suite_covering_branches_gen_alone_does_not() {
+    if !have("z3") {
+        return;
+    }
+    let (alone, _) = gen_suite_branches(&["--time-limit", "10s"]);
+    // 30 s: on a loaded machine the two instrumentations take a third of it
+    let (hybrid, j) = gen_suite_branches(&["--time-limit", "30s", "--concolic"]);
+    // gen alone misses the equalities, the checksum and the overflow paths
+    assert!(alone.0 < 56, "gen alone covered {alone:?}");
+    // with the solver's help: every feasible branch (all but the two infeasible ones)
+    assert_eq!(hybrid, (56, 58), "{j:#}");
+    let c = &j["concolic"];
+    assert!(c["handoffs"].as_u64().unwrap() >= 1, "{c:#}");
+    assert!(c["solver_calls"].as_u64().unwrap() > 0, "{c:#}");
+    assert!(c["new_branches"].as_u64().unwrap() >= 56 - alone.0, "{c:#}");
+    assert_eq!(j["validation"]["clean"], true, "{j:#}");
+}
+
+#[test]
+fn gen_concolic_without_a_solver_is_a_clear_error_and_plain_gen_needs_none() {
+    let o = jforge()
+        .args(["gen", "--class", "x.Y", "--concolic", "--solver"])
+        .arg("jforge-no-such-solver")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("apt-get install z3"), "{err}");
+    assert!(err.contains("gen --concolic"), "{err}");
+    // The solver is looked for only with --concolic: the same flags without it get as far
+    // as the class, which does not exist.
+    let o = jforge()
+        .args(["gen", "--class", "x.Y", "--solver", "jforge-no-such-solver"])
+        .args(["--classpath", "."])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("SMT solver"), "{err}");
+    assert!(err.contains("x.Y"), "{err}");
 }
 
 /// A small xorshift generator: random formulas reproducible without a dependency.

@@ -23,13 +23,23 @@ public final class Sym {
     static final class Node {
         final int id;
         final long val;
+        /** A String node: the String it stands for (checked by identity). */
+        final String str;
 
         Node(String line, long val) {
+            this(line, val, null);
+        }
+
+        Node(String line, long val, String str) {
             this.id = nodes.size();
-            this.val = val;
+            this.val = str == null ? val : STRING_VAL;
+            this.str = str;
             nodes.add(id + " " + line);
         }
     }
+
+    /** The int value of a String node: none a real int operand is likely to have. */
+    private static final long STRING_VAL = 0x5EED_0F_5EED_0F5L;
 
     static final class Frame {
         final int key;
@@ -140,13 +150,13 @@ public final class Sym {
     /**
      * Arms tracing for the next call of the method whose key ({@link #key}) is {@code key},
      * made by sequence statement {@code at}: its parameters of the kinds given (I, J, S, B,
-     * C, Z; null for a concrete one) become the variables p{vars[i]} (the statement that
-     * gave the argument), {@code receiver}: an instance method (local 0 is the receiver).
-     * {@code values}: their concrete values (char as its code, boolean as 0/1), which every
-     * use of a shadow is checked against.
+     * C, Z; T a String, {@code refs[i]}; null for a concrete one) become the variables
+     * p{vars[i]} (the statement that gave the argument, String ones too), {@code receiver}: an
+     * instance method (local 0 is the receiver). {@code values}: their concrete values (char as
+     * its code, boolean as 0/1), which every use of a shadow is checked against.
      */
-    public static synchronized void arm(int key, String[] kinds, long[] values, int[] vars, boolean receiver,
-            int at) {
+    public static synchronized void arm(int key, String[] kinds, long[] values, Object[] refs,
+            int[] vars, boolean receiver, int at) {
         frames.clear();
         ArrayList<Node> slots = new ArrayList<>();
         if (receiver) {
@@ -154,7 +164,13 @@ public final class Sym {
         }
         for (int i = 0; i < kinds.length; i++) {
             String k = kinds[i];
-            slots.add(k == null || vars[i] < 0 ? null : new Node("var " + k + " " + vars[i], values[i]));
+            if (k == null || vars[i] < 0) {
+                slots.add(null);
+            } else if ("T".equals(k)) {
+                slots.add(new Node("var T " + vars[i], 0, (String) refs[i]));
+            } else {
+                slots.add(new Node("var " + k + " " + vars[i], values[i]));
+            }
             if ("J".equals(k) || "D".equals(k)) {
                 slots.add(null);
             }
@@ -814,5 +830,122 @@ public final class Sym {
         if (n != null) {
             event("S " + site + " " + key + " " + n.id);
         }
+    }
+
+    // ---- Strings (replacing invokevirtual String.length/charAt/isEmpty/equals/startsWith)
+
+    /** The shadow of a String operand: its node when it stands for this very String. */
+    private static Node str(Node n, Object concrete) {
+        if (n == null) {
+            return null;
+        }
+        if (n.str != concrete) {
+            desyncs++;
+            return null;
+        }
+        return n;
+    }
+
+    /** A String constant node (UTF-16 units in hex, so the line has no spaces). */
+    private static Node strConst(String s) {
+        StringBuilder h = new StringBuilder("str ");
+        if (s.isEmpty()) {
+            h.append('-');
+        }
+        for (int i = 0; i < s.length(); i++) {
+            h.append(String.format("%04x", (int) s.charAt(i)));
+        }
+        return new Node(h.toString(), 0, s);
+    }
+
+    /** Pops a String operand's shadow (null: concrete). */
+    private static Node popStr(Frame f, Object concrete) {
+        return str(f.pop(), concrete);
+    }
+
+    /** An int-valued result over String nodes, pushed (null when no operand is symbolic). */
+    private static void pushResult(Frame f, String op, int r, Node a, Node b) {
+        if ((a == null && b == null) || nodes.size() > MAX_NODES) {
+            f.push(null);
+            return;
+        }
+        f.push(new Node(op + " 32 " + a.id + (b == null ? "" : " " + b.id), r));
+    }
+
+    public static int slength(String s) {
+        int r = s.length();
+        Frame f;
+        if (active() && (f = top()) != null) {
+            pushResult(f, "slen", r, popStr(f, s), null);
+        }
+        return r;
+    }
+
+    public static boolean sempty(String s) {
+        boolean r = s.isEmpty();
+        Frame f;
+        if (active() && (f = top()) != null) {
+            pushResult(f, "sempty", r ? 1 : 0, popStr(f, s), null);
+        }
+        return r;
+    }
+
+    public static boolean sequals(String s, Object o) {
+        boolean r = s.equals(o);
+        Frame f;
+        if (active() && (f = top()) != null) {
+            Node b = o instanceof String ? popStr(f, o) : f.pop();
+            Node a = popStr(f, s);
+            if (o instanceof String && (a != null || b != null) && nodes.size() <= MAX_NODES) {
+                Node x = a != null ? a : strConst(s);
+                Node y = b != null ? b : strConst((String) o);
+                pushResult(f, "seq", r ? 1 : 0, x, y);
+            } else {
+                f.push(null);
+            }
+        }
+        return r;
+    }
+
+    public static boolean sstarts(String s, String p) {
+        boolean r = s.startsWith(p);
+        Frame f;
+        if (active() && (f = top()) != null) {
+            Node b = popStr(f, p);
+            Node a = popStr(f, s);
+            if ((a != null || b != null) && nodes.size() <= MAX_NODES) {
+                pushResult(f, "spre", r ? 1 : 0, a != null ? a : strConst(s), b != null ? b : strConst(p));
+            } else {
+                f.push(null);
+            }
+        }
+        return r;
+    }
+
+    /**
+     * charAt: the bounds test is a decision (unsigned index &lt; length, site "c" + method
+     * entry + offset), recorded before the call throws; the char is a node over the String
+     * and the index.
+     */
+    public static char scharAt(String s, int i, int off) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return s.charAt(i);
+        }
+        Node ni = checked(f.pop(), i);
+        Node ns = popStr(f, s);
+        if ((ns != null || ni != null) && nodes.size() <= MAX_NODES) {
+            Node str = ns != null ? ns : strConst(s);
+            Node idx = ni != null ? ni : konst(i, 32);
+            Node len = new Node("slen 32 " + str.id, s.length());
+            boolean in = i >= 0 && i < s.length();
+            event("B c" + f.entry + "." + off + " " + (in ? 1 : 0) + " ult " + idx.id + " " + len.id);
+            char r = s.charAt(i);
+            f.push(new Node("sat 32 " + str.id + " " + idx.id, r));
+            return r;
+        }
+        char r = s.charAt(i);
+        f.push(null);
+        return r;
     }
 }

@@ -15,6 +15,7 @@ import java.util.Set;
 import static jforge.worker.Proto.CAUSE_ARGUMENT_CONTRACT;
 import static jforge.worker.Proto.CAUSE_CALLBACK;
 import static jforge.worker.Proto.CAUSE_COMPARATOR;
+import static jforge.worker.Proto.CAUSE_HELD_CONTRACT;
 import static jforge.worker.Proto.CAUSE_NONE;
 import static jforge.worker.Proto.CAUSE_NULL_INPUT;
 import static jforge.worker.Proto.CAUSE_STATE;
@@ -70,7 +71,18 @@ import static jforge.worker.Proto.STMT_CALL;
  *   only, equal with another hashCode, equal elements or keys in a Set or Map, an iterator
  *   that does not give size() elements, not containing all its own elements), e.g. a set of
  *   identity-hashed elements given to SetUtils.union: the other collection's defect, not
- *   x's; when y is a class under test, the reverse pair reports y's own defect.
+ *   x's; when y is a class under test, the reverse pair reports y's own defect;
+ * - CAUSE_HELD_CONTRACT: an equals-symmetric or equals-hashcode violation between x and y,
+ *   where x holds in its fields (up to HELD_DEPTH levels, through any objects) a Set, List
+ *   or Map h of another class that breaks the same contract with y alone, and x answers
+ *   exactly as h does (x.equals(y), y.equals(x), and for equals-hashcode x.hashCode()): x is
+ *   a decorator or view that passes h's defect on (UnmodifiableSet around DualTreeBidiMap's
+ *   values view, built inside UnmodifiableSortedBidiMap.values(), so no argument of the
+ *   sequence); or x holds y itself and answers as the JDK copies of both do while y does
+ *   not (the view denies being equal to its own read-only decorator). h's (y's) class owns
+ *   the defect, and its own error test is written when the sequence reaches it as a value.
+ *   A decorator whose answer differs from what it holds, or that has no JDK copy
+ *   (SynchronizedCollection around a list, not itself a List), stays reported.
  * The frames sent with every blame (the top and bottom MAX_FRAMES of the relevant ones, each
  * flagged own or JDK) let jforge name the class and method whose code broke the contract.
  */
@@ -399,6 +411,9 @@ final class Blame {
                     && argumentBreaks(ex.vals[a], b >= 0 ? ex.vals[b] : null, inputs(n, a, -1))) {
                 cause = CAUSE_ARGUMENT_CONTRACT;
             }
+            if (cause == CAUSE_NONE && b >= 0 && heldBreaks(ex.vals[a], ex.vals[b], contract)) {
+                cause = CAUSE_HELD_CONTRACT;
+            }
         }
         out.u8(cause);
         Object v = ex.vals[a];
@@ -428,6 +443,119 @@ final class Blame {
             return false;
         }
         return breaksContract(y) || wrongAnswer(x, y);
+    }
+
+    /** Levels of fields searched for a collection a value holds (x.f, x.f.g, x.f.g.h). */
+    static final int HELD_DEPTH = 3;
+    /** Most objects reached through fields per search. */
+    static final int HELD_OBJECTS = 64;
+
+    /**
+     * CAUSE_HELD_CONTRACT, for an equals-symmetric or equals-hashcode violation (contract)
+     * between x and y, where x holds (within HELD_DEPTH levels of fields) what it answers for:
+     * - x holds y itself (UnmodifiableSet around the very values view it is compared with):
+     *   the one of the pair that answers otherwise than the JDK copies of both is at fault;
+     *   when that is y, the pair checked the other way round reports y's defect on y's class
+     *   ({@link #wrongAnswer}); a decorator that is no Set, List or Map itself
+     *   (SynchronizedCollection around a list) has no copy and stays reported;
+     * - y holds x: x is the decorated one, its answers are its own (not set aside here);
+     * - else x holds a Set, List or Map h of another class than x's that breaks the same
+     *   contract with y alone while x answers exactly as h does ({@link #passesOn}): x passes
+     *   on h's defect (see the class doc).
+     * Fields are read as the copier reads them (FieldAccess), JDK classes' too; arrays are
+     * not entered (a composite's members are its own business, not a decorator's).
+     */
+    static boolean heldBreaks(Object x, Object y, int contract) {
+        if (x == null || y == null) {
+            return false;
+        }
+        Set<Object> held = held(x);
+        if (held.contains(y)) {
+            return wrongAnswer(x, y);
+        }
+        if (held(y).contains(x)) {
+            return false;
+        }
+        for (Object h : held) {
+            if ((h instanceof Collection<?> || h instanceof Map<?, ?>) && h.getClass() != x.getClass()
+                    && passesOn(x, h, y, contract)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The objects root's fields hold, transitively up to HELD_DEPTH levels and HELD_OBJECTS
+     * objects (root excluded), by identity.
+     */
+    private static Set<Object> held(Object root) {
+        Set<Object> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        ArrayList<Object> level = new ArrayList<>(List.of(root));
+        for (int d = 0; d < HELD_DEPTH && !level.isEmpty(); d++) {
+            ArrayList<Object> next = new ArrayList<>();
+            for (Object o : level) {
+                for (Object h : referenced(o)) {
+                    if (h != root && seen.size() < HELD_OBJECTS && seen.add(h)) {
+                        next.add(h);
+                    }
+                }
+            }
+            level = next;
+        }
+        return seen;
+    }
+
+    /** FieldAccess keys of the fields {@link #referenced} read (a method-handle key is made once). */
+    private static final HashMap<Field, Long> KEYS = new HashMap<>();
+
+    /** The non-null objects o's instance reference fields hold (none for arrays). */
+    private static ArrayList<Object> referenced(Object o) {
+        ArrayList<Object> r = new ArrayList<>();
+        Class<?> c0 = o.getClass();
+        if (c0.isArray() || !FieldAccess.INSTANCE.laysOut(c0)) {
+            return r;
+        }
+        for (Class<?> c = c0; c != null; c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) {
+                    continue;
+                }
+                try {
+                    Long key = KEYS.computeIfAbsent(f, FieldAccess.INSTANCE::key);
+                    Object v = FieldAccess.INSTANCE.getObject(o, key);
+                    if (v != null && !isValue(v)) {
+                        r.add(v);
+                    }
+                } catch (Throwable t) {
+                    Fatal.check(t);
+                }
+            }
+        }
+        return r;
+    }
+
+    /**
+     * Does h break the contract with y alone, x answering as h does: for equals-symmetric,
+     * h.equals(y) != y.equals(h), x.equals(y) == h.equals(y) and y.equals(x) == y.equals(h);
+     * for equals-hashcode, h.equals(y) with another hashCode than y's, x.hashCode() ==
+     * h.hashCode() and x.equals(y) == h.equals(y).
+     */
+    private static boolean passesOn(Object x, Object h, Object y, int contract) {
+        try {
+            boolean hy = h.equals(y);
+            if (x.equals(y) != hy) {
+                return false;
+            }
+            if (contract == C_EQUALS_SYMMETRIC) {
+                boolean yh = y.equals(h);
+                return hy != yh && y.equals(x) == yh;
+            }
+            return hy && h.hashCode() != y.hashCode() && x.hashCode() == h.hashCode();
+        } catch (Throwable t) {
+            Fatal.check(t);
+            return false;
+        }
     }
 
     /**

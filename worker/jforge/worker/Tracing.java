@@ -11,12 +11,13 @@ import static jforge.worker.Proto.TRACE_SECTION;
 
 /**
  * The worker's side of concolic tracing (jforge concolic): with -Djforge.sym the classes under
- * test were rewritten in trace mode, and the last call of each sequence run in GENERATE mode
- * is traced: its int-like parameters become the symbolic variables p0, p1, ... of
- * jforge.rt.Sym, armed right before the call and drained right after it, so that neither the
- * statements before it nor the worker's contract checks add to the path condition. Why
- * method handles: Sym is on the class path only in trace mode. Without -Djforge.sym nothing
- * here runs and RESULT frames are unchanged.
+ * test were rewritten in trace mode, and every call of each sequence run in GENERATE mode is
+ * traced into one trace (begin, then arm and pause around each call, stop): its int-like and
+ * (non-null) String arguments given by a literal statement k become the symbolic variable p<k>
+ * of jforge.rt.Sym, so that a value an earlier call stored in a field or array keeps its
+ * shadow for the later calls, while the worker's contract checks add nothing to the path
+ * condition. Why method handles: Sym is on the class path only in trace mode. Without
+ * -Djforge.sym nothing here runs and RESULT frames are unchanged.
  */
 final class Tracing {
     static final boolean ON = System.getProperty("jforge.sym") != null;
@@ -47,7 +48,8 @@ final class Tracing {
                 MethodHandles.Lookup l = MethodHandles.lookup();
                 start = l.findStatic(c, "start", MethodType.methodType(void.class));
                 arm = l.findStatic(c, "arm", MethodType.methodType(void.class, int.class,
-                        String[].class, long[].class, int[].class, boolean.class, int.class));
+                        String[].class, long[].class, Object[].class, int[].class, boolean.class,
+                        int.class));
                 pause = l.findStatic(c, "pause", MethodType.methodType(void.class));
                 drain = l.findStatic(c, "drain", MethodType.methodType(String.class));
                 key = l.findStatic(c, "key", MethodType.methodType(int.class, String.class));
@@ -102,6 +104,8 @@ final class Tracing {
             } else if (p == boolean.class) {
                 kinds[i] = "Z";
                 values[i] = ((Boolean) a) ? 1 : 0;
+            } else if (p == String.class && a != null) {
+                kinds[i] = "T";
             }
         }
         String name = m instanceof Constructor ? "<init>" : m.getName();
@@ -113,8 +117,8 @@ final class Tracing {
         d.append(')').append(ret);
         try {
             int k = (int) key.invokeExact(name + d);
-            arm.invokeExact(k, kinds, values, from, !java.lang.reflect.Modifier.isStatic(m.getModifiers())
-                    || m instanceof Constructor, at);
+            arm.invokeExact(k, kinds, values, args, from,
+                    !java.lang.reflect.Modifier.isStatic(m.getModifiers()) || m instanceof Constructor, at);
         } catch (Throwable t) {
             broken = true;
         }

@@ -2,7 +2,8 @@ package hard;
 
 /**
  * Branches random generation rarely takes: arithmetic equalities, a checksum, nested
- * ranges, a switch on a computed value, overflow, division, shifts and casts. Each method
+ * ranges, a switch on a computed value, overflow, division, shifts and casts, a String
+ * prefix. Each method
  * returns which path it took, so that a test of each path asserts a different value.
  */
 public class HardBranches {
@@ -129,6 +130,23 @@ public class HardBranches {
         int[] t = {3, 1, 4, 1, 5, 9, 2, 6};
         if (t[i] == 9 && j == i + 100) {
             return 1;
+        }
+        return 0;
+    }
+
+    /** A String prefix, a length, a character, emptiness and equality (string theory). */
+    public static int command(String s) {
+        if (s.startsWith("run:") && s.length() == 7) {
+            if (s.charAt(4) == 'x') {
+                return 2;
+            }
+            return 1;
+        }
+        if (s.isEmpty()) {
+            return -1;
+        }
+        if (s.equals("stop")) {
+            return 3;
         }
         return 0;
     }
