@@ -1,19 +1,35 @@
 #!/usr/bin/env python3
-"""Benchmark of `jforge concolic` against `jforge gen` (random, coverage-guided) on the "hard
-branches" subject (tests/subjects/concolic/hard: arithmetic equalities, a checksum, nested
-ranges, a switch on a computed value, overflow, division, an exception caught inside, an
-array read at a symbolic index). Both get the same time limit; each written suite is then
-measured by `jforge coverage` (the same yardstick for both). Prints, per command, the
-branches its written suite covers, and for concolic the paths, infeasible alternatives,
-solver calls, time in the solver and paths per second.
+"""Benchmark of `jforge concolic` against `jforge gen` (random, coverage-guided) in the same
+time: the "hard branches" subject (tests/subjects/concolic/hard: arithmetic equalities, a
+checksum, nested ranges, a switch on a computed value, overflow, division, an exception
+caught inside, an array read at a symbolic index) and the seed's container subjects
+(tests/subjects/concolic/containers: IntStack, UBStack, BinSearchTree, BinomialHeap,
+LinkedList, TreeMap, HeapArray, our versions of the Symstra/Rostra classics), whose
+receivers Candidate Sequence Search sets up. Each written suite is measured by
+`jforge coverage` (the same yardstick for both). Prints, per subject and command, the
+branches its written suite covers, the run's wall time, and for concolic the paths,
+infeasible alternatives, solver calls, time in the solver, paths per second and receiver
+sequences; for the containers, Symstra's branch coverage and time (seed 002's table).
 
-Usage: bench/concolic.py [--seconds 60] [--binary PATH] [--solver z3|cvc5]
+Usage: bench/concolic.py [--seconds 10] [--binary PATH] [--solver z3|cvc5]
+                         [--subjects hard,containers]
 Without --binary this tree is built in release mode. Needs z3 (or cvc5) and javac.
 """
-import argparse, json, os, subprocess, tempfile
+import argparse, json, os, subprocess, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SUBJECT = ("hard.HardBranches", os.path.join(ROOT, "tests", "subjects", "concolic", "hard"))
+SUBJECTS = os.path.join(ROOT, "tests", "subjects", "concolic")
+# (class, folder, Symstra's branch coverage %, Symstra's time in s at its largest length)
+HARD = [("hard.HardBranches", "hard", None, None)]
+CONTAINERS = [
+    ("containers.IntStack", "containers", 100, 0.7),
+    ("containers.UBStack", "containers", 100, 2.3),
+    ("containers.BinSearchTree", "containers", 100, None),
+    ("containers.BinomialHeap", "containers", 91, 17.5),
+    ("containers.LinkedList", "containers", 100, 0.9),
+    ("containers.TreeMap", "containers", 84, 173.7),
+    ("containers.HeapArray", "containers", 100, 28.5),
+]
 
 
 def measured(exe, classes, cls, tests, d):
@@ -25,43 +41,76 @@ def measured(exe, classes, cls, tests, d):
     return b["covered"], b["total"]
 
 
+def compile_folder(folder, d):
+    classes = os.path.join(d, "classes-" + folder)
+    src = os.path.join(SUBJECTS, folder)
+    srcs = [os.path.join(src, f) for f in os.listdir(src) if f.endswith(".java")]
+    subprocess.run(["javac", "-d", classes, *srcs], check=True)
+    return classes
+
+
+def run_one(exe, cmd, classes, cls, seconds, solver, d):
+    """Runs one command on one class; returns (stats, written-suite coverage, wall seconds)."""
+    tag = cmd + "-" + cls
+    out = os.path.join(d, tag)
+    js = os.path.join(d, tag + ".json")
+    args = [exe, cmd, "--quiet", "--classpath", classes, "--class", cls,
+            "--time-limit", f"{seconds}s", "--output-dir", out, "--stats-json", js]
+    if cmd == "concolic":
+        args += ["--solver", solver]
+    t0 = time.monotonic()
+    p = subprocess.run(args, cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.monotonic() - t0
+    if p.returncode not in (0, 3):
+        print(f"{cmd} {cls}: exit {p.returncode}\n{p.stderr}")
+        return None
+    return json.load(open(js)), measured(exe, classes, cls, out, d), wall
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--seconds", type=int, default=60)
+    ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--binary")
     ap.add_argument("--solver", default="z3")
+    ap.add_argument("--subjects", default="hard,containers")
     a = ap.parse_args()
-    exe = a.binary
+    exe = a.binary and os.path.abspath(a.binary)
     if not exe:
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
         exe = os.path.join(ROOT, "target", "release", "jforge")
-    cls, src = SUBJECT
+    subjects = []
+    for name in a.subjects.split(","):
+        subjects += {"hard": HARD, "containers": CONTAINERS}[name]
+    print(f"load average before: {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as d:
-        classes = os.path.join(d, "classes")
-        srcs = [os.path.join(src, f) for f in os.listdir(src) if f.endswith(".java")]
-        subprocess.run(["javac", "-d", classes, *srcs], check=True)
-        for cmd in ("gen", "concolic"):
-            out = os.path.join(d, cmd)
-            js = os.path.join(d, cmd + ".json")
-            args = [exe, cmd, "--quiet", "--classpath", classes, "--class", cls,
-                    "--time-limit", f"{a.seconds}s", "--output-dir", out, "--stats-json", js]
-            if cmd == "concolic":
-                args += ["--solver", a.solver]
-            p = subprocess.run(args, cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               text=True)
-            if p.returncode not in (0, 3):
-                print(f"{cmd}: exit {p.returncode}\n{p.stderr}")
-                continue
-            s = json.load(open(js))
-            cov, total = measured(exe, classes, cls, out, d)
-            line = f"{cmd:9} {a.seconds:3} s: written suite covers {cov}/{total} branches"
-            if cmd == "concolic":
-                line += (f"; {s['paths']} paths, {s['infeasible']} infeasible, "
-                         f"{s['solver_timeouts']} solver time-outs, {s['solver_calls']} solver "
-                         f"calls, {s['solver_seconds']:.2f} s in the solver, "
-                         f"{s['paths_per_second']:.1f} paths/s, explored in "
-                         f"{s['explore_seconds']:.1f} s, {s['tests_written']} tests")
-            print(line)
+        compiled = {}
+        for cls, folder, sym_cov, sym_time in subjects:
+            if folder not in compiled:
+                compiled[folder] = compile_folder(folder, d)
+            for cmd in ("gen", "concolic"):
+                r = run_one(exe, cmd, compiled[folder], cls, a.seconds, a.solver, d)
+                if r is None:
+                    continue
+                s, (cov, total), wall = r
+                pct = 100.0 * cov / total if total else 100.0
+                line = (f"{cls:26} {cmd:8} {a.seconds:3} s: written suite covers {cov}/{total} "
+                        f"branches ({pct:.0f}%), {wall:.1f} s wall")
+                if cmd == "concolic":
+                    seqs = sum(m.get("sequences", 0) for m in s["methods"])
+                    dropped = sum(m.get("dropped_sequences", 0) for m in s["methods"])
+                    line += (f"; {s['paths']} paths, {s['infeasible']} infeasible, "
+                             f"{s['solver_timeouts']} solver time-outs, {s['unexplored']} "
+                             f"unexplored, {s['solver_calls']} solver calls, "
+                             f"{s['solver_seconds']:.2f} s in the solver, "
+                             f"{s['paths_per_second']:.1f} paths/s, explored in "
+                             f"{s['explore_seconds']:.1f} s, {seqs} sequences "
+                             f"({dropped} dropped), {s['tests_written']} tests")
+                    if sym_cov is not None:
+                        line += f"; Symstra {sym_cov}%"
+                        if sym_time is not None:
+                            line += f" in {sym_time} s"
+                print(line, flush=True)
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

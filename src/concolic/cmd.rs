@@ -5,8 +5,9 @@
 //! suite). It lives in the generator's folder, not in `src/concolic_cmd.rs`: the command and
 //! its algorithm change together (ARCHITECTURE.md, "Adding a generator").
 
-use super::solver::{SolverArgs, SolverSpec};
-use super::{Engine, Found, MethodResult, Target, receiver_for};
+use super::receivers::{self, Effects, Limits};
+use super::solver::{SmtProcess, SolverArgs, SolverSpec};
+use super::{Engine, Found, MethodResult, Target};
 use crate::cli::{RunArgs, SuiteArgs, check_common, parse_duration};
 use crate::coverage::{Setup, Tracker};
 use crate::emit::output::RunOutput;
@@ -22,7 +23,7 @@ use crate::suite::check::{CheckSettings, write_and_check};
 use crate::suite::{Expect, ObserveItem, ObserveStats};
 use anyhow::{Context, bail};
 use clap::Args;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -45,6 +46,13 @@ pub struct ConcolicArgs {
     /// Decisions of a path beyond this depth get no alternatives (loops over inputs).
     #[arg(long, value_name = "N", default_value_t = 200)]
     pub max_depth: usize,
+    /// Calls that set up a receiver before the method under test (Candidate Sequence
+    /// Search: only calls that write a field the later ones read).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_calls: usize,
+    /// Receiver sequences explored per method at most (shortest first).
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub max_sequences: usize,
     #[command(flatten)]
     pub suite: SuiteArgs,
 }
@@ -152,7 +160,15 @@ impl Strategy for Concolic {
         let mut pool = session.take_pool()?;
         let failed = pool.register(&ops.table)?;
         let failed: Vec<OpId> = failed.into_iter().map(|(id, _)| id).collect();
-        let targets = targets(&ops, &classes, &args.methods, &failed)?;
+        let effects = session.with_classes(|_, cp, _| {
+            let names: Vec<String> = setup.maps.iter().map(|m| m.class_name.clone()).collect();
+            Effects::load(cp, &names)
+        })?;
+        let limits = Limits {
+            max_calls: args.max_calls,
+            max_candidates: args.max_sequences.max(1),
+        };
+        let targets = targets(&ops, &classes, &args.methods, &failed, &effects, limits)?;
         let mut solver = SolverArgs::start(&p.solver)?;
         let engine = Engine {
             table: &ops.table,
@@ -165,23 +181,21 @@ impl Strategy for Concolic {
         let mut rows = Vec::new();
         let mut all_tests: Vec<Found> = Vec::new();
         let mut exhausted = true;
-        for (k, (target, skipped)) in targets.iter().enumerate() {
-            let mut r = match skipped {
-                Some(why) => MethodResult {
-                    method: ops.table.get(target.op).signature(),
-                    skipped: Some(why.clone()),
-                    ..MethodResult::default()
-                },
-                None => {
-                    // Each method gets an equal share of what is left.
-                    let left = deadline.saturating_duration_since(Instant::now());
-                    let share = left / (targets.len() - k) as u32;
-                    engine.explore(&mut pool, &mut solver, target, Instant::now() + share)?
-                }
-            };
-            exhausted &= r.tree.unexplored == 0;
+        for (k, (op, candidates)) in targets.iter().enumerate() {
+            // Each method gets an equal share of what is left.
+            let left = deadline.saturating_duration_since(Instant::now());
+            let share = left / (targets.len() - k) as u32;
+            let mut r = explore_method(
+                &engine,
+                &mut pool,
+                &mut solver,
+                ops.table.get(*op).signature(),
+                candidates,
+                Instant::now() + share,
+            )?;
+            exhausted &= r.tree.unexplored == 0 && r.sequences == candidates.len() as u64;
             all_tests.append(&mut r.tests);
-            rows.push((target.op, r));
+            rows.push((*op, r));
         }
         let explore_seconds = explore_start.elapsed().as_secs_f64();
         let mut stats = ConcolicStats {
@@ -287,14 +301,56 @@ fn matches_method(ops: &OpSet, op: OpId, sig: &str) -> bool {
         || sig == format!("{name}({})", short.join(","))
 }
 
+/// Explores a method's receiver sequences one after the other, each with an equal share of
+/// the time left, the probes covered shared (a later sequence's path is a test only when it
+/// covers something new); no sequence: not explored, and why.
+fn explore_method(
+    engine: &Engine,
+    pool: &mut Pool,
+    solver: &mut SmtProcess,
+    method: String,
+    candidates: &[Target],
+    deadline: Instant,
+) -> anyhow::Result<MethodResult> {
+    let mut r = MethodResult {
+        method,
+        ..MethodResult::default()
+    };
+    if candidates.is_empty() {
+        r.skipped = Some(
+            "nothing makes its receiver (no public constructor or static factory of its class)"
+                .to_string(),
+        );
+        return Ok(r);
+    }
+    let mut covered = HashSet::new();
+    for (k, target) in candidates.iter().enumerate() {
+        let now = Instant::now();
+        if now >= deadline {
+            // the sequences not started count as unexplored alternatives
+            r.tree.unexplored += 1;
+            continue;
+        }
+        let share = deadline.saturating_duration_since(now) / (candidates.len() - k) as u32;
+        let one = engine.explore_shared(pool, solver, target, now + share, &mut covered, k == 0)?;
+        let method = std::mem::take(&mut r.method);
+        r.absorb(one);
+        r.method = method;
+    }
+    Ok(r)
+}
+
 /// The methods to explore (constructors, instance and static methods of the classes under
-/// test, `--method` if given), each with its receiver or why it cannot be explored.
+/// test, `--method` if given), each with its receiver sequences (Candidate Sequence Search;
+/// one empty receiver for static methods and constructors; none when nothing makes it).
 fn targets(
     ops: &OpSet,
     classes: &[String],
     methods: &[String],
     failed: &[OpId],
-) -> anyhow::Result<Vec<(Target, Option<String>)>> {
+    effects: &Effects,
+    limits: Limits,
+) -> anyhow::Result<Vec<(OpId, Vec<Target>)>> {
     let mut out = Vec::new();
     for &id in &ops.primary {
         let o = ops.table.get(id);
@@ -308,23 +364,22 @@ fn targets(
         {
             continue;
         }
-        let receiver = if o.kind == OpKind::Method {
-            receiver_for(&ops.table, &ops.primary, &o.class)
+        let candidates = if o.kind == OpKind::Method {
+            let usable: Vec<OpId> = ops
+                .primary
+                .iter()
+                .copied()
+                .filter(|c| !failed.contains(c))
+                .collect();
+            receivers::candidates(&ops.table, &usable, effects, id, limits)
         } else {
-            Some(Vec::new())
-        };
-        let skipped = receiver.is_none().then(|| {
-            "no public constructor builds its receiver (receiver sequences are not searched yet)"
-                .to_string()
-        });
-        out.push((
-            Target {
+            vec![Target {
                 op: id,
-                receiver: receiver.unwrap_or_default(),
+                receiver: Vec::new(),
                 fixed: Vec::new(),
-            },
-            skipped,
-        ));
+            }]
+        };
+        out.push((id, candidates));
     }
     if out.is_empty() {
         if methods.is_empty() {

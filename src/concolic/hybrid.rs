@@ -19,7 +19,7 @@ use super::{Engine, Target};
 use crate::coverage::Setup;
 use crate::generate::assist::{Assist, AssistStats, Stalled, StalledOp};
 use crate::runner::{Pool, PoolConfig};
-use crate::sequence::{OpTable, Sequence, Value};
+use crate::sequence::{OpTable, Sequence};
 use anyhow::Context;
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -89,14 +89,9 @@ impl<'a> Hybrid<'a> {
             receiver: o.prefix.stmts.clone(),
             fixed: o.fixed.clone(),
         };
-        let zeros: Vec<Value> = self
-            .table
-            .get(o.op)
-            .params
-            .iter()
-            .map(super::start_value)
-            .collect();
-        let key = engine.sequence(&target, &zeros).fingerprint();
+        let key = engine
+            .sequence(&target, &engine.first_inputs(&target))
+            .fingerprint();
         (target, key)
     }
 }

@@ -6,15 +6,18 @@
 //! decision or probe no earlier path covered becomes a test, written by the shared suite
 //! stage (`cmd.rs`).
 //!
-//! What is symbolic: int, long, short, byte, char and boolean parameters of the method under
-//! test, with Java's bit-vector semantics (`trace.rs`), and its String parameters through
-//! `length`, `charAt`, `isEmpty`, `equals` and `startsWith` (the solver's string theory);
-//! everything else (receiver fields, references, floats, other String methods) is concrete: a receiver is built with the class's simplest
-//! constructor taking literals (Candidate Sequence Search is not built yet), other arguments
+//! What is symbolic: int, long, short, byte, char and boolean literals of the sequence (the
+//! arguments of the method under test and of the calls that build its receiver), with
+//! Java's bit-vector semantics (`trace.rs`), also after they were stored in a field or an
+//! array element by an earlier call, and its String literals through `length`, `charAt`,
+//! `isEmpty`, `equals` and `startsWith` (the solver's string theory); references, floats and
+//! other String methods are concrete. Receivers come from Candidate Sequence Search
+//! (`receivers.rs`), or under `gen --concolic` from gen's pool (`hybrid.rs`); other arguments
 //! are fixed literals (`""`, `null`, 0.0).
 
 pub mod cmd;
 pub mod hybrid;
+pub mod receivers;
 pub mod solver;
 pub mod trace;
 pub mod tree;
@@ -34,14 +37,28 @@ use tree::{Leaf, Pending, Tree, TreeStats};
 #[derive(Clone, Debug)]
 pub struct Target {
     pub op: OpId,
-    /// Statements that build the receiver (the last one's value), empty for static methods
-    /// and constructors.
+    /// Statements that build the receiver, empty for static methods and constructors; their
+    /// primitive literals are symbolic inputs too.
     pub receiver: Vec<Stmt>,
     /// Inputs that statements of `receiver` give (input index, the receiver being input 0
-    /// of an instance method; statement): `gen --concolic` takes the receiver and the object
-    /// arguments from gen's pool (`hybrid.rs`). An input not listed is a literal (symbolic
-    /// when int-like) or, for the receiver, the last statement.
+    /// of an instance method; statement): Candidate Sequence Search makes the receiver and
+    /// then calls methods on it, and builds object arguments; `gen --concolic` takes the
+    /// receiver and the object arguments from gen's pool (`hybrid.rs`). An input not listed is
+    /// a literal (symbolic when int-like or a String) or, for the receiver, the last statement.
     pub fixed: Vec<(usize, u32)>,
+}
+
+impl Target {
+    /// The statement that gives input `i` (0: the receiver of an instance method), if fixed.
+    fn fixed(&self, i: usize) -> Option<u32> {
+        self.fixed.iter().find(|f| f.0 == i).map(|f| f.1)
+    }
+
+    /// The statement of `receiver` whose value is the receiver, if any.
+    pub fn receiver_stmt(&self) -> Option<u32> {
+        self.fixed(0)
+            .or_else(|| (!self.receiver.is_empty()).then(|| self.receiver.len() as u32 - 1))
+    }
 }
 
 /// A path worth a test: the sequence, how it ended, and the probes it covered.
@@ -70,6 +87,10 @@ pub struct MethodResult {
     pub desyncs: u64,
     /// Why the method was not explored, if it was not.
     pub skipped: Option<String>,
+    /// Receiver sequences explored, and those dropped because a call of theirs had each of
+    /// its definitions overwritten before use (seed 002's check on the real trace).
+    pub sequences: u64,
+    pub dropped_sequences: u64,
     #[serde(skip)]
     pub tests: Vec<Found>,
 }
@@ -107,18 +128,32 @@ fn bits_value(p: Prim, bits: u64) -> Value {
 }
 
 impl Engine<'_> {
-    /// The sequence: receiver statements, one literal per parameter, the call.
+    /// The sequence: receiver statements, one literal per parameter, the call; `inputs`
+    /// holds a value per statement before the call (literals take theirs, the rest ignore it).
     fn sequence(&self, target: &Target, inputs: &[Value]) -> Sequence {
         let op = self.table.get(target.op);
-        let mut stmts = target.receiver.clone();
+        let mut stmts: Vec<Stmt> = target
+            .receiver
+            .iter()
+            .zip(inputs)
+            .map(|(s, v)| match s {
+                Stmt::Lit { ty, .. } => Stmt::Lit {
+                    ty: ty.clone(),
+                    value: v.clone(),
+                },
+                other => other.clone(),
+            })
+            .collect();
         let mut args = Vec::new();
-        let fixed = |i: usize| target.fixed.iter().find(|f| f.0 == i).map(|f| f.1);
-        let receiver = usize::from(op.has_receiver());
-        if op.has_receiver() && !stmts.is_empty() {
-            args.push(fixed(0).unwrap_or(stmts.len() as u32 - 1));
+        if op.has_receiver()
+            && let Some(r) = target.receiver_stmt()
+        {
+            args.push(r);
         }
-        for (i, (t, v)) in op.params.iter().zip(inputs).enumerate() {
-            if let Some(at) = fixed(i + receiver) {
+        let params = inputs.get(target.receiver.len()..).unwrap_or(&[]);
+        let receiver = usize::from(op.has_receiver());
+        for (i, (t, v)) in op.params.iter().zip(params).enumerate() {
+            if let Some(at) = target.fixed(i + receiver) {
                 args.push(at);
                 continue;
             }
@@ -186,15 +221,22 @@ impl Engine<'_> {
         })
     }
 
-    /// The inputs a model gives: the solved variables, the rest as in the source run.
+    /// The inputs a model gives: the solved variables (`p<k>`: the literal of statement k),
+    /// the rest as in the source run.
     fn inputs_from(&self, target: &Target, p: &Pending, q: &Query, vals: &[Val]) -> Vec<Value> {
         let op = self.table.get(target.op);
+        let r = target.receiver.len();
         let mut inputs = (*p.inputs).clone();
         for ((name, _), v) in q.vars.iter().zip(vals) {
-            let Some(i) = name.strip_prefix('p').and_then(|s| s.parse::<usize>().ok()) else {
+            let Some(k) = name.strip_prefix('p').and_then(|s| s.parse::<usize>().ok()) else {
                 continue;
             };
-            let (Some(t), Some(slot)) = (op.params.get(i), inputs.get_mut(i)) else {
+            let ty = match target.receiver.get(k) {
+                Some(Stmt::Lit { ty, .. }) => Some(ty),
+                Some(_) => None,
+                None => k.checked_sub(r).and_then(|i| op.params.get(i)),
+            };
+            let (Some(t), Some(slot)) = (ty, inputs.get_mut(k)) else {
                 continue;
             };
             match (t, v) {
@@ -206,13 +248,61 @@ impl Engine<'_> {
         inputs
     }
 
-    /// Explores one method until its tree is exhausted or `deadline`.
+    /// The first inputs: the receiver's literals as built, each parameter's start value.
+    fn first_inputs(&self, target: &Target) -> Vec<Value> {
+        let op = self.table.get(target.op);
+        target
+            .receiver
+            .iter()
+            .map(|s| match s {
+                Stmt::Lit { value, .. } => value.clone(),
+                _ => Value::Null,
+            })
+            .chain(op.params.iter().map(start_value))
+            .collect()
+    }
+
+    /// Explores one method until its tree is exhausted or `deadline` (`gen --concolic`: the
+    /// receiver comes from gen's pool, not from Candidate Sequence Search, so the sequence is
+    /// never dropped for a prefix call whose definitions were overwritten before use).
     pub fn explore(
         &self,
         pool: &mut Pool,
         solver: &mut dyn Solver,
         target: &Target,
         deadline: Instant,
+    ) -> Result<MethodResult> {
+        let mut covered = HashSet::new();
+        self.explore_in(pool, solver, target, deadline, &mut covered, true, false)
+    }
+
+    /// [`Engine::explore`] of one of several receiver sequences of a method: `covered` holds
+    /// the probes earlier sequences covered, and a path is kept as a test only when it covers
+    /// a probe none covered (or, with `decisions`, takes a decision new to this tree).
+    pub fn explore_shared(
+        &self,
+        pool: &mut Pool,
+        solver: &mut dyn Solver,
+        target: &Target,
+        deadline: Instant,
+        covered: &mut HashSet<u32>,
+        decisions: bool,
+    ) -> Result<MethodResult> {
+        self.explore_in(pool, solver, target, deadline, covered, decisions, true)
+    }
+
+    /// [`Engine::explore_shared`]; with `prune`, the sequence is dropped after its first run
+    /// when a prefix call's definitions were all overwritten before use.
+    #[allow(clippy::too_many_arguments)]
+    fn explore_in(
+        &self,
+        pool: &mut Pool,
+        solver: &mut dyn Solver,
+        target: &Target,
+        deadline: Instant,
+        covered: &mut HashSet<u32>,
+        decisions: bool,
+        prune: bool,
     ) -> Result<MethodResult> {
         let t0 = Instant::now();
         let (calls0, time0) = solver.calls();
@@ -223,15 +313,27 @@ impl Engine<'_> {
                 method: op.signature(),
                 ..MethodResult::default()
             },
-            covered: HashSet::new(),
+            covered: std::mem::take(covered),
+            decisions,
+            prefix_calls: if prune {
+                prefix_calls(target)
+            } else {
+                Vec::new()
+            },
+            dropped: false,
         };
-        let first: Vec<Value> = op.params.iter().map(start_value).collect();
-        let mut batch: Vec<(Vec<Value>, Option<Pending>)> = vec![(first, None)];
+        ex.result.sequences = 1;
+        let mut batch: Vec<(Vec<Value>, Option<Pending>)> = vec![(self.first_inputs(target), None)];
         while !batch.is_empty() {
             self.run_batch(pool, target, &mut ex, std::mem::take(&mut batch))?;
+            if ex.dropped {
+                ex.result.dropped_sequences = 1;
+                break;
+            }
             batch = self.solve_next(solver, target, &mut ex, deadline)?;
         }
         ex.tree.finish();
+        *covered = std::mem::take(&mut ex.covered);
         let (calls, time) = solver.calls();
         let mut r = ex.result;
         r.tree = ex.tree.stats.clone();
@@ -320,6 +422,10 @@ impl Engine<'_> {
             }
         };
         ex.result.desyncs += parsed.desyncs as u64;
+        if ex.result.runs == 1 && overwritten_before_use(&parsed, &ex.prefix_calls) {
+            ex.dropped = true;
+            return Ok(());
+        }
         if parsed.truncated {
             ex.result.untraced_runs += 1;
         }
@@ -332,7 +438,7 @@ impl Engine<'_> {
             .iter()
             .filter(|&&p| ex.covered.insert(p))
             .count();
-        if new_path && (new_decisions > 0 || new_probes > 0) {
+        if new_path && ((ex.decisions && new_decisions > 0) || new_probes > 0) {
             let exception = match r.outcomes.get(last) {
                 Some(StmtOutcome::Exception { public_class, .. }) => Some(public_class.to_string()),
                 Some(StmtOutcome::Normal(_)) => None,
@@ -349,12 +455,62 @@ impl Engine<'_> {
     }
 }
 
+impl MethodResult {
+    /// Adds the figures of another receiver sequence of the same method.
+    pub fn absorb(&mut self, r: MethodResult) {
+        let (a, b) = (&mut self.tree, &r.tree);
+        a.paths += b.paths;
+        a.repeated += b.repeated;
+        a.infeasible += b.infeasible;
+        a.timeouts += b.timeouts;
+        a.diverged += b.diverged;
+        a.unexplored += b.unexplored;
+        self.runs += r.runs;
+        self.solver_calls += r.solver_calls;
+        self.solver_seconds += r.solver_seconds;
+        self.seconds += r.seconds;
+        self.untraced_runs += r.untraced_runs;
+        self.desyncs += r.desyncs;
+        self.sequences += r.sequences;
+        self.dropped_sequences += r.dropped_sequences;
+        self.tests.extend(r.tests);
+    }
+}
+
 /// The state of one method's exploration.
 struct Exploration {
     tree: Tree,
     result: MethodResult,
     /// Probes covered by the runs so far.
     covered: HashSet<u32>,
+    /// A path that takes a decision new to the tree is a test even without new probes.
+    decisions: bool,
+    /// The calls that set the receiver up (statement indices), checked on the first trace.
+    prefix_calls: Vec<usize>,
+    /// The first run showed a prefix call whose definitions were all overwritten before use.
+    dropped: bool,
+}
+
+/// The calls among the receiver statements other than the one making the receiver.
+fn prefix_calls(target: &Target) -> Vec<usize> {
+    let made = target.receiver_stmt().map(|r| r as usize);
+    target
+        .receiver
+        .iter()
+        .enumerate()
+        .filter(|&(k, s)| matches!(s, Stmt::Call { .. }) && Some(k) > made)
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// Seed 002's dynamic check (its Table 4.4): a prefix call each of whose definitions (fields
+/// and array elements written) a later call overwrote before any read it does not bear on
+/// the method under test; the sequence is dropped (a shorter one without that call is a
+/// candidate of its own).
+pub fn overwritten_before_use(t: &trace::Trace, prefix_calls: &[usize]) -> bool {
+    t.defs
+        .iter()
+        .any(|&(s, made, killed)| prefix_calls.contains(&s) && made > 0 && killed == made)
 }
 
 /// The receiver statements for an instance method of `class`: its constructor with the fewest

@@ -1,12 +1,14 @@
-//! The trace of one traced call, as `jforge.rt.Sym` writes it (TRACE_SECTION of a RESULT
+//! The trace of one traced sequence, as `jforge.rt.Sym` writes it (TRACE_SECTION of a RESULT
 //! frame), and its translation to SMT-LIB2 bit-vector terms with Java's semantics.
 //!
-//! Format, one item per line: `N id var K i` (parameter i of kind K: I J S B C Z, as its
-//! 32- or 64-bit value), `N id const W v`, `N id OP W a [b]` (an operation of width W on
-//! earlier nodes); `B site taken CMP a b` (a conditional jump at `site` whose condition
-//! `a CMP b` was `taken`), `S site key n` (a switch on node n took `key`), `X ...` (notes:
-//! frames out of step, a trace too long). Why text: the trace is built in the worker from
-//! string pieces anyway, it is read once per run, and a line format is easy to check by eye.
+//! Format, one item per line: `N id var K i` (the literal of statement i, an argument of kind
+//! K: I J S B C Z, as its 32- or 64-bit value), `N id const W v`, `N id OP W a [b]` (an
+//! operation of width W on earlier nodes); `B site taken CMP a b` (a conditional jump at
+//! `site` whose condition `a CMP b` was `taken`), `S site key n` (a switch on node n took
+//! `key`), `D s n k` (statement s wrote n fields or array elements, k of them overwritten by
+//! a later statement before any read them), `X ...` (notes: frames out of step, a trace too
+//! long). Why text: the trace is built in the worker from string pieces anyway, it is read
+//! once per run, and a line format is easy to check by eye.
 
 use super::solver::Term;
 use anyhow::{Context, Result, bail};
@@ -62,6 +64,9 @@ pub struct Trace {
     pub desyncs: u32,
     /// The trace was too long to send: the path is unknown.
     pub truncated: bool,
+    /// Per statement that wrote fields or array elements: (statement, definitions,
+    /// definitions overwritten by a later statement before any later statement read them).
+    pub defs: Vec<(usize, u32, u32)>,
 }
 
 /// Parses the worker's trace text.
@@ -114,6 +119,11 @@ pub fn parse(text: &str) -> Result<Trace> {
                     len: None,
                 })
             }
+            Some("D") if f.len() == 4 => t.defs.push((
+                f[1].parse().with_context(bad)?,
+                f[2].parse().with_context(bad)?,
+                f[3].parse().with_context(bad)?,
+            )),
             Some("X") => match f.get(1).copied() {
                 Some("desync") => t.desyncs += f.get(2).and_then(|n| n.parse().ok()).unwrap_or(1),
                 _ => t.truncated = true,

@@ -208,6 +208,20 @@ impl ConstPool {
         Some((class, name, desc))
     }
 
+    /// (class, name, descriptor) of the Fieldref, Methodref or InterfaceMethodref at `idx`
+    /// (`jforge concolic`'s read and write sets name the owner of each access).
+    pub(crate) fn ref_at(&self, idx: u16) -> Option<(&str, &str, &str)> {
+        let e = self.entries.get(idx as usize)?;
+        if !matches!(e.tag, 9..=11) || e.body.len() < 4 {
+            return None;
+        }
+        let class = self
+            .class_name_at(u16::from_be_bytes([e.body[0], e.body[1]]))
+            .ok()?;
+        let (name, desc) = self.name_and_type_at(u16::from_be_bytes([e.body[2], e.body[3]]))?;
+        Some((class, name, desc))
+    }
+
     /// (name, descriptor) of the NameAndType at `idx`, if it is one.
     fn name_and_type_at(&self, idx: u16) -> Option<(&str, &str)> {
         let nt = self

@@ -169,6 +169,21 @@ fn decode(code: &[u8]) -> Result<Vec<Insn>> {
     Ok(out)
 }
 
+/// (opcode, constant-pool index) of every field access and call (`getstatic` ..
+/// `invokeinterface`) and every `checkcast`/`instanceof` in a `Code` attribute body: the raw
+/// material of read and write sets and of the types an `Object` parameter is used as.
+pub(crate) fn member_refs(code_attribute: &[u8]) -> Result<Vec<(u8, u16)>> {
+    let code = CodeAttribute::parse(code_attribute)?;
+    Ok(decode(code.code)?
+        .iter()
+        .filter(|i| (0xb2..=0xb9).contains(&i.op) || i.op == 0xc0 || i.op == 0xc1)
+        .map(|i| {
+            let at = i.off as usize + 1;
+            (i.op, u16::from_be_bytes([code.code[at], code.code[at + 1]]))
+        })
+        .collect())
+}
+
 /// True when control never continues to the next instruction.
 fn never_falls_through(op: u8) -> bool {
     matches!(op, 0xa7 | 0xc8 | 0xa9 | 0xaa | 0xab | 0xac..=0xb1 | 0xbf)

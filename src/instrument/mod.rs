@@ -31,6 +31,7 @@
 //! (`classfile.rs`): the constant pool is only appended to, so every attribute we do not
 //! rewrite is copied byte for byte.
 
+pub mod access;
 mod classfile;
 pub mod clock;
 mod code;

@@ -170,13 +170,21 @@ pub(crate) fn plan(
     e.int(&mut hooks.entry, (args + u32::from(!is_static)) as i32)?;
     e.int(&mut hooks.entry, entry)?;
     e.call(&mut hooks.entry, "enter", "(III)V")?;
+    // Before a constructor's first `invokespecial <init>`, `this` may be uninitialized and
+    // cannot be passed to `Sym.putf`: those field writes stay unhooked (concrete).
+    let mut initialized = name_desc.0 != "<init>";
     for (i, ins) in insns.iter().enumerate() {
         let mut pre = Vec::new();
+        let heap_ok = initialized;
+        if ins.op == 0xb7 && !initialized {
+            let idx = u16::from_be_bytes([ins.bytes[1], ins.bytes[2]]);
+            initialized = e.cp.member_at(idx).is_some_and(|(n, _)| n == "<init>");
+        }
         if handlers.contains(&i) {
             e.int(&mut pre, entry)?;
             e.call(&mut pre, "handler", "(I)V")?;
         }
-        let (own, replace) = hook(&mut e, ins)
+        let (own, replace) = hook(&mut e, ins, heap_ok)
             .with_context(|| format!("tracing the instruction at offset {}", ins.off))?;
         pre.extend(own);
         hooks.pre.push(pre);
@@ -209,9 +217,15 @@ fn arithmetic(op: u8) -> Option<(&'static str, &'static str)> {
 }
 
 /// The hook before an instruction and the bytes replacing it, if any.
-fn hook(e: &mut Emitter, ins: &InsnView) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
+fn hook(e: &mut Emitter, ins: &InsnView, heap_ok: bool) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
     let op = ins.op;
     let out = Vec::new();
+    if let Some(rep) = array_store(e, ins)? {
+        return Ok((out, Some(rep)));
+    }
+    if let Some(pre) = field_hook(e, ins, heap_ok)? {
+        return Ok((pre, None));
+    }
     if let Some((name, desc)) = arithmetic(op) {
         let mut rep = Vec::new();
         e.int(&mut rep, op as i32 | (ins.off as i32) << 8)?;
@@ -337,11 +351,11 @@ fn flow_hook(e: &mut Emitter, ins: &InsnView) -> Result<Vec<u8>> {
     Ok(match op {
         0x2e..=0x35 => {
             // array load: the index (if symbolic) is pinned, its bounds recorded (Sym.aidx)
+            // and the element's shadow pushed (Sym.ald)
             out.push(0x5c);
             e.int(&mut out, ins.off as i32)?;
-            e.call(&mut out, "aidx", "(Ljava/lang/Object;II)V")?;
-            let (pops, pushes) = effect(e.cp, ins)?;
-            out.extend(e.fx(pops, pushes)?);
+            e.int(&mut out, if matches!(op, 0x2f | 0x31) { 2 } else { 1 })?;
+            e.call(&mut out, "ald", "(Ljava/lang/Object;III)V")?;
             out
         }
         0x99..=0x9e => {
@@ -392,6 +406,63 @@ fn flow_hook(e: &mut Emitter, ins: &InsnView) -> Result<Vec<u8>> {
             e.fx(pops, pushes)?
         }
     })
+}
+
+/// An array store replaced by a `Sym` call that stores (the element's shadow kept, a
+/// symbolic index pinned as for loads): `None` for any other instruction.
+fn array_store(e: &mut Emitter, ins: &InsnView) -> Result<Option<Vec<u8>>> {
+    let (name, desc) = match ins.op {
+        0x4f => ("ias", "([IIII)V"),
+        0x50 => ("las", "([JIJI)V"),
+        0x51 => ("fas", "([FIFI)V"),
+        0x52 => ("das", "([DIDI)V"),
+        0x53 => ("aas", "([Ljava/lang/Object;ILjava/lang/Object;I)V"),
+        0x54 => ("bas", "(Ljava/lang/Object;III)V"),
+        0x55 => ("cas", "([CIII)V"),
+        0x56 => ("sas", "([SIII)V"),
+        _ => return Ok(None),
+    };
+    let mut rep = Vec::new();
+    e.int(&mut rep, ins.off as i32)?;
+    e.call(&mut rep, name, desc)?;
+    Ok(Some(rep))
+}
+
+/// The id of a field for the runtime: the method-key hash of owner and name.
+pub fn field_key(owner: &str, name: &str) -> i32 {
+    method_key(owner, &format!(".{name}"))
+}
+
+/// `getfield`/`putfield`: the object copied under the hook so that `Sym` keeps the
+/// field's shadow per object (`None` for any other instruction, and for a `putfield` on a
+/// possibly uninitialized `this`, which gets its plain stack effect).
+fn field_hook(e: &mut Emitter, ins: &InsnView, heap_ok: bool) -> Result<Option<Vec<u8>>> {
+    if !matches!(ins.op, 0xb4 | 0xb5) || (ins.op == 0xb5 && !heap_ok) {
+        return Ok(None);
+    }
+    let idx = u16::from_be_bytes([ins.bytes[1], ins.bytes[2]]);
+    let (owner, name, desc) =
+        e.cp.ref_at(idx)
+            .map(|(c, n, d)| (c.to_string(), n.to_string(), d.to_string()))
+            .context("field access of an unreadable field reference")?;
+    let slots = type_slots(&desc) as i32;
+    let mut out = Vec::new();
+    if ins.op == 0xb4 {
+        out.push(0x59); // dup: [obj obj]
+        e.int(&mut out, field_key(&owner, &name))?;
+        e.int(&mut out, slots)?;
+        e.call(&mut out, "getf", "(Ljava/lang/Object;II)V")?;
+        return Ok(Some(out));
+    }
+    if slots == 2 {
+        out.extend([0x5d, 0x58, 0x5b]); // dup2_x1; pop2; dup_x2: [obj v obj]
+    } else {
+        out.extend([0x5c, 0x57]); // dup2; pop: [obj v obj]
+    }
+    e.int(&mut out, field_key(&owner, &name))?;
+    e.int(&mut out, slots)?;
+    e.call(&mut out, "putf", "(Ljava/lang/Object;II)V")?;
+    Ok(Some(out))
 }
 
 /// (base of the `_n` forms, 1 for two-slot) of a load opcode.

@@ -126,12 +126,142 @@ fn every_feasible_hard_branch_is_covered_and_the_suite_covers_what_the_report_sa
             .map(|f| std::fs::read_to_string(f).unwrap().matches("@Test").count())
             .sum::<usize>()
     );
-    // The written suite, run by `jforge coverage`, covers exactly what the report says.
-    assert_eq!(suite_branches(&cp, &out), (covered, total));
-    // and it passes on its own
-    let run = compile_and_run_junit4(&out, cp.to_str().unwrap());
-    assert!(run.failures.is_empty(), "{}", run.output);
-    assert_eq!(run.tests_run as u64, j["tests_written"].as_u64().unwrap());
+    // The written suite, run by `jforge coverage`, covers exactly what the report says,
+    // and it passes on its own.
+    suite_passes(&cp, "hard.HardBranches", &out, &j);
+    assert_eq!(
+        suite_branches(&cp, "hard.HardBranches", &out),
+        (covered, total)
+    );
+}
+
+/// The suite in `out` compiles and passes on its own, with as many tests as the report `j`
+/// says.
+fn suite_passes(cp: &Path, class: &str, out: &Path, j: &serde_json::Value) {
+    let run = compile_and_run_junit4(out, cp.to_str().unwrap());
+    assert!(run.failures.is_empty(), "{class}: {}", run.output);
+    assert_eq!(
+        run.tests_run as u64,
+        j["tests_written"].as_u64().unwrap(),
+        "{class}"
+    );
+}
+
+#[test]
+#[ignore = "slow: runs jforge concolic, javac and JUnit"]
+fn candidate_sequences_build_a_receiver_state_that_a_constructor_alone_cannot() {
+    if !have("z3") {
+        return;
+    }
+    let cp = compiled("concolic/css");
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let j = concolic(
+        &cp,
+        "css.Lock",
+        // ends when every tree is exhausted, long before this on an idle machine
+        &[
+            "--time-limit",
+            "90s",
+            "--max-calls",
+            "3",
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
+    );
+    // open() == 2 needs setA(7) and setB(21) before it, on a Lock from the static factory
+    // (no public constructor): both prefix arguments come from the solver.
+    assert_eq!(branches(&j, "css.Lock.open()"), (4, 4), "{j:#}");
+    let open = method(&j, "css.Lock.open()");
+    // 1 + 2 + 4 + 8 sequences of setA/setB (touch writes nothing open reads: never
+    // prepended); the ten with a call whose definition is overwritten before use (setA
+    // twice, ...) are dropped after their first run.
+    assert_eq!(open["sequences"], 15, "{open:#}");
+    assert_eq!(open["dropped_sequences"], 10, "{open:#}");
+    // setA(7) alone: b == 21 cannot hold (b is 0, written by no call of the sequence)
+    assert!(open["infeasible"].as_u64().unwrap() >= 1, "{open:#}");
+    assert_eq!(j["stop_reason"], "exhausted", "{j:#}");
+    let suite: String = java_files(&out)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert!(suite.contains(".setA(7);"), "{suite}");
+    assert!(suite.contains(".setB(21);"), "{suite}");
+    assert!(suite.contains("assertEquals(2, "), "{suite}");
+    // touch(int) is a method under test of its own, never a set-up call of open()
+    assert!(suite.contains(".touch("), "{suite}");
+    for test in suite.split("@Test").filter(|t| t.contains(".open()")) {
+        assert!(!test.contains(".touch("), "{test}");
+    }
+    suite_passes(&cp, "css.Lock", &out, &j);
+    let (covered, total) = suite_branches(&cp, "css.Lock", &out);
+    assert_eq!((covered, total), (4, 4));
+    // The same run without prefix calls cannot reach the state: the branches need them.
+    let bare = concolic(
+        &cp,
+        "css.Lock",
+        &[
+            "--time-limit",
+            "60s",
+            "--method",
+            "open",
+            "--max-calls",
+            "0",
+        ],
+    );
+    assert_eq!(branches(&bare, "css.Lock.open()"), (1, 4), "{bare:#}");
+    // push(x) then top(): the pushed values are solved for through the array and the field
+    let stack = concolic(
+        &cp,
+        "css.Stack",
+        &["--time-limit", "60s", "--method", "top"],
+    );
+    assert_eq!(branches(&stack, "css.Stack.top()"), (8, 8), "{stack:#}");
+}
+
+#[test]
+#[ignore = "slow: runs jforge concolic on seven subjects, javac and JUnit"]
+fn every_container_subject_gets_a_suite_that_compiles_passes_and_covers_what_the_report_says() {
+    if !have("z3") {
+        return;
+    }
+    let cp = compiled("concolic/containers");
+    for class in [
+        "IntStack",
+        "UBStack",
+        "BinSearchTree",
+        "BinomialHeap",
+        "LinkedList",
+        "TreeMap",
+        "HeapArray",
+    ] {
+        let class = format!("containers.{class}");
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("tests");
+        let j = concolic(
+            &cp,
+            &class,
+            &["--time-limit", "20s", "--output-dir", out.to_str().unwrap()],
+        );
+        assert_eq!(j["validation"]["clean"], true, "{class}: {j:#}");
+        assert!(j["tests_written"].as_u64().unwrap() > 0, "{class}");
+        // the report has every method's tree figures
+        for m in j["methods"].as_array().unwrap() {
+            for k in ["paths", "infeasible", "timeouts", "unexplored", "sequences"] {
+                assert!(m[k].is_u64(), "{class}: {k} missing in {m:#}");
+            }
+        }
+        let covered = j["covered_branches"].as_u64().unwrap();
+        let total = j["branches"].as_u64().unwrap();
+        suite_passes(&cp, &class, &out, &j);
+        assert_eq!(
+            suite_branches(&cp, &class, &out),
+            (covered, total),
+            "{class}"
+        );
+        // receivers set up by earlier calls: more than the constructor's branches
+        assert!(covered * 2 > total, "{class}: {covered}/{total}");
+    }
 }
 
 #[test]
@@ -217,19 +347,22 @@ fn gen_suite_branches(extra: &[&str]) -> ((u64, u64), serde_json::Value) {
             .arg(&json)
             .args(extra),
     );
-    (suite_branches(&cp, &out), read_json(&json))
+    (
+        suite_branches(&cp, "hard.HardBranches", &out),
+        read_json(&json),
+    )
 }
 
-/// (covered, total) branches of the hard-branches subject under the suite in `tests`, as
-/// `jforge coverage` measures them.
-fn suite_branches(cp: &Path, tests: &Path) -> (u64, u64) {
+/// (covered, total) branches of `class` under the suite in `tests`, as `jforge coverage`
+/// measures them.
+fn suite_branches(cp: &Path, class: &str, tests: &Path) -> (u64, u64) {
     let d = tempfile::tempdir().unwrap();
     let json = d.path().join("cov.json");
     run_ok(
         jforge()
             .args(["coverage", "-q", "--classpath"])
             .arg(cp)
-            .args(["--class", "hard.HardBranches", "--tests"])
+            .args(["--class", class, "--tests"])
             .arg(tests)
             .arg("--json")
             .arg(&json),

@@ -99,31 +99,78 @@ public final class Sym {
     private static int armedKey;
     private static int desyncs;
 
+    /** What a field or array element holds: its shadow and the statement that wrote it. */
+    static final class Cell {
+        final Node node;
+        final int def;
+        /** Read by a later statement than the one that wrote it. */
+        boolean used;
+
+        Cell(Node node, int def) {
+            this.node = node;
+            this.def = def;
+        }
+    }
+
+    /** Field shadows by object (identity), then field id; array element shadows by index. */
+    private static final java.util.IdentityHashMap<Object, java.util.HashMap<Integer, Cell>> heap =
+            new java.util.IdentityHashMap<>();
+    /** Static field shadows by field id. */
+    private static final java.util.HashMap<Integer, Cell> statics = new java.util.HashMap<>();
     /**
-     * Arms tracing for the next call of the method whose key ({@link #key}) is {@code key}:
-     * its parameters of the kinds given (I, J, S, B, C, Z; null for a concrete one) become
-     * the variables p0, p1, ... (by parameter position); kind T is a String ({@code refs[i]}). {@code receiver}: an instance method
-     * (local 0 is the receiver). {@code values}: their concrete values (char as its code,
-     * boolean as 0/1), which every use of a shadow is checked against.
+     * Per statement: definitions it made (fields and elements it wrote) and how many of them
+     * a later statement overwrote before any later statement read them (seed 002's check of
+     * a sequence on its real trace: a call whose every definition is overwritten before use
+     * does not bear on the method under test).
      */
-    public static synchronized void arm(int key, String[] kinds, long[] values, Object[] refs,
-            boolean receiver) {
+    private static final java.util.TreeMap<Integer, int[]> defs = new java.util.TreeMap<>();
+    /** The sequence statement whose call runs now. */
+    private static int stmt;
+
+    /**
+     * Starts the trace of a sequence: nothing recorded, no shadows. The calls of the
+     * sequence are then traced one by one ({@link #arm}, {@link #pause}) into one trace, so
+     * that a value an earlier call stored in a field or array (the receiver's state) keeps
+     * its shadow for the later calls (seed 002's sequences: push(x) then top()).
+     */
+    public static synchronized void start() {
         nodes.clear();
         events.setLength(0);
         nevents = 0;
         frames.clear();
         desyncs = 0;
+        heap.clear();
+        statics.clear();
+        defs.clear();
+        pending = null;
+        armed = null;
+        on = false;
+    }
+
+    /**
+     * Arms tracing for the next call of the method whose key ({@link #key}) is {@code key},
+     * made by sequence statement {@code at}: its parameters of the kinds given (I, J, S, B,
+     * C, Z; T a String, {@code refs[i]}; null for a concrete one) become the variables
+     * p{vars[i]} (the statement that gave the argument, String ones too), {@code receiver}: an
+     * instance method (local 0 is the receiver). {@code values}: their concrete values (char as
+     * its code, boolean as 0/1), which every use of a shadow is checked against.
+     */
+    public static synchronized void arm(int key, String[] kinds, long[] values, Object[] refs,
+            int[] vars, boolean receiver, int at) {
+        frames.clear();
         ArrayList<Node> slots = new ArrayList<>();
         if (receiver) {
             slots.add(null);
         }
         for (int i = 0; i < kinds.length; i++) {
             String k = kinds[i];
-            if ("T".equals(k)) {
-                slots.add(new Node("var T " + i, 0, (String) refs[i]));
-                continue;
+            if (k == null || vars[i] < 0) {
+                slots.add(null);
+            } else if ("T".equals(k)) {
+                slots.add(new Node("var T " + vars[i], 0, (String) refs[i]));
+            } else {
+                slots.add(new Node("var " + k + " " + vars[i], values[i]));
             }
-            slots.add(k == null ? null : new Node("var " + k + " " + i, values[i]));
             if ("J".equals(k) || "D".equals(k)) {
                 slots.add(null);
             }
@@ -131,11 +178,20 @@ public final class Sym {
         pending = null;
         armed = slots.toArray(new Node[0]);
         armedKey = key;
+        stmt = at;
         owner = Thread.currentThread();
         on = true;
     }
 
-    /** Stops tracing and returns the trace: node lines ("N id ..."), then events. */
+    /** Stops recording after a call of the sequence; the shadows stay for the next one. */
+    public static synchronized void pause() {
+        on = false;
+        frames.clear();
+        pending = null;
+        armed = null;
+    }
+
+    /** Stops tracing and returns the trace: node lines ("N id ..."), events, def-use pairs. */
     public static synchronized String drain() {
         on = false;
         owner = null;
@@ -144,15 +200,157 @@ public final class Sym {
             sb.append("N ").append(n).append('\n');
         }
         sb.append(events);
+        for (java.util.Map.Entry<Integer, int[]> d : defs.entrySet()) {
+            sb.append("D ").append(d.getKey()).append(' ').append(d.getValue()[0]).append(' ')
+                    .append(d.getValue()[1]).append('\n');
+        }
         if (desyncs > 0) {
             sb.append("X desync ").append(desyncs).append('\n');
         }
         nodes.clear();
         events.setLength(0);
         frames.clear();
+        heap.clear();
+        statics.clear();
+        defs.clear();
         pending = null;
         armed = null;
         return sb.toString();
+    }
+
+    // ---- the heap: fields and array elements (seed 002's heap simulation, values symbolic)
+
+    private static Cell read(java.util.HashMap<Integer, Cell> cells, int id) {
+        Cell c = cells == null ? null : cells.get(id);
+        if (c != null && c.def < stmt) {
+            c.used = true;
+        }
+        return c;
+    }
+
+    private static void write(Object o, int id, Node n) {
+        java.util.HashMap<Integer, Cell> cells = o == null ? statics : heap.computeIfAbsent(o,
+                k -> new java.util.HashMap<>());
+        Cell old = cells.put(id, new Cell(n, stmt));
+        if (old == null || old.def != stmt) {
+            defs.computeIfAbsent(stmt, k -> new int[2])[0]++;
+        }
+        if (old != null && old.def < stmt && !old.used) {
+            defs.computeIfAbsent(old.def, k -> new int[2])[1]++;
+        }
+    }
+
+    /** Before getfield of field {@code id} ({@code slots} 1 or 2) on {@code o}. */
+    public static void getf(Object o, int id, int slots) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        f.pop();
+        Cell c = read(o == null ? null : heap.get(o), id);
+        f.push(c == null ? null : c.node);
+        if (slots == 2) {
+            f.push(null);
+        }
+    }
+
+    /** Before putfield of field {@code id} ({@code slots} 1 or 2) on {@code o}. */
+    public static void putf(Object o, int id, int slots) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        Node v = f.pop();
+        if (slots == 2) {
+            v = f.pop();
+        }
+        f.pop();
+        if (o != null) {
+            write(o, id, v);
+        }
+    }
+
+    /** Before an array load: the index pinned (see {@link #aidx}), then the element's shadow. */
+    public static void ald(Object array, int index, int off, int slots) {
+        aidx(array, index, off);
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        f.pop();
+        f.pop();
+        Cell c = array == null ? null : read(heap.get(array), index);
+        f.push(c == null ? null : c.node);
+        if (slots == 2) {
+            f.push(null);
+        }
+    }
+
+    /** An array store, replaced by these: the index pinned as for loads, the element's shadow kept. */
+    private static void stored(Object array, int index, int off, int slots) {
+        Frame f;
+        if (!active() || (f = top()) == null || array == null) {
+            return;
+        }
+        Node v = f.pop();
+        if (slots == 2) {
+            v = f.pop();
+        }
+        Node n = f.sp > 0 ? checked(f.stack[f.sp - 1], index) : null;
+        if (n != null) {
+            int len = java.lang.reflect.Array.getLength(array);
+            event("A a" + f.entry + "." + off + " " + index + " " + n.id + " " + len);
+        }
+        f.pop();
+        f.pop();
+        if (index >= 0 && index < java.lang.reflect.Array.getLength(array)) {
+            write(array, index, v);
+        }
+    }
+
+    public static void ias(int[] a, int i, int v, int off) {
+        stored(a, i, off, 1);
+        a[i] = v;
+    }
+
+    public static void las(long[] a, int i, long v, int off) {
+        stored(a, i, off, 2);
+        a[i] = v;
+    }
+
+    public static void fas(float[] a, int i, float v, int off) {
+        stored(a, i, off, 1);
+        a[i] = v;
+    }
+
+    public static void das(double[] a, int i, double v, int off) {
+        stored(a, i, off, 2);
+        a[i] = v;
+    }
+
+    public static void aas(Object[] a, int i, Object v, int off) {
+        stored(a, i, off, 1);
+        a[i] = v;
+    }
+
+    /** bastore: a byte[] or a boolean[]. */
+    public static void bas(Object a, int i, int v, int off) {
+        stored(a, i, off, 1);
+        if (a instanceof boolean[]) {
+            ((boolean[]) a)[i] = (v & 1) != 0;
+        } else {
+            ((byte[]) a)[i] = (byte) v;
+        }
+    }
+
+    public static void cas(char[] a, int i, int v, int off) {
+        stored(a, i, off, 1);
+        a[i] = (char) v;
+    }
+
+    public static void sas(short[] a, int i, int v, int off) {
+        stored(a, i, off, 1);
+        a[i] = (short) v;
     }
 
     /** The key of a method: a hash of its name and descriptor (the instrumenter's too). */

@@ -88,8 +88,6 @@ final class Executor {
     private final Coverage coverage;
     private final ClockControl clock;
     private final Tracing tracing;
-    /** The statement traced (the last one, with -Djforge.sym in GENERATE mode), else -1. */
-    private int traceAt = -1;
     private final Leaks leaks;
     private final Exhaustive exhaustive;
     private final ClassLoader loader;
@@ -168,14 +166,17 @@ final class Executor {
         }
         progress.reset(n, tag);
         outcomes.outc.reset();
-        traceAt = Tracing.ON && mode == MODE_GENERATE ? n - 1 : -1;
         generating = mode == MODE_GENERATE;
+        if (Tracing.ON && generating) {
+            tracing.begin();
+        }
         coverage.cmpStart();
         clock.start();
         thrown = null;
         thrownAt = -1;
         try {
             boolean ok = runStatements(n);
+            tracing.stop();
             afterStatements(ok, n, mode, ncv, nobs);
             blameThrown(n);
             coverage.cmpStop();
@@ -578,27 +579,27 @@ final class Executor {
             vals[i] = null;
             return exception(i, new NullPointerException());
         }
-        boolean traced = i == traceAt && (op.kind == OP_CTOR || op.kind == OP_METHOD || op.kind == OP_SMETHOD);
+        boolean traced = tracing.on() && (op.kind == OP_CTOR || op.kind == OP_METHOD || op.kind == OP_SMETHOD);
         try {
             switch (op.kind) {
                 case OP_CTOR -> {
                     Object[] a = argsOf(s, 0, op.nparams);
                     if (traced) {
-                        tracing.arm(op.ctor, a);
+                        tracing.arm(op.ctor, a, literalArgs(s, 0, op.nparams), i);
                     }
                     r = op.ctor.newInstance(a);
                 }
                 case OP_METHOD -> {
                     Object[] a = argsOf(s, 1, op.nparams);
                     if (traced) {
-                        tracing.arm(op.method, a);
+                        tracing.arm(op.method, a, literalArgs(s, 1, op.nparams), i);
                     }
                     r = op.method.invoke(self, a);
                 }
                 case OP_SMETHOD -> {
                     Object[] a = argsOf(s, 0, op.nparams);
                     if (traced) {
-                        tracing.arm(op.method, a);
+                        tracing.arm(op.method, a, literalArgs(s, 0, op.nparams), i);
                     }
                     r = op.method.invoke(null, a);
                 }
@@ -621,7 +622,7 @@ final class Executor {
             return malformed(i, e.toString());
         } finally {
             if (traced) {
-                tracing.stop();
+                tracing.pause();
             }
         }
         long printed = OutputSink.written - printedBefore;
@@ -635,6 +636,16 @@ final class Executor {
         isRef[i] = !op.primRet;
         outcomes.result(r, op.voidRet);
         return true;
+    }
+
+    /** For each argument: the statement that gave it when that is a literal, else -1 (tracing). */
+    private int[] literalArgs(Stmt s, int from, int n) {
+        int[] out = new int[n];
+        for (int k = 0; k < n; k++) {
+            int at = s.args[from + k];
+            out[k] = stmts[at].kind == STMT_LIT ? at : -1;
+        }
+        return out;
     }
 
     private Object[] argsOf(Stmt s, int from, int n) {

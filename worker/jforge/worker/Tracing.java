@@ -11,12 +11,13 @@ import static jforge.worker.Proto.TRACE_SECTION;
 
 /**
  * The worker's side of concolic tracing (jforge concolic): with -Djforge.sym the classes under
- * test were rewritten in trace mode, and the last call of each sequence run in GENERATE mode
- * is traced: its int-like and (non-null) String parameters become the symbolic variables p0, p1, ... of
- * jforge.rt.Sym, armed right before the call and drained right after it, so that neither the
- * statements before it nor the worker's contract checks add to the path condition. Why
- * method handles: Sym is on the class path only in trace mode. Without -Djforge.sym nothing
- * here runs and RESULT frames are unchanged.
+ * test were rewritten in trace mode, and every call of each sequence run in GENERATE mode is
+ * traced into one trace (begin, then arm and pause around each call, stop): its int-like and
+ * (non-null) String arguments given by a literal statement k become the symbolic variable p<k>
+ * of jforge.rt.Sym, so that a value an earlier call stored in a field or array keeps its
+ * shadow for the later calls, while the worker's contract checks add nothing to the path
+ * condition. Why method handles: Sym is on the class path only in trace mode. Without
+ * -Djforge.sym nothing here runs and RESULT frames are unchanged.
  */
 final class Tracing {
     static final boolean ON = System.getProperty("jforge.sym") != null;
@@ -24,11 +25,13 @@ final class Tracing {
     private static final int MAX_TRACE = 8 << 20;
 
     private final ClassLoader loader;
+    private MethodHandle start;
     private MethodHandle arm;
+    private MethodHandle pause;
     private MethodHandle drain;
     private MethodHandle key;
     private boolean broken;
-    private boolean armed;
+    private boolean started;
     private String trace;
 
     Tracing(ClassLoader loader) {
@@ -43,8 +46,11 @@ final class Tracing {
             try {
                 Class<?> c = Class.forName("jforge.rt.Sym", true, loader);
                 MethodHandles.Lookup l = MethodHandles.lookup();
+                start = l.findStatic(c, "start", MethodType.methodType(void.class));
                 arm = l.findStatic(c, "arm", MethodType.methodType(void.class, int.class,
-                        String[].class, long[].class, Object[].class, boolean.class));
+                        String[].class, long[].class, Object[].class, int[].class, boolean.class,
+                        int.class));
+                pause = l.findStatic(c, "pause", MethodType.methodType(void.class));
                 drain = l.findStatic(c, "drain", MethodType.methodType(String.class));
                 key = l.findStatic(c, "key", MethodType.methodType(int.class, String.class));
             } catch (Throwable t) {
@@ -55,10 +61,32 @@ final class Tracing {
         return true;
     }
 
-    /** Arms the trace for a call of {@code m} with {@code args}. */
-    void arm(Executable m, Object[] args) {
+    /** Starts the trace of a sequence (GENERATE mode only). */
+    void begin() {
         trace = null;
+        started = false;
         if (!ON || !ready()) {
+            return;
+        }
+        try {
+            start.invokeExact();
+            started = true;
+        } catch (Throwable t) {
+            broken = true;
+        }
+    }
+
+    /** Whether the sequence running is traced. */
+    boolean on() {
+        return started;
+    }
+
+    /**
+     * Arms the trace for the call of {@code m} by statement {@code at} with {@code args};
+     * {@code from[i]}: the statement that gave argument i when it is a literal, else -1.
+     */
+    void arm(Executable m, Object[] args, int[] from, int at) {
+        if (!started) {
             return;
         }
         Class<?>[] ps = m.getParameterTypes();
@@ -89,20 +117,31 @@ final class Tracing {
         d.append(')').append(ret);
         try {
             int k = (int) key.invokeExact(name + d);
-            arm.invokeExact(k, kinds, values, args, !java.lang.reflect.Modifier.isStatic(m.getModifiers())
-                    || m instanceof Constructor);
-            armed = true;
+            arm.invokeExact(k, kinds, values, args, from,
+                    !java.lang.reflect.Modifier.isStatic(m.getModifiers()) || m instanceof Constructor, at);
         } catch (Throwable t) {
             broken = true;
         }
     }
 
-    /** Ends the trace of the armed call. */
-    void stop() {
-        if (!armed) {
+    /** After a traced call: nothing is recorded until the next one is armed. */
+    void pause() {
+        if (!started) {
             return;
         }
-        armed = false;
+        try {
+            pause.invokeExact();
+        } catch (Throwable t) {
+            broken = true;
+        }
+    }
+
+    /** Ends the trace of the sequence. */
+    void stop() {
+        if (!started) {
+            return;
+        }
+        started = false;
         try {
             String t = (String) drain.invokeExact();
             trace = t.length() > MAX_TRACE ? "X too-long " + t.length() + "\n" : t;
