@@ -136,7 +136,7 @@ final class Blame {
         if (cause == CAUSE_NONE && npe && notInitialized(t, top, receiver(a, call), inputs, call ? a : n)) {
             cause = CAUSE_STATE;
         }
-        if (cause == CAUSE_NONE && npe && call && returnsNull(inputs, a)) {
+        if (cause == CAUSE_NONE && npe && (call && returnsNull(inputs, a) || inputs.stream().anyMatch(Lambdas::returnsNull))) {
             cause = CAUSE_NULL_INPUT;
         }
         out.u8(cause);

@@ -28,8 +28,7 @@ final class Lambdas {
             if (!iface.isInterface()) {
                 throw new IllegalArgumentException("a lambda literal of " + iface.getName() + ", which is no interface");
             }
-            InvocationHandler h = (proxy, m, args) -> invoke(proxy, iface, m, args);
-            return Proxy.newProxyInstance(iface.getClassLoader(), new Class<?>[] {iface}, h);
+            return Proxy.newProxyInstance(iface.getClassLoader(), new Class<?>[] {iface}, new Handler(this, iface));
         }
 
         private Object invoke(Object proxy, Class<?> iface, Method m, Object[] args) throws Throwable {
@@ -49,6 +48,27 @@ final class Lambdas {
                 default -> null;
             };
         }
+    }
+
+    /** The handler of a lambda literal's proxy: named, so that {@link #returnsNull} knows it. */
+    private record Handler(Spec spec, Class<?> iface) implements InvocationHandler {
+        @Override
+        public Object invoke(Object proxy, Method m, Object[] args) throws Throwable {
+            return spec.invoke(proxy, iface, m, args);
+        }
+    }
+
+    /**
+     * Is x a lambda literal whose method returns null ({@code (p$0) -> null}, made where no
+     * other value of the result type was at hand)? Its null flows into the code it was given
+     * to: a NullPointerException there is an input jforge made, not a defect (Blame).
+     */
+    static boolean returnsNull(Object x) {
+        return x != null
+                && Proxy.isProxyClass(x.getClass())
+                && Proxy.getInvocationHandler(x) instanceof Handler h
+                && h.spec.body == LB_VALUE
+                && h.spec.value == null;
     }
 
     /** Reads a lambda literal after its tag: arity, body kind, then its index or value. */
