@@ -65,9 +65,14 @@ public final class Booking {
         return text.orElse("none");
     }
 
-    /** A rule nobody implements: no value can be made for it, only null. */
+    /**
+     * A rule nobody implements: no value can be made for it, only null (two abstract
+     * methods: no lambda either).
+     */
     public interface Rule {
         boolean allows(LocalDate day);
+
+        String name();
     }
 
     public boolean check(Rule rule) {
