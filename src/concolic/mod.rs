@@ -24,7 +24,7 @@ pub mod tree;
 
 use crate::model::{JType, Prim};
 use crate::runner::{ExecMode, ExecRequest, Pool, SeqResult, StmtOutcome};
-use crate::sequence::{OpId, OpKind, OpTable, Sequence, Stmt, Value};
+use crate::sequence::{OpId, OpTable, Sequence, Stmt, Value};
 use anyhow::Result;
 use solver::{Answer, Query, Solver, Val};
 use std::collections::{HashMap, HashSet};
@@ -511,31 +511,6 @@ pub fn overwritten_before_use(t: &trace::Trace, prefix_calls: &[usize]) -> bool 
     t.defs
         .iter()
         .any(|&(s, made, killed)| prefix_calls.contains(&s) && made > 0 && killed == made)
-}
-
-/// The receiver statements for an instance method of `class`: its constructor with the fewest
-/// parameters, all of them literals (primitives, Strings; null otherwise). `None` when the
-/// class has no public constructor.
-pub fn receiver_for(table: &OpTable, ops: &[OpId], class: &str) -> Option<Vec<Stmt>> {
-    let ctor = ops
-        .iter()
-        .map(|&id| (id, table.get(id)))
-        .filter(|(_, o)| o.kind == OpKind::Constructor && o.class == class && !o.outer_instance)
-        .min_by_key(|(_, o)| o.params.len())?;
-    let (id, op) = ctor;
-    let mut stmts: Vec<Stmt> = op
-        .params
-        .iter()
-        .map(|t| Stmt::Lit {
-            ty: t.clone(),
-            value: start_value(t),
-        })
-        .collect();
-    stmts.push(Stmt::Call {
-        op: id,
-        args: (0..op.params.len() as u32).collect(),
-    });
-    Some(stmts)
 }
 
 /// Whether a choice took the jump (for reports).
