@@ -29,7 +29,7 @@ mod values;
 use crate::generate::ops::{OpSet, class_literal, is_literal_type, lambda_literal};
 use crate::model::{JType, Model, producers};
 use crate::runner::{CrashKind, ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
-use crate::sequence::{OpId, OpKind, SeqRef, Sequence, Stmt};
+use crate::sequence::{OpId, OpKind, Operation, SeqRef, Sequence, Stmt, Value};
 use handlers::Cx;
 use plan::{ARRAY_LEN, Arg, Build, FILL, Kit, Made, Plan, Repo};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -108,6 +108,8 @@ pub struct Search<'m> {
     kit: Kit,
     /// Numbers each operation compared its arguments against (comparison logging).
     compared: HashMap<OpId, Vec<i64>>,
+    /// The harmless command process launchers get (`values::harmless_command`).
+    command: Option<String>,
     allow_null: bool,
     pub rounds: u32,
     pub attempts: u64,
@@ -149,6 +151,7 @@ impl<'m> Search<'m> {
             repo,
             kit: Kit::default(),
             compared: HashMap::new(),
+            command: values::harmless_command(),
             allow_null: false,
             rounds: 0,
             attempts: 0,
@@ -261,14 +264,26 @@ impl<'m> Search<'m> {
         } else {
             None
         };
+        let command = self.command.clone().filter(|_| values::launches(&op));
         let mut args = Vec::new();
         for p in &op.params {
-            args.push(self.first_arg(p, index, &consts)?);
+            args.push(self.first_arg(p, index, &consts, command.as_deref())?);
         }
         Ok(Plan { receiver, args })
     }
 
-    fn first_arg(&mut self, p: &JType, index: bool, consts: &[i64]) -> Result<Arg, JType> {
+    /// The first value of parameter `p`; `command`: the String every String (and String
+    /// array element) of a process launcher gets.
+    fn first_arg(
+        &mut self,
+        p: &JType,
+        index: bool,
+        consts: &[i64],
+        command: Option<&str>,
+    ) -> Result<Arg, JType> {
+        if let Some(c) = command.filter(|_| *p == JType::string()) {
+            return Ok(Arg::Lit(JType::string(), Value::Str(c.to_string())));
+        }
         if is_literal_type(p) {
             return Ok(plan::literal_arg(
                 p,
@@ -278,7 +293,10 @@ impl<'m> Search<'m> {
         }
         if let JType::Array(elem) = p {
             let items = (0..ARRAY_LEN)
-                .map(|k| self.element(elem, k))
+                .map(|k| match command.filter(|_| **elem == JType::string()) {
+                    Some(c) => Ok(Arg::Lit(JType::string(), Value::Str(c.to_string()))),
+                    None => self.element(elem, k),
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             return Ok(Arg::Array {
                 elem: (**elem).clone(),
@@ -562,12 +580,11 @@ impl Target {
     }
 }
 
-/// Values that need no call: a literal of each boxed type and String (the receivers of
-/// `String.length()`, `Integer.compareTo(..)`), and `Class.forName("java.lang.String")`
-/// for `Class<String>`, the type `java.lang.Class` is instantiated at. Their producer ids
-/// are past the operation table (`u32::MAX` down), so no target has them.
+/// Values that need no search: a literal of each boxed type and String (the receivers of
+/// `String.length()`, `Integer.compareTo(..)`), `Class.forName("java.lang.String")` for
+/// `Class<String>`, the type `java.lang.Class` is instantiated at, and [`seeded_calls`]. Their
+/// producer ids are past the operation table (`u32::MAX` down), so no target has them.
 fn seeded_repo(ops: &mut OpSet) -> Repo {
-    use crate::sequence::{Operation, Sequence, Stmt, Value};
     let mut repo = Repo::default();
     let lits: Vec<(JType, Value)> = vec![
         (JType::string(), Value::Str("abc".into())),
@@ -599,39 +616,118 @@ fn seeded_repo(ops: &mut OpSet) -> Repo {
             producer: u32::MAX - k as u32,
         });
     }
+    for (k, (seq, ty, class)) in seeded_calls(ops).into_iter().enumerate() {
+        repo.add(Made {
+            seq: Arc::new(seq),
+            ty,
+            class: class.into(),
+            size: None,
+            producer: u32::MAX - 100 - k as u32,
+        });
+    }
+    repo
+}
+
+/// Seeded values made by calls, with their type and class: `Class<String>`; a `File` of the
+/// temporary directory (`new File(System.getProperty("java.io.tmpdir"))`) and its `file:`
+/// URL (`ProcessBuilder.directory`, `Runtime.exec(.., File)`, `redirectOutput(File)`,
+/// `Package.isSealed(URL)` need one that exists). Why the temporary directory and not a file:
+/// it exists on every machine, and nothing can write into a directory's path (a regular file
+/// would be truncated by `new Formatter(File)`); where a reader needs a file it still fails.
+fn seeded_calls(ops: &mut OpSet) -> Vec<(Sequence, JType, &'static str)> {
     let class_of_string = JType::generic("java.lang.Class", vec![JType::string()]);
-    let for_name = ops.table.intern(Operation {
-        kind: OpKind::StaticMethod,
-        class: "java.lang.Class".into(),
-        name: "forName".into(),
-        descriptor: "(Ljava/lang/String;)Ljava/lang/Class;".into(),
-        owner: JType::class("java.lang.Class"),
-        params: vec![JType::string()],
-        ret: Some(class_of_string.clone()),
+    let for_name = seed_op(
+        ops,
+        (
+            "java.lang.Class",
+            "forName",
+            "(Ljava/lang/String;)Ljava/lang/Class;",
+        ),
+        vec![JType::string()],
+        class_of_string.clone(),
+    );
+    let get_property = seed_op(
+        ops,
+        (
+            "java.lang.System",
+            "getProperty",
+            "(Ljava/lang/String;)Ljava/lang/String;",
+        ),
+        vec![JType::string()],
+        JType::string(),
+    );
+    let file = JType::class("java.io.File");
+    let new_file = seed_op(
+        ops,
+        ("java.io.File", "<init>", "(Ljava/lang/String;)V"),
+        vec![JType::string()],
+        file.clone(),
+    );
+    let uri = JType::class("java.net.URI");
+    let to_uri = ops.table.intern(Operation::instance_call(
+        "java.io.File",
+        "toURI",
+        "()Ljava/net/URI;",
+        &file,
+        Some(uri.clone()),
+    ));
+    let url = JType::class("java.net.URL");
+    let to_url = ops.table.intern(Operation::instance_call(
+        "java.net.URI",
+        "toURL",
+        "()Ljava/net/URL;",
+        &uri,
+        Some(url.clone()),
+    ));
+    let lit = |s: &str| Stmt::Lit {
+        ty: JType::string(),
+        value: Value::Str(s.into()),
+    };
+    let call = |op, args| Stmt::Call { op, args };
+    let tmp_dir = vec![
+        lit("java.io.tmpdir"),
+        call(get_property, vec![0]),
+        call(new_file, vec![1]),
+    ];
+    let mut tmp_url = tmp_dir.clone();
+    tmp_url.extend([call(to_uri, vec![2]), call(to_url, vec![3])]);
+    let seq = |stmts| Sequence { stmts };
+    vec![
+        (
+            seq(vec![lit("java.lang.String"), call(for_name, vec![0])]),
+            class_of_string,
+            "java.lang.Class",
+        ),
+        (seq(tmp_dir), file, "java.io.File"),
+        (seq(tmp_url), url, "java.net.URL"),
+    ]
+}
+
+/// Interns a static method (`<init>`: a constructor) of `(class, name, descriptor)`.
+fn seed_op(
+    ops: &mut OpSet,
+    (class, name, descriptor): (&str, &str, &str),
+    params: Vec<JType>,
+    ret: JType,
+) -> OpId {
+    let kind = if name == "<init>" {
+        OpKind::Constructor
+    } else {
+        OpKind::StaticMethod
+    };
+    ops.table.intern(Operation {
+        kind,
+        class: class.into(),
+        name: name.into(),
+        descriptor: descriptor.into(),
+        owner: JType::class(class),
+        params,
+        ret: Some(ret),
         varargs: false,
         overloaded: true,
         method_type_args: Vec::new(),
         outer_instance: false,
-    });
-    repo.add(Made {
-        seq: Arc::new(Sequence {
-            stmts: vec![
-                Stmt::Lit {
-                    ty: JType::string(),
-                    value: Value::Str("java.lang.String".into()),
-                },
-                Stmt::Call {
-                    op: for_name,
-                    args: vec![0],
-                },
-            ],
-        }),
-        ty: class_of_string,
-        class: "java.lang.Class".into(),
-        size: None,
-        producer: u32::MAX - 100,
-    });
-    repo
+    })
 }
 
 /// The top frames of the exception a call threw (`Class.method (line n)`), at most 5.

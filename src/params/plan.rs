@@ -19,6 +19,9 @@ pub const FILL: u8 = 3;
 /// Elements of an array argument.
 pub const ARRAY_LEN: usize = 3;
 
+/// Producer ids from here up are seeded values (`seeded_repo`), not operations of the table.
+pub const SEEDED: u32 = u32::MAX - 1000;
+
 /// A value that a successful call made: a receiver or an argument for later calls.
 #[derive(Clone, Debug)]
 pub struct Made {
@@ -49,7 +52,8 @@ impl Repo {
     }
 
     /// The made values that fit where `need` is expected, best first: not known to be empty,
-    /// then made without a lambda, then from the shorter sequence (the simplest producer),
+    /// then made without a lambda, then seeded (the temporary directory is the `File`, not a
+    /// `new File("abc")` a method could write to), then from the shorter sequence (the simplest producer),
     /// then the earliest. Why lambdas last: a lambda's answers are defaults, not behaviour
     /// (`new Scanner(Readable)` on a lambda that reads 0 characters makes `next()` wait
     /// forever, where `new Scanner(String)` answers).
@@ -61,7 +65,14 @@ impl Repo {
                 .collect();
             v.sort_by_key(|&i| {
                 let m = &made[i];
-                (m.size == Some(0), m.seq.has_lambda(), m.seq.len(), i)
+                let seeded = m.producer >= SEEDED;
+                (
+                    m.size == Some(0),
+                    m.seq.has_lambda(),
+                    !seeded,
+                    m.seq.len(),
+                    i,
+                )
             });
             v
         })

@@ -493,3 +493,45 @@ fn vary_grows_the_receiver_for_indices_beyond_its_size() {
     assert_eq!(v["values"], serde_json::json!([0]));
     assert_eq!(v["dropped"], serde_json::json!([-2, -1]));
 }
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn process_launchers_run_a_harmless_command_and_files_are_the_temp_dir() {
+    // without a command ProcessBuilder.start() threw "Cannot run program" and no Process
+    // existed; without a File the redirects threw NullPointerException
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("smoke");
+    let r = params_report(&[
+        "--class",
+        "java.lang.ProcessBuilder",
+        "--class",
+        "java.lang.Process",
+        "--class",
+        "java.lang.ProcessBuilder$Redirect",
+        "--output-dir",
+        out.to_str().unwrap(),
+    ]);
+    let call = |sig: &str| {
+        let m = method_in(&r, sig);
+        assert_eq!(m["status"], "invoked", "{m:#}");
+        m["call"].as_str().unwrap().to_string()
+    };
+    let start = call("java.lang.ProcessBuilder.start()");
+    assert!(start.contains("new String[] { \"true\""), "{start}");
+    let pid = call("java.lang.Process.pid()");
+    assert!(pid.contains(".start();"), "{pid}");
+    call("java.lang.Process.waitFor(long,TimeUnit)");
+    let to = call("java.lang.ProcessBuilder$Redirect.to(File)");
+    assert!(
+        to.contains("System.getProperty(\"java.io.tmpdir\")"),
+        "{to}"
+    );
+    call("java.lang.ProcessBuilder.directory(File)");
+    // every Process method (the abstract ones are not counted) and ProcessBuilder's but one
+    let process = &r["per_class"]["java.lang.Process"];
+    assert_eq!(process["invoked"], process["methods"], "{process:#}");
+    assert!(r["invoked"].as_u64().unwrap() >= 40, "{r:#}");
+    // the smoke suite runs the command again, in a fresh JVM, and passes
+    assert_eq!(r["suite"]["tests"], r["invoked"], "{:#}", r["suite"]);
+    assert_eq!(r["suite"]["validation"]["clean"], true, "{:#}", r["suite"]);
+}
