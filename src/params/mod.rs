@@ -108,6 +108,9 @@ pub struct Search<'m> {
     kit: Kit,
     /// Numbers each operation compared its arguments against (comparison logging).
     compared: HashMap<OpId, Vec<i64>>,
+    /// The `Iterator.next()` operations that take an element out of a made collection
+    /// (`element_of_collection`): which element depends on the collection's iteration order.
+    pub element_ops: HashSet<OpId>,
     /// The harmless command process launchers get (`values::harmless_command`).
     command: Option<String>,
     allow_null: bool,
@@ -151,6 +154,7 @@ impl<'m> Search<'m> {
             repo,
             kit: Kit::default(),
             compared: HashMap::new(),
+            element_ops: HashSet::new(),
             command: values::harmless_command(),
             allow_null: false,
             rounds: 0,
@@ -184,7 +188,13 @@ impl<'m> Search<'m> {
             self.attempts += batch.len() as u64;
             let requests = batch.iter().map(|(_, _, r)| r.clone()).collect();
             let results = pool.execute(requests)?;
-            for ((ti, plan, req), res) in batch.into_iter().zip(results) {
+            // calls that completed first, so that a handler of this round sees the values
+            // made in it (`decode` fails in the round `encode` works: handlers::family_values)
+            let (done, threw): (Vec<_>, Vec<_>) = batch
+                .into_iter()
+                .zip(results)
+                .partition(|((_, _, req), res)| completed(req, res));
+            for ((ti, plan, req), res) in done.into_iter().chain(threw) {
                 self.apply(ti, plan, &req, res, settings);
             }
             progress(self.settled());
@@ -352,7 +362,10 @@ impl<'m> Search<'m> {
     /// The best made value for `need` and its fill: filled when it is known to be empty and
     /// can be.
     fn made_pick(&mut self, need: &JType) -> Option<(usize, u8)> {
-        let idx = *self.repo.fits(self.model, need).first()?;
+        let idx = match self.repo.fits(self.model, need).first() {
+            Some(&i) => i,
+            None => self.element_of_collection(need)?,
+        };
         let m = &self.repo.made[idx];
         let empty = m.size == Some(0);
         let ty = m.ty.clone();
@@ -367,6 +380,55 @@ impl<'m> Search<'m> {
             0
         };
         Some((idx, fill))
+    }
+
+    /// A value of `need` taken out of a made collection of such values when nothing made one
+    /// (`Currency.getAvailableCurrencies().iterator().next()`: no method of `Currency` makes one
+    /// from a value jforge has): its index in the repo.
+    fn element_of_collection(&mut self, need: &JType) -> Option<usize> {
+        if is_literal_type(need) || !need.is_concrete() {
+            return None;
+        }
+        let (coll, elem) = self.repo.made.iter().enumerate().find_map(|(i, m)| {
+            let JType::Class { args, .. } = self.model.as_super(&m.ty, "java.lang.Iterable")?
+            else {
+                return None;
+            };
+            let Some(crate::model::TypeArg::Type(e)) = args.first() else {
+                return None;
+            };
+            (m.size != Some(0) && m.producer < plan::SEEDED && self.model.is_subtype(e, need))
+                .then(|| (i, e.clone()))
+        })?;
+        let m = self.repo.made[coll].clone();
+        let iter_ty = JType::generic("java.util.Iterator", vec![elem.clone()]);
+        let iterator = self.ops.table.intern(Operation::instance_call(
+            "java.lang.Iterable",
+            "iterator",
+            "()Ljava/util/Iterator;",
+            &m.ty,
+            Some(iter_ty.clone()),
+        ));
+        let next = self.ops.table.intern(Operation::instance_call(
+            "java.util.Iterator",
+            "next",
+            "()Ljava/lang/Object;",
+            &iter_ty,
+            Some(elem.clone()),
+        ));
+        self.element_ops.insert(next);
+        let mut seq = (*m.seq).clone();
+        let at = seq.len() as u32 - 1;
+        seq.stmts.push(Stmt::Call {
+            op: iterator,
+            args: vec![at],
+        });
+        seq.stmts.push(Stmt::Call {
+            op: next,
+            args: vec![at + 1],
+        });
+        let class = elem.class_name().unwrap_or("java.lang.Object").into();
+        Some(self.repo.derived(seq, elem, class))
     }
 
     /// The request of one attempt: its sequence, and the length of the result observed.
@@ -442,14 +504,30 @@ impl<'m> Search<'m> {
         let op = self.targets[ti].op;
         let class = match &result {
             Observed::Object { class, .. } => Some(class.clone()),
-            Observed::Value(crate::sequence::Value::Enum(c, _)) => Some(Arc::from(c.as_str())),
+            Observed::Value(Value::Enum(c, _)) => Some(Arc::from(c.as_str())),
+            // a String a call returned is an argument of the inverse operation of its class
+            // family (`UUID.fromString(uuid.toString())`, handlers::family_values)
+            // and so is an array (`Base64.Decoder.decode(encoder.encode(bytes))`)
+            Observed::Value(Value::Str(s)) if !s.is_empty() => Some(Arc::from("java.lang.String")),
+            Observed::Value(Value::Array(c, items)) if !items.is_empty() => {
+                Some(Arc::from(format!("{c}[]").as_str()))
+            }
+            _ => None,
+        };
+        let text_len = match &result {
+            Observed::Value(Value::Str(s)) => Some(s.encode_utf16().count() as i64),
+            Observed::Value(Value::Array(_, items)) => Some(items.len() as i64),
             _ => None,
         };
         if let (Some(class), Some(ty)) = (class, self.ops.table.get(op).ret.clone()) {
-            let size = res.observers.first().and_then(|o| match &o.result {
-                Ok(v) => values::as_i64(v),
-                Err(_) => None,
-            });
+            let size = res
+                .observers
+                .first()
+                .and_then(|o| match &o.result {
+                    Ok(v) => values::as_i64(v),
+                    Err(_) => None,
+                })
+                .or(text_len);
             self.repo.add(Made {
                 seq: req.seq.clone(),
                 ty,
@@ -539,7 +617,7 @@ impl Search<'_> {
             for (j, p) in params.iter().enumerate() {
                 let i = k * params.len() + j;
                 let value = match values::prim_of(p) {
-                    None => crate::sequence::Value::Str(format!("e{i}")),
+                    None => Value::Str(format!("e{i}")),
                     Some(_) => values::nth_literal(p, i),
                 };
                 out.stmts.push(Stmt::Lit {
@@ -728,6 +806,14 @@ fn seed_op(
         method_type_args: Vec::new(),
         outer_instance: false,
     })
+}
+
+/// Whether the last call of `req` completed.
+fn completed(req: &ExecRequest, res: &SeqResult) -> bool {
+    matches!(
+        res.outcomes.get(req.seq.len() - 1),
+        Some(StmtOutcome::Normal(_))
+    )
 }
 
 /// The top frames of the exception a call threw (`Class.method (line n)`), at most 5.

@@ -535,3 +535,128 @@ fn process_launchers_run_a_harmless_command_and_files_are_the_temp_dir() {
     assert_eq!(r["suite"]["tests"], r["invoked"], "{:#}", r["suite"]);
     assert_eq!(r["suite"]["validation"]["clean"], true, "{:#}", r["suite"]);
 }
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn inverse_operations_tokens_and_bare_indices() {
+    // each of these threw without the rule named beside it
+    let r = params_report(&[
+        "--class",
+        "java.util.Base64",
+        "--class",
+        "java.util.Base64$Decoder",
+        "--class",
+        "java.util.Base64$Encoder",
+        "--class",
+        "java.util.UUID",
+        "--class",
+        "java.util.Scanner",
+        "--class",
+        "java.util.Objects",
+    ]);
+    let handled = |sig: &str, h: &str| {
+        let m = method_in(&r, sig);
+        assert_eq!(m["status"], "invoked", "{m:#}");
+        assert_eq!(m["handled_by"], h, "{m:#}");
+        m["call"].as_str().unwrap().to_string()
+    };
+    // the inverse operation: decode what the encoder of the same family returned
+    let d = handled("java.util.Base64$Decoder.decode(byte[])", "value-search");
+    assert!(
+        d.contains(".decode(byteArray1)") && d.contains(".encode("),
+        "{d}"
+    );
+    let u = handled("java.util.UUID.fromString(String)", "value-search");
+    assert!(
+        u.contains(".toString();") && u.contains("UUID.fromString(str0)"),
+        "{u}"
+    );
+    // a receiver made again from a token a reader reads
+    let i = handled("java.util.Scanner.nextInt()", "state");
+    assert!(i.contains("new Scanner(\"1\")"), "{i}");
+    let b = handled("java.util.Scanner.nextBoolean()", "state");
+    assert!(b.contains("new Scanner(\"true\")"), "{b}");
+    // an index below another argument when no container is involved
+    let c = handled("java.util.Objects.checkIndex(int,int)", "index");
+    assert!(c.contains("Objects.checkIndex(0, 1)"), "{c}");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn strings_name_the_class_in_play_a_charset_a_class_and_a_number_range() {
+    let r = params_report(&[
+        "--class",
+        "java.lang.Enum",
+        "--class",
+        "java.lang.Class",
+        "--class",
+        "java.lang.Integer",
+        "--class",
+        "java.lang.String",
+        // an enum for Enum.valueOf's <T extends Enum<T>>, an annotation type in the model
+        "--class",
+        "java.lang.Thread$State",
+        "--class",
+        "java.lang.Deprecated",
+    ]);
+    let call = |sig: &str| {
+        let m = method_in(&r, sig);
+        assert_eq!(m["status"], "invoked", "{m:#}");
+        m["call"].as_str().unwrap().to_string()
+    };
+    // an enum constant of the class literal, a public field of the Class<String> receiver
+    let e = call("java.lang.Enum.valueOf(Class,String)");
+    assert!(e.contains("(Thread.State.class, \"NEW\")"), "{e}");
+    let f = call("java.lang.Class.getField(String)");
+    assert!(f.contains("getField(\"CASE_INSENSITIVE_ORDER\")"), "{f}");
+    // well-known JDK names
+    assert!(call("java.lang.String.getBytes(String)").contains("getBytes(\"UTF-8\")"));
+    assert!(call("java.lang.Class.forName(String)").contains("forName(\"java.lang.String\")"));
+    // an annotation type for <A extends Annotation>, not Annotation.class
+    let a = call("java.lang.Class.getAnnotationsByType(Class)");
+    assert!(a.contains("Deprecated.class"), "{a}");
+    // a number with its range and radix
+    let p = call("java.lang.Integer.parseInt(CharSequence,int,int,int)");
+    assert!(p.contains("parseInt(\"12\", 0, 2, 10)"), "{p}");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn an_element_of_a_made_collection_and_arguments_checked_together() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("smoke");
+    let r = params_report(&[
+        "--class",
+        "java.util.Currency",
+        "--class",
+        "java.util.SimpleTimeZone",
+        "--output-dir",
+        out.to_str().unwrap(),
+    ]);
+    let call = |sig: &str| {
+        let m = method_in(&r, sig);
+        assert_eq!(m["status"], "invoked", "{m:#}");
+        m["call"].as_str().unwrap().to_string()
+    };
+    // no method of Currency makes one from a value jforge has: the first of the set
+    // getAvailableCurrencies() returned
+    let c = call("java.util.Currency.getCurrencyCode()");
+    assert!(
+        c.contains("Currency.getAvailableCurrencies();") && c.contains(".iterator();"),
+        "{c}"
+    );
+    // all but getInstance(Locale): the locales made have no country
+    let currency = &r["per_class"]["java.util.Currency"];
+    assert_eq!(currency["methods"], 12, "{currency:#}");
+    assert_eq!(currency["invoked"], 11, "{currency:#}");
+    // month, day, day of week and time checked together: all 1 at once
+    let s = call("java.util.SimpleTimeZone.setStartRule(int,int,int,int)");
+    assert!(s.contains(".setStartRule(1, 1, 1, 1)"), "{s}");
+    // the written tests take the element again, in another JVM, and pass; which element
+    // comes first differs between JVMs, so Currency's tests assert nothing
+    assert_eq!(r["suite"]["tests"], r["invoked"], "{:#}", r["suite"]);
+    assert_eq!(r["suite"]["validation"]["clean"], true, "{:#}", r["suite"]);
+    let written = std::fs::read_to_string(out.join("jforge/tests/CurrencySmokeTest.java")).unwrap();
+    assert!(written.contains(".iterator();"), "{written}");
+    assert!(!written.contains("assert"), "{written}");
+}
