@@ -21,6 +21,8 @@
 //!   names of the class in play and well-known JDK names (`known_strings`).
 //! - `unsupported` (UnsupportedOperation, ReadOnlyBuffer): a receiver of another class.
 //! - `null-pointer`: no null argument; another receiver (one built with fewer defaults).
+//! - `member` (NoSuchMethod, NoSuchField): empty parameter-type arrays, the names of the
+//!   class in play.
 //! - `other`: any other `Exception`: another receiver, then the value search.
 //!
 //! Errors (`OutOfMemoryError`, `StackOverflowError`), time-outs and crashed JVMs are not
@@ -63,6 +65,7 @@ pub fn handler_for(class: &str) -> Option<&'static str> {
         | "BufferUnderflowException"
         | "BufferOverflowException" => "state",
         "NumberFormatException" => "number-format",
+        "NoSuchMethodException" | "NoSuchFieldException" => "member",
         "UnsupportedOperationException" | "ReadOnlyBufferException" => "unsupported",
         "NullPointerException" => "null-pointer",
         s if s.ends_with("Error") => return None,
@@ -102,6 +105,7 @@ pub fn propose(cx: &mut Cx, handler: &str, plan: &Plan) -> Vec<Plan> {
             out
         }
         "null-pointer" => null_pointer(cx, plan),
+        "member" => member(cx, plan),
         "setup" => setup(cx, plan),
         "value-search" => {
             let mut out = family_values(cx, plan);
@@ -395,6 +399,27 @@ fn subtype_class_literals(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
             out.push(p);
         }
     }
+    out
+}
+
+/// NoSuchMethod, NoSuchField (reflection by name): the arrays of parameter types emptied
+/// (`getConstructor()`), with each String the names of the class in play (`getMethod("hashCode",
+/// new Class<?>[] {})`: a method without parameters), then the names alone.
+fn member(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
+    let mut empty = plan.clone();
+    for a in &mut empty.args {
+        if let Arg::Array { items, .. } = a {
+            items.clear();
+        }
+    }
+    let names = known_strings(cx, plan);
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    if empty != *plan {
+        out.push(empty.clone());
+    }
+    out.extend(strings(&empty, &names));
+    out.extend(strings(plan, &names));
     out
 }
 

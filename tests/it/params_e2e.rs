@@ -615,6 +615,12 @@ fn strings_name_the_class_in_play_a_charset_a_class_and_a_number_range() {
     // an annotation type for <A extends Annotation>, not Annotation.class
     let a = call("java.lang.Class.getAnnotationsByType(Class)");
     assert!(a.contains("Deprecated.class"), "{a}");
+    // a reifiable parameterized array (Class<?>[]), emptied when no such member exists
+    let m = method_in(&r, "java.lang.Class.getMethod(String,Class[])");
+    assert_eq!(m["handled_by"], "member", "{m:#}");
+    let g = call("java.lang.Class.getMethod(String,Class[])");
+    assert!(g.contains("Class<?>[] clsArray0 = new Class[] {};"), "{g}");
+    assert!(call("java.lang.Class.getConstructor(Class[])").contains("getConstructor(clsArray0)"));
     // a number with its range and radix
     let p = call("java.lang.Integer.parseInt(CharSequence,int,int,int)");
     assert!(p.contains("parseInt(\"12\", 0, 2, 10)"), "{p}");
