@@ -714,33 +714,10 @@ fn seeded_repo(ops: &mut OpSet) -> Repo {
 /// would be truncated by `new Formatter(File)`); where a reader needs a file it still fails.
 fn seeded_calls(ops: &mut OpSet) -> Vec<(Sequence, JType, &'static str)> {
     let class_of_string = JType::generic("java.lang.Class", vec![JType::string()]);
-    let for_name = seed_op(
-        ops,
-        (
-            "java.lang.Class",
-            "forName",
-            "(Ljava/lang/String;)Ljava/lang/Class;",
-        ),
-        vec![JType::string()],
-        class_of_string.clone(),
-    );
-    let get_property = seed_op(
-        ops,
-        (
-            "java.lang.System",
-            "getProperty",
-            "(Ljava/lang/String;)Ljava/lang/String;",
-        ),
-        vec![JType::string()],
-        JType::string(),
-    );
+    let for_name = seed_op(ops, "java.lang.Class.forName", class_of_string.clone());
+    let get_property = seed_op(ops, "java.lang.System.getProperty", JType::string());
     let file = JType::class("java.io.File");
-    let new_file = seed_op(
-        ops,
-        ("java.io.File", "<init>", "(Ljava/lang/String;)V"),
-        vec![JType::string()],
-        file.clone(),
-    );
+    let new_file = seed_op(ops, "java.io.File.<init>", file.clone());
     let uri = JType::class("java.net.URI");
     let to_uri = ops.table.intern(Operation::instance_call(
         "java.io.File",
@@ -781,25 +758,26 @@ fn seeded_calls(ops: &mut OpSet) -> Vec<(Sequence, JType, &'static str)> {
     ]
 }
 
-/// Interns a static method (`<init>`: a constructor) of `(class, name, descriptor)`.
-fn seed_op(
-    ops: &mut OpSet,
-    (class, name, descriptor): (&str, &str, &str),
-    params: Vec<JType>,
-    ret: JType,
-) -> OpId {
-    let kind = if name == "<init>" {
-        OpKind::Constructor
+/// Interns `class.name(String)`, a static method (`<init>`: a constructor) returning `ret`.
+fn seed_op(ops: &mut OpSet, member: &str, ret: JType) -> OpId {
+    let (class, name) = member.rsplit_once('.').unwrap_or(("", member));
+    let (kind, descriptor) = if name == "<init>" {
+        (OpKind::Constructor, "(Ljava/lang/String;)V".to_string())
     } else {
-        OpKind::StaticMethod
+        let erased = ret.erasure();
+        let r = erased.class_name().unwrap_or("java.lang.Object");
+        (
+            OpKind::StaticMethod,
+            format!("(Ljava/lang/String;)L{};", r.replace('.', "/")),
+        )
     };
     ops.table.intern(Operation {
         kind,
         class: class.into(),
         name: name.into(),
-        descriptor: descriptor.into(),
+        descriptor,
         owner: JType::class(class),
-        params,
+        params: vec![JType::string()],
         ret: Some(ret),
         varargs: false,
         overloaded: true,

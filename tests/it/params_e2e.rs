@@ -50,6 +50,23 @@ fn params_report(args: &[&str]) -> Value {
     read_json(&json)
 }
 
+/// `jforge params` on `classes` with a smoke suite: the report, and the folder holding the
+/// suite (`smoke/`), removed when dropped.
+fn report_with_suite(classes: &[&str]) -> (Value, tempfile::TempDir) {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("smoke");
+    let mut args: Vec<&str> = classes.iter().flat_map(|c| ["--class", *c]).collect();
+    args.extend(["--output-dir", out.to_str().unwrap()]);
+    (params_report(&args), d)
+}
+
+/// The working call of `sig` in report `r`, asserting the method was invoked.
+fn invoked_call(r: &Value, sig: &str) -> String {
+    let m = method_in(r, sig);
+    assert_eq!(m["status"], "invoked", "{m:#}");
+    m["call"].as_str().unwrap().to_string()
+}
+
 /// Asserts `sig` was invoked after handler `h` proposed the working plan.
 fn handled_by(sig: &str, h: &str) -> &'static Value {
     let m = method(sig);
@@ -499,23 +516,12 @@ fn vary_grows_the_receiver_for_indices_beyond_its_size() {
 fn process_launchers_run_a_harmless_command_and_files_are_the_temp_dir() {
     // without a command ProcessBuilder.start() threw "Cannot run program" and no Process
     // existed; without a File the redirects threw NullPointerException
-    let d = tempfile::tempdir().unwrap();
-    let out = d.path().join("smoke");
-    let r = params_report(&[
-        "--class",
+    let (r, _d) = report_with_suite(&[
         "java.lang.ProcessBuilder",
-        "--class",
         "java.lang.Process",
-        "--class",
         "java.lang.ProcessBuilder$Redirect",
-        "--output-dir",
-        out.to_str().unwrap(),
     ]);
-    let call = |sig: &str| {
-        let m = method_in(&r, sig);
-        assert_eq!(m["status"], "invoked", "{m:#}");
-        m["call"].as_str().unwrap().to_string()
-    };
+    let call = |sig: &str| invoked_call(&r, sig);
     let start = call("java.lang.ProcessBuilder.start()");
     assert!(start.contains("new String[] { \"true\""), "{start}");
     let pid = call("java.lang.Process.pid()");
@@ -599,11 +605,7 @@ fn strings_name_the_class_in_play_a_charset_a_class_and_a_number_range() {
         "--class",
         "java.lang.Deprecated",
     ]);
-    let call = |sig: &str| {
-        let m = method_in(&r, sig);
-        assert_eq!(m["status"], "invoked", "{m:#}");
-        m["call"].as_str().unwrap().to_string()
-    };
+    let call = |sig: &str| invoked_call(&r, sig);
     // an enum constant of the class literal, a public field of the Class<String> receiver
     let e = call("java.lang.Enum.valueOf(Class,String)");
     assert!(e.contains("(Thread.State.class, \"NEW\")"), "{e}");
@@ -629,21 +631,8 @@ fn strings_name_the_class_in_play_a_charset_a_class_and_a_number_range() {
 #[test]
 #[ignore = "slow: runs jforge params end to end"]
 fn an_element_of_a_made_collection_and_arguments_checked_together() {
-    let d = tempfile::tempdir().unwrap();
-    let out = d.path().join("smoke");
-    let r = params_report(&[
-        "--class",
-        "java.util.Currency",
-        "--class",
-        "java.util.SimpleTimeZone",
-        "--output-dir",
-        out.to_str().unwrap(),
-    ]);
-    let call = |sig: &str| {
-        let m = method_in(&r, sig);
-        assert_eq!(m["status"], "invoked", "{m:#}");
-        m["call"].as_str().unwrap().to_string()
-    };
+    let (r, d) = report_with_suite(&["java.util.Currency", "java.util.SimpleTimeZone"]);
+    let call = |sig: &str| invoked_call(&r, sig);
     // no method of Currency makes one from a value jforge has: the first of the set
     // getAvailableCurrencies() returned
     let c = call("java.util.Currency.getCurrencyCode()");
@@ -662,7 +651,9 @@ fn an_element_of_a_made_collection_and_arguments_checked_together() {
     // comes first differs between JVMs, so Currency's tests assert nothing
     assert_eq!(r["suite"]["tests"], r["invoked"], "{:#}", r["suite"]);
     assert_eq!(r["suite"]["validation"]["clean"], true, "{:#}", r["suite"]);
-    let written = std::fs::read_to_string(out.join("jforge/tests/CurrencySmokeTest.java")).unwrap();
+    let written =
+        std::fs::read_to_string(d.path().join("smoke/jforge/tests/CurrencySmokeTest.java"))
+            .unwrap();
     assert!(written.contains(".iterator();"), "{written}");
     assert!(!written.contains("assert"), "{written}");
 }
