@@ -1181,9 +1181,20 @@ impl<'a> Builder<'a> {
                 .push((sig.to_string(), SkipReason::TypesNotConcrete));
             return None;
         }
-        // Generic array creation is illegal Java: no parameterized array parameters.
-        if params.iter().any(|p| matches!(p, JType::Array(e) if matches!(**e, JType::Class { ref args, .. } if !args.is_empty()))) {
-            self.set.skipped.push((sig.to_string(), SkipReason::ParameterizedArray));
+        // Generic array creation is illegal Java: no parameterized array parameters, but for
+        // reifiable ones (`Class<?>[]`: `getMethod(String, Class<?>...)`), which the JMH
+        // writer creates as written (`new Class<?>[] {..}`).
+        let non_reifiable = |e: &JType| {
+            matches!(e, JType::Class { args, .. }
+                if args.iter().any(|a| !matches!(a, TypeArg::Any)))
+        };
+        if params
+            .iter()
+            .any(|p| matches!(p, JType::Array(e) if non_reifiable(e)))
+        {
+            self.set
+                .skipped
+                .push((sig.to_string(), SkipReason::ParameterizedArray));
             return None;
         }
         Some((params, ret, targs))

@@ -10,12 +10,19 @@
 //!   of the declaring class, of the type parameters' bounds, an Integer, then other classes.
 //! - `state` (NoSuchElement, IllegalState, EmptyStack, BufferUnderflow): the relative
 //!   operation (`add`, `push`, `put`, ...) on the receiver first, else another receiver.
-//! - `number-format`: String arguments replaced by numbers in the forms parsers read.
-//! - `value-search` (IllegalArgument and its kinds, Arithmetic, DateTime): one literal at a
-//!   time replaced by values the method compared its arguments against, class constants,
-//!   boundaries.
+//!   A receiver made from a String is made again from a token (`new Scanner("1")` for
+//!   `nextInt()`).
+//! - `number-format`: String arguments replaced by numbers in the forms parsers read, with
+//!   the integral arguments as the range and radix of the number (`parseInt(s, 0, 2, 10)`).
+//! - `value-search` (IllegalArgument and its kinds, Arithmetic, DateTime): first the values
+//!   of the same class family that earlier calls made (the inverse operation: `decode` after
+//!   `encode`, `parse` after `toString`); then one literal at a time replaced by values the
+//!   method compared its arguments against, class constants, boundaries, and for Strings the
+//!   names of the class in play and well-known JDK names (`known_strings`).
 //! - `unsupported` (UnsupportedOperation, ReadOnlyBuffer): a receiver of another class.
 //! - `null-pointer`: no null argument; another receiver (one built with fewer defaults).
+//! - `member` (NoSuchMethod, NoSuchField): empty parameter-type arrays, the names of the
+//!   class in play.
 //! - `other`: any other `Exception`: another receiver, then the value search.
 //!
 //! Errors (`OutOfMemoryError`, `StackOverflowError`), time-outs and crashed JVMs are not
@@ -58,6 +65,7 @@ pub fn handler_for(class: &str) -> Option<&'static str> {
         | "BufferUnderflowException"
         | "BufferOverflowException" => "state",
         "NumberFormatException" => "number-format",
+        "NoSuchMethodException" | "NoSuchFieldException" => "member",
         "UnsupportedOperationException" | "ReadOnlyBufferException" => "unsupported",
         "NullPointerException" => "null-pointer",
         s if s.ends_with("Error") => return None,
@@ -81,8 +89,9 @@ pub fn propose(cx: &mut Cx, handler: &str, plan: &Plan) -> Vec<Plan> {
         "cast" => cast(cx, plan),
         "state" => state(cx, plan),
         "number-format" => {
-            // a number, then the other literals (a radix) with it
-            let mut out = strings(plan, NUMERIC_STRINGS);
+            // a number (with its range and radix), then the other literals with it
+            let mut out = number_ranges(plan);
+            out.extend(strings(plan, NUMERIC_STRINGS));
             if let Some(first) = out.first().cloned() {
                 out.extend(value_search(cx, &first));
             }
@@ -96,11 +105,21 @@ pub fn propose(cx: &mut Cx, handler: &str, plan: &Plan) -> Vec<Plan> {
             out
         }
         "null-pointer" => null_pointer(cx, plan),
+        "member" => member(cx, plan),
         "setup" => setup(cx, plan),
-        "value-search" => value_search(cx, plan),
+        "value-search" => {
+            let mut out = family_values(cx, plan);
+            out.extend(subtype_class_literals(cx, plan));
+            out.extend(value_search(cx, plan));
+            out
+        }
         _ => {
+            // the family's values last here: a String another call returned may hold the
+            // search JVM's defaults (`Locale.toString()`), so a value found by the search
+            // itself is preferred where one works
             let mut out = other_receivers(cx, plan, false);
             out.extend(value_search(cx, plan));
+            out.extend(family_values(cx, plan));
             out
         }
     }
@@ -145,7 +164,14 @@ fn index(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
             None => {}
         }
     }
-    let r = base.container_length(cx.repo).unwrap_or(r).max(1);
+    // no container at all (`Objects.checkIndex(int, int)`): the index is below another
+    // argument, as if a container of FILL elements
+    let r = match base.container_length(cx.repo) {
+        Some(l) => l,
+        None if r == 0 => FILL as i64,
+        None => r,
+    }
+    .max(1);
     let vectors = index_vectors(ints.len(), r);
     let mut out: Vec<Plan> = Vec::new();
     for v in vectors {
@@ -255,10 +281,197 @@ fn bounds(model: &Model, class: &str) -> Vec<JType> {
         .unwrap_or_default()
 }
 
-/// NoSuchElement, IllegalState: the relative operation on the receiver first.
+/// NoSuchElement, IllegalState: the relative operation on the receiver first, then the
+/// receiver made again from tokens, then other receivers.
 fn state(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
     let mut out: Vec<Plan> = filled(cx, plan).into_iter().collect();
+    out.extend(respelled_receivers(cx, plan));
     out.extend(other_receivers(cx, plan, false));
+    out
+}
+
+/// Tokens a receiver made from Strings is made again from when a reading method found
+/// nothing it could read: a number in every parser's form, a boolean.
+const TOKENS: &[&str] = &["1", "true"];
+
+/// The receiver made again with each of [`TOKENS`] for every String of its sequence
+/// (`new Scanner("abc")` threw on `nextInt()`: `new Scanner("1")`), at most one receiver per
+/// token (`Repo::respelled`).
+fn respelled_receivers(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
+    let Some((idx, fill)) = plan.receiver else {
+        return Vec::new();
+    };
+    TOKENS
+        .iter()
+        .filter_map(|t| cx.repo.respelled(idx, t))
+        .map(|i| Plan {
+            receiver: Some((i, fill)),
+            args: plan.args.clone(),
+        })
+        .collect()
+}
+
+/// A number's String with the integral arguments as its range and radix (`parseInt(
+/// CharSequence, begin, end, radix)`: `("12", 0, 2, 10)`): the last integral argument 10, the
+/// one before it the String's length, the others 0. Only with two integral arguments or more.
+fn number_ranges(plan: &Plan) -> Vec<Plan> {
+    let ints = plan.int_positions();
+    let has_string = plan
+        .args
+        .iter()
+        .any(|a| matches!(a, Arg::Lit(_, Value::Str(_))));
+    if ints.len() < 2 || !has_string {
+        return Vec::new();
+    }
+    ["12", "1"]
+        .iter()
+        .flat_map(|s| strings(plan, &[s]))
+        .map(|mut p| {
+            let len = p.container_length_of_strings();
+            for (k, &pos) in ints.iter().enumerate() {
+                let v = match ints.len() - k {
+                    1 => 10,
+                    2 => len,
+                    _ => 0,
+                };
+                if let Arg::Lit(t, val) = &mut p.args[pos] {
+                    *val = integral(prim_of(t).unwrap_or(crate::model::Prim::Int), v);
+                }
+            }
+            p
+        })
+        .collect()
+}
+
+/// The inverse operation, which seed 000 had not: for each argument that is not a primitive,
+/// the values that calls of the same class family made (operations of a class with the same
+/// top-level class, not this one), at most 3 per argument: `Base64.Decoder.decode(byte[])`
+/// gets what `Base64.Encoder.encode(byte[])` returned, `UUID.fromString` what
+/// `UUID.toString()` did.
+fn family_values(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
+    let op = cx.table.get(cx.op).clone();
+    let family = top_level(&op.class);
+    let mut out = Vec::new();
+    for (pos, p) in op.params.iter().enumerate() {
+        if matches!(p, JType::Prim(_)) || pos >= plan.args.len() {
+            continue;
+        }
+        let fits = cx.repo.fits(cx.model, p).to_vec();
+        let kin = fits
+            .into_iter()
+            .filter(|&i| {
+                let producer = cx.repo.made[i].producer;
+                producer != cx.op
+                    && (producer as usize) < cx.table.len()
+                    && top_level(&cx.table.get(producer).class) == family
+            })
+            .take(3);
+        for i in kin {
+            let mut np = plan.clone();
+            np.args[pos] = Arg::Made { idx: i, fill: 0 };
+            if np != *plan {
+                out.push(np);
+            }
+        }
+    }
+    out
+}
+
+/// Each class literal argument replaced by one of its public subtypes, at most 3 (`Class<A
+/// extends Annotation>` got `Annotation.class`, which is no annotation type:
+/// `getAnnotationsByType(Deprecated.class)`).
+fn subtype_class_literals(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
+    let mut out = Vec::new();
+    for (pos, a) in plan.args.iter().enumerate() {
+        let Arg::Lit(t, Value::Class(x)) = a else {
+            continue;
+        };
+        let Some(name) = x.class_name() else { continue };
+        let mut subs = cx.model.subtypes(name);
+        subs.sort();
+        for sub in subs
+            .into_iter()
+            .filter(|s| s != name && cx.model.is_accessible(s))
+            .take(3)
+        {
+            let mut p = plan.clone();
+            p.args[pos] = Arg::Lit(t.clone(), Value::Class(JType::class(&sub)));
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// NoSuchMethod, NoSuchField (reflection by name): the arrays of parameter types emptied
+/// (`getConstructor()`), with each String the names of the class in play (`getMethod("hashCode",
+/// new Class<?>[] {})`: a method without parameters), then the names alone.
+fn member(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
+    let mut empty = plan.clone();
+    for a in &mut empty.args {
+        if let Arg::Array { items, .. } = a {
+            items.clear();
+        }
+    }
+    let names = known_strings(cx, plan);
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    if empty != *plan {
+        out.push(empty.clone());
+    }
+    out.extend(strings(&empty, &names));
+    out.extend(strings(plan, &names));
+    out
+}
+
+/// The top-level class of a binary name (`java.util.Base64$Decoder`: `java.util.Base64`).
+fn top_level(class: &str) -> &str {
+    class.split('$').next().unwrap_or(class)
+}
+
+/// Strings a refused String may be instead, most specific first: the names of the class in
+/// play (the `X` of a `Class<X>` receiver or class literal argument: its first enum constant,
+/// public fields, public no-argument methods: `Enum.valueOf(UnicodeScript.class, "COMMON")`,
+/// `String.class.getField("CASE_INSENSITIVE_ORDER")`), then the JDK's well-known names a
+/// String parameter often is: a charset (`UTF-8`: `String.getBytes(String)`, `new
+/// Formatter(OutputStream, String)`) and a class (`java.lang.String`: `Class.forName`,
+/// `ClassLoader.loadClass`).
+fn known_strings(cx: &Cx, plan: &Plan) -> Vec<String> {
+    let mut classes: Vec<JType> = Vec::new();
+    if let Some((idx, _)) = plan.receiver
+        && let JType::Class { name, args } = &cx.repo.made[idx].ty
+        && name == "java.lang.Class"
+        && let Some(crate::model::TypeArg::Type(x)) = args.first()
+    {
+        classes.push(x.clone());
+    }
+    for a in &plan.args {
+        if let Arg::Lit(_, Value::Class(x)) = a {
+            classes.push(x.clone());
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for name in classes.iter().filter_map(JType::class_name) {
+        if let Some(ci) = cx.model.get(name) {
+            out.extend(ci.enum_constants.iter().take(1).cloned());
+        }
+        out.extend(
+            cx.model
+                .fields_of(name)
+                .iter()
+                .take(2)
+                .map(|f| f.name.clone()),
+        );
+        out.extend(
+            cx.model
+                .methods_of(name)
+                .iter()
+                .filter(|m| m.params.is_empty() && m.is_public())
+                .take(1)
+                .map(|m| m.name.clone()),
+        );
+    }
+    out.extend(["UTF-8", "java.lang.String"].map(String::from));
+    out.dedup();
     out
 }
 
@@ -393,11 +606,15 @@ fn setup(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
 /// Strings by the class's String constants and numbers.
 fn value_search(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
     let mut per_position: Vec<Vec<Plan>> = Vec::new();
+    let known = known_strings(cx, plan);
     for (pos, a) in plan.args.iter().enumerate() {
         let Arg::Lit(t, v) = a else { continue };
         let tries: Vec<Value> = if matches!(v, Value::Str(_)) {
             let consts = cx.constants.1.iter().take(4).cloned();
-            consts
+            known
+                .iter()
+                .cloned()
+                .chain(consts)
                 .chain(["1", "a", "", "A"].map(String::from))
                 .map(Value::Str)
                 .filter(|s| s != v)
@@ -418,7 +635,22 @@ fn value_search(cx: &mut Cx, plan: &Plan) -> Vec<Plan> {
                 .collect(),
         );
     }
+    // every integral argument 1, then 0 at once: arguments checked together
+    // (`SimpleTimeZone.setStartRule(month, day, dayOfWeek, time)`: one at a time, the others
+    // stay out of range)
+    let ints = plan.int_positions();
     let mut out = Vec::new();
+    for v in [1, 0] {
+        let mut p = plan.clone();
+        for &pos in ints.iter().filter(|_| ints.len() >= 2) {
+            if let Arg::Lit(t, val) = &mut p.args[pos] {
+                *val = integral(prim_of(t).unwrap_or(crate::model::Prim::Int), v);
+            }
+        }
+        if p != *plan && !out.contains(&p) {
+            out.push(p);
+        }
+    }
     let longest = per_position.iter().map(Vec::len).max().unwrap_or(0);
     for k in 0..longest {
         for plans in &per_position {

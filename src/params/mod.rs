@@ -29,7 +29,7 @@ mod values;
 use crate::generate::ops::{OpSet, class_literal, is_literal_type, lambda_literal};
 use crate::model::{JType, Model, producers};
 use crate::runner::{CrashKind, ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
-use crate::sequence::{OpId, OpKind, SeqRef, Sequence, Stmt};
+use crate::sequence::{OpId, OpKind, Operation, SeqRef, Sequence, Stmt, Value};
 use handlers::Cx;
 use plan::{ARRAY_LEN, Arg, Build, FILL, Kit, Made, Plan, Repo};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -108,6 +108,11 @@ pub struct Search<'m> {
     kit: Kit,
     /// Numbers each operation compared its arguments against (comparison logging).
     compared: HashMap<OpId, Vec<i64>>,
+    /// The `Iterator.next()` operations that take an element out of a made collection
+    /// (`element_of_collection`): which element depends on the collection's iteration order.
+    pub element_ops: HashSet<OpId>,
+    /// The harmless command process launchers get (`values::harmless_command`).
+    command: Option<String>,
     allow_null: bool,
     pub rounds: u32,
     pub attempts: u64,
@@ -149,6 +154,8 @@ impl<'m> Search<'m> {
             repo,
             kit: Kit::default(),
             compared: HashMap::new(),
+            element_ops: HashSet::new(),
+            command: values::harmless_command(),
             allow_null: false,
             rounds: 0,
             attempts: 0,
@@ -181,7 +188,13 @@ impl<'m> Search<'m> {
             self.attempts += batch.len() as u64;
             let requests = batch.iter().map(|(_, _, r)| r.clone()).collect();
             let results = pool.execute(requests)?;
-            for ((ti, plan, req), res) in batch.into_iter().zip(results) {
+            // calls that completed first, so that a handler of this round sees the values
+            // made in it (`decode` fails in the round `encode` works: handlers::family_values)
+            let (done, threw): (Vec<_>, Vec<_>) = batch
+                .into_iter()
+                .zip(results)
+                .partition(|((_, _, req), res)| completed(req, res));
+            for ((ti, plan, req), res) in done.into_iter().chain(threw) {
                 self.apply(ti, plan, &req, res, settings);
             }
             progress(self.settled());
@@ -261,14 +274,26 @@ impl<'m> Search<'m> {
         } else {
             None
         };
+        let command = self.command.clone().filter(|_| values::launches(&op));
         let mut args = Vec::new();
         for p in &op.params {
-            args.push(self.first_arg(p, index, &consts)?);
+            args.push(self.first_arg(p, index, &consts, command.as_deref())?);
         }
         Ok(Plan { receiver, args })
     }
 
-    fn first_arg(&mut self, p: &JType, index: bool, consts: &[i64]) -> Result<Arg, JType> {
+    /// The first value of parameter `p`; `command`: the String every String (and String
+    /// array element) of a process launcher gets.
+    fn first_arg(
+        &mut self,
+        p: &JType,
+        index: bool,
+        consts: &[i64],
+        command: Option<&str>,
+    ) -> Result<Arg, JType> {
+        if let Some(c) = command.filter(|_| *p == JType::string()) {
+            return Ok(Arg::Lit(JType::string(), Value::Str(c.to_string())));
+        }
         if is_literal_type(p) {
             return Ok(plan::literal_arg(
                 p,
@@ -278,7 +303,10 @@ impl<'m> Search<'m> {
         }
         if let JType::Array(elem) = p {
             let items = (0..ARRAY_LEN)
-                .map(|k| self.element(elem, k))
+                .map(|k| match command.filter(|_| **elem == JType::string()) {
+                    Some(c) => Ok(Arg::Lit(JType::string(), Value::Str(c.to_string()))),
+                    None => self.element(elem, k),
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             return Ok(Arg::Array {
                 elem: (**elem).clone(),
@@ -334,7 +362,10 @@ impl<'m> Search<'m> {
     /// The best made value for `need` and its fill: filled when it is known to be empty and
     /// can be.
     fn made_pick(&mut self, need: &JType) -> Option<(usize, u8)> {
-        let idx = *self.repo.fits(self.model, need).first()?;
+        let idx = match self.repo.fits(self.model, need).first() {
+            Some(&i) => i,
+            None => self.element_of_collection(need)?,
+        };
         let m = &self.repo.made[idx];
         let empty = m.size == Some(0);
         let ty = m.ty.clone();
@@ -349,6 +380,55 @@ impl<'m> Search<'m> {
             0
         };
         Some((idx, fill))
+    }
+
+    /// A value of `need` taken out of a made collection of such values when nothing made one
+    /// (`Currency.getAvailableCurrencies().iterator().next()`: no method of `Currency` makes one
+    /// from a value jforge has): its index in the repo.
+    fn element_of_collection(&mut self, need: &JType) -> Option<usize> {
+        if is_literal_type(need) || !need.is_concrete() {
+            return None;
+        }
+        let (coll, elem) = self.repo.made.iter().enumerate().find_map(|(i, m)| {
+            let JType::Class { args, .. } = self.model.as_super(&m.ty, "java.lang.Iterable")?
+            else {
+                return None;
+            };
+            let Some(crate::model::TypeArg::Type(e)) = args.first() else {
+                return None;
+            };
+            (m.size != Some(0) && m.producer < plan::SEEDED && self.model.is_subtype(e, need))
+                .then(|| (i, e.clone()))
+        })?;
+        let m = self.repo.made[coll].clone();
+        let iter_ty = JType::generic("java.util.Iterator", vec![elem.clone()]);
+        let iterator = self.ops.table.intern(Operation::instance_call(
+            "java.lang.Iterable",
+            "iterator",
+            "()Ljava/util/Iterator;",
+            &m.ty,
+            Some(iter_ty.clone()),
+        ));
+        let next = self.ops.table.intern(Operation::instance_call(
+            "java.util.Iterator",
+            "next",
+            "()Ljava/lang/Object;",
+            &iter_ty,
+            Some(elem.clone()),
+        ));
+        self.element_ops.insert(next);
+        let mut seq = (*m.seq).clone();
+        let at = seq.len() as u32 - 1;
+        seq.stmts.push(Stmt::Call {
+            op: iterator,
+            args: vec![at],
+        });
+        seq.stmts.push(Stmt::Call {
+            op: next,
+            args: vec![at + 1],
+        });
+        let class = elem.class_name().unwrap_or("java.lang.Object").into();
+        Some(self.repo.derived(seq, elem, class))
     }
 
     /// The request of one attempt: its sequence, and the length of the result observed.
@@ -424,14 +504,30 @@ impl<'m> Search<'m> {
         let op = self.targets[ti].op;
         let class = match &result {
             Observed::Object { class, .. } => Some(class.clone()),
-            Observed::Value(crate::sequence::Value::Enum(c, _)) => Some(Arc::from(c.as_str())),
+            Observed::Value(Value::Enum(c, _)) => Some(Arc::from(c.as_str())),
+            // a String a call returned is an argument of the inverse operation of its class
+            // family (`UUID.fromString(uuid.toString())`, handlers::family_values)
+            // and so is an array (`Base64.Decoder.decode(encoder.encode(bytes))`)
+            Observed::Value(Value::Str(s)) if !s.is_empty() => Some(Arc::from("java.lang.String")),
+            Observed::Value(Value::Array(c, items)) if !items.is_empty() => {
+                Some(Arc::from(format!("{c}[]").as_str()))
+            }
+            _ => None,
+        };
+        let text_len = match &result {
+            Observed::Value(Value::Str(s)) => Some(s.encode_utf16().count() as i64),
+            Observed::Value(Value::Array(_, items)) => Some(items.len() as i64),
             _ => None,
         };
         if let (Some(class), Some(ty)) = (class, self.ops.table.get(op).ret.clone()) {
-            let size = res.observers.first().and_then(|o| match &o.result {
-                Ok(v) => values::as_i64(v),
-                Err(_) => None,
-            });
+            let size = res
+                .observers
+                .first()
+                .and_then(|o| match &o.result {
+                    Ok(v) => values::as_i64(v),
+                    Err(_) => None,
+                })
+                .or(text_len);
             self.repo.add(Made {
                 seq: req.seq.clone(),
                 ty,
@@ -521,7 +617,7 @@ impl Search<'_> {
             for (j, p) in params.iter().enumerate() {
                 let i = k * params.len() + j;
                 let value = match values::prim_of(p) {
-                    None => crate::sequence::Value::Str(format!("e{i}")),
+                    None => Value::Str(format!("e{i}")),
                     Some(_) => values::nth_literal(p, i),
                 };
                 out.stmts.push(Stmt::Lit {
@@ -562,12 +658,11 @@ impl Target {
     }
 }
 
-/// Values that need no call: a literal of each boxed type and String (the receivers of
-/// `String.length()`, `Integer.compareTo(..)`), and `Class.forName("java.lang.String")`
-/// for `Class<String>`, the type `java.lang.Class` is instantiated at. Their producer ids
-/// are past the operation table (`u32::MAX` down), so no target has them.
+/// Values that need no search: a literal of each boxed type and String (the receivers of
+/// `String.length()`, `Integer.compareTo(..)`), `Class.forName("java.lang.String")` for
+/// `Class<String>`, the type `java.lang.Class` is instantiated at, and [`seeded_calls`]. Their
+/// producer ids are past the operation table (`u32::MAX` down), so no target has them.
 fn seeded_repo(ops: &mut OpSet) -> Repo {
-    use crate::sequence::{Operation, Sequence, Stmt, Value};
     let mut repo = Repo::default();
     let lits: Vec<(JType, Value)> = vec![
         (JType::string(), Value::Str("abc".into())),
@@ -599,39 +694,104 @@ fn seeded_repo(ops: &mut OpSet) -> Repo {
             producer: u32::MAX - k as u32,
         });
     }
+    for (k, (seq, ty, class)) in seeded_calls(ops).into_iter().enumerate() {
+        repo.add(Made {
+            seq: Arc::new(seq),
+            ty,
+            class: class.into(),
+            size: None,
+            producer: u32::MAX - 100 - k as u32,
+        });
+    }
+    repo
+}
+
+/// Seeded values made by calls, with their type and class: `Class<String>`; a `File` of the
+/// temporary directory (`new File(System.getProperty("java.io.tmpdir"))`) and its `file:`
+/// URL (`ProcessBuilder.directory`, `Runtime.exec(.., File)`, `redirectOutput(File)`,
+/// `Package.isSealed(URL)` need one that exists). Why the temporary directory and not a file:
+/// it exists on every machine, and nothing can write into a directory's path (a regular file
+/// would be truncated by `new Formatter(File)`); where a reader needs a file it still fails.
+fn seeded_calls(ops: &mut OpSet) -> Vec<(Sequence, JType, &'static str)> {
     let class_of_string = JType::generic("java.lang.Class", vec![JType::string()]);
-    let for_name = ops.table.intern(Operation {
-        kind: OpKind::StaticMethod,
-        class: "java.lang.Class".into(),
-        name: "forName".into(),
-        descriptor: "(Ljava/lang/String;)Ljava/lang/Class;".into(),
-        owner: JType::class("java.lang.Class"),
+    let for_name = seed_op(ops, "java.lang.Class.forName", class_of_string.clone());
+    let get_property = seed_op(ops, "java.lang.System.getProperty", JType::string());
+    let file = JType::class("java.io.File");
+    let new_file = seed_op(ops, "java.io.File.<init>", file.clone());
+    let uri = JType::class("java.net.URI");
+    let to_uri = ops.table.intern(Operation::instance_call(
+        "java.io.File",
+        "toURI",
+        "()Ljava/net/URI;",
+        &file,
+        Some(uri.clone()),
+    ));
+    let url = JType::class("java.net.URL");
+    let to_url = ops.table.intern(Operation::instance_call(
+        "java.net.URI",
+        "toURL",
+        "()Ljava/net/URL;",
+        &uri,
+        Some(url.clone()),
+    ));
+    let lit = |s: &str| Stmt::Lit {
+        ty: JType::string(),
+        value: Value::Str(s.into()),
+    };
+    let call = |op, args| Stmt::Call { op, args };
+    let tmp_dir = vec![
+        lit("java.io.tmpdir"),
+        call(get_property, vec![0]),
+        call(new_file, vec![1]),
+    ];
+    let mut tmp_url = tmp_dir.clone();
+    tmp_url.extend([call(to_uri, vec![2]), call(to_url, vec![3])]);
+    let seq = |stmts| Sequence { stmts };
+    vec![
+        (
+            seq(vec![lit("java.lang.String"), call(for_name, vec![0])]),
+            class_of_string,
+            "java.lang.Class",
+        ),
+        (seq(tmp_dir), file, "java.io.File"),
+        (seq(tmp_url), url, "java.net.URL"),
+    ]
+}
+
+/// Interns `class.name(String)`, a static method (`<init>`: a constructor) returning `ret`.
+fn seed_op(ops: &mut OpSet, member: &str, ret: JType) -> OpId {
+    let (class, name) = member.rsplit_once('.').unwrap_or(("", member));
+    let (kind, descriptor) = if name == "<init>" {
+        (OpKind::Constructor, "(Ljava/lang/String;)V".to_string())
+    } else {
+        let erased = ret.erasure();
+        let r = erased.class_name().unwrap_or("java.lang.Object");
+        (
+            OpKind::StaticMethod,
+            format!("(Ljava/lang/String;)L{};", r.replace('.', "/")),
+        )
+    };
+    ops.table.intern(Operation {
+        kind,
+        class: class.into(),
+        name: name.into(),
+        descriptor,
+        owner: JType::class(class),
         params: vec![JType::string()],
-        ret: Some(class_of_string.clone()),
+        ret: Some(ret),
         varargs: false,
         overloaded: true,
         method_type_args: Vec::new(),
         outer_instance: false,
-    });
-    repo.add(Made {
-        seq: Arc::new(Sequence {
-            stmts: vec![
-                Stmt::Lit {
-                    ty: JType::string(),
-                    value: Value::Str("java.lang.String".into()),
-                },
-                Stmt::Call {
-                    op: for_name,
-                    args: vec![0],
-                },
-            ],
-        }),
-        ty: class_of_string,
-        class: "java.lang.Class".into(),
-        size: None,
-        producer: u32::MAX - 100,
-    });
-    repo
+    })
+}
+
+/// Whether the last call of `req` completed.
+fn completed(req: &ExecRequest, res: &SeqResult) -> bool {
+    matches!(
+        res.outcomes.get(req.seq.len() - 1),
+        Some(StmtOutcome::Normal(_))
+    )
 }
 
 /// The top frames of the exception a call threw (`Class.method (line n)`), at most 5.

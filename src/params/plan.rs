@@ -19,6 +19,13 @@ pub const FILL: u8 = 3;
 /// Elements of an array argument.
 pub const ARRAY_LEN: usize = 3;
 
+/// Producer ids from here up are seeded values (`seeded_repo`), not operations of the table.
+pub const SEEDED: u32 = u32::MAX - 1000;
+
+/// Producer ids of values jforge derived from made values (`Repo::derived`) count down
+/// from here: below [`SEEDED`], past any operation table.
+const RESPELLED: u32 = SEEDED - 1;
+
 /// A value that a successful call made: a receiver or an argument for later calls.
 #[derive(Clone, Debug)]
 pub struct Made {
@@ -38,6 +45,8 @@ pub struct Made {
 pub struct Repo {
     pub made: Vec<Made>,
     fits: HashMap<JType, Vec<usize>>,
+    /// Values derived so far (`derived`).
+    derived: u32,
 }
 
 impl Repo {
@@ -48,8 +57,51 @@ impl Repo {
         }
     }
 
+    /// Made value `idx` made again with `token` for every String literal of its sequence:
+    /// its index, added once per (value, token); `None` when its sequence holds no String.
+    pub fn respelled(&mut self, idx: usize, token: &str) -> Option<usize> {
+        let base = &self.made[idx];
+        let mut seq = (*base.seq).clone();
+        let mut changed = false;
+        for s in &mut seq.stmts {
+            if let Stmt::Lit {
+                value: v @ Value::Str(_),
+                ..
+            } = s
+            {
+                *v = Value::Str(token.to_string());
+                changed = true;
+            }
+        }
+        if !changed {
+            return None;
+        }
+        let (ty, class) = (base.ty.clone(), base.class.clone());
+        Some(self.derived(seq, ty, class))
+    }
+
+    /// A value made from other made values by jforge, not by a method of the search
+    /// (`respelled`, `Search::element_of_collection`): its index, added once per sequence.
+    pub fn derived(&mut self, seq: Sequence, ty: JType, class: Arc<str>) -> usize {
+        if let Some(i) = self.made.iter().position(|m| *m.seq == seq) {
+            return i;
+        }
+        let producer = RESPELLED - self.derived;
+        self.derived += 1;
+        self.made.push(Made {
+            seq: Arc::new(seq),
+            ty,
+            class,
+            size: None,
+            producer,
+        });
+        self.fits.clear();
+        self.made.len() - 1
+    }
+
     /// The made values that fit where `need` is expected, best first: not known to be empty,
-    /// then made without a lambda, then from the shorter sequence (the simplest producer),
+    /// then made without a lambda, then seeded (the temporary directory is the `File`, not a
+    /// `new File("abc")` a method could write to), then from the shorter sequence (the simplest producer),
     /// then the earliest. Why lambdas last: a lambda's answers are defaults, not behaviour
     /// (`new Scanner(Readable)` on a lambda that reads 0 characters makes `next()` wait
     /// forever, where `new Scanner(String)` answers).
@@ -61,7 +113,14 @@ impl Repo {
                 .collect();
             v.sort_by_key(|&i| {
                 let m = &made[i];
-                (m.size == Some(0), m.seq.has_lambda(), m.seq.len(), i)
+                let seeded = m.producer >= SEEDED;
+                (
+                    m.size == Some(0),
+                    m.seq.has_lambda(),
+                    !seeded,
+                    m.seq.len(),
+                    i,
+                )
             });
             v
         })
@@ -116,6 +175,17 @@ impl Plan {
             let (idx, fill) = self.receiver?;
             repo.made[idx].size.map(|s| s + fill as i64)
         })
+    }
+
+    /// The length of the first String argument (0 without one).
+    pub fn container_length_of_strings(&self) -> i64 {
+        self.args
+            .iter()
+            .find_map(|a| match a {
+                Arg::Lit(_, Value::Str(s)) => Some(s.encode_utf16().count() as i64),
+                _ => None,
+            })
+            .unwrap_or(0)
     }
 
     /// Positions of integral literal arguments (the index candidates).

@@ -50,11 +50,29 @@ pub fn confirm(search: &mut Search, pool: &mut Pool) -> anyhow::Result<Vec<TestC
     let mut cases = Vec::new();
     for (ti, case) in who.into_iter().zip(observed) {
         match case {
-            Some(c) => cases.push(c),
+            Some(mut c) => {
+                unasserted_after_an_element(search, &mut c);
+                cases.push(c)
+            }
             None => search.targets[ti].status = Status::Failed(Failure::Unstable),
         }
     }
     Ok(cases)
+}
+
+/// A test that takes an element out of a made collection (`Search::element_of_collection`)
+/// asserts nothing: which element comes first depends on the collection's iteration order,
+/// and `Currency.getAvailableCurrencies()` hashes by identity, so two runs may agree by chance
+/// (most currencies have 2 fraction digits) and a third not. The test still shows the call
+/// completes.
+fn unasserted_after_an_element(search: &Search, c: &mut TestCase) {
+    let takes = c.seq.stmts.iter().any(
+        |s| matches!(s, crate::sequence::Stmt::Call { op, .. } if search.element_ops.contains(op)),
+    );
+    if takes {
+        c.asserts.iter_mut().for_each(|a| *a = None);
+        c.observers.clear();
+    }
 }
 
 /// Writes the smoke suite into `out`, checks it (javac + JUnit; what fails is removed) and

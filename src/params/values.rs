@@ -7,7 +7,7 @@
 //! smallest container), and a value is chosen once per attempt, deterministically.
 
 use crate::model::{JType, Literal, Model, Prim};
-use crate::sequence::Value;
+use crate::sequence::{Operation, Value};
 
 /// Largest class constant used as a size or count: a constant such as `MAX_ARRAY_SIZE`
 /// (`Integer.MAX_VALUE - 8`) passed to `new ArrayList(int)` exhausts the heap.
@@ -157,6 +157,30 @@ pub fn search_values(t: &JType, constants: &[i64], compared: &[i64], first: &Val
     }
     out.retain(|v| v != first);
     out
+}
+
+/// The command process launchers get (`ProcessBuilder(String...)`, `command(..)`,
+/// `Runtime.exec(..)`, every String argument and element): `true`, when an executable of that
+/// name is on the PATH, else `None` (they then get "abc" and fail with "Cannot run program").
+/// Why `true`: it reads no input, writes no output, exits at once with 0 whatever its
+/// arguments (`exec(cmd, envp)` passes it the same word as an environment entry, ignored
+/// without a `=`), and exists on every POSIX system. Called by name, not by path, so that a
+/// smoke test or benchmark written from the call runs on another machine. A child that still
+/// runs after a sequence is killed by the worker (`Leaks`).
+pub fn harmless_command() -> Option<String> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .any(|d| d.join("true").is_file())
+        .then(|| "true".to_string())
+}
+
+/// Whether `op` starts processes from its String arguments (see [`harmless_command`]).
+pub fn launches(op: &Operation) -> bool {
+    match op.class.as_str() {
+        "java.lang.ProcessBuilder" => op.name == "<init>" || op.name == "command",
+        "java.lang.Runtime" => op.name == "exec",
+        _ => false,
+    }
 }
 
 /// Strings a `NumberFormatException` asks for: numbers in the forms parsers read.

@@ -50,6 +50,23 @@ fn params_report(args: &[&str]) -> Value {
     read_json(&json)
 }
 
+/// `jforge params` on `classes` with a smoke suite: the report, and the folder holding the
+/// suite (`smoke/`), removed when dropped.
+fn report_with_suite(classes: &[&str]) -> (Value, tempfile::TempDir) {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("smoke");
+    let mut args: Vec<&str> = classes.iter().flat_map(|c| ["--class", *c]).collect();
+    args.extend(["--output-dir", out.to_str().unwrap()]);
+    (params_report(&args), d)
+}
+
+/// The working call of `sig` in report `r`, asserting the method was invoked.
+fn invoked_call(r: &Value, sig: &str) -> String {
+    let m = method_in(r, sig);
+    assert_eq!(m["status"], "invoked", "{m:#}");
+    m["call"].as_str().unwrap().to_string()
+}
+
 /// Asserts `sig` was invoked after handler `h` proposed the working plan.
 fn handled_by(sig: &str, h: &str) -> &'static Value {
     let m = method(sig);
@@ -492,4 +509,151 @@ fn vary_grows_the_receiver_for_indices_beyond_its_size() {
     let v = &read_json(&json)["benchmark"]["varied"];
     assert_eq!(v["values"], serde_json::json!([0]));
     assert_eq!(v["dropped"], serde_json::json!([-2, -1]));
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn process_launchers_run_a_harmless_command_and_files_are_the_temp_dir() {
+    // without a command ProcessBuilder.start() threw "Cannot run program" and no Process
+    // existed; without a File the redirects threw NullPointerException
+    let (r, _d) = report_with_suite(&[
+        "java.lang.ProcessBuilder",
+        "java.lang.Process",
+        "java.lang.ProcessBuilder$Redirect",
+    ]);
+    let call = |sig: &str| invoked_call(&r, sig);
+    let start = call("java.lang.ProcessBuilder.start()");
+    assert!(start.contains("new String[] { \"true\""), "{start}");
+    let pid = call("java.lang.Process.pid()");
+    assert!(pid.contains(".start();"), "{pid}");
+    call("java.lang.Process.waitFor(long,TimeUnit)");
+    let to = call("java.lang.ProcessBuilder$Redirect.to(File)");
+    assert!(
+        to.contains("System.getProperty(\"java.io.tmpdir\")"),
+        "{to}"
+    );
+    call("java.lang.ProcessBuilder.directory(File)");
+    // every Process method (the abstract ones are not counted) and ProcessBuilder's but one
+    let process = &r["per_class"]["java.lang.Process"];
+    assert_eq!(process["invoked"], process["methods"], "{process:#}");
+    assert!(r["invoked"].as_u64().unwrap() >= 40, "{r:#}");
+    // the smoke suite runs the command again, in a fresh JVM, and passes
+    assert_eq!(r["suite"]["tests"], r["invoked"], "{:#}", r["suite"]);
+    assert_eq!(r["suite"]["validation"]["clean"], true, "{:#}", r["suite"]);
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn inverse_operations_tokens_and_bare_indices() {
+    // each of these threw without the rule named beside it
+    let r = params_report(&[
+        "--class",
+        "java.util.Base64",
+        "--class",
+        "java.util.Base64$Decoder",
+        "--class",
+        "java.util.Base64$Encoder",
+        "--class",
+        "java.util.UUID",
+        "--class",
+        "java.util.Scanner",
+        "--class",
+        "java.util.Objects",
+    ]);
+    let handled = |sig: &str, h: &str| {
+        let m = method_in(&r, sig);
+        assert_eq!(m["status"], "invoked", "{m:#}");
+        assert_eq!(m["handled_by"], h, "{m:#}");
+        m["call"].as_str().unwrap().to_string()
+    };
+    // the inverse operation: decode what the encoder of the same family returned
+    let d = handled("java.util.Base64$Decoder.decode(byte[])", "value-search");
+    assert!(
+        d.contains(".decode(byteArray1)") && d.contains(".encode("),
+        "{d}"
+    );
+    let u = handled("java.util.UUID.fromString(String)", "value-search");
+    assert!(
+        u.contains(".toString();") && u.contains("UUID.fromString(str0)"),
+        "{u}"
+    );
+    // a receiver made again from a token a reader reads
+    let i = handled("java.util.Scanner.nextInt()", "state");
+    assert!(i.contains("new Scanner(\"1\")"), "{i}");
+    let b = handled("java.util.Scanner.nextBoolean()", "state");
+    assert!(b.contains("new Scanner(\"true\")"), "{b}");
+    // an index below another argument when no container is involved
+    let c = handled("java.util.Objects.checkIndex(int,int)", "index");
+    assert!(c.contains("Objects.checkIndex(0, 1)"), "{c}");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn strings_name_the_class_in_play_a_charset_a_class_and_a_number_range() {
+    let r = params_report(&[
+        "--class",
+        "java.lang.Enum",
+        "--class",
+        "java.lang.Class",
+        "--class",
+        "java.lang.Integer",
+        "--class",
+        "java.lang.String",
+        // an enum for Enum.valueOf's <T extends Enum<T>>, an annotation type in the model
+        "--class",
+        "java.lang.Thread$State",
+        "--class",
+        "java.lang.Deprecated",
+    ]);
+    let call = |sig: &str| invoked_call(&r, sig);
+    // an enum constant of the class literal, a public field of the Class<String> receiver
+    let e = call("java.lang.Enum.valueOf(Class,String)");
+    assert!(e.contains("(Thread.State.class, \"NEW\")"), "{e}");
+    let f = call("java.lang.Class.getField(String)");
+    assert!(f.contains("getField(\"CASE_INSENSITIVE_ORDER\")"), "{f}");
+    // well-known JDK names
+    assert!(call("java.lang.String.getBytes(String)").contains("getBytes(\"UTF-8\")"));
+    assert!(call("java.lang.Class.forName(String)").contains("forName(\"java.lang.String\")"));
+    // an annotation type for <A extends Annotation>, not Annotation.class
+    let a = call("java.lang.Class.getAnnotationsByType(Class)");
+    assert!(a.contains("Deprecated.class"), "{a}");
+    // a reifiable parameterized array (Class<?>[]), emptied when no such member exists
+    let m = method_in(&r, "java.lang.Class.getMethod(String,Class[])");
+    assert_eq!(m["handled_by"], "member", "{m:#}");
+    let g = call("java.lang.Class.getMethod(String,Class[])");
+    assert!(g.contains("Class<?>[] clsArray0 = new Class[] {};"), "{g}");
+    assert!(call("java.lang.Class.getConstructor(Class[])").contains("getConstructor(clsArray0)"));
+    // a number with its range and radix
+    let p = call("java.lang.Integer.parseInt(CharSequence,int,int,int)");
+    assert!(p.contains("parseInt(\"12\", 0, 2, 10)"), "{p}");
+}
+
+#[test]
+#[ignore = "slow: runs jforge params end to end"]
+fn an_element_of_a_made_collection_and_arguments_checked_together() {
+    let (r, d) = report_with_suite(&["java.util.Currency", "java.util.SimpleTimeZone"]);
+    let call = |sig: &str| invoked_call(&r, sig);
+    // no method of Currency makes one from a value jforge has: the first of the set
+    // getAvailableCurrencies() returned
+    let c = call("java.util.Currency.getCurrencyCode()");
+    assert!(
+        c.contains("Currency.getAvailableCurrencies();") && c.contains(".iterator();"),
+        "{c}"
+    );
+    // all but getInstance(Locale): the locales made have no country
+    let currency = &r["per_class"]["java.util.Currency"];
+    assert_eq!(currency["methods"], 12, "{currency:#}");
+    assert_eq!(currency["invoked"], 11, "{currency:#}");
+    // month, day, day of week and time checked together: all 1 at once
+    let s = call("java.util.SimpleTimeZone.setStartRule(int,int,int,int)");
+    assert!(s.contains(".setStartRule(1, 1, 1, 1)"), "{s}");
+    // the written tests take the element again, in another JVM, and pass; which element
+    // comes first differs between JVMs, so Currency's tests assert nothing
+    assert_eq!(r["suite"]["tests"], r["invoked"], "{:#}", r["suite"]);
+    assert_eq!(r["suite"]["validation"]["clean"], true, "{:#}", r["suite"]);
+    let written =
+        std::fs::read_to_string(d.path().join("smoke/jforge/tests/CurrencySmokeTest.java"))
+            .unwrap();
+    assert!(written.contains(".iterator();"), "{written}");
+    assert!(!written.contains("assert"), "{written}");
 }
