@@ -133,6 +133,14 @@ final class Executor {
      * Pool's skip_hung); jforge excludes the operation once it sees the timeouts.
      */
     private final java.util.Set<Integer> hungOps = new java.util.HashSet<>();
+    /**
+     * Runtime classes of the arguments of the calls that timed out in this EXEC frame: a
+     * later generation sequence whose last call takes a value of one is answered not run.
+     * Why: the hang is usually the argument's doing (an endless iterator given to a consumer,
+     * guava's cycle()), and the frame's other consumers of such values would each cost a
+     * call limit before jforge learns to stop reusing them (see src/generate/hangs.rs).
+     */
+    private final java.util.Set<Class<?>> hungClasses = new java.util.HashSet<>();
     /** The sequence running is generation's (mode GENERATE). */
     private boolean generating;
 
@@ -141,6 +149,7 @@ final class Executor {
         Buf in = frames.in;
         registry.readTypes(in);
         hungOps.clear();
+        hungClasses.clear();
         int nseq = in.ri32();
         for (int q = 0; q < nseq; q++) {
             runSequence(in);
@@ -175,12 +184,22 @@ final class Executor {
         thrown = null;
         thrownAt = -1;
         try {
+            long t0 = CallProfile.ON ? System.nanoTime() : 0;
             boolean ok = runStatements(n);
             tracing.stop();
+            long t1 = CallProfile.ON ? System.nanoTime() : 0;
             afterStatements(ok, n, mode, ncv, nobs);
             blameThrown(n);
             coverage.cmpStop();
+            long t2 = CallProfile.ON ? System.nanoTime() : 0;
             leaks.check(Math.max(0, n - 1));
+            if (CallProfile.ON) {
+                long t3 = System.nanoTime();
+                CallProfile.PHASE[1] += t1 - t0;
+                CallProfile.PHASE[2] += t2 - t1;
+                CallProfile.PHASE[3] += t3 - t2;
+                CallProfile.seqs++;
+            }
         } catch (Fatal f) {
             crashed(f.marker, f.recoverable, n);
         } catch (OutOfMemoryError e) {
@@ -197,7 +216,12 @@ final class Executor {
         clock.append(out);
         coverage.append(out);
         tracing.append(out);
+        long s0 = CallProfile.ON ? System.nanoTime() : 0;
         frames.send();
+        if (CallProfile.ON) {
+            CallProfile.PHASE[4] += System.nanoTime() - s0;
+            CallProfile.dumpMaybe(registry);
+        }
     }
 
     /**
@@ -352,12 +376,21 @@ final class Executor {
             }
             return false;
         }
+        boolean checkArgs = generating && !hungClasses.isEmpty() && n > 0 && stmts[n - 1].kind == STMT_CALL;
         for (int i = 0; i < n; i++) {
             int before = outc.n;
             outAt[i] = before;
             classesAt[i] = outcomes.classCount();
             boolean ok;
             boolean stopped = false;
+            long c0 = CallProfile.ON ? System.nanoTime() : 0;
+            if (checkArgs && i == n - 1 && takesHungValue(stmts[i])) {
+                for (int j = i; j < n; j++) {
+                    vals[j] = null;
+                    outc.u8(O_NOTRUN);
+                }
+                return false;
+            }
             try {
                 progress.beginCall(i);
                 ok = execStmt(i, stmts[i]);
@@ -368,10 +401,14 @@ final class Executor {
                 ok = false;
                 stopped = true;
             }
+            if (CallProfile.ON && stmts[i].kind == STMT_CALL) {
+                CallProfile.call(stmts[i].op, System.nanoTime() - c0);
+            }
             if (progress.interrupted() | stopped) {
                 ok = timedOut(i, before);
                 if (generating && stmts[i].kind == STMT_CALL) {
                     hungOps.add(stmts[i].op);
+                    noteHungArgs(stmts[i]);
                 }
             }
             progress.record(outc, before, i + 1);
@@ -384,6 +421,32 @@ final class Executor {
             }
         }
         return true;
+    }
+
+    /** Records the classes of the object arguments of a call that timed out (hungClasses). */
+    private void noteHungArgs(Stmt s) {
+        for (int k = 0; k < s.nargs; k++) {
+            int a = s.args[k];
+            if (a >= 0 && a < vals.length && vals[a] != null && isRef[a]) {
+                Class<?> c = vals[a].getClass();
+                // Strings, boxes and enum constants (a TimeUnit) are plain values: their
+                // class says nothing of the hang.
+                if (!c.isEnum() && !c.getName().startsWith("java.lang.")) {
+                    hungClasses.add(c);
+                }
+            }
+        }
+    }
+
+    /** Whether a call takes an object of a class whose value made a call of this frame hang. */
+    private boolean takesHungValue(Stmt s) {
+        for (int k = 0; k < s.nargs; k++) {
+            int a = s.args[k];
+            if (a >= 0 && a < vals.length && vals[a] != null && isRef[a] && hungClasses.contains(vals[a].getClass())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
