@@ -1584,8 +1584,8 @@ impl<'a> Generator<'a> {
     /// Counts the runtime classes of the object arguments of statement `i` (the one that
     /// ended the sequence) as used (see `super::hangs`).
     fn note_argument_classes(&mut self, b: &Built, r: &SeqResult, i: usize) {
-        if let Some(Stmt::Call { args, .. }) = b.comp.seq.stmts.get(i) {
-            for &a in args {
+        if let Some(Stmt::Call { op, args }) = b.comp.seq.stmts.get(i) {
+            for &a in &args[self.receivers(*op).min(args.len())..] {
                 if let Some(c) = object_class(r, a as usize) {
                     self.hanging.note_use(&c);
                 }
@@ -1593,14 +1593,22 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// Statement `i`'s call timed out: the runtime classes of its object arguments are
-    /// blamed, and the values of a class that became hang-prone are dropped from the
+    /// How many of `op`'s first arguments are its receiver (or outer instance): a method
+    /// that hangs on its own object is the operation's fault (excluded at its timeouts), not
+    /// the object's.
+    fn receivers(&self, op: OpId) -> usize {
+        let o = self.ops.table.get(op);
+        usize::from(o.has_receiver() || o.outer_instance)
+    }
+
+    /// Statement `i`'s call timed out: the runtime classes of its object arguments (not its
+    /// receiver) are blamed, and the values of a class that became hang-prone are dropped from the
     /// reusable values (see `super::hangs`).
     fn note_hanging_arguments(&mut self, b: &Built, r: &SeqResult, i: usize) {
-        let Some(Stmt::Call { args, .. }) = b.comp.seq.stmts.get(i) else {
+        let Some(Stmt::Call { op, args }) = b.comp.seq.stmts.get(i) else {
             return;
         };
-        for &a in args {
+        for &a in &args[self.receivers(*op).min(args.len())..] {
             if let Some(c) = object_class(r, a as usize)
                 && self.hanging.note_hang(&c)
             {

@@ -188,6 +188,28 @@ fn a_waiting_call_is_interrupted_at_the_limit_and_the_worker_goes_on() {
 }
 
 #[test]
+fn a_call_that_waits_is_cut_after_200_ms_of_waiting_whatever_the_limit() {
+    // napUninterruptibly() parks for a minute and swallows interrupts. With a call limit of
+    // 20 s it held the worker 20 s (the limit adapts only after 32 calls); a call that waits
+    // uses no CPU, so the watchdog now cuts it after 200 ms of waiting (interrupt, then
+    // Thread.stop), and the worker goes on. JDK 20+ cannot stop it: the worker halts.
+    let t0 = Instant::now();
+    let (res, st) = run_hostile(
+        "napUninterruptibly",
+        "()I",
+        Duration::from_secs(20),
+        128,
+        false,
+    );
+    let took = t0.elapsed();
+    assert_blamed(&res, StmtOutcome::Timeout);
+    if jforge::runner::java::find_java(None).unwrap().version < 20 {
+        assert_eq!(st.restarts, 0, "{st:?}");
+    }
+    assert!(took < Duration::from_secs(8), "{took:?}");
+}
+
+#[test]
 fn stack_overflow_is_survived() {
     let (res, st) = run_hostile("recurse", "(I)I", Duration::from_secs(20), 128, true);
     assert_survived(&res, &st, CrashKind::StackOverflow);

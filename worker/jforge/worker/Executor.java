@@ -423,9 +423,13 @@ final class Executor {
         return true;
     }
 
-    /** Records the classes of the object arguments of a call that timed out (hungClasses). */
+    /**
+     * Records the classes of the object arguments of a call that timed out (hungClasses); not
+     * its receiver's: a method that hangs on its own object is the operation's fault, and
+     * jforge excludes the operation.
+     */
     private void noteHungArgs(Stmt s) {
-        for (int k = 0; k < s.nargs; k++) {
+        for (int k = firstArg(s); k < s.nargs; k++) {
             int a = s.args[k];
             if (a >= 0 && a < vals.length && vals[a] != null && isRef[a]) {
                 Class<?> c = vals[a].getClass();
@@ -438,9 +442,15 @@ final class Executor {
         }
     }
 
+    /** The index of a call's first argument after its receiver. */
+    private int firstArg(Stmt s) {
+        Registry.Op op = registry.op(s.op);
+        return op != null && (op.kind == OP_METHOD || op.kind == OP_FGET || op.kind == OP_FSET) ? 1 : 0;
+    }
+
     /** Whether a call takes an object of a class whose value made a call of this frame hang. */
     private boolean takesHungValue(Stmt s) {
-        for (int k = 0; k < s.nargs; k++) {
+        for (int k = firstArg(s); k < s.nargs; k++) {
             int a = s.args[k];
             if (a >= 0 && a < vals.length && vals[a] != null && isRef[a] && hungClasses.contains(vals[a].getClass())) {
                 return true;
