@@ -14,7 +14,8 @@
 //! whose hangs are more than one in [`HANG_SHARE`] of its uses is hang-prone: its values are
 //! dropped from the reusable values and never stored again. A common class that was merely
 //! present (the `ArrayList` a `Queues.drain` with a long timeout also took) has thousands of
-//! uses and is never blamed. The decision comes from timeouts, so it is only as
+//! uses and is never blamed. Values built from a hang-prone value (a filter or transform
+//! of an endless iterable) are not stored either. The decision comes from timeouts, so it is only as
 //! deterministic as a timeout (runs without hangs are unaffected: `--seed` determinism holds
 //! for them).
 
@@ -60,7 +61,12 @@ impl HangingValues {
         !self.prone.is_empty() && self.prone.contains(class)
     }
 
-    /// The hang-prone classes, sorted (for the report).
+    /// Whether any class is hang-prone (the common case, none, costs one test).
+    pub fn any(&self) -> bool {
+        !self.prone.is_empty()
+    }
+
+    /// The hang-prone classes, sorted.
     pub fn prone(&self) -> Vec<Arc<str>> {
         let mut v: Vec<Arc<str>> = self.prone.iter().cloned().collect();
         v.sort();

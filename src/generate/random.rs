@@ -1707,6 +1707,15 @@ impl<'a> Generator<'a> {
         if b.comp.seq.has_lambda() {
             reusable.clear();
         }
+        // Nor values built from a value that makes calls hang (a filter or transform of an
+        // endless iterable is endless too): see `super::hangs`.
+        if self.hanging.any()
+            && r.outcomes.iter().any(|o| {
+                matches!(o, StmtOutcome::Normal(Observed::Object { class, .. }) if self.hanging.is_prone(class))
+            })
+        {
+            reusable.clear();
+        }
         let mut comp = b.comp;
         // Values that were null at run time are never reused (index pruning).
         for (i, o) in r.outcomes.iter().enumerate() {

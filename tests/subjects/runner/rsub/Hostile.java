@@ -44,6 +44,20 @@ public class Hostile {
         }
     }
 
+    /** A value whose toString never ends (as a view over an endless iterable). */
+    public static Object endlessToString() {
+        return new Object() {
+            @Override
+            public String toString() {
+                long x = 0;
+                while (x >= 0) {
+                    x = (x + 1) & 0xffff;
+                }
+                return "never";
+            }
+        };
+    }
+
     /**
      * Waits a minute and ignores interrupts (as guava's Uninterruptibles and
      * Queues.drainUninterruptibly do): only Thread.stop ends it.
