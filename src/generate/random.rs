@@ -1729,7 +1729,18 @@ impl<'a> Generator<'a> {
             comp.cand = Some(id);
         }
         let comp = Arc::new(comp);
-        for &i in &reusable {
+        self.keep_reusable(&comp, &reusable, r);
+        if novel {
+            self.cands_per_op[op as usize] += 1;
+            let cov = self.candidate_cov(r);
+            self.push_candidate(comp, &b.parents, CandEnding::Normal, cov, new_probe);
+        }
+    }
+
+    /// Stores the values at `reusable` of a sequence that ran normally as reusable values of
+    /// their static types (not those of a hang-prone class: see `super::hangs`).
+    fn keep_reusable(&mut self, comp: &CompRef, reusable: &[u32], r: &SeqResult) {
+        for &i in reusable {
             let class = object_class(r, i as usize);
             if class.as_ref().is_some_and(|c| self.hanging.is_prone(c)) {
                 continue;
@@ -1754,11 +1765,6 @@ impl<'a> Generator<'a> {
                     list[k] = (comp.clone(), i, class);
                 }
             }
-        }
-        if novel {
-            self.cands_per_op[op as usize] += 1;
-            let cov = self.candidate_cov(r);
-            self.push_candidate(comp, &b.parents, CandEnding::Normal, cov, new_probe);
         }
     }
 

@@ -906,10 +906,14 @@ fn values_that_make_calls_hang_are_not_reused() {
         + stats["worker_seconds"]["survived"]["timeout"]
             .as_u64()
             .unwrap_or(0);
+    // Two when both workers meet the endless value in the same batch; a worker halted by a
+    // stop that did not take (a loaded machine) forgets the frame's hung classes, hence 6.
     assert!(
-        (1..=4).contains(&timeouts),
+        (1..=6).contains(&timeouts),
         "{timeouts} timeouts: {stats:#}\n{text}"
     );
+    // The hangs no longer hold the run: 436 sequences in 12 s before, 140,000-180,000 now.
+    assert!(stats["executed"].as_u64().unwrap() > 10_000, "{stats:#}");
     assert!(!text.contains("excluded after"), "{text}");
     let suite: String = java_files(&out)
         .iter()

@@ -236,22 +236,43 @@ final class Executor {
      */
     private void crashed(int marker, boolean recoverable, int n) {
         progress.end();
+        int at = dropValues(n);
+        if (!recoverable || (marker == M_OOM && !Fatal.heapRecovered())) {
+            progress.crash(marker, at);
+        }
+        endAt(at, n, O_CRASH, marker == M_OOM ? CK_OOM : CK_SOE);
+    }
+
+    /**
+     * Drops the sequence's values and what the contracts wrote after a call that did not
+     * end normally; returns the statement running (or the last).
+     */
+    private int dropValues(int n) {
         int at = Math.max(0, Math.min(progress.stmt(), n - 1));
         for (int i = 0; i < n; i++) {
             vals[i] = null;
             stmts[i].lit = null;
         }
         thrown = null;
+        thrownAt = -1;
         outcomes.tail.reset();
-        if (!recoverable || (marker == M_OOM && !Fatal.heapRecovered())) {
-            progress.crash(marker, at);
-        }
+        return at;
+    }
+
+    /**
+     * Ends the sequence's outcomes at statement at: the earlier ones kept, at's the given
+     * outcome (and its crash kind, -1 for none), the rest not run, no violations or
+     * observers; then checks for leaks as after any sequence.
+     */
+    private void endAt(int at, int n, int outcome, int kind) {
         coverage.cmpStop();
         Buf outc = outcomes.outc;
         outc.n = outAt[at];
         outcomes.forgetClassesFrom(classesAt[at]);
-        outc.u8(O_CRASH);
-        outc.u8(marker == M_OOM ? CK_OOM : CK_SOE);
+        outc.u8(outcome);
+        if (kind >= 0) {
+            outc.u8(kind);
+        }
         for (int j = at + 1; j < n; j++) {
             outc.u8(O_NOTRUN);
         }
@@ -267,32 +288,14 @@ final class Executor {
      * run, no violations. Why: toString of an endless view (guava's filter of a cycle) never
      * ends, and the worker used to halt for it (a JVM start plus the package's class loading).
      */
-    @SuppressWarnings("removal")
     private void contractStopped(int n) {
         progress.end();
         progress.interrupted();
-        int at = Math.max(0, Math.min(progress.stmt(), n - 1));
-        for (int i = 0; i < n; i++) {
-            vals[i] = null;
-            stmts[i].lit = null;
-        }
-        thrown = null;
-        thrownAt = -1;
-        outcomes.tail.reset();
-        coverage.cmpStop();
-        Buf outc = outcomes.outc;
-        outc.n = outAt[at];
-        outcomes.forgetClassesFrom(classesAt[at]);
-        outc.u8(O_TIMEOUT);
-        for (int j = at + 1; j < n; j++) {
-            outc.u8(O_NOTRUN);
-        }
-        outcomes.tail.i32(0);
-        outcomes.tail.i32(0);
+        int at = dropValues(n);
         if (generating && stmts[at].kind == STMT_CALL) {
             hungOps.add(stmts[at].op);
         }
-        leaks.check(at);
+        endAt(at, n, O_TIMEOUT, -1);
     }
 
     /**
