@@ -5,12 +5,14 @@
 //! - `random`: feedback-directed random generation (Randoop).
 //! - `assist`: the hook of a helper at coverage plateaus (`gen --concolic`).
 //! - `bloom`: fixed-size "seen before?" sets.
+//! - `hangs`: the runtime classes of values that make calls hang (never reused).
 //! - `finish`: from candidates to test cases (observers, flakiness filter, minimization).
 //! - `simplify`: repeated calls nothing uses collapsed before regression tests are built.
 
 pub mod assist;
 pub mod bloom;
 pub mod finish;
+pub mod hangs;
 pub mod literals;
 pub mod ops;
 pub mod random;

@@ -14,6 +14,7 @@
 
 use super::assist::{Assist, AssistStats, Stalled, StalledOp};
 use super::bloom::Bloom;
+use super::hangs::HangingValues;
 use super::literals::LiteralPool;
 use super::ops::{OpSet, is_literal_type};
 use crate::instrument::ProbeKind;
@@ -102,6 +103,8 @@ struct Draft {
     seq: Sequence,
     tids: Vec<Option<TypeId>>,
     has_null: bool,
+    /// Runtime classes of the object values taken from the reusable values.
+    classes: Vec<Arc<str>>,
 }
 
 /// A sequence with the static type of each statement's value.
@@ -116,6 +119,9 @@ pub struct Component {
 }
 
 pub type CompRef = Arc<Component>;
+
+/// A reusable value: (component, statement, runtime class when the value is an object).
+type Reusable = (CompRef, u32, Option<Arc<str>>);
 
 /// How a regression candidate ends.
 #[derive(Clone, Debug, PartialEq)]
@@ -281,6 +287,8 @@ struct Built {
     comp: Component,
     op: OpId,
     parents: Vec<u64>,
+    /// Runtime classes of the reused object values (see `super::hangs`).
+    classes: Vec<Arc<str>>,
 }
 
 pub struct Generator<'a> {
@@ -294,8 +302,9 @@ pub struct Generator<'a> {
     subtype: HashMap<(TypeId, TypeId), bool>,
     /// Needed type -> (component types assignable to it, how many types were checked).
     assignable: HashMap<TypeId, (Vec<TypeId>, usize)>,
-    /// Reusable values by exact static type: (component, statement).
-    by_type: Vec<Vec<(CompRef, u32)>>,
+    /// Reusable values by exact static type: (component, statement, runtime class of an
+    /// object value).
+    by_type: Vec<Vec<Reusable>>,
     seen_seqs: Bloom,
     seen_values: Bloom,
     /// (operation, 64-bit hash of a returned value): hashes, not values, because returned
@@ -342,6 +351,8 @@ pub struct Generator<'a> {
     /// such as `ArrayList(int)` with 2^30): their integral arguments are small from then on
     /// (see `small_size`).
     allocates: HashSet<OpId>,
+    /// Runtime classes of values that made calls hang (see `super::hangs`).
+    pub hanging: HangingValues,
 }
 
 /// The largest integral argument an operation that ran out of memory gets from the run's
@@ -418,6 +429,7 @@ impl<'a> Generator<'a> {
             assist: None,
             assist_stats: AssistStats::default(),
             allocates: HashSet::new(),
+            hanging: HangingValues::default(),
         };
         for (_, op) in ops.table.iter() {
             let r = op.ret.clone().map(|t| g.tid(&t));
@@ -782,6 +794,7 @@ impl<'a> Generator<'a> {
             },
             tids: Vec::with_capacity(self.cfg.max_len + 1),
             has_null: false,
+            classes: Vec::new(),
         };
         let mut parents = Vec::new();
         let mut args = Vec::with_capacity(inputs.len());
@@ -820,6 +833,7 @@ impl<'a> Generator<'a> {
             },
             op: op_id,
             parents,
+            classes: b.classes,
         })
     }
 
@@ -999,10 +1013,11 @@ impl<'a> Generator<'a> {
             }),
             (a, b2) => a.or(b2),
         };
-        let (comp, stmt) = chosen?;
+        let (comp, stmt, class) = chosen?;
         if b.seq.len() + comp.seq.len() > self.cfg.max_len {
             return None;
         }
+        b.classes.extend(class);
         let off = b.seq.append(&comp.seq);
         b.tids.extend(comp.tids.iter().copied());
         b.has_null |= comp.has_null;
@@ -1013,7 +1028,7 @@ impl<'a> Generator<'a> {
     }
 
     /// The `k`-th reusable value over the lists of `types`.
-    fn nth_value(&self, types: &[TypeId], mut k: usize) -> Option<(CompRef, u32)> {
+    fn nth_value(&self, types: &[TypeId], mut k: usize) -> Option<Reusable> {
         for &t in types {
             let l = self.by_type[t as usize].len();
             if k < l {
@@ -1127,10 +1142,14 @@ impl<'a> Generator<'a> {
                 }
             }
             tick(&self.progress);
-            // Sequences built before their operation was excluded are not run.
+            // Sequences built before their operation was excluded, or a value they reuse
+            // was found to make calls hang, are not run.
             let next: Vec<Built> = next
                 .into_iter()
-                .filter(|b| !self.stats[b.op as usize].excluded)
+                .filter(|b| {
+                    !self.stats[b.op as usize].excluded
+                        && !b.classes.iter().any(|c| self.hanging.is_prone(c))
+                })
                 .collect();
             if next.is_empty() {
                 let limit = time_up || remaining == Some(0);
@@ -1262,6 +1281,7 @@ impl<'a> Generator<'a> {
             seq: Sequence::default(),
             tids: Vec::new(),
             has_null: false,
+            classes: Vec::new(),
         };
         let mut fixed = Vec::new();
         self.building = Some(op);
@@ -1321,6 +1341,7 @@ impl<'a> Generator<'a> {
             },
             op,
             parents: Vec::new(),
+            classes: Vec::new(),
         })
     }
 
@@ -1346,9 +1367,14 @@ impl<'a> Generator<'a> {
         if self.cfg.guidance {
             self.learn_compared(op, &b.comp.seq, &r);
         }
-        match r.first_abnormal() {
+        let ending = r.first_abnormal();
+        self.note_argument_classes(&b, &r, ending.unwrap_or(b.comp.seq.len().saturating_sub(1)));
+        match ending {
             Some(i) => match &r.outcomes[i] {
-                StmtOutcome::Timeout => self.blame_stmt(&b, i, Blame::Timeout),
+                StmtOutcome::Timeout => {
+                    self.note_hanging_arguments(&b, &r, i);
+                    self.blame_stmt(&b, i, Blame::Timeout)
+                }
                 StmtOutcome::Crash(kind) if r.survived => {
                     self.note_allocating(&b, i, kind);
                     self.note_survived(&b, i)
@@ -1555,6 +1581,44 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// Counts the runtime classes of the object arguments of statement `i` (the one that
+    /// ended the sequence) as used (see `super::hangs`).
+    fn note_argument_classes(&mut self, b: &Built, r: &SeqResult, i: usize) {
+        if let Some(Stmt::Call { op, args }) = b.comp.seq.stmts.get(i) {
+            for &a in &args[self.receivers(*op).min(args.len())..] {
+                if let Some(c) = object_class(r, a as usize) {
+                    self.hanging.note_use(&c);
+                }
+            }
+        }
+    }
+
+    /// How many of `op`'s first arguments are its receiver (or outer instance): a method
+    /// that hangs on its own object is the operation's fault (excluded at its timeouts), not
+    /// the object's.
+    fn receivers(&self, op: OpId) -> usize {
+        let o = self.ops.table.get(op);
+        usize::from(o.has_receiver() || o.outer_instance)
+    }
+
+    /// Statement `i`'s call timed out: the runtime classes of its object arguments (not its
+    /// receiver) are blamed, and the values of a class that became hang-prone are dropped from the
+    /// reusable values (see `super::hangs`).
+    fn note_hanging_arguments(&mut self, b: &Built, r: &SeqResult, i: usize) {
+        let Some(Stmt::Call { op, args }) = b.comp.seq.stmts.get(i) else {
+            return;
+        };
+        for &a in &args[self.receivers(*op).min(args.len())..] {
+            if let Some(c) = object_class(r, a as usize)
+                && self.hanging.note_hang(&c)
+            {
+                for list in &mut self.by_type {
+                    list.retain(|(_, _, k)| k.as_deref() != Some(&*c));
+                }
+            }
+        }
+    }
+
     /// An OutOfMemoryError of statement `i`'s call: its operation gets small integral
     /// arguments from now on (see [`SMALL_SIZE`]).
     fn note_allocating(&mut self, b: &Built, i: usize, kind: &CrashKind) {
@@ -1643,6 +1707,15 @@ impl<'a> Generator<'a> {
         if b.comp.seq.has_lambda() {
             reusable.clear();
         }
+        // Nor values built from a value that makes calls hang (a filter or transform of an
+        // endless iterable is endless too): see `super::hangs`.
+        if self.hanging.any()
+            && r.outcomes.iter().any(|o| {
+                matches!(o, StmtOutcome::Normal(Observed::Object { class, .. }) if self.hanging.is_prone(class))
+            })
+        {
+            reusable.clear();
+        }
         let mut comp = b.comp;
         // Values that were null at run time are never reused (index pruning).
         for (i, o) in r.outcomes.iter().enumerate() {
@@ -1656,11 +1729,26 @@ impl<'a> Generator<'a> {
             comp.cand = Some(id);
         }
         let comp = Arc::new(comp);
-        for &i in &reusable {
+        self.keep_reusable(&comp, &reusable, r);
+        if novel {
+            self.cands_per_op[op as usize] += 1;
+            let cov = self.candidate_cov(r);
+            self.push_candidate(comp, &b.parents, CandEnding::Normal, cov, new_probe);
+        }
+    }
+
+    /// Stores the values at `reusable` of a sequence that ran normally as reusable values of
+    /// their static types (not those of a hang-prone class: see `super::hangs`).
+    fn keep_reusable(&mut self, comp: &CompRef, reusable: &[u32], r: &SeqResult) {
+        for &i in reusable {
+            let class = object_class(r, i as usize);
+            if class.as_ref().is_some_and(|c| self.hanging.is_prone(c)) {
+                continue;
+            }
             if let Some(t) = comp.tids[i as usize] {
                 let list_len = self.by_type[t as usize].len();
                 if list_len < self.cfg.max_per_type {
-                    self.by_type[t as usize].push((comp.clone(), i));
+                    self.by_type[t as usize].push((comp.clone(), i, class));
                 } else {
                     // Evict the longer of two random values, so that short sequences stay
                     // available and new sequences still fit under max_len late in a run.
@@ -1674,14 +1762,9 @@ impl<'a> Generator<'a> {
                     } else {
                         k1
                     };
-                    list[k] = (comp.clone(), i);
+                    list[k] = (comp.clone(), i, class);
                 }
             }
-        }
-        if novel {
-            self.cands_per_op[op as usize] += 1;
-            let cov = self.candidate_cov(r);
-            self.push_candidate(comp, &b.parents, CandEnding::Normal, cov, new_probe);
         }
     }
 
@@ -1831,8 +1914,17 @@ impl<'a> Generator<'a> {
     pub fn reusable_values(&self) -> impl Iterator<Item = (&JType, &SeqRef, u32)> + '_ {
         self.by_type.iter().enumerate().flat_map(move |(t, vals)| {
             vals.iter()
-                .map(move |(c, stmt)| (&self.types[t], &c.seq, *stmt))
+                .map(move |(c, stmt, _)| (&self.types[t], &c.seq, *stmt))
         })
+    }
+}
+
+/// The runtime class of statement `i`'s value when it is an object (not a boxed value or
+/// String, not null).
+fn object_class(r: &SeqResult, i: usize) -> Option<Arc<str>> {
+    match r.outcomes.get(i)? {
+        StmtOutcome::Normal(Observed::Object { class, .. }) => Some(class.clone()),
+        _ => None,
     }
 }
 

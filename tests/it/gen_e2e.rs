@@ -889,6 +889,49 @@ fn a_hanging_method_costs_a_few_call_limits() {
 }
 
 #[test]
+#[ignore = "slow: a 12 s run"]
+fn values_that_make_calls_hang_are_not_reused() {
+    // hostile.Cycles has four consumers of an Iterable<Integer> that hang only when given
+    // the endless one `forever(int)` makes (as guava's Iterators.contains or Ordering.min
+    // given a cycle()). Each consumer used to be excluded after two timeouts: eight call
+    // limits, and four operations lost for finite arguments. Now the endless value's class
+    // is blamed at its first hang and its values are no longer reused: a few timeouts in
+    // all, and every consumer keeps running on finite lists.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, stats) = gen_from(
+        d.path(),
+        &["--class", "hostile.Cycles", "--time-limit", "12s"],
+    );
+    let timeouts = stats["worker_timeouts"].as_u64().unwrap()
+        + stats["worker_seconds"]["survived"]["timeout"]
+            .as_u64()
+            .unwrap_or(0);
+    // Two when both workers meet the endless value in the same batch; a worker halted by a
+    // stop that did not take (a loaded machine) forgets the frame's hung classes, hence 6.
+    assert!(
+        (1..=6).contains(&timeouts),
+        "{timeouts} timeouts: {stats:#}\n{text}"
+    );
+    // The hangs no longer hold the run: 436 sequences in 12 s before, 140,000-180,000 now.
+    assert!(stats["executed"].as_u64().unwrap() > 10_000, "{stats:#}");
+    assert!(!text.contains("excluded after"), "{text}");
+    let suite: String = java_files(&out)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    for consumer in ["sum(", "max(", "count(", "containsNegative("] {
+        assert!(
+            suite.contains(&format!("Cycles.{consumer}")),
+            "{consumer}: {suite}"
+        );
+    }
+    assert!(
+        stats["validation"]["passed"].as_u64().unwrap() > 0,
+        "{stats:#}"
+    );
+}
+
+#[test]
 #[ignore = "slow: a 10 s run"]
 fn a_hanging_method_halts_the_worker_where_thread_stop_is_gone() {
     // From JDK 20 Thread.stop throws UnsupportedOperationException: the worker falls back to

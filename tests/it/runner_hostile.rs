@@ -188,6 +188,68 @@ fn a_waiting_call_is_interrupted_at_the_limit_and_the_worker_goes_on() {
 }
 
 #[test]
+fn a_call_that_waits_is_cut_after_200_ms_of_waiting_whatever_the_limit() {
+    // napUninterruptibly() parks for a minute and swallows interrupts. With a call limit of
+    // 20 s it held the worker 20 s (the limit adapts only after 32 calls); a call that waits
+    // uses no CPU, so the watchdog now cuts it after 200 ms of waiting (interrupt, then
+    // Thread.stop), and the worker goes on. JDK 20+ cannot stop it: the worker halts.
+    let t0 = Instant::now();
+    let (res, st) = run_hostile(
+        "napUninterruptibly",
+        "()I",
+        Duration::from_secs(20),
+        128,
+        false,
+    );
+    let took = t0.elapsed();
+    assert_blamed(&res, StmtOutcome::Timeout);
+    if jforge::runner::java::find_java(None).unwrap().version < 20 {
+        assert_eq!(st.restarts, 0, "{st:?}");
+    }
+    assert!(took < Duration::from_secs(8), "{took:?}");
+}
+
+#[test]
+fn a_contract_check_that_never_ends_is_a_timeout_of_its_statement() {
+    // The contracts call toString() on each value; endlessToString()'s never returns. Such a
+    // check (guava: toString of a filtered cycle) used to halt the worker (the contracts'
+    // calls were not stoppable); now it is stopped like a statement's call, the statement's
+    // outcome is a timeout and the worker goes on (JDK 17-19; from 20 it halts).
+    let _g = serial();
+    let mut t = OpTable::default();
+    let ok = smethod(&mut t, "rsub.Hostile", "ok", "()I", vec![], int());
+    let endless = smethod(
+        &mut t,
+        "rsub.Hostile",
+        "endlessToString",
+        "()Ljava/lang/Object;",
+        vec![],
+        Some(JType::class("java.lang.Object")),
+    );
+    let mut pool = Pool::start(config(1, Duration::from_secs(2), 128, vec![subjects()])).unwrap();
+    assert!(pool.register(&t).unwrap().is_empty());
+    let mut checked = req(vec![call(endless, &[])]);
+    checked.contract_values = vec![0];
+    let t0 = Instant::now();
+    let res = pool
+        .execute(vec![checked, req(vec![call(ok, &[])])])
+        .unwrap();
+    let took = t0.elapsed();
+    let st = pool.stats();
+    pool.shutdown();
+    assert_eq!(res[0].outcomes, vec![StmtOutcome::Timeout]);
+    assert_eq!(
+        res[1].outcomes[0],
+        StmtOutcome::Normal(Observed::Value(Value::Int(42)))
+    );
+    if jforge::runner::java::find_java(None).unwrap().version < 20 {
+        assert_eq!(st.restarts, 0, "{st:?}");
+        assert_eq!(st.timeouts, 0, "{st:?}");
+    }
+    assert!(took < Duration::from_secs(10), "{took:?}");
+}
+
+#[test]
 fn stack_overflow_is_survived() {
     let (res, st) = run_hostile("recurse", "(I)I", Duration::from_secs(20), 128, true);
     assert_survived(&res, &st, CrashKind::StackOverflow);

@@ -62,7 +62,7 @@ final class Contracts {
                 continue;
             }
             Object o = vals[a];
-            progress.begin(a);
+            progress.beginCall(a);
             final int at = a;
             nviol += single(o, (c, d, t) -> violation(c, at, -1, d, t));
             progress.end();
@@ -72,7 +72,7 @@ final class Contracts {
                     continue;
                 }
                 pairs++;
-                progress.begin(a);
+                progress.beginCall(a);
                 nviol += pair(a, o, b, p);
                 progress.end();
             }

@@ -133,6 +133,14 @@ final class Executor {
      * Pool's skip_hung); jforge excludes the operation once it sees the timeouts.
      */
     private final java.util.Set<Integer> hungOps = new java.util.HashSet<>();
+    /**
+     * Runtime classes of the arguments of the calls that timed out in this EXEC frame: a
+     * later generation sequence whose last call takes a value of one is answered not run.
+     * Why: the hang is usually the argument's doing (an endless iterator given to a consumer,
+     * guava's cycle()), and the frame's other consumers of such values would each cost a
+     * call limit before jforge learns to stop reusing them (see src/generate/hangs.rs).
+     */
+    private final java.util.Set<Class<?>> hungClasses = new java.util.HashSet<>();
     /** The sequence running is generation's (mode GENERATE). */
     private boolean generating;
 
@@ -141,6 +149,7 @@ final class Executor {
         Buf in = frames.in;
         registry.readTypes(in);
         hungOps.clear();
+        hungClasses.clear();
         int nseq = in.ri32();
         for (int q = 0; q < nseq; q++) {
             runSequence(in);
@@ -175,18 +184,30 @@ final class Executor {
         thrown = null;
         thrownAt = -1;
         try {
+            long t0 = CallProfile.ON ? System.nanoTime() : 0;
             boolean ok = runStatements(n);
             tracing.stop();
+            long t1 = CallProfile.ON ? System.nanoTime() : 0;
             afterStatements(ok, n, mode, ncv, nobs);
             blameThrown(n);
             coverage.cmpStop();
+            long t2 = CallProfile.ON ? System.nanoTime() : 0;
             leaks.check(Math.max(0, n - 1));
+            if (CallProfile.ON) {
+                long t3 = System.nanoTime();
+                CallProfile.PHASE[1] += t1 - t0;
+                CallProfile.PHASE[2] += t2 - t1;
+                CallProfile.PHASE[3] += t3 - t2;
+                CallProfile.seqs++;
+            }
         } catch (Fatal f) {
             crashed(f.marker, f.recoverable, n);
         } catch (OutOfMemoryError e) {
             crashed(M_OOM, Fatal.heapOnly(e), n);
         } catch (StackOverflowError e) {
             crashed(M_SOE, true, n);
+        } catch (ThreadDeath d) {
+            contractStopped(n);
         }
         for (int i = 0; i < n; i++) {
             vals[i] = null;
@@ -197,7 +218,12 @@ final class Executor {
         clock.append(out);
         coverage.append(out);
         tracing.append(out);
+        long s0 = CallProfile.ON ? System.nanoTime() : 0;
         frames.send();
+        if (CallProfile.ON) {
+            CallProfile.PHASE[4] += System.nanoTime() - s0;
+            CallProfile.dumpMaybe(registry);
+        }
     }
 
     /**
@@ -210,28 +236,66 @@ final class Executor {
      */
     private void crashed(int marker, boolean recoverable, int n) {
         progress.end();
+        int at = dropValues(n);
+        if (!recoverable || (marker == M_OOM && !Fatal.heapRecovered())) {
+            progress.crash(marker, at);
+        }
+        endAt(at, n, O_CRASH, marker == M_OOM ? CK_OOM : CK_SOE);
+    }
+
+    /**
+     * Drops the sequence's values and what the contracts wrote after a call that did not
+     * end normally; returns the statement running (or the last).
+     */
+    private int dropValues(int n) {
         int at = Math.max(0, Math.min(progress.stmt(), n - 1));
         for (int i = 0; i < n; i++) {
             vals[i] = null;
             stmts[i].lit = null;
         }
         thrown = null;
+        thrownAt = -1;
         outcomes.tail.reset();
-        if (!recoverable || (marker == M_OOM && !Fatal.heapRecovered())) {
-            progress.crash(marker, at);
-        }
+        return at;
+    }
+
+    /**
+     * Ends the sequence's outcomes at statement at: the earlier ones kept, at's the given
+     * outcome (and its crash kind, -1 for none), the rest not run, no violations or
+     * observers; then checks for leaks as after any sequence.
+     */
+    private void endAt(int at, int n, int outcome, int kind) {
         coverage.cmpStop();
         Buf outc = outcomes.outc;
         outc.n = outAt[at];
         outcomes.forgetClassesFrom(classesAt[at]);
-        outc.u8(O_CRASH);
-        outc.u8(marker == M_OOM ? CK_OOM : CK_SOE);
+        outc.u8(outcome);
+        if (kind >= 0) {
+            outc.u8(kind);
+        }
         for (int j = at + 1; j < n; j++) {
             outc.u8(O_NOTRUN);
         }
         outcomes.tail.i32(0);
         outcomes.tail.i32(0);
         leaks.check(at);
+    }
+
+    /**
+     * A contract check (equals, hashCode, toString, compareTo) on the value of a statement ran
+     * past the limit and was stopped (Thread.stop; the contracts' calls are stoppable like the
+     * statements'): that statement's outcome is a timeout, the earlier ones kept, the rest not
+     * run, no violations. Why: toString of an endless view (guava's filter of a cycle) never
+     * ends, and the worker used to halt for it (a JVM start plus the package's class loading).
+     */
+    private void contractStopped(int n) {
+        progress.end();
+        progress.interrupted();
+        int at = dropValues(n);
+        if (generating && stmts[at].kind == STMT_CALL) {
+            hungOps.add(stmts[at].op);
+        }
+        endAt(at, n, O_TIMEOUT, -1);
     }
 
     /**
@@ -352,12 +416,21 @@ final class Executor {
             }
             return false;
         }
+        boolean checkArgs = generating && !hungClasses.isEmpty() && n > 0 && stmts[n - 1].kind == STMT_CALL;
         for (int i = 0; i < n; i++) {
             int before = outc.n;
             outAt[i] = before;
             classesAt[i] = outcomes.classCount();
             boolean ok;
             boolean stopped = false;
+            long c0 = CallProfile.ON ? System.nanoTime() : 0;
+            if (checkArgs && i == n - 1 && takesHungValue(stmts[i])) {
+                for (int j = i; j < n; j++) {
+                    vals[j] = null;
+                    outc.u8(O_NOTRUN);
+                }
+                return false;
+            }
             try {
                 progress.beginCall(i);
                 ok = execStmt(i, stmts[i]);
@@ -368,10 +441,14 @@ final class Executor {
                 ok = false;
                 stopped = true;
             }
+            if (CallProfile.ON && stmts[i].kind == STMT_CALL) {
+                CallProfile.call(stmts[i].op, System.nanoTime() - c0);
+            }
             if (progress.interrupted() | stopped) {
                 ok = timedOut(i, before);
                 if (generating && stmts[i].kind == STMT_CALL) {
                     hungOps.add(stmts[i].op);
+                    noteHungArgs(stmts[i]);
                 }
             }
             progress.record(outc, before, i + 1);
@@ -384,6 +461,42 @@ final class Executor {
             }
         }
         return true;
+    }
+
+    /**
+     * Records the classes of the object arguments of a call that timed out (hungClasses); not
+     * its receiver's: a method that hangs on its own object is the operation's fault, and
+     * jforge excludes the operation.
+     */
+    private void noteHungArgs(Stmt s) {
+        for (int k = firstArg(s); k < s.nargs; k++) {
+            int a = s.args[k];
+            if (a >= 0 && a < vals.length && vals[a] != null && isRef[a]) {
+                Class<?> c = vals[a].getClass();
+                // Strings, boxes and enum constants (a TimeUnit) are plain values: their
+                // class says nothing of the hang.
+                if (!c.isEnum() && !c.getName().startsWith("java.lang.")) {
+                    hungClasses.add(c);
+                }
+            }
+        }
+    }
+
+    /** The index of a call's first argument after its receiver. */
+    private int firstArg(Stmt s) {
+        Registry.Op op = registry.op(s.op);
+        return op != null && (op.kind == OP_METHOD || op.kind == OP_FGET || op.kind == OP_FSET) ? 1 : 0;
+    }
+
+    /** Whether a call takes an object of a class whose value made a call of this frame hang. */
+    private boolean takesHungValue(Stmt s) {
+        for (int k = firstArg(s); k < s.nargs; k++) {
+            int a = s.args[k];
+            if (a >= 0 && a < vals.length && vals[a] != null && isRef[a] && hungClasses.contains(vals[a].getClass())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

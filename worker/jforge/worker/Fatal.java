@@ -49,8 +49,16 @@ final class Fatal extends RuntimeException {
         return used < rt.maxMemory() / 2;
     }
 
-    /** Rethrows an OOM or a stack overflow anywhere in t's cause chain as Fatal. */
+    /**
+     * Rethrows an OOM or a stack overflow anywhere in t's cause chain as Fatal, and the
+     * ThreadDeath of a call the watchdog stopped as it is (the code catching it, such as a
+     * contract check, must not report it as the call's exception).
+     */
+    @SuppressWarnings("removal")
     static void check(Throwable t) {
+        if (t instanceof ThreadDeath d) {
+            throw d;
+        }
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof OutOfMemoryError oom) {
                 throw new Fatal(M_OOM, heapOnly(oom));

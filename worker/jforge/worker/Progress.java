@@ -93,17 +93,31 @@ final class Progress {
         wd.start();
     }
 
+    /**
+     * A call that has waited (sleeping, parked, blocked on a monitor: the thread not runnable)
+     * this long on end is over the limit, whatever the limit. Why: such a call uses no CPU
+     * and holds its worker and the batch waiting for it; on guava collect the timed waits
+     * (Queues.drain(..., long, TimeUnit), drainUninterruptibly(..., Duration)) each held a
+     * worker 1 to 3 s while the machine was idle. Typical calls take microseconds, so 200 ms
+     * of waiting is a factor of 1000 and more above them; a call that computes keeps the
+     * adaptive limit.
+     */
+    private static final long WAIT_LIMIT_NANOS = 200_000_000L;
+    /** When the call running was first seen waiting, and not runnable since (0: not waiting). */
+    private long waitingSince;
+
     private void watchdog() {
-        long periodMs = Math.max(5, Math.min(100, limitNanos / 1_000_000L / 10));
+        long periodMs = Math.max(5, Math.min(50, limitNanos / 1_000_000L / 10));
         while (true) {
             try {
                 Thread.sleep(periodMs);
             } catch (InterruptedException e) {
                 // keep watching
             }
-            if (inCall && System.nanoTime() - callStart > limitNanos) {
+            long waited = waited();
+            if (inCall && (System.nanoTime() - callStart > limitNanos || waited > WAIT_LIMIT_NANOS)) {
                 synchronized (lock) {
-                    long over = System.nanoTime() - callStart - limitNanos;
+                    long over = Math.max(System.nanoTime() - callStart - limitNanos, waited - WAIT_LIMIT_NANOS);
                     if (inCall && over > 0 && !interrupted) {
                         // First interrupt the call: one waiting (sleep, a queue's poll with a
                         // timeout, a lock) ends, and the worker goes on (see interrupted()).
@@ -118,6 +132,30 @@ final class Progress {
                 }
             }
         }
+    }
+
+    /**
+     * How long the call running has been waiting on end (see WAIT_LIMIT_NANOS), sampled at
+     * each watchdog period; 0 when it runs or no call does.
+     */
+    private long waited() {
+        Thread t = caller;
+        long now = System.nanoTime();
+        if (!inCall || t == null) {
+            waitingSince = 0;
+            return 0;
+        }
+        Thread.State st = t.getState();
+        boolean waiting = st == Thread.State.WAITING || st == Thread.State.TIMED_WAITING
+                || st == Thread.State.BLOCKED;
+        if (!waiting) {
+            waitingSince = 0;
+            return 0;
+        }
+        if (waitingSince == 0 || waitingSince < callStart) {
+            waitingSince = now;
+        }
+        return now - waitingSince;
     }
 
     /**

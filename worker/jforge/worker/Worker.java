@@ -68,7 +68,14 @@ final class Worker {
         out.u16(version());
         out.i64(ProcessHandle.current().pid());
         frames.send();
-        while (frames.next()) {
+        while (true) {
+            long w0 = CallProfile.ON ? System.nanoTime() : 0;
+            if (!frames.next()) {
+                return;
+            }
+            if (CallProfile.ON) {
+                CallProfile.PHASE[0] += System.nanoTime() - w0;
+            }
             int tag = frames.in.ru8();
             switch (tag) {
                 case REGISTER -> registry.register(frames);

@@ -44,6 +44,33 @@ public class Hostile {
         }
     }
 
+    /** A value whose toString never ends (as a view over an endless iterable). */
+    public static Object endlessToString() {
+        return new Object() {
+            @Override
+            public String toString() {
+                long x = 0;
+                while (x >= 0) {
+                    x = (x + 1) & 0xffff;
+                }
+                return "never";
+            }
+        };
+    }
+
+    /**
+     * Waits a minute and ignores interrupts (as guava's Uninterruptibles and
+     * Queues.drainUninterruptibly do): only Thread.stop ends it.
+     */
+    public static int napUninterruptibly() {
+        long end = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < end) {
+            java.util.concurrent.locks.LockSupport.parkNanos(end - System.nanoTime());
+            Thread.interrupted();
+        }
+        return 1;
+    }
+
     /** Waits a minute, interruptibly. */
     public static int nap() throws InterruptedException {
         Thread.sleep(60_000);
