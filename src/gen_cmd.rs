@@ -717,8 +717,9 @@ fn select_classes(session: &mut Session, args: &GenArgs) -> anyhow::Result<Selec
             }
         }
         // The producer graph's classes only supply arguments; one that cannot be read is
-        // simply unused.
+        // simply unused. So is the enum that stands in for `E extends Enum<E>`.
         crate::model::producers::load_closure(model, cp, jdk, &classes);
+        let _ = model.load(cp, jdk, crate::generate::ops::ENUM_STAND_IN);
         Ok(Selected {
             classes,
             skipped,

@@ -175,6 +175,10 @@ pub fn lambda_literal(model: &Model, ty: &JType) -> Option<Value> {
     Some(Value::Lambda(arity, body))
 }
 
+/// The enum a type parameter bounded by `Enum<E>` gets when no other candidate fits: a JDK
+/// enum every JVM has, with a handful of constants (`gen` loads it into the model).
+pub const ENUM_STAND_IN: &str = "java.util.concurrent.TimeUnit";
+
 /// The type bound to variable `v`: chosen so far, else by the enclosing scope (`outer`).
 fn binding(
     chosen: &[(String, JType)],
@@ -783,10 +787,20 @@ impl<'a> Builder<'a> {
             .bounds
             .iter()
             .map(|b| b.subst(&|v| binding(chosen, outer, v)));
+        // `E extends Enum<E>` names no concrete bound: an enum stands in (EnumMultiset,
+        // Sets.immutableEnumSet, Maps.newEnumMap had no operation at all).
+        let enum_bound = tp
+            .bounds
+            .iter()
+            .any(|b| b.class_name() == Some("java.lang.Enum"));
+        let stand_in = enum_bound
+            .then(|| JType::class(ENUM_STAND_IN))
+            .filter(|_| self.model.get(ENUM_STAND_IN).is_some());
         own.cloned()
             .into_iter()
             .chain(bounds)
             .filter(|b| b.is_concrete() && self.type_accessible(b))
+            .chain(stand_in)
             .collect()
     }
 

@@ -847,6 +847,37 @@ fn the_budget_goes_to_the_class_with_uncovered_branches() {
 }
 
 #[test]
+#[ignore = "slow: a 1,000-sequence run and its check"]
+fn a_type_parameter_bounded_by_enum_gets_an_enum() {
+    // enums.Tally<E extends Enum<E>> (as guava's EnumMultiset): neither String nor Integer
+    // meets the bound, and jforge said "class enums.Tally has no public constructor, method
+    // or field jforge can call". TimeUnit stands in; the written tests compile and pass.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, stats) = gen_from(
+        d.path(),
+        &[
+            "--class",
+            "enums.Tally",
+            "--generated-limit",
+            "1000",
+            "--seed",
+            "1",
+        ],
+    );
+    let row = &stats["classes"][0];
+    assert_eq!(row["class"], "enums.Tally", "{stats:#}");
+    assert_eq!(row["operations"], 4, "{text}");
+    assert_eq!(row["covered"], 4, "{text}");
+    assert_eq!(stats["coverage"]["branches_covered"], 2, "{text}");
+    let files: String = java_files(&out)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert!(files.contains("Tally.<TimeUnit>of(TimeUnit.class)"), "{files}");
+    assert!(text.contains("removed 0 that did not compile, 0 that failed"), "{text}");
+}
+
+#[test]
 #[ignore = "slow: a 10 s run"]
 fn an_argument_that_sized_an_out_of_memory_allocation_stays_small() {
     // hostile.Sized.copies(n) allocates n longs and the class's constant pool holds 2^28
