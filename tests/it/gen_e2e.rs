@@ -564,10 +564,7 @@ fn functional_interface_parameters_get_a_lambda() {
     run_done(jforge().args(&args));
     let stats = read_json(&json);
     assert_eq!(stats["validation"]["clean"], true, "{stats:#}");
-    let src: String = java_files(&out)
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect();
+    let src = java_sources(&out);
     for call in [
         ".each((Consumer<? super String>) (p$0) -> {})",
         ".fold((IntBinaryOperator) (p$0, p$1) -> 0)",
@@ -777,10 +774,7 @@ fn out_of_memory_and_stack_overflow_cost_no_restart() {
     // Many sequences ran on the one JVM per worker (with a restart per error they were few).
     assert!(stats["executed"].as_u64().unwrap() > 150, "{stats:#}");
     // The tests written call table with sizes that fit, and pass.
-    let suite: String = java_files(&out)
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect();
+    let suite = java_sources(&out);
     assert!(suite.contains(".table("), "{suite}");
     assert!(!suite.contains(".depth("), "{suite}");
     assert!(
@@ -869,12 +863,15 @@ fn a_type_parameter_bounded_by_enum_gets_an_enum() {
     assert_eq!(row["operations"], 4, "{text}");
     assert_eq!(row["covered"], 4, "{text}");
     assert_eq!(stats["coverage"]["branches_covered"], 2, "{text}");
-    let files: String = java_files(&out)
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect();
-    assert!(files.contains("Tally.<TimeUnit>of(TimeUnit.class)"), "{files}");
-    assert!(text.contains("removed 0 that did not compile, 0 that failed"), "{text}");
+    let files = java_sources(&out);
+    assert!(
+        files.contains("Tally.<TimeUnit>of(TimeUnit.class)"),
+        "{files}"
+    );
+    assert!(
+        text.contains("removed 0 that did not compile, 0 that failed"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -966,10 +963,7 @@ fn an_argument_that_sized_an_out_of_memory_allocation_stays_small() {
         "{text}"
     );
     // copies is still tested, with counts that fit, and the tests pass.
-    let suite: String = java_files(&out)
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect();
+    let suite = java_sources(&out);
     assert!(suite.contains(".copies("), "{suite}");
     assert!(!suite.contains(".copies(268435456"), "{suite}");
     assert!(

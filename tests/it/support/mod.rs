@@ -103,6 +103,14 @@ pub fn java_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The text of every .java file under `dir`, in `java_files` order, concatenated.
+pub fn java_sources(dir: &Path) -> String {
+    java_files(dir)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect()
+}
+
 /// Compile every .java under `src` into `out` (release 17 unless given).
 pub fn javac(src: &Path, out: &Path, cp: &str) {
     std::fs::create_dir_all(out).unwrap();
