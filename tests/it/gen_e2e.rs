@@ -846,26 +846,43 @@ fn a_type_parameter_bounded_by_enum_gets_an_enum() {
     // enums.Tally<E extends Enum<E>> (as guava's EnumMultiset): neither String nor Integer
     // meets the bound, and jforge said "class enums.Tally has no public constructor, method
     // or field jforge can call". TimeUnit stands in; the written tests compile and pass.
+    // enums.Keys<K> is instantiated with String and its static enumKeys declares its own
+    // <K extends Enum<K>> (as guava's MultimapBuilder.enumKeys): the method's K is
+    // TimeUnit, not the class's String (`Keys.<TimeUnit>enumKeys(String.class)` did not
+    // compile).
     let d = tempfile::tempdir().unwrap();
     let (out, text, stats) = gen_from(
         d.path(),
         &[
             "--class",
             "enums.Tally",
+            "--class",
+            "enums.Keys",
             "--generated-limit",
             "1000",
             "--seed",
             "1",
         ],
     );
-    let row = &stats["classes"][0];
-    assert_eq!(row["class"], "enums.Tally", "{stats:#}");
-    assert_eq!(row["operations"], 4, "{text}");
-    assert_eq!(row["covered"], 4, "{text}");
+    let row = |class: &str| {
+        stats["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["class"] == class)
+            .map(|c| (c["covered"].clone(), c["operations"].clone()))
+    };
+    assert_eq!(row("enums.Tally"), Some((4.into(), 4.into())), "{text}");
+    assert_eq!(row("enums.Keys"), Some((5.into(), 5.into())), "{text}");
+    // Tally.add's two branches (Keys has none)
     assert_eq!(stats["coverage"]["branches_covered"], 2, "{text}");
     let files = java_sources(&out);
     assert!(
         files.contains("Tally.<TimeUnit>of(TimeUnit.class)"),
+        "{files}"
+    );
+    assert!(
+        files.contains("Keys.<TimeUnit>enumKeys(TimeUnit.class)"),
         "{files}"
     );
     assert!(
