@@ -806,11 +806,7 @@ fn the_budget_goes_to_the_class_with_uncovered_branches() {
         ],
     );
     let seqs = |class: &str| {
-        stats["classes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["class"] == class)
+        entry(&stats["classes"], "class", class)
             .and_then(|c| c["sequences"].as_u64())
             .unwrap()
     };
@@ -865,11 +861,7 @@ fn a_type_parameter_bounded_by_enum_gets_an_enum() {
         ],
     );
     let row = |class: &str| {
-        stats["classes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["class"] == class)
+        entry(&stats["classes"], "class", class)
             .map(|c| (c["covered"].clone(), c["operations"].clone()))
     };
     assert_eq!(row("enums.Tally"), Some((4.into(), 4.into())), "{text}");
@@ -913,16 +905,12 @@ fn a_package_s_classes_tests_cannot_name_are_measured_and_reached() {
         ],
     );
     let branches = |list: &serde_json::Value| {
-        list.as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["name"] == "pkgview.EvenList")
-            .map(|c| {
-                (
-                    c["branches"]["covered"].as_u64().unwrap(),
-                    c["branches"]["total"].as_u64().unwrap(),
-                )
-            })
+        entry(list, "name", "pkgview.EvenList").map(|c| {
+            (
+                c["branches"]["covered"].as_u64().unwrap(),
+                c["branches"]["total"].as_u64().unwrap(),
+            )
+        })
     };
     let run = branches(&stats["coverage"]["classes"]);
     assert_eq!(run.map(|b| b.1), Some(12), "{text}\n{stats:#}");
