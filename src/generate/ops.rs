@@ -175,6 +175,10 @@ pub fn lambda_literal(model: &Model, ty: &JType) -> Option<Value> {
     Some(Value::Lambda(arity, body))
 }
 
+/// The enum a type parameter bounded by `Enum<E>` gets when no other candidate fits: a JDK
+/// enum every JVM has, with a handful of constants (`gen` loads it into the model).
+pub const ENUM_STAND_IN: &str = "java.util.concurrent.TimeUnit";
+
 /// The type bound to variable `v`: chosen so far, else by the enclosing scope (`outer`).
 fn binding(
     chosen: &[(String, JType)],
@@ -783,10 +787,20 @@ impl<'a> Builder<'a> {
             .bounds
             .iter()
             .map(|b| b.subst(&|v| binding(chosen, outer, v)));
+        // `E extends Enum<E>` names no concrete bound: an enum stands in (EnumMultiset,
+        // Sets.immutableEnumSet, Maps.newEnumMap had no operation at all).
+        let enum_bound = tp
+            .bounds
+            .iter()
+            .any(|b| b.class_name() == Some("java.lang.Enum"));
+        let stand_in = enum_bound
+            .then(|| JType::class(ENUM_STAND_IN))
+            .filter(|_| self.model.get(ENUM_STAND_IN).is_some());
         own.cloned()
             .into_iter()
             .chain(bounds)
             .filter(|b| b.is_concrete() && self.type_accessible(b))
+            .chain(stand_in)
             .collect()
     }
 
@@ -800,7 +814,13 @@ impl<'a> Builder<'a> {
     ) -> Option<Vec<(String, JType)>> {
         let mut chosen: Vec<(String, JType)> = Vec::new();
         for (i, tp) in params.iter().enumerate() {
+            // A binding fixed by the needed type (`producers::unify`) must meet the bounds
+            // too: `Range.<Map.Entry<String, Integer>>all()` for a needed `Range<Entry>` did
+            // not compile (C extends Comparable).
             if let Some((_, t)) = self.fixed.iter().find(|(n, _)| *n == tp.name) {
+                if !self.meets_bounds(tp, t, &chosen, outer) {
+                    return None;
+                }
                 chosen.push((tp.name.clone(), t.clone()));
                 continue;
             }
@@ -810,24 +830,31 @@ impl<'a> Builder<'a> {
                 .map(|&k| cands[k].clone())
                 .collect();
             order.extend(self.bound_candidates(tp, own, &chosen, outer));
-            let mut picked = None;
-            for cand in &order {
-                let mut trial = chosen.clone();
-                trial.push((tp.name.clone(), cand.clone()));
-                let lookup = |v: &str| binding(&trial, outer, v);
-                let ok = tp.bounds.iter().all(|bound| {
-                    let b = bound.subst(&lookup);
-                    let b = if b.is_concrete() { b } else { b.erasure() };
-                    self.model.is_subtype(cand, &b)
-                });
-                if ok {
-                    picked = Some(cand.clone());
-                    break;
-                }
-            }
+            let picked = order
+                .into_iter()
+                .find(|cand| self.meets_bounds(tp, cand, &chosen, outer));
             chosen.push((tp.name.clone(), picked?));
         }
         Some(chosen)
+    }
+
+    /// Whether `cand` for `tp` meets each of its bounds, with the parameters chosen so far
+    /// (and `cand` itself) put in; a bound still not concrete is checked by its erasure.
+    fn meets_bounds(
+        &self,
+        tp: &TypeParam,
+        cand: &JType,
+        chosen: &[(String, JType)],
+        outer: &dyn Fn(&str) -> Option<JType>,
+    ) -> bool {
+        let mut trial = chosen.to_vec();
+        trial.push((tp.name.clone(), cand.clone()));
+        let lookup = |v: &str| binding(&trial, outer, v);
+        tp.bounds.iter().all(|bound| {
+            let b = bound.subst(&lookup);
+            let b = if b.is_concrete() { b } else { b.erasure() };
+            self.model.is_subtype(cand, &b)
+        })
     }
 
     fn instantiate_class(&self, ci: &ClassInfo) -> Option<JType> {
@@ -1129,8 +1156,17 @@ impl<'a> Builder<'a> {
     ) -> Option<(Vec<JType>, Option<JType>, Vec<JType>)> {
         let (params, ret) = if m.is_static() || m.is_constructor() {
             // Class type variables cannot appear in static members; in constructors they are
-            // the class's own, bound by `ty`.
-            let bind = |v: &str| class_binding(self.model, ty, v);
+            // the class's own, bound by `ty`. A method's own type parameter shadows a class's
+            // of the same name (`MultimapBuilder<K0, V0>.<K0 extends Enum<K0>> enumKeys`):
+            // it is left for the method's instantiation below.
+            let own = |v: &str| m.type_params.iter().any(|tp| tp.name == v);
+            let bind = |v: &str| {
+                if own(v) {
+                    None
+                } else {
+                    class_binding(self.model, ty, v)
+                }
+            };
             (
                 m.params.iter().map(|p| p.subst(&bind)).collect::<Vec<_>>(),
                 m.ret.as_ref().map(|r| r.subst(&bind)),

@@ -353,6 +353,10 @@ pub struct Generator<'a> {
     allocates: HashSet<OpId>,
     /// Runtime classes of values that made calls hang (see `super::hangs`).
     pub hanging: HangingValues,
+    /// The operations of generation's pool (`OpSet::primary`) by class under test, and each
+    /// class's weight in the choice of the next operation (see `refresh_class_weights`).
+    class_ops: Vec<Vec<OpId>>,
+    class_weight: Vec<f64>,
 }
 
 /// The largest integral argument an operation that ran out of memory gets from the run's
@@ -361,6 +365,26 @@ pub struct Generator<'a> {
 /// collections). Values its own comparisons logged are still used (`op_literals`), so a
 /// branch on a larger size stays reachable.
 const SMALL_SIZE: i64 = 1024;
+
+/// The primary operations grouped by their class under test (in the order the classes first
+/// appear; operations of no class form a group of their own).
+fn ops_by_class(ops: &OpSet) -> Vec<Vec<OpId>> {
+    let mut groups: Vec<Vec<OpId>> = Vec::new();
+    let mut index: HashMap<Option<&str>, usize> = HashMap::new();
+    for &op in &ops.primary {
+        let class = ops.owner_class.get(op as usize).and_then(|c| c.as_deref());
+        let g = *index.entry(class).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(op);
+    }
+    groups
+}
+
+/// The most uncovered branches that raise a class's weight: past it, a big class does not
+/// starve the others.
+const CLASS_UNCOVERED_CAP: u32 = 200;
 
 /// Whether a parameter of this type can size an allocation: `int`, `long` and their boxes
 /// (a `short` or `byte` cannot ask for more than 32767 elements).
@@ -430,7 +454,10 @@ impl<'a> Generator<'a> {
             assist_stats: AssistStats::default(),
             allocates: HashSet::new(),
             hanging: HangingValues::default(),
+            class_ops: Vec::new(),
+            class_weight: Vec::new(),
         };
+        g.class_ops = ops_by_class(g.ops);
         for (_, op) in ops.table.iter() {
             let r = op.ret.clone().map(|t| g.tid(&t));
             let ins = op.input_types().iter().map(|t| g.tid(t)).collect();
@@ -714,6 +741,106 @@ impl<'a> Generator<'a> {
 
     // ---------------------------------------------------------------- assembling
 
+    /// Each class's weight in the choice of the next operation, from the coverage so far
+    /// (once per batch): 1 + a tenth of the uncovered branches of the methods its operations
+    /// run (at most [`CLASS_UNCOVERED_CAP`]), counting only operations that have run at
+    /// least once (reachable: a class nothing can build a receiver for keeps weight 1
+    /// instead of drawing picks that fail to assemble), 0 when all its operations are
+    /// excluded. Why: picking operations uniformly gave a class with 100 methods 100 times
+    /// the sequences of one with a method, covered or not; now every class gets a share
+    /// and the time goes where branches are left (issue 22, req. 6). Without coverage or
+    /// guidance every class weighs 1.
+    ///
+    /// Deterministic whatever the number of workers: the tracker is fed with results in
+    /// generation order (`Pool::collect` returns them in request order), a batch is built
+    /// from the results of the batches before the one in flight, and the worker leaves out
+    /// of a sequence's probes what ran before its first statement (its own bookkeeping on
+    /// instrumented JDK classes, which depends on that worker's history; see
+    /// ARCHITECTURE.md, "Budget by class").
+    fn refresh_class_weights(&mut self) {
+        let mut seen: HashSet<u32> = HashSet::new();
+        let guided = self.cfg.guidance;
+        self.class_weight = self
+            .class_ops
+            .iter()
+            .map(|ops| {
+                if ops.iter().all(|&o| self.stats[o as usize].excluded) {
+                    return 0.0;
+                }
+                let Some(g) = self.cov.as_ref().filter(|_| guided) else {
+                    return 1.0;
+                };
+                seen.clear();
+                let uncovered: u32 = ops
+                    .iter()
+                    .filter(|&&o| self.stats[o as usize].calls > 0)
+                    .filter_map(|&o| g.op_method[o as usize])
+                    .filter(|&m| seen.insert(m))
+                    .map(|m| {
+                        let m = &g.tracker.methods[m as usize];
+                        m.branches - m.covered_branches
+                    })
+                    .sum();
+                1.0 + f64::from(uncovered.min(CLASS_UNCOVERED_CAP)) / 10.0
+            })
+            .collect();
+    }
+
+    /// The class whose operation comes next, by weight (`None` with one class, or none
+    /// weighs anything).
+    fn pick_class(&mut self) -> Option<usize> {
+        if self.class_ops.len() < 2 || self.class_weight.len() != self.class_ops.len() {
+            return None;
+        }
+        let total: f64 = self.class_weight.iter().sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let mut x = self.rng.random::<f64>() * total;
+        for (i, w) in self.class_weight.iter().enumerate() {
+            x -= w;
+            if *w > 0.0 && x <= 0.0 {
+                return Some(i);
+            }
+        }
+        self.class_weight.iter().rposition(|&w| w > 0.0)
+    }
+
+    /// The operations not excluded of the pool the next pick draws from: a class's
+    /// (`pick_class`), helpers' (`use_secondary`) or views'.
+    fn live_pool(&mut self, use_secondary: bool, use_views: bool) -> Vec<OpId> {
+        let class = if use_views || use_secondary || self.ops.primary.is_empty() {
+            None
+        } else {
+            self.pick_class()
+        };
+        let pool = if use_views {
+            &self.ops.views
+        } else if use_secondary || self.ops.primary.is_empty() {
+            &self.ops.secondary
+        } else if let Some(c) = class {
+            &self.class_ops[c]
+        } else {
+            &self.ops.primary
+        };
+        let live: Vec<OpId> = pool
+            .iter()
+            .copied()
+            .filter(|&o| !self.stats[o as usize].excluded)
+            .collect();
+        if live.is_empty() && class.is_some() {
+            // excluded since the weights were set: any class's
+            return self
+                .ops
+                .primary
+                .iter()
+                .copied()
+                .filter(|&o| !self.stats[o as usize].excluded)
+                .collect();
+        }
+        live
+    }
+
     fn pick_op(&mut self) -> Option<OpId> {
         let use_secondary = !self.ops.secondary.is_empty() && self.rng.random_bool(0.1);
         // Coverage guidance reaches nested classes under test through the objects
@@ -723,18 +850,7 @@ impl<'a> Generator<'a> {
             && self.cfg.guidance
             && !self.ops.views.is_empty()
             && self.rng.random_bool(0.25);
-        let pool = if use_views {
-            &self.ops.views
-        } else if use_secondary || self.ops.primary.is_empty() {
-            &self.ops.secondary
-        } else {
-            &self.ops.primary
-        };
-        let live: Vec<OpId> = pool
-            .iter()
-            .copied()
-            .filter(|&o| !self.stats[o as usize].excluded)
-            .collect();
+        let live = self.live_pool(use_secondary, use_views);
         if live.is_empty() {
             return None;
         }
@@ -1040,6 +1156,7 @@ impl<'a> Generator<'a> {
     }
 
     fn build_batch(&mut self, n: usize) -> Vec<Built> {
+        self.refresh_class_weights();
         let mut out = Vec::with_capacity(n);
         let mut attempts = 0;
         // An operation that crashed or timed out may end at most one sequence per batch, so

@@ -105,10 +105,7 @@ fn every_feasible_hard_branch_is_covered_and_the_suite_covers_what_the_report_sa
     assert_eq!((covered, total), (56, 58));
     // lookup: 8 indices + out of bounds (a test expecting the exception) + the match
     assert_eq!(method(&j, &format!("{c}lookup(int,int)"))["paths"], 10);
-    let suite: String = java_files(&out)
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect();
+    let suite = java_sources(&out);
     assert!(suite.contains("ArrayIndexOutOfBoundsException"), "{suite}");
     assert!(suite.contains("assertEquals(-5, "), "{suite}");
     // the solver's Strings, printable: a 7-char command with an 'x' after the prefix
@@ -181,10 +178,7 @@ fn candidate_sequences_build_a_receiver_state_that_a_constructor_alone_cannot() 
     // setA(7) alone: b == 21 cannot hold (b is 0, written by no call of the sequence)
     assert!(open["infeasible"].as_u64().unwrap() >= 1, "{open:#}");
     assert_eq!(j["stop_reason"], "exhausted", "{j:#}");
-    let suite: String = java_files(&out)
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect();
+    let suite = java_sources(&out);
     assert!(suite.contains(".setA(7);"), "{suite}");
     assert!(suite.contains(".setB(21);"), "{suite}");
     assert!(suite.contains("assertEquals(2, "), "{suite}");

@@ -103,6 +103,24 @@ pub fn java_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The first element of JSON array `list` whose field `key` is `value` (a per-class row of
+/// `--stats-json`: `entry(&stats["classes"], "class", "ds.IntStack")`).
+pub fn entry<'a>(
+    list: &'a serde_json::Value,
+    key: &str,
+    value: &str,
+) -> Option<&'a serde_json::Value> {
+    list.as_array()?.iter().find(|e| e[key] == value)
+}
+
+/// The text of every .java file under `dir`, in `java_files` order, concatenated.
+pub fn java_sources(dir: &Path) -> String {
+    java_files(dir)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect()
+}
+
 /// Compile every .java under `src` into `out` (release 17 unless given).
 pub fn javac(src: &Path, out: &Path, cp: &str) {
     std::fs::create_dir_all(out).unwrap();

@@ -16,9 +16,9 @@ import static jforge.worker.Proto.COVERAGE_SECTION;
  * link against it; without -Djforge.cov.probes nothing here runs and RESULT frames stay
  * byte-identical to a run without coverage. Why pause: the worker's own calls into the code
  * under test (fingerprint hashCode, contract checks) must not count, so that a sequence's
- * coverage is what a test written from it runs. Why discard the comparison log before the
- * first statement: request decoding may run instrumented JDK classes with values that depend
- * on the worker's history (see ARCHITECTURE.md, Coverage).
+ * coverage is what a test written from it runs. Why discard the probes and the comparison
+ * log before the first statement: request decoding may run instrumented JDK classes with
+ * values that depend on the worker's history (see ARCHITECTURE.md, Coverage).
  */
 final class Coverage {
     /** Number of probes when the classes under test are instrumented (jforge.cov.probes), else -1. */
@@ -87,26 +87,7 @@ final class Coverage {
         if (COV_PROBES < 0) {
             return;
         }
-        int[] ids = NO_IDS;
-        if (drain == null && !broken) {
-            try {
-                // A full-power lookup: with JDK classes patched, jforge.rt lives in java.base and
-                // is exported to the unnamed module only.
-                Class<?> c = Class.forName("jforge.rt.Cov", true, loader);
-                drain = MethodHandles.lookup().findStatic(c, "drain",
-                        MethodType.methodType(int[].class, int.class));
-            } catch (Throwable t) {
-                broken = true;
-                realErr.println("jforge worker: coverage runtime unavailable: " + t);
-            }
-        }
-        if (drain != null) {
-            try {
-                ids = (int[]) drain.invokeExact(COV_PROBES);
-            } catch (Throwable t) {
-                ids = NO_IDS;
-            }
-        }
+        int[] ids = drainProbes();
         out.u8(COVERAGE_SECTION);
         varint(out, ids.length);
         int prev = 0;
@@ -141,16 +122,45 @@ final class Coverage {
         }
     }
 
+    /** The probes hit since the last drain, increasing, cleared; none without the runtime. */
+    private int[] drainProbes() {
+        if (drain == null && !broken) {
+            try {
+                // A full-power lookup: with JDK classes patched, jforge.rt lives in java.base and
+                // is exported to the unnamed module only.
+                Class<?> c = Class.forName("jforge.rt.Cov", true, loader);
+                drain = MethodHandles.lookup().findStatic(c, "drain",
+                        MethodType.methodType(int[].class, int.class));
+            } catch (Throwable t) {
+                broken = true;
+                realErr.println("jforge worker: coverage runtime unavailable: " + t);
+            }
+        }
+        if (drain == null) {
+            return NO_IDS;
+        }
+        try {
+            return (int[]) drain.invokeExact(COV_PROBES);
+        } catch (Throwable t) {
+            return NO_IDS;
+        }
+    }
+
     /**
-     * Starts the comparison log of a sequence: discards what was logged since the last
-     * sequence (request decoding and the worker's own bookkeeping may run instrumented JDK
-     * classes, with values that depend on the worker's history, which would make results
-     * differ between 1 and 2 workers).
+     * Starts the probes and the comparison log of a sequence: discards what was hit and
+     * logged since the last sequence. Request decoding and the worker's own bookkeeping
+     * (the type registry's lists, the class-name tables, sending the previous result) may
+     * run instrumented JDK classes, with values that depend on the worker's history: the
+     * list that grows at this worker's eleventh type hits ArrayList.grow's branches in
+     * whatever sequence it decodes then, which differs between 1 and 2 workers. Counted,
+     * such probes made a sequence new coverage (a candidate) in one run and not in the
+     * other, and per-class budget weights differ (see ARCHITECTURE.md, "Budget by class").
      */
     void cmpStart() {
         if (COV_PROBES < 0) {
             return;
         }
+        drainProbes();
         pendingStrs = NO_STRINGS;
         pendingNums = NO_LONGS;
         drainCmp();
