@@ -402,16 +402,42 @@ fn gen_concolic_without_a_solver_is_a_clear_error_and_plain_gen_needs_none() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("apt-get install z3"), "{err}");
     assert!(err.contains("gen --concolic"), "{err}");
-    // The solver is looked for only with --concolic: the same flags without it get as far
-    // as the class, which does not exist.
+    // The solver is looked for only with --concolic: plain gen gets as far as the class,
+    // which does not exist.
     let o = jforge()
-        .args(["gen", "--class", "x.Y", "--solver", "jforge-no-such-solver"])
-        .args(["--classpath", "."])
+        .args(["gen", "--class", "x.Y", "--classpath", "."])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("SMT solver"), "{err}");
     assert!(err.contains("x.Y"), "{err}");
+}
+
+#[test]
+fn solver_flags_given_to_gen_without_concolic_are_an_error_saying_to_add_it() {
+    for (flags, says) in [
+        (&["--solver", "cvc5"][..], "--solver applies only to"),
+        (
+            &["--solver-timeout", "2s"][..],
+            "--solver-timeout applies only to",
+        ),
+        (
+            &["--solver", "z3", "--solver-timeout", "2s"][..],
+            "--solver and --solver-timeout apply only to",
+        ),
+    ] {
+        let o = jforge()
+            .args(["gen", "--class", "x.Y", "--classpath", "."])
+            .args(flags)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{flags:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{err}");
+        assert!(err.contains("add --concolic"), "{err}");
+        // refused before the class is looked for
+        assert!(!err.contains("x.Y"), "{err}");
+    }
 }
 
 /// A small xorshift generator: random formulas reproducible without a dependency.
