@@ -61,7 +61,7 @@ pub struct ConcolicArgs {
     /// constraint tree per call sequence of Candidate Sequence Search).
     #[arg(long, value_enum, default_value_t = Receivers::States)]
     pub receivers: Receivers,
-    /// Keep exploring after the runs covered every branch of the classes under test (by
+    /// Keep exploring after the runs covered every branch and line of the classes under test (by
     /// default exploration stops there: more paths would only add tests that cover nothing
     /// new), until every tree and state is exhausted or the time limit.
     #[arg(long)]
@@ -130,7 +130,7 @@ pub struct ConcolicStats {
     pub coverage_seconds: f64,
     /// Distinct receiver states explored (`--receivers states`).
     pub receiver_states: u64,
-    /// The runs covered every branch of the classes under test, and exploration stopped.
+    /// The runs covered every branch and line of the classes under test, and exploration stopped.
     pub full_coverage: bool,
     pub paths_per_second: f64,
     /// Branches of the classes under test, and those the written suite covers.
@@ -197,13 +197,13 @@ impl Strategy for Concolic {
             max_calls: args.max_calls.unwrap_or(5),
             max_candidates: args.max_sequences.max(1),
         };
-        let targets = targets(&ops, &classes, &args.methods, &failed, &effects, limits)?;
         let usable: Vec<OpId> = ops
             .primary
             .iter()
             .copied()
             .filter(|c| !failed.contains(c))
             .collect();
+        let targets = targets(&ops, &classes, &args.methods, &usable, &effects, limits)?;
         let jobs = jobs(&ops, &usable, &effects, targets, args.receivers);
         let mut solver = SolverArgs::start(&p.solver)?;
         let engine = Engine {
@@ -420,7 +420,7 @@ struct ExploredAll {
 }
 
 /// Explores the jobs, each with its share (by methods) of the time left; stops early when
-/// the runs covered every branch of the classes under test.
+/// the runs covered every branch and line of the classes under test.
 fn explore_jobs(
     engine: &Engine,
     pool: &mut Pool,
@@ -445,7 +445,7 @@ fn explore_jobs(
     let mut weight_left: usize = jobs.iter().map(Job::weight).sum();
     for job in jobs {
         if bounds.stop_at_full && states::full(tracker) {
-            // every branch covered: the methods left get an empty row
+            // every branch and line covered: the methods left get an empty row
             all.full_coverage = true;
             for op in job.methods() {
                 let r = MethodResult {
@@ -559,7 +559,8 @@ fn explore_method(
             continue;
         }
         let share = deadline.saturating_duration_since(now) / (candidates.len() - k) as u32;
-        let one = engine.explore_shared(pool, solver, target, now + share, &mut covered, k == 0)?;
+        let how = super::How::sequence(k == 0);
+        let one = engine.explore_with(pool, solver, target, now + share, &mut covered, how)?;
         let method = std::mem::take(&mut r.method);
         r.absorb(one);
         r.method = method;
@@ -574,7 +575,7 @@ fn targets(
     ops: &OpSet,
     classes: &[String],
     methods: &[String],
-    failed: &[OpId],
+    usable: &[OpId],
     effects: &Effects,
     limits: Limits,
 ) -> anyhow::Result<Vec<(OpId, Vec<Target>)>> {
@@ -582,7 +583,7 @@ fn targets(
     for &id in &ops.primary {
         let o = ops.table.get(id);
         if !classes.contains(&o.class)
-            || failed.contains(&id)
+            || !usable.contains(&id)
             || !matches!(
                 o.kind,
                 OpKind::Method | OpKind::StaticMethod | OpKind::Constructor
@@ -592,13 +593,7 @@ fn targets(
             continue;
         }
         let candidates = if o.kind == OpKind::Method {
-            let usable: Vec<OpId> = ops
-                .primary
-                .iter()
-                .copied()
-                .filter(|c| !failed.contains(c))
-                .collect();
-            receivers::candidates(&ops.table, &usable, effects, id, limits)
+            receivers::candidates(&ops.table, usable, effects, id, limits)
         } else {
             vec![Target {
                 op: id,

@@ -287,49 +287,14 @@ impl Engine<'_> {
             prune: false,
             keep_paths: false,
         };
-        self.explore_in(pool, solver, target, deadline, &mut covered, how)
+        self.explore_with(pool, solver, target, deadline, &mut covered, how)
     }
 
-    /// [`Engine::explore`] of one of several receiver sequences of a method: `covered` holds
-    /// the probes earlier sequences covered, and a path is kept as a test only when it covers
-    /// a probe none covered (or, with `decisions`, takes a decision new to this tree).
-    pub fn explore_shared(
-        &self,
-        pool: &mut Pool,
-        solver: &mut dyn Solver,
-        target: &Target,
-        deadline: Instant,
-        covered: &mut HashSet<u32>,
-        decisions: bool,
-    ) -> Result<MethodResult> {
-        let how = How {
-            decisions,
-            prune: true,
-            keep_paths: false,
-        };
-        self.explore_in(pool, solver, target, deadline, covered, how)
-    }
-
-    /// [`Engine::explore_shared`] on a receiver state (`states.rs`): no dynamic check (the
-    /// prefix is a state already matched), and every path's sequence kept in `paths`.
-    pub fn explore_state(
-        &self,
-        pool: &mut Pool,
-        solver: &mut dyn Solver,
-        target: &Target,
-        deadline: Instant,
-        covered: &mut HashSet<u32>,
-    ) -> Result<MethodResult> {
-        let how = How {
-            decisions: false,
-            prune: false,
-            keep_paths: true,
-        };
-        self.explore_in(pool, solver, target, deadline, covered, how)
-    }
-
-    /// The explorations above, as `how` says.
-    fn explore_in(
+    /// [`Engine::explore`] of one of several receiver sequences of a method, or of a
+    /// receiver state (`states.rs`), as `how` says: `covered` holds the probes earlier
+    /// sequences or states covered, and a path is kept as a test only when it covers a probe
+    /// none covered (or, with `how.decisions`, takes a decision new to this tree).
+    pub fn explore_with(
         &self,
         pool: &mut Pool,
         solver: &mut dyn Solver,
@@ -531,14 +496,34 @@ impl MethodResult {
 
 /// How an exploration treats its paths.
 #[derive(Clone, Copy)]
-struct How {
+pub struct How {
     /// A path taking a decision new to the tree is a test even without new probes.
-    decisions: bool,
+    pub decisions: bool,
     /// The sequence is dropped after its first run when a prefix call's definitions were
     /// all overwritten before use (seed 002's dynamic check).
-    prune: bool,
+    pub prune: bool,
     /// Every new path's sequence is kept in `MethodResult::paths`.
-    keep_paths: bool,
+    pub keep_paths: bool,
+}
+
+impl How {
+    /// A receiver sequence of Candidate Sequence Search (the first one also keeps paths
+    /// with new decisions).
+    pub fn sequence(decisions: bool) -> How {
+        How {
+            decisions,
+            prune: true,
+            keep_paths: false,
+        }
+    }
+
+    /// A receiver state (`states.rs`): no dynamic check (the prefix is a state already
+    /// matched), and every path's sequence kept.
+    pub const STATE: How = How {
+        decisions: false,
+        prune: false,
+        keep_paths: true,
+    };
 }
 
 /// The state of one method's exploration.
@@ -555,7 +540,7 @@ struct Exploration {
     dropped: bool,
     /// Statements of the fixed prefix ([`Target::pinned`]).
     pinned: Vec<usize>,
-    /// Every new path's sequence goes to `result.paths` ([`Engine::explore_state`]).
+    /// Every new path's sequence goes to `result.paths` ([`How::STATE`]).
     keep_paths: bool,
 }
 

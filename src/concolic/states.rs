@@ -46,7 +46,7 @@ pub struct Bounds {
     pub max_calls: usize,
     /// Distinct states explored at most.
     pub max_states: usize,
-    /// Stop once the runs covered every branch of the classes under test.
+    /// Stop once the runs covered every branch and line of the classes under test.
     pub stop_at_full: bool,
 }
 
@@ -90,7 +90,7 @@ impl State {
 }
 
 /// Explores the methods of `plan` over the receiver states, breadth first, until no new
-/// state appears, `bounds` or `deadline`, or every branch of `tracker` is covered.
+/// state appears, `bounds` or `deadline`, or every branch and line of `tracker` is covered.
 pub fn explore(
     engine: &Engine,
     pool: &mut Pool,
@@ -113,7 +113,7 @@ pub fn explore(
         .collect();
     let mut covered: HashMap<OpId, HashSet<u32>> = HashMap::new();
     let mut seen = HashSet::new();
-    let first: Vec<(Arc<Sequence>, Vec<usize>)> = plan
+    let first = plan
         .makers
         .iter()
         .map(|&m| {
@@ -158,12 +158,13 @@ pub fn explore(
                 fixed: vec![(0, state.receiver)],
                 pinned: state.pinned(),
             };
-            let mut r = engine.explore_state(
+            let mut r = engine.explore_with(
                 pool,
                 solver,
                 &target,
                 now + share.max(Duration::from_millis(1)),
                 covered.entry(m).or_default(),
+                super::How::STATE,
             )?;
             for t in &r.tests {
                 if tracker.add(t.coverage.as_deref().unwrap_or(&[])).0 > 0 {
@@ -172,17 +173,7 @@ pub fn explore(
             }
             let paths = std::mem::take(&mut r.paths);
             if level < bounds.max_calls && plan.mutators.contains(&m) {
-                // free: the state's and the new call's arguments that no decision used
-                made.extend(paths.into_iter().map(|(seq, decided)| {
-                    let free = state
-                        .free
-                        .iter()
-                        .copied()
-                        .chain(last_call_literals(&seq))
-                        .filter(|k| !decided.contains(k))
-                        .collect();
-                    (seq, free)
-                }));
+                made.extend(successors(state, paths));
             }
             if let Some(row) = rows.get_mut(&m) {
                 let method = std::mem::take(&mut row.method);
@@ -198,9 +189,30 @@ pub fn explore(
     Ok(finish(out, rows, exhausted))
 }
 
-/// Whether the runs covered every branch of the classes under test.
+/// The sequences of a mutator's paths on `state`, each with its free literals: the state's
+/// and the new call's arguments that no decision of the path used.
+fn successors(
+    state: &State,
+    paths: Vec<(Arc<Sequence>, Vec<usize>)>,
+) -> impl Iterator<Item = (Arc<Sequence>, Vec<usize>)> + '_ {
+    paths.into_iter().map(move |(seq, decided)| {
+        let free = state
+            .free
+            .iter()
+            .copied()
+            .chain(last_call_literals(&seq))
+            .filter(|k| !decided.contains(k))
+            .collect();
+        (seq, free)
+    })
+}
+
+/// Whether the runs covered every branch and every line of the classes under test (lines
+/// too: a method without branches still needs a run for its lines, and a test).
 pub fn full(tracker: &Tracker) -> bool {
-    tracker.branches > 0 && tracker.covered_branches == tracker.branches
+    tracker.branches + tracker.lines > 0
+        && tracker.covered_branches == tracker.branches
+        && tracker.covered_lines == tracker.lines
 }
 
 fn finish(mut out: Outcome, rows: BTreeMap<OpId, MethodResult>, exhausted: bool) -> Outcome {
