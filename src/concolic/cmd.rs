@@ -61,7 +61,7 @@ pub struct ConcolicArgs {
     /// constraint tree per call sequence of Candidate Sequence Search).
     #[arg(long, value_enum, default_value_t = Receivers::States)]
     pub receivers: Receivers,
-    /// Keep exploring after the runs covered every branch and line of the classes under test (by
+    /// Keep exploring after the runs covered every branch of the classes under test (by
     /// default exploration stops there: more paths would only add tests that cover nothing
     /// new), until every tree and state is exhausted or the time limit.
     #[arg(long)]
@@ -130,7 +130,7 @@ pub struct ConcolicStats {
     pub coverage_seconds: f64,
     /// Distinct receiver states explored (`--receivers states`).
     pub receiver_states: u64,
-    /// The runs covered every branch and line of the classes under test, and exploration stopped.
+    /// The runs covered every branch of the classes under test, and exploration stopped.
     pub full_coverage: bool,
     pub paths_per_second: f64,
     /// Branches of the classes under test, and those the written suite covers.
@@ -342,14 +342,6 @@ impl Job {
             Job::States(p) => p.methods.len().max(1),
         }
     }
-
-    /// The methods it explores.
-    fn methods(&self) -> Vec<OpId> {
-        match self {
-            Job::Method(op, _) => vec![*op],
-            Job::States(p) => p.methods.clone(),
-        }
-    }
 }
 
 /// The jobs: with `--receivers states`, the instance methods of each class that can make
@@ -420,7 +412,7 @@ struct ExploredAll {
 }
 
 /// Explores the jobs, each with its share (by methods) of the time left; stops early when
-/// the runs covered every branch and line of the classes under test.
+/// the runs covered every branch of the classes under test.
 fn explore_jobs(
     engine: &Engine,
     pool: &mut Pool,
@@ -444,18 +436,9 @@ fn explore_jobs(
     };
     let mut weight_left: usize = jobs.iter().map(Job::weight).sum();
     for job in jobs {
-        if bounds.stop_at_full && states::full(tracker) {
-            // every branch and line covered: the methods left get an empty row
-            all.full_coverage = true;
-            for op in job.methods() {
-                let r = MethodResult {
-                    method: engine.table.get(op).signature(),
-                    ..MethodResult::default()
-                };
-                all.done.rows.push((op, r));
-            }
-            continue;
-        }
+        // every branch covered: a method left gets one receiver (its run and its test)
+        let full = bounds.stop_at_full && states::full(tracker);
+        all.full_coverage |= full;
         let left = deadline.saturating_duration_since(Instant::now());
         let share = left * job.weight() as u32 / weight_left.max(1) as u32;
         weight_left -= job.weight();
@@ -467,7 +450,11 @@ fn explore_jobs(
                     pool,
                     solver,
                     engine.table.get(*op).signature(),
-                    candidates,
+                    &candidates[..if full {
+                        candidates.len().min(1)
+                    } else {
+                        candidates.len()
+                    }],
                     Instant::now() + share,
                 )?;
                 all.done.exhausted &=
