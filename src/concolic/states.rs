@@ -20,7 +20,10 @@
 //! search would again explore orders; why the root's fields exact: a size of 1 and of 2 over
 //! equal elements must stay two states (a stack fills up one push at a time).
 
+use super::How;
 use super::{Engine, MethodResult, Target};
+
+const STATE: How = How::STATE;
 use crate::coverage::Tracker;
 use crate::runner::{CANON_OP, ExecMode, ExecRequest, Pool};
 use crate::sequence::{OpId, OpTable, Sequence, Stmt, Value};
@@ -78,6 +81,16 @@ struct State {
 }
 
 impl State {
+    /// Method `m` called on this state.
+    fn target(&self, m: OpId) -> Target {
+        Target {
+            op: m,
+            receiver: self.stmts.clone(),
+            fixed: vec![(0, self.receiver)],
+            pinned: self.pinned(),
+        }
+    }
+
     /// The literal statements whose values are fixed.
     fn pinned(&self) -> Vec<usize> {
         self.stmts
@@ -100,28 +113,14 @@ pub fn explore(
     deadline: Instant,
     tracker: &mut Tracker,
 ) -> Result<Outcome> {
-    let mut rows: BTreeMap<OpId, MethodResult> = plan
-        .methods
-        .iter()
-        .map(|&m| {
-            let r = MethodResult {
-                method: engine.table.get(m).signature(),
-                ..MethodResult::default()
-            };
-            (m, r)
-        })
-        .collect();
+    let mut rows = empty_rows(engine, plan);
     let mut covered: HashMap<OpId, HashSet<u32>> = HashMap::new();
     let mut explored = HashSet::new();
     let mut seen = HashSet::new();
     let first = plan
         .makers
         .iter()
-        .map(|&m| {
-            let seq = Arc::new(made_by(engine.table, m));
-            let free = last_call_literals(&seq).collect();
-            (seq, free)
-        })
+        .map(|&m| made_by(engine.table, m))
         .collect();
     let mut frontier = new_states(pool, first, &mut seen, bounds.max_states)?;
     let mut out = Outcome {
@@ -164,20 +163,10 @@ pub fn explore(
             }
             explored.insert(m);
             let share = deadline.saturating_duration_since(now) / (items - k) as u32;
-            let target = Target {
-                op: m,
-                receiver: state.stmts.clone(),
-                fixed: vec![(0, state.receiver)],
-                pinned: state.pinned(),
-            };
-            let mut r = engine.explore_with(
-                pool,
-                solver,
-                &target,
-                now + share.max(Duration::from_millis(1)),
-                covered.entry(m).or_default(),
-                super::How::STATE,
-            )?;
+            let until = now + share.max(Duration::from_millis(1));
+            let covered = covered.entry(m).or_default();
+            let mut r =
+                engine.explore_with(pool, solver, &state.target(m), until, covered, STATE)?;
             for t in &r.tests {
                 if tracker.add(t.coverage.as_deref().unwrap_or(&[])).0 > 0 {
                     out.last_gain = Some(Instant::now());
@@ -187,11 +176,7 @@ pub fn explore(
             if level < bounds.max_calls && plan.mutators.contains(&m) {
                 made.extend(successors(state, paths));
             }
-            if let Some(row) = rows.get_mut(&m) {
-                let method = std::mem::take(&mut row.method);
-                row.absorb(r);
-                row.method = method;
-            }
+            add_row(&mut rows, m, r);
         }
         let room = bounds.max_states.saturating_sub(seen.len());
         frontier = new_states(pool, made, &mut seen, room)?;
@@ -199,6 +184,20 @@ pub fn explore(
     out.full_coverage = full(tracker);
     let exhausted = out.exhausted && rows.values().all(|r| r.tree.unexplored == 0);
     Ok(finish(out, rows, exhausted))
+}
+
+/// A row per method of `plan`, nothing explored yet.
+fn empty_rows(engine: &Engine, plan: &Plan) -> BTreeMap<OpId, MethodResult> {
+    plan.methods
+        .iter()
+        .map(|&m| {
+            let r = MethodResult {
+                method: engine.table.get(m).signature(),
+                ..MethodResult::default()
+            };
+            (m, r)
+        })
+        .collect()
 }
 
 /// The sequences of a mutator's paths on `state`, each with its free literals: the state's
@@ -230,8 +229,18 @@ fn finish(mut out: Outcome, rows: BTreeMap<OpId, MethodResult>, exhausted: bool)
     out
 }
 
-/// The sequence that makes a receiver with `maker`, its arguments at their start values.
-fn made_by(table: &OpTable, maker: OpId) -> Sequence {
+/// Adds one exploration to method `m`'s row (none: a mutator `--method` left out).
+fn add_row(rows: &mut BTreeMap<OpId, MethodResult>, m: OpId, r: MethodResult) {
+    if let Some(row) = rows.get_mut(&m) {
+        let method = std::mem::take(&mut row.method);
+        row.absorb(r);
+        row.method = method;
+    }
+}
+
+/// The sequence that makes a receiver with `maker`, its arguments at their start values,
+/// and its free literals (all of them).
+fn made_by(table: &OpTable, maker: OpId) -> (Arc<Sequence>, Vec<usize>) {
     let mut stmts: Vec<Stmt> = table
         .get(maker)
         .params
@@ -242,8 +251,9 @@ fn made_by(table: &OpTable, maker: OpId) -> Sequence {
         })
         .collect();
     let args = (0..stmts.len() as u32).collect();
+    let free = (0..stmts.len()).collect();
     stmts.push(Stmt::Call { op: maker, args });
-    Sequence { stmts }
+    (Arc::new(Sequence { stmts }), free)
 }
 
 /// The states the sequences (each with its free literals) leave behind that are new (by
