@@ -901,6 +901,17 @@ fn coverage_setup(
 /// needs of the run (coverage, a JDK); without `--concolic` nothing needs a solver.
 fn concolic_solver(args: &GenArgs) -> anyhow::Result<Option<crate::concolic::solver::SolverSpec>> {
     if !args.concolic {
+        // Why an error and not a warning: a solver flag without --concolic would be ignored,
+        // and the user who typed it expects the solver to run.
+        let given = args.solver.given();
+        if !given.is_empty() {
+            bail!(
+                "{} {} only to gen's concolic helper: add --concolic (or drop {})",
+                given.join(" and "),
+                if given.len() == 1 { "applies" } else { "apply" },
+                if given.len() == 1 { "it" } else { "them" }
+            );
+        }
         return Ok(None);
     }
     if args.no_coverage {

@@ -7,6 +7,7 @@
 
 use super::receivers::{self, Effects, Limits};
 use super::solver::{SmtProcess, SolverArgs, SolverSpec};
+use super::states;
 use super::{Engine, Found, MethodResult, Target};
 use crate::cli::{RunArgs, SuiteArgs, check_common, parse_duration};
 use crate::coverage::{Setup, Tracker};
@@ -46,15 +47,36 @@ pub struct ConcolicArgs {
     /// Decisions of a path beyond this depth get no alternatives (loops over inputs).
     #[arg(long, value_name = "N", default_value_t = 200)]
     pub max_depth: usize,
-    /// Calls that set up a receiver before the method under test (Candidate Sequence
-    /// Search: only calls that write a field the later ones read).
-    #[arg(long, value_name = "N", default_value_t = 5)]
-    pub max_calls: usize,
-    /// Receiver sequences explored per method at most (shortest first).
+    /// Calls that set up a receiver before the method under test: the depth of the state
+    /// search (`--receivers states`, default 8) or of Candidate Sequence Search (only calls
+    /// that write a field the later ones read; `--receivers sequences`, default 5).
+    #[arg(long, value_name = "N")]
+    pub max_calls: Option<usize>,
+    /// Receiver sequences explored per method at most (shortest first); with `--receivers
+    /// states`, distinct receiver states per class at most.
     #[arg(long, value_name = "N", default_value_t = 256)]
     pub max_sequences: usize,
+    /// How receivers are set up: `states` (breadth first over the distinct states that calls
+    /// with solver-chosen arguments reach, each extended once) or `sequences` (one
+    /// constraint tree per call sequence of Candidate Sequence Search).
+    #[arg(long, value_enum, default_value_t = Receivers::States)]
+    pub receivers: Receivers,
+    /// Keep exploring after the runs covered every branch of the classes under test (by
+    /// default exploration stops there: more paths would only add tests that cover nothing
+    /// new), until every tree and state is exhausted or the time limit.
+    #[arg(long)]
+    pub keep_exploring: bool,
     #[command(flatten)]
     pub suite: SuiteArgs,
+}
+
+/// How `jforge concolic` sets up the receivers of instance methods.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Receivers {
+    /// Breadth first over distinct receiver states (`states.rs`).
+    States,
+    /// One constraint tree per Candidate Sequence Search sequence.
+    Sequences,
 }
 
 /// Runs `jforge concolic` through the shared pipeline.
@@ -103,6 +125,13 @@ pub struct ConcolicStats {
     pub solver_calls: u64,
     pub solver_seconds: f64,
     pub explore_seconds: f64,
+    /// Seconds into the exploration when the runs covered their last new branch (what the
+    /// rest of the exploration time added nothing to).
+    pub coverage_seconds: f64,
+    /// Distinct receiver states explored (`--receivers states`).
+    pub receiver_states: u64,
+    /// The runs covered every branch of the classes under test, and exploration stopped.
+    pub full_coverage: bool,
     pub paths_per_second: f64,
     /// Branches of the classes under test, and those the written suite covers.
     pub branches: u32,
@@ -165,10 +194,17 @@ impl Strategy for Concolic {
             Effects::load(cp, &names)
         })?;
         let limits = Limits {
-            max_calls: args.max_calls,
+            max_calls: args.max_calls.unwrap_or(5),
             max_candidates: args.max_sequences.max(1),
         };
-        let targets = targets(&ops, &classes, &args.methods, &failed, &effects, limits)?;
+        let usable: Vec<OpId> = ops
+            .primary
+            .iter()
+            .copied()
+            .filter(|c| !failed.contains(c))
+            .collect();
+        let targets = targets(&ops, &classes, &args.methods, &usable, &effects, limits)?;
+        let jobs = jobs(&ops, &usable, &effects, targets, args.receivers);
         let mut solver = SolverArgs::start(&p.solver)?;
         let engine = Engine {
             table: &ops.table,
@@ -176,32 +212,34 @@ impl Strategy for Concolic {
             max_depth: args.max_depth,
             batch: session.workers.max(1) * 2,
         };
-        let explore_start = Instant::now();
+        let bounds = states::Bounds {
+            max_calls: args.max_calls.unwrap_or(8),
+            max_states: args.max_sequences.max(1),
+            stop_at_full: !args.keep_exploring,
+        };
         let deadline = started + p.time_limit;
-        let mut rows = Vec::new();
-        let mut all_tests: Vec<Found> = Vec::new();
-        let mut exhausted = true;
-        for (k, (op, candidates)) in targets.iter().enumerate() {
-            // Each method gets an equal share of what is left.
-            let left = deadline.saturating_duration_since(Instant::now());
-            let share = left / (targets.len() - k) as u32;
-            let mut r = explore_method(
-                &engine,
-                &mut pool,
-                &mut solver,
-                ops.table.get(*op).signature(),
-                candidates,
-                Instant::now() + share,
-            )?;
-            exhausted &= r.tree.unexplored == 0 && r.sequences == candidates.len() as u64;
-            all_tests.append(&mut r.tests);
-            rows.push((*op, r));
-        }
-        let explore_seconds = explore_start.elapsed().as_secs_f64();
+        let mut tracker = Tracker::new(&setup.maps, setup.total_probes);
+        let explored = explore_jobs(
+            &engine,
+            &mut pool,
+            &mut solver,
+            &jobs,
+            bounds,
+            deadline,
+            &mut tracker,
+        )?;
+        let Explored {
+            rows,
+            tests: all_tests,
+            exhausted,
+        } = explored.done;
         let mut stats = ConcolicStats {
             classes: classes.clone(),
             solver: p.solver.path.display().to_string(),
-            explore_seconds,
+            explore_seconds: explored.seconds,
+            coverage_seconds: explored.coverage_seconds,
+            receiver_states: explored.states,
+            full_coverage: explored.full_coverage,
             output_dir: args.suite.output_dir.clone(),
             ..ConcolicStats::default()
         };
@@ -215,7 +253,7 @@ impl Strategy for Concolic {
         fill_figures(&mut stats, &setup, &ops, rows, &kept, started);
         Ok(Finished {
             stats,
-            stop_reason: if exhausted {
+            stop_reason: if exhausted || explored.full_coverage {
                 StopReason::Exhausted
             } else {
                 StopReason::TimeLimit
@@ -278,8 +316,184 @@ fn traced_setup(session: &mut Session, classes: &[String]) -> anyhow::Result<Set
     settings
         .extra_jvm_args
         .push(crate::runner::CLOCK_FIXED.to_string());
+    // receiver states are matched by their canonical form as text, with field names
+    // (`states::abstract_form` ranks the values of each field)
+    settings
+        .extra_jvm_args
+        .extend(["-Djforge.canon.text=true", "-Djforge.canon.names=true"].map(String::from));
     session.set_worker_settings(settings);
     Ok(setup)
+}
+
+/// What a method, or the instance methods of a class, is explored as.
+enum Job {
+    /// One method over its receiver sequences (one empty receiver for static methods and
+    /// constructors; none when nothing makes its receiver).
+    Method(OpId, Vec<Target>),
+    /// The instance methods of one class over its receiver states (`--receivers states`).
+    States(states::Plan),
+}
+
+impl Job {
+    /// Methods in the job: its share of the time.
+    fn weight(&self) -> usize {
+        match self {
+            Job::Method(..) => 1,
+            Job::States(p) => p.methods.len().max(1),
+        }
+    }
+}
+
+/// The jobs: with `--receivers states`, the instance methods of each class that can make
+/// their receiver and take no object argument set up like it go to one state search per
+/// class; the rest (and everything with `--receivers sequences`) are explored per method.
+fn jobs(
+    ops: &OpSet,
+    usable: &[OpId],
+    effects: &Effects,
+    targets: Vec<(OpId, Vec<Target>)>,
+    receivers: Receivers,
+) -> Vec<Job> {
+    let table = &ops.table;
+    let mut out: Vec<Job> = Vec::new();
+    for (op, candidates) in targets {
+        let o = table.get(op);
+        let by_state = receivers == Receivers::States
+            && o.kind == OpKind::Method
+            && !candidates.is_empty()
+            && !receivers::needs_objects(table, usable, effects, op);
+        if !by_state {
+            out.push(Job::Method(op, candidates));
+            continue;
+        }
+        let class = o.class.clone();
+        let plan = out.iter_mut().find_map(|j| match j {
+            Job::States(p) if table.get(p.methods[0]).class == class => Some(p),
+            _ => None,
+        });
+        match plan {
+            Some(p) => p.methods.push(op),
+            None => out.push(Job::States(states::Plan {
+                makers: receivers::makers(table, usable, &class),
+                methods: vec![op],
+                mutators: Vec::new(),
+            })),
+        }
+    }
+    for j in &mut out {
+        if let Job::States(p) = j {
+            let class = table.get(p.methods[0]).class.clone();
+            let reads = usable
+                .iter()
+                .map(|&id| table.get(id))
+                .filter(|o| o.class == class && o.kind == OpKind::Method)
+                .flat_map(|o| effects.reads(o))
+                .collect();
+            p.mutators = receivers::mutators(table, usable, effects, &class, &reads);
+        }
+    }
+    out
+}
+
+/// Rows, tests and whether every tree was exhausted.
+struct Explored {
+    rows: Vec<(OpId, MethodResult)>,
+    tests: Vec<Found>,
+    exhausted: bool,
+}
+
+/// [`Explored`] and the run-wide figures.
+struct ExploredAll {
+    done: Explored,
+    seconds: f64,
+    coverage_seconds: f64,
+    states: u64,
+    full_coverage: bool,
+}
+
+/// Explores the jobs, each with its share (by methods) of the time left; stops early when
+/// the runs covered every branch of the classes under test.
+fn explore_jobs(
+    engine: &Engine,
+    pool: &mut Pool,
+    solver: &mut SmtProcess,
+    jobs: &[Job],
+    bounds: states::Bounds,
+    deadline: Instant,
+    tracker: &mut Tracker,
+) -> anyhow::Result<ExploredAll> {
+    let start = Instant::now();
+    let mut all = ExploredAll {
+        done: Explored {
+            rows: Vec::new(),
+            tests: Vec::new(),
+            exhausted: true,
+        },
+        seconds: 0.0,
+        coverage_seconds: 0.0,
+        states: 0,
+        full_coverage: false,
+    };
+    let mut weight_left: usize = jobs.iter().map(Job::weight).sum();
+    for job in jobs {
+        // every branch covered: a method left gets one receiver (its run and its test)
+        let full = bounds.stop_at_full && states::full(tracker);
+        all.full_coverage |= full;
+        let left = deadline.saturating_duration_since(Instant::now());
+        let share = left * job.weight() as u32 / weight_left.max(1) as u32;
+        weight_left -= job.weight();
+        let before = tracker.covered_branches;
+        let mut rows = match job {
+            Job::Method(op, candidates) => {
+                let r = explore_method(
+                    engine,
+                    pool,
+                    solver,
+                    engine.table.get(*op).signature(),
+                    &candidates[..if full {
+                        candidates.len().min(1)
+                    } else {
+                        candidates.len()
+                    }],
+                    Instant::now() + share,
+                )?;
+                all.done.exhausted &=
+                    r.tree.unexplored == 0 && r.sequences == candidates.len() as u64;
+                for t in &r.tests {
+                    tracker.add(t.coverage.as_deref().unwrap_or(&[]));
+                }
+                vec![(*op, r)]
+            }
+            Job::States(plan) => {
+                let o = states::explore(
+                    engine,
+                    pool,
+                    solver,
+                    plan,
+                    bounds,
+                    Instant::now() + share,
+                    tracker,
+                )?;
+                all.done.exhausted &= o.exhausted;
+                all.states += o.states as u64;
+                all.full_coverage |= o.full_coverage;
+                if let Some(t) = o.last_gain {
+                    all.coverage_seconds = t.duration_since(start).as_secs_f64();
+                }
+                o.rows
+            }
+        };
+        if tracker.covered_branches > before && matches!(job, Job::Method(..)) {
+            all.coverage_seconds = start.elapsed().as_secs_f64();
+        }
+        for (_, r) in &mut rows {
+            all.done.tests.append(&mut r.tests);
+        }
+        all.done.rows.append(&mut rows);
+    }
+    all.done.rows.sort_by_key(|r| r.0);
+    all.seconds = start.elapsed().as_secs_f64();
+    Ok(all)
 }
 
 /// Whether `op` is what `--method sig` names.
@@ -332,7 +546,8 @@ fn explore_method(
             continue;
         }
         let share = deadline.saturating_duration_since(now) / (candidates.len() - k) as u32;
-        let one = engine.explore_shared(pool, solver, target, now + share, &mut covered, k == 0)?;
+        let how = super::How::sequence(k == 0);
+        let one = engine.explore_with(pool, solver, target, now + share, &mut covered, how)?;
         let method = std::mem::take(&mut r.method);
         r.absorb(one);
         r.method = method;
@@ -347,7 +562,7 @@ fn targets(
     ops: &OpSet,
     classes: &[String],
     methods: &[String],
-    failed: &[OpId],
+    usable: &[OpId],
     effects: &Effects,
     limits: Limits,
 ) -> anyhow::Result<Vec<(OpId, Vec<Target>)>> {
@@ -355,7 +570,7 @@ fn targets(
     for &id in &ops.primary {
         let o = ops.table.get(id);
         if !classes.contains(&o.class)
-            || failed.contains(&id)
+            || !usable.contains(&id)
             || !matches!(
                 o.kind,
                 OpKind::Method | OpKind::StaticMethod | OpKind::Constructor
@@ -365,18 +580,13 @@ fn targets(
             continue;
         }
         let candidates = if o.kind == OpKind::Method {
-            let usable: Vec<OpId> = ops
-                .primary
-                .iter()
-                .copied()
-                .filter(|c| !failed.contains(c))
-                .collect();
-            receivers::candidates(&ops.table, &usable, effects, id, limits)
+            receivers::candidates(&ops.table, usable, effects, id, limits)
         } else {
             vec![Target {
                 op: id,
                 receiver: Vec::new(),
                 fixed: Vec::new(),
+                pinned: Vec::new(),
             }]
         };
         out.push((id, candidates));

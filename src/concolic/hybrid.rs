@@ -88,6 +88,7 @@ impl<'a> Hybrid<'a> {
             op: o.op,
             receiver: o.prefix.stmts.clone(),
             fixed: o.fixed.clone(),
+            pinned: Vec::new(),
         };
         let key = engine
             .sequence(&target, &engine.first_inputs(&target))

@@ -19,6 +19,7 @@ pub mod cmd;
 pub mod hybrid;
 pub mod receivers;
 pub mod solver;
+pub mod states;
 pub mod trace;
 pub mod tree;
 
@@ -46,6 +47,9 @@ pub struct Target {
     /// receiver and the object arguments from gen's pool (`hybrid.rs`). An input not listed is
     /// a literal (symbolic when int-like or a String) or, for the receiver, the last statement.
     pub fixed: Vec<(usize, u32)>,
+    /// Literal statements of a fixed prefix (a receiver state of `states.rs`): concrete, and
+    /// decisions that depend on nothing else are dropped.
+    pub pinned: Vec<usize>,
 }
 
 impl Target {
@@ -93,6 +97,11 @@ pub struct MethodResult {
     pub dropped_sequences: u64,
     #[serde(skip)]
     pub tests: Vec<Found>,
+    /// Every distinct path whose call returned normally, with the statements whose literals
+    /// its decisions depended on (only when asked for: the receiver states of `states.rs`
+    /// are what they leave behind).
+    #[serde(skip)]
+    pub paths: Vec<(Arc<Sequence>, Vec<usize>)>,
 }
 
 /// The engine's settings and the facts of the instrumented classes.
@@ -273,37 +282,32 @@ impl Engine<'_> {
         deadline: Instant,
     ) -> Result<MethodResult> {
         let mut covered = HashSet::new();
-        self.explore_in(pool, solver, target, deadline, &mut covered, true, false)
+        let how = How {
+            decisions: true,
+            prune: false,
+            keep_paths: false,
+        };
+        self.explore_with(pool, solver, target, deadline, &mut covered, how)
     }
 
-    /// [`Engine::explore`] of one of several receiver sequences of a method: `covered` holds
-    /// the probes earlier sequences covered, and a path is kept as a test only when it covers
-    /// a probe none covered (or, with `decisions`, takes a decision new to this tree).
-    pub fn explore_shared(
+    /// [`Engine::explore`] of one of several receiver sequences of a method, or of a
+    /// receiver state (`states.rs`), as `how` says: `covered` holds the probes earlier
+    /// sequences or states covered, and a path is kept as a test only when it covers a probe
+    /// none covered (or, with `how.decisions`, takes a decision new to this tree).
+    pub fn explore_with(
         &self,
         pool: &mut Pool,
         solver: &mut dyn Solver,
         target: &Target,
         deadline: Instant,
         covered: &mut HashSet<u32>,
-        decisions: bool,
+        how: How,
     ) -> Result<MethodResult> {
-        self.explore_in(pool, solver, target, deadline, covered, decisions, true)
-    }
-
-    /// [`Engine::explore_shared`]; with `prune`, the sequence is dropped after its first run
-    /// when a prefix call's definitions were all overwritten before use.
-    #[allow(clippy::too_many_arguments)]
-    fn explore_in(
-        &self,
-        pool: &mut Pool,
-        solver: &mut dyn Solver,
-        target: &Target,
-        deadline: Instant,
-        covered: &mut HashSet<u32>,
-        decisions: bool,
-        prune: bool,
-    ) -> Result<MethodResult> {
+        let How {
+            decisions,
+            prune,
+            keep_paths,
+        } = how;
         let t0 = Instant::now();
         let (calls0, time0) = solver.calls();
         let op = self.table.get(target.op);
@@ -321,6 +325,8 @@ impl Engine<'_> {
                 Vec::new()
             },
             dropped: false,
+            pinned: target.pinned.clone(),
+            keep_paths,
         };
         ex.result.sequences = 1;
         let mut batch: Vec<(Vec<Value>, Option<Pending>)> = vec![(self.first_inputs(target), None)];
@@ -429,8 +435,18 @@ impl Engine<'_> {
         if parsed.truncated {
             ex.result.untraced_runs += 1;
         }
+        let mut parsed = parsed;
+        if !ex.pinned.is_empty() {
+            trace::pin(&mut parsed, &inputs, &ex.pinned);
+        }
+        let decided = ex.keep_paths.then(|| trace::decided_vars(&parsed));
         let cases = self.cases();
         let (new_path, new_decisions) = ex.tree.insert(Arc::new(parsed), Arc::new(inputs), &cases);
+        if new_path && ex.keep_paths && matches!(r.outcomes.get(last), Some(StmtOutcome::Normal(_)))
+        {
+            let decided = decided.unwrap_or_default().into_iter().collect();
+            ex.result.paths.push((seq.clone(), decided));
+        }
         let new_probes = r
             .coverage
             .as_deref()
@@ -474,7 +490,40 @@ impl MethodResult {
         self.sequences += r.sequences;
         self.dropped_sequences += r.dropped_sequences;
         self.tests.extend(r.tests);
+        self.paths.extend(r.paths);
     }
+}
+
+/// How an exploration treats its paths.
+#[derive(Clone, Copy)]
+pub struct How {
+    /// A path taking a decision new to the tree is a test even without new probes.
+    pub decisions: bool,
+    /// The sequence is dropped after its first run when a prefix call's definitions were
+    /// all overwritten before use (seed 002's dynamic check).
+    pub prune: bool,
+    /// Every new path's sequence is kept in `MethodResult::paths`.
+    pub keep_paths: bool,
+}
+
+impl How {
+    /// A receiver sequence of Candidate Sequence Search (the first one also keeps paths
+    /// with new decisions).
+    pub fn sequence(decisions: bool) -> How {
+        How {
+            decisions,
+            prune: true,
+            keep_paths: false,
+        }
+    }
+
+    /// A receiver state (`states.rs`): no dynamic check (the prefix is a state already
+    /// matched), and every path's sequence kept.
+    pub const STATE: How = How {
+        decisions: false,
+        prune: false,
+        keep_paths: true,
+    };
 }
 
 /// The state of one method's exploration.
@@ -489,6 +538,10 @@ struct Exploration {
     prefix_calls: Vec<usize>,
     /// The first run showed a prefix call whose definitions were all overwritten before use.
     dropped: bool,
+    /// Statements of the fixed prefix ([`Target::pinned`]).
+    pinned: Vec<usize>,
+    /// Every new path's sequence goes to `result.paths` ([`How::STATE`]).
+    keep_paths: bool,
 }
 
 /// The calls among the receiver statements other than the one making the receiver.

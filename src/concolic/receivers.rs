@@ -187,6 +187,34 @@ pub fn candidates(
     out
 }
 
+/// Whether `t` takes an object argument set up like its receiver (a parameter of its own
+/// class, or `Object` cast to it): such methods keep their Candidate Sequence Search
+/// sequences under `--receivers states`, which fixes one receiver and symbolic literals only.
+pub fn needs_objects(table: &OpTable, ops: &[OpId], effects: &Effects, t: OpId) -> bool {
+    object_params(table, ops, effects, table.get(t))
+        .iter()
+        .any(Option::is_some)
+}
+
+/// The methods of `class` among `ops` whose writes meet `reads`: the calls that can change
+/// what a method reading `reads` does (Candidate Sequence Search's rule, applied forwards
+/// by `states.rs`).
+pub fn mutators(
+    table: &OpTable,
+    ops: &[OpId],
+    effects: &Effects,
+    class: &str,
+    reads: &BTreeSet<Field>,
+) -> Vec<OpId> {
+    ops.iter()
+        .copied()
+        .filter(|&id| {
+            let o = table.get(id);
+            o.kind == OpKind::Method && o.class == class && !effects.writes(o).is_disjoint(reads)
+        })
+        .collect()
+}
+
 /// Per parameter of `t`, the maker of an object argument: for a parameter of a class under
 /// test's type, or of type `Object` when the method casts to (or tests `instanceof`) the
 /// receiver's class, as seed 002 types `Object` parameters; `None` for the rest (literals).
@@ -212,7 +240,7 @@ fn object_params(
 
 /// The ways to make a receiver of `class`: its public constructors and the static methods
 /// of the class that return it, fewest parameters first (at most two, each a candidate).
-fn makers(table: &OpTable, ops: &[OpId], class: &str) -> Vec<OpId> {
+pub fn makers(table: &OpTable, ops: &[OpId], class: &str) -> Vec<OpId> {
     let mut m: Vec<OpId> = ops
         .iter()
         .copied()
@@ -320,6 +348,7 @@ fn build(
         op: target,
         receiver: stmts,
         fixed,
+        pinned: Vec::new(),
     }
 }
 

@@ -110,12 +110,14 @@ pub enum SolverKind {
 /// The solver flags, shared by `jforge concolic` and `gen --concolic`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SolverArgs {
-    /// The SMT solver: `z3`, `cvc5` (found on PATH) or the path of a solver executable.
-    #[arg(long, value_name = "z3|cvc5|PATH", default_value = "z3")]
-    pub solver: String,
-    /// Time limit of one solver query; past it the alternative is recorded as a time-out.
-    #[arg(long, value_name = "D", default_value = "10s")]
-    pub solver_timeout: String,
+    /// The SMT solver: `z3`, `cvc5` (found on PATH) or the path of a solver executable
+    /// [default: z3].
+    #[arg(long, value_name = "z3|cvc5|PATH")]
+    pub solver: Option<String>,
+    /// Time limit of one solver query; past it the alternative is recorded as a time-out
+    /// [default: 10s].
+    #[arg(long, value_name = "D")]
+    pub solver_timeout: Option<String>,
 }
 
 /// A solver found and its per-query time limit.
@@ -129,14 +131,26 @@ pub struct SolverSpec {
 impl SolverArgs {
     /// The solver executable (a clear message when none is installed) and the time limit.
     pub fn resolve(&self) -> Result<SolverSpec> {
-        let timeout =
-            crate::cli::parse_duration(&self.solver_timeout).context("--solver-timeout")?;
-        let (path, kind) = locate(&self.solver)?;
+        let timeout = crate::cli::parse_duration(self.solver_timeout.as_deref().unwrap_or("10s"))
+            .context("--solver-timeout")?;
+        let (path, kind) = locate(self.solver.as_deref().unwrap_or("z3"))?;
         Ok(SolverSpec {
             path,
             kind,
             timeout,
         })
+    }
+
+    /// The solver flags given on the command line (for `gen`, where they need `--concolic`).
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.solver.is_some() {
+            out.push("--solver");
+        }
+        if self.solver_timeout.is_some() {
+            out.push("--solver-timeout");
+        }
+        out
     }
 
     /// Starts the solver process.

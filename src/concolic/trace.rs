@@ -373,6 +373,71 @@ pub fn uses_strings(defs: &[(String, u32, Term)]) -> bool {
     defs.iter().any(|d| d.1 == STRING)
 }
 
+/// Makes the variables of the statements `pinned` names concrete (their value in `inputs`)
+/// and drops the decisions that then depend on no variable: the receiver built by a state of
+/// `super::states` is a fixed prefix, its decisions were explored when the state was found,
+/// and only the calls after it are inputs. String variables become String constants.
+pub fn pin(t: &mut Trace, inputs: &[crate::sequence::Value], pinned: &[usize]) {
+    use crate::sequence::Value as V;
+    let mut symbolic = vec![false; t.nodes.len()];
+    for n in 0..t.nodes.len() {
+        let pinned = match &t.nodes[n] {
+            Node::Var { index, .. } if pinned.contains(index) => inputs.get(*index),
+            _ => None,
+        };
+        let concrete = match (pinned, &t.nodes[n]) {
+            (Some(V::Str(s)), _) => Some(Node::Str(s.clone())),
+            (Some(v), Node::Var { kind, .. }) => {
+                let value = match v {
+                    V::Bool(b) => i64::from(*b),
+                    V::Byte(x) => i64::from(*x),
+                    V::Short(x) => i64::from(*x),
+                    V::Char(x) => i64::from(*x),
+                    V::Int(x) => i64::from(*x),
+                    V::Long(x) => *x,
+                    _ => 0,
+                };
+                let width = if *kind == 'J' { 64 } else { 32 };
+                Some(Node::Const { width, value })
+            }
+            _ => None,
+        };
+        symbolic[n] = match (&concrete, &t.nodes[n]) {
+            (Some(_), _) => false,
+            (None, Node::Var { .. }) => true,
+            (None, Node::Op { args, .. }) => args.iter().any(|&a| symbolic[a]),
+            (None, _) => false,
+        };
+        if let Some(c) = concrete {
+            t.nodes[n] = c;
+        }
+    }
+    t.events.retain(|e| symbolic[e.a] || symbolic[e.b]);
+}
+
+/// The statements whose variables the decisions of `t` depend on.
+pub fn decided_vars(t: &Trace) -> std::collections::BTreeSet<usize> {
+    let mut uses: Vec<std::collections::BTreeSet<usize>> = Vec::with_capacity(t.nodes.len());
+    for n in &t.nodes {
+        let set = match n {
+            Node::Var { index, .. } => [*index].into(),
+            Node::Op { args, .. } => args.iter().flat_map(|&a| uses[a].clone()).collect(),
+            _ => Default::default(),
+        };
+        uses.push(set);
+    }
+    t.events
+        .iter()
+        .flat_map(|e| {
+            uses[e.a]
+                .iter()
+                .chain(&uses[e.b])
+                .copied()
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// Definitions `n<id>` of the nodes that `roots` use, in id order (children first).
 pub fn definitions(nodes: &[Node], roots: &[usize]) -> Result<Vec<(String, u32, Term)>> {
     let mut need = vec![false; nodes.len()];
@@ -549,5 +614,44 @@ mod tests {
         assert!(parse("N 0 bvadd 32 0 5\n").is_err());
         assert!(parse("B 1 1 eq 0 0\n").is_err());
         assert!(parse("Q\n").is_err());
+    }
+
+    #[test]
+    fn pinned_variables_become_constants_and_their_decisions_go() {
+        use crate::sequence::Value;
+        // p1 < p4 (a put's key against a key stored by an earlier call), p1 == 7 (only the
+        // earlier call), p4 + p4 > 0 (only the call under test)
+        let text = "N 0 var I 1\nN 1 var I 4\nN 2 const 32 7\nN 3 bvadd 32 1 1\n\
+                    B j1 1 lt 0 1\nB j2 0 eq 0 2\nB j3 1 gt 3 2\n";
+        let mut t = parse(text).unwrap();
+        let inputs = vec![
+            Value::Null,
+            Value::Int(-3),
+            Value::Null,
+            Value::Null,
+            Value::Int(9),
+        ];
+        assert_eq!(decided_vars(&t).into_iter().collect::<Vec<_>>(), [1, 4]);
+        pin(&mut t, &inputs, &[0, 1, 2, 3]);
+        assert_eq!(
+            t.nodes[0],
+            Node::Const {
+                width: 32,
+                value: -3
+            }
+        );
+        assert_eq!(
+            t.nodes[1],
+            Node::Var {
+                kind: 'I',
+                index: 4
+            }
+        );
+        let sites: Vec<&str> = t.events.iter().map(|e| e.site.as_str()).collect();
+        assert_eq!(sites, ["j1", "j3"]);
+        // nothing pinned: every decision stays
+        let mut all = parse(text).unwrap();
+        pin(&mut all, &inputs, &[]);
+        assert_eq!(all.events.len(), 3);
     }
 }

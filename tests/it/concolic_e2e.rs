@@ -162,6 +162,8 @@ fn candidate_sequences_build_a_receiver_state_that_a_constructor_alone_cannot() 
             "90s",
             "--max-calls",
             "3",
+            "--receivers",
+            "sequences",
             "--output-dir",
             out.to_str().unwrap(),
         ],
@@ -190,6 +192,14 @@ fn candidate_sequences_build_a_receiver_state_that_a_constructor_alone_cannot() 
     suite_passes(&cp, "css.Lock", &out, &j);
     let (covered, total) = suite_branches(&cp, "css.Lock", &out);
     assert_eq!((covered, total), (4, 4));
+    // Receiver states reach it too: setA(x) and setB(y) leave x and y symbolic (no branch
+    // of theirs read them), so a state holding two inputs is not the fresh one
+    let states = concolic(
+        &cp,
+        "css.Lock",
+        &["--time-limit", "60s", "--max-calls", "3"],
+    );
+    assert_eq!(branches(&states, "css.Lock.open()"), (4, 4), "{states:#}");
     // The same run without prefix calls cannot reach the state: the branches need them.
     let bare = concolic(
         &cp,
@@ -256,6 +266,71 @@ fn every_container_subject_gets_a_suite_that_compiles_passes_and_covers_what_the
         // receivers set up by earlier calls: more than the constructor's branches
         assert!(covered * 2 > total, "{class}: {covered}/{total}");
     }
+}
+
+#[test]
+#[ignore = "slow: runs jforge concolic on TreeMap three times, javac and JUnit"]
+fn receiver_states_take_tree_map_to_symstras_coverage_where_sequences_stay_below() {
+    if !have("z3") {
+        return;
+    }
+    let cp = compiled("concolic/containers");
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let class = "containers.TreeMap";
+    let j = concolic(
+        &cp,
+        class,
+        &["--time-limit", "20s", "--output-dir", out.to_str().unwrap()],
+    );
+    let covered = j["covered_branches"].as_u64().unwrap();
+    assert_eq!(j["branches"], 128, "{j:#}");
+    // Symstra's 84% (seed 002's table), measured on the written suite
+    assert!(covered * 100 >= 84 * 128, "{covered}/128: {j:#}");
+    suite_passes(&cp, class, &out, &j);
+    assert_eq!(suite_branches(&cp, class, &out), (covered, 128));
+    // distinct states, each extended once: more than the 14 of up to five calls
+    let states = j["receiver_states"].as_u64().unwrap();
+    assert!(states > 14, "{j:#}");
+    assert!(j["coverage_seconds"].as_f64().unwrap() <= j["explore_seconds"].as_f64().unwrap());
+    // five calls of states already reach what eight prepended calls of sequences do not
+    let five = concolic(&cp, class, &["--time-limit", "20s", "--max-calls", "5"]);
+    assert_eq!(five["receiver_states"], 14, "{five:#}");
+    let sequences = concolic(
+        &cp,
+        class,
+        &["--time-limit", "10s", "--receivers", "sequences"],
+    );
+    let by_sequences = sequences["covered_branches"].as_u64().unwrap();
+    assert!(by_sequences < 108, "{sequences:#}");
+    assert!(
+        five["covered_branches"].as_u64().unwrap() >= 108,
+        "{five:#}"
+    );
+}
+
+#[test]
+#[ignore = "slow: runs jforge concolic twice"]
+fn exploration_stops_when_every_branch_is_covered_unless_told_to_keep_exploring() {
+    if !have("z3") {
+        return;
+    }
+    let cp = compiled("concolic/containers");
+    let class = "containers.LinkedList";
+    let stopped = concolic(&cp, class, &["--time-limit", "20s"]);
+    assert_eq!(stopped["covered_branches"], 16, "{stopped:#}");
+    assert_eq!(stopped["full_coverage"], true);
+    assert_eq!(stopped["stop_reason"], "exhausted");
+    let kept = concolic(&cp, class, &["--time-limit", "20s", "--keep-exploring"]);
+    assert_eq!(kept["covered_branches"], 16, "{kept:#}");
+    // lists of up to eight elements: every state explored, not only those full coverage needed
+    let (a, b) = (
+        stopped["receiver_states"].as_u64().unwrap(),
+        kept["receiver_states"].as_u64().unwrap(),
+    );
+    assert!(b > a, "stopped at {a} states, kept exploring to {b}");
+    assert_eq!(b, 40, "{kept:#}");
+    assert!(kept["paths"].as_u64().unwrap() > stopped["paths"].as_u64().unwrap());
 }
 
 #[test]
@@ -396,16 +471,42 @@ fn gen_concolic_without_a_solver_is_a_clear_error_and_plain_gen_needs_none() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("apt-get install z3"), "{err}");
     assert!(err.contains("gen --concolic"), "{err}");
-    // The solver is looked for only with --concolic: the same flags without it get as far
-    // as the class, which does not exist.
+    // The solver is looked for only with --concolic: plain gen gets as far as the class,
+    // which does not exist.
     let o = jforge()
-        .args(["gen", "--class", "x.Y", "--solver", "jforge-no-such-solver"])
-        .args(["--classpath", "."])
+        .args(["gen", "--class", "x.Y", "--classpath", "."])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("SMT solver"), "{err}");
     assert!(err.contains("x.Y"), "{err}");
+}
+
+#[test]
+fn solver_flags_given_to_gen_without_concolic_are_an_error_saying_to_add_it() {
+    for (flags, says) in [
+        (&["--solver", "cvc5"][..], "--solver applies only to"),
+        (
+            &["--solver-timeout", "2s"][..],
+            "--solver-timeout applies only to",
+        ),
+        (
+            &["--solver", "z3", "--solver-timeout", "2s"][..],
+            "--solver and --solver-timeout apply only to",
+        ),
+    ] {
+        let o = jforge()
+            .args(["gen", "--class", "x.Y", "--classpath", "."])
+            .args(flags)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{flags:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{err}");
+        assert!(err.contains("add --concolic"), "{err}");
+        // refused before the class is looked for
+        assert!(!err.contains("x.Y"), "{err}");
+    }
 }
 
 /// A small xorshift generator: random formulas reproducible without a dependency.
