@@ -9,9 +9,10 @@
 
 use crate::model::producers::{self, ProducerKind, default_implementation};
 use crate::model::{ClassInfo, JType, MethodInfo, Model, Nesting, Prim, TypeArg, TypeParam};
-use crate::sequence::{LambdaBody, OpId, OpKind, OpTable, Operation, Value};
+use crate::sequence::{LambdaBody, OpId, OpKind, OpTable, Operation, Stub, StubMethod, Value};
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::Arc;
 
 /// The operations of a run.
 #[derive(Debug, Default)]
@@ -265,6 +266,9 @@ struct Builder<'a> {
     /// `Optional<BigDecimal>` parameter: T = BigDecimal); set only while a producer's
     /// operation is built, read by [`Builder::choose_args`].
     fixed: Vec<(String, JType)>,
+    /// Make anonymous subclasses ([`Stub`]) of abstract classes under test and of abstract
+    /// parameter types nothing else makes ([`build_ops_with_stubs`]).
+    stubs: bool,
 }
 
 /// At most this many calls (constructors, factories) per type the producer graph supplies,
@@ -280,12 +284,38 @@ pub fn build_ops(
     include: Option<&Regex>,
     exclude: Option<&Regex>,
 ) -> OpSet {
+    build(model, classes, include, exclude, false)
+}
+
+/// [`build_ops`] plus anonymous subclasses ("stubs", [`Stub`]): an abstract class under test
+/// gets one as receiver (its concrete methods are exercised), and a parameter type that is
+/// an abstract class or an interface of several methods that nothing on the class path
+/// implements publicly gets one as value (`TimerTask`, `ListResourceBundle`). `gen` and
+/// `params` use it; `exhaustive` and `builders` keep their search spaces of the code's own
+/// members.
+pub fn build_ops_with_stubs(
+    model: &Model,
+    classes: &[String],
+    include: Option<&Regex>,
+    exclude: Option<&Regex>,
+) -> OpSet {
+    build(model, classes, include, exclude, true)
+}
+
+fn build(
+    model: &Model,
+    classes: &[String],
+    include: Option<&Regex>,
+    exclude: Option<&Regex>,
+    stubs: bool,
+) -> OpSet {
     let mut b = Builder {
         model,
         set: OpSet::default(),
         include,
         exclude,
         fixed: Vec::new(),
+        stubs,
     };
     let param_types = b.primary_ops(classes);
     // Helper classes for parameter types nothing under test can produce.
@@ -321,7 +351,16 @@ impl Builder<'_> {
             };
             self.set.instantiations.insert(c.clone(), ty.clone());
             let ops = self.class_ops(ci, &ty, true);
-            for id in ops {
+            let stubs = if ci.is_abstract() && !ci.is_interface() {
+                self.stub_ops(&ty, true, true)
+            } else {
+                Vec::new()
+            };
+            // A stub of a class under test is a primary operation (it runs the class's
+            // constructor, and gen takes receivers from primary results) and a producer
+            // (params makes its receivers from producers).
+            self.set.secondary.extend(&stubs);
+            for id in ops.into_iter().chain(stubs) {
                 self.set.primary.push(id);
                 for p in self.set.table.get(id).params.clone() {
                     param_types.insert(p);
@@ -477,7 +516,11 @@ impl Builder<'_> {
             if !seen.insert(need.clone()) || !self.needs_producer(&need) {
                 continue;
             }
-            for id in self.producers_for(&need) {
+            let mut made = self.producers_for(&need);
+            if made.is_empty() {
+                made = self.stub_ops(&need, false, false);
+            }
+            for id in made {
                 self.set.secondary.push(id);
                 if depth < producers::MAX_DEPTH {
                     for p in &self.set.table.get(id).params {
@@ -583,6 +626,7 @@ impl Builder<'_> {
             overloaded: false,
             method_type_args: Vec::new(),
             outer_instance: false,
+            stub: None,
         };
         Some(self.push(op, false, &f.owner))
     }
@@ -643,6 +687,7 @@ impl Builder<'_> {
             overloaded,
             method_type_args: targs,
             outer_instance: false,
+            stub: None,
         };
         Some(self.push(op, false, class))
     }
@@ -675,6 +720,94 @@ impl Builder<'_> {
             let entry = format!("{member}: no value for {}", ty.source());
             self.set.skipped.push((entry, SkipReason::NoProducer));
         }
+    }
+}
+
+/// At most this many stubs of a type (one per super constructor, simplest first).
+const STUB_CONSTRUCTORS: usize = 2;
+
+/// Anonymous subclasses ([`Stub`]): values of abstract types nothing else makes.
+impl Builder<'_> {
+    /// Stub operations making values of `ty` (see [`Model::subclassing`]; `package_ok`: the
+    /// tests are written in the type's package, as for a class under test), one per super
+    /// constructor up to [`STUB_CONSTRUCTORS`]. Their inputs: the super constructor's
+    /// arguments, then what each non-void method returns.
+    fn stub_ops(&mut self, ty: &JType, package_ok: bool, cut: bool) -> Vec<OpId> {
+        if !self.stubs {
+            return Vec::new();
+        }
+        let model = self.model;
+        let Some(ty) = self.stub_type(ty) else {
+            return Vec::new();
+        };
+        let Some(sc) = model.subclassing(&ty, package_ok) else {
+            return Vec::new();
+        };
+        let methods: Vec<StubMethod> = sc
+            .methods
+            .iter()
+            .map(|(m, params, ret)| StubMethod {
+                name: m.name.clone(),
+                descriptor: m.descriptor.clone(),
+                access: access_word(m.access),
+                params: params.clone(),
+                ret: ret.clone(),
+            })
+            .collect();
+        let (superclass, interface) = if sc.class.is_interface() {
+            ("java.lang.Object".to_string(), Some(sc.class.name.clone()))
+        } else {
+            (sc.class.name.clone(), None)
+        };
+        let mut out = Vec::new();
+        for (ctor, super_params) in sc.constructors.iter().take(STUB_CONSTRUCTORS) {
+            let stub = Stub {
+                superclass: superclass.clone(),
+                interface: interface.clone(),
+                super_descriptor: ctor.map_or_else(|| "()V".to_string(), |c| c.descriptor.clone()),
+                super_params: super_params.len(),
+                methods: methods.clone(),
+            };
+            let package = sc.package_access || crate::model::subclass::needs_package(*ctor);
+            let mut params = super_params.clone();
+            params.extend(methods.iter().filter_map(|m| m.ret.clone()));
+            let op = Operation {
+                kind: OpKind::Constructor,
+                class: crate::stubclass::class_name(&stub, package),
+                name: "<init>".into(),
+                descriptor: crate::stubclass::constructor_descriptor(&stub),
+                owner: ty.clone(),
+                params,
+                ret: Some(ty.clone()),
+                varargs: false,
+                overloaded: false,
+                method_type_args: Vec::new(),
+                outer_instance: false,
+                stub: Some(Arc::new(stub)),
+            };
+            out.push(self.push(op, cut, &sc.class.name));
+        }
+        out
+    }
+
+    /// The type a stub of `need` is made at: its wildcard arguments replaced by their bound
+    /// (`Iterable<? extends String>`: `Iterable<String>`), as for a helper class.
+    fn stub_type(&self, need: &JType) -> Option<JType> {
+        let name = need.class_name()?;
+        let ci = self.model.get(name)?;
+        self.helper_type(need, name, ci)
+    }
+}
+
+/// The access keyword of a method overriding one with access flags `a`.
+fn access_word(a: u16) -> &'static str {
+    use crate::model::access::{PROTECTED, PUBLIC};
+    if a & PUBLIC != 0 {
+        "public"
+    } else if a & PROTECTED != 0 {
+        "protected"
+    } else {
+        ""
     }
 }
 
@@ -715,6 +848,7 @@ pub fn add_view_ops(
         include,
         exclude,
         fixed: Vec::new(),
+        stubs: false,
     };
     let mut done: BTreeSet<String> = b.set.instantiations.keys().cloned().collect();
     let mut frontier: Vec<OpId> = b.set.primary.clone();
@@ -962,6 +1096,7 @@ impl<'a> Builder<'a> {
             overloaded,
             method_type_args: Vec::new(),
             outer_instance: outer.is_some(),
+            stub: None,
         };
         Some(self.push(op, cut, name))
     }
@@ -1030,6 +1165,7 @@ impl<'a> Builder<'a> {
                 overloaded,
                 method_type_args: targs,
                 outer_instance: false,
+                stub: None,
             };
             let observer = is_observer(m, ret.as_ref());
             let id = self.push(op, cut, name);
@@ -1091,6 +1227,7 @@ impl<'a> Builder<'a> {
                 overloaded: false,
                 method_type_args: Vec::new(),
                 outer_instance: false,
+                stub: None,
             };
             out.push(self.push(get, true, name));
             if f.is_static() && !f.is_final() && !self.named(&sig) {
@@ -1112,6 +1249,7 @@ impl<'a> Builder<'a> {
                     overloaded: false,
                     method_type_args: Vec::new(),
                     outer_instance: false,
+                    stub: None,
                 };
                 out.push(self.push(set, true, name));
             }

@@ -612,6 +612,7 @@ fn seeded_repo(ops: &mut OpSet) -> Repo {
         overloaded: true,
         method_type_args: Vec::new(),
         outer_instance: false,
+        stub: None,
     });
     repo.add(Made {
         seq: Arc::new(Sequence {

@@ -53,7 +53,9 @@ import static jforge.worker.Proto.STMT_CALL;
  *   is a Collection or Map holding a null (new DualTreeBidiMap(new SingletonMap()): the
  *   APIs document the NPE where nulls are not permitted), or a callback argument (one
  *   abstract method) returns null for the values the throwing call was given (its null
- *   reaches the class's code after it returned: no frame of it on the stack);
+ *   reaches the class's code after it returned: no frame of it on the stack), or a stub
+ *   jforge made (an anonymous subclass, {@link Stubs}) as receiver or argument object
+ *   returns null from one of its methods;
  * - CAUSE_COMPARATOR: an equals/hashCode/compareTo violation of values built with a Comparator
  *   argument that is not reflexive, antisymmetric, transitive or consistent with equals on the
  *   sequence's values (TreeSet documents what its equals means then);
@@ -137,6 +139,10 @@ final class Blame {
             cause = CAUSE_STATE;
         }
         if (cause == CAUSE_NONE && npe && (call && returnsNull(inputs, a) || inputs.stream().anyMatch(Lambdas::returnsNull))) {
+            cause = CAUSE_NULL_INPUT;
+        }
+        if (cause == CAUSE_NONE && npe && (Stubs.returnsNull(receiver(a, call)) || inputs.stream().anyMatch(Stubs::returnsNull)
+                || !call && b >= 0 && Stubs.returnsNull(ex.vals[b]))) {
             cause = CAUSE_NULL_INPUT;
         }
         out.u8(cause);
