@@ -339,6 +339,7 @@ impl Builder<'_> {
     /// returns the parameter types they take.
     fn primary_ops(&mut self, classes: &[String]) -> BTreeSet<JType> {
         let mut param_types = BTreeSet::new();
+        let mut interfaces = Vec::new();
         for c in classes {
             let Some(ci) = self.model.get(c) else {
                 continue;
@@ -350,24 +351,43 @@ impl Builder<'_> {
                 continue;
             };
             self.set.instantiations.insert(c.clone(), ty.clone());
-            let ops = self.class_ops(ci, &ty, true);
-            let stubs = if ci.is_abstract() && !ci.is_interface() {
-                self.stub_ops(&ty, true, true)
-            } else {
-                Vec::new()
-            };
-            // A stub of a class under test is a primary operation (it runs the class's
-            // constructor, and gen takes receivers from primary results) and a producer
-            // (params makes its receivers from producers).
-            self.set.secondary.extend(&stubs);
-            for id in ops.into_iter().chain(stubs) {
-                self.set.primary.push(id);
-                for p in self.set.table.get(id).params.clone() {
-                    param_types.insert(p);
-                }
+            let mut ops = self.class_ops(ci, &ty, true);
+            if ci.is_interface() {
+                interfaces.push(ty);
+            } else if ci.is_abstract() {
+                ops.extend(self.primary_stubs(&ty));
+            }
+            self.add_primary(ops, &mut param_types);
+        }
+        // An interface under test that no operation under test makes (`Callbacks.Codec`, a
+        // parameter type of its own package) gets stubs too; one that one makes does not
+        // (its implementations are the values worth testing).
+        for ty in interfaces {
+            if !self.produced(&ty) {
+                let stubs = self.primary_stubs(&ty);
+                self.add_primary(stubs, &mut param_types);
             }
         }
         param_types
+    }
+
+    /// The stubs of a class under test at type `ty`: primary operations (a stub runs the
+    /// class's constructor, and gen takes receivers from primary results) and producers
+    /// (params makes its receivers from producers).
+    fn primary_stubs(&mut self, ty: &JType) -> Vec<OpId> {
+        let stubs = self.stub_ops(ty, true, true);
+        self.set.secondary.extend(&stubs);
+        stubs
+    }
+
+    /// Adds `ops` to the primary operations and their parameter types to `param_types`.
+    fn add_primary(&mut self, ops: Vec<OpId>, param_types: &mut BTreeSet<JType>) {
+        for id in ops {
+            self.set.primary.push(id);
+            for p in self.set.table.get(id).params.clone() {
+                param_types.insert(p);
+            }
+        }
     }
 
     /// Observers of the types the classes under test return but are not under test (a
