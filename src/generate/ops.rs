@@ -354,7 +354,9 @@ impl Builder<'_> {
             let mut ops = self.class_ops(ci, &ty, true);
             if ci.is_interface() {
                 interfaces.push(ty);
-            } else if ci.is_abstract() {
+            } else if ci.is_abstract() || self.model.constructors_of(c).is_empty() {
+                // (a class with a protected constructor only is made to be subclassed:
+                // `ResourceBundle.Control`)
                 ops.extend(self.primary_stubs(&ty));
             }
             self.add_primary(ops, &mut param_types);
@@ -375,7 +377,12 @@ impl Builder<'_> {
     /// class's constructor, and gen takes receivers from primary results) and producers
     /// (params makes its receivers from producers).
     fn primary_stubs(&mut self, ty: &JType) -> Vec<OpId> {
-        let stubs = self.stub_ops(ty, true, true);
+        // Package access only where the tests are in the class's package (not for the JDK's
+        // classes, whose tests go to `jforge.tests`).
+        let class = ty.class_name().unwrap_or_default();
+        let package = class.rsplit_once('.').map(|(p, _)| p.to_string());
+        let package_ok = crate::emit::suite::test_package(class, None) == package;
+        let stubs = self.stub_ops(ty, package_ok, true);
         self.set.secondary.extend(&stubs);
         stubs
     }

@@ -51,7 +51,8 @@ fn has_package_access(a: u16) -> bool {
 
 impl Model {
     /// How a test subclasses `ty` anonymously, when it can: a public top-level or static
-    /// member class, abstract and not final, or an interface that is no functional interface
+    /// member class, not final, abstract or without a public constructor (a protected one:
+    /// `new ResourceBundle.Control() {}`), or an interface that is no functional interface
     /// (those get lambdas) and no annotation; at least one constructor a subclass may call
     /// (public, protected, or package access when `package_ok`: the test is in the class's
     /// package); every abstract method, inherited ones included, not generic itself, with
@@ -71,7 +72,7 @@ impl Model {
                     ..
                 }
             )
-            && (ci.is_abstract() || ci.is_interface())
+            && (ci.is_abstract() || ci.is_interface() || self.constructors_of(name).is_empty())
             && ty.is_concrete()
             && (!ci.is_interface() || self.function_type(ty).is_none());
         if !shape_ok {
