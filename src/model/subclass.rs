@@ -182,21 +182,32 @@ impl Model {
                 .filter_map(|s| self.get(s))
                 .filter(|k| k.is_interface()),
         );
-        let methods = || {
-            ifaces
-                .iter()
-                .flat_map(|k| k.methods.iter().filter(instance))
-        };
-        for m in methods().filter(|m| !m.is_abstract()) {
-            let kk = key(m);
-            if !need.contains_key(&kk) {
-                implemented.insert(kk);
-            }
+        // Per key, the interface declarations no subinterface redeclares: implemented when
+        // one of them is a default method (`ConcurrentMap.replace` re-abstracts `Map`'s).
+        let mut decls: BTreeMap<(String, String), Vec<&MethodInfo>> = BTreeMap::new();
+        for m in ifaces
+            .iter()
+            .flat_map(|k| k.methods.iter().filter(instance))
+        {
+            decls.entry(key(m)).or_default().push(m);
         }
-        for m in methods().filter(|m| m.is_abstract()) {
-            let kk = key(m);
-            if !implemented.contains(&kk) {
-                need.entry(kk).or_insert(m);
+        for (kk, ms) in decls {
+            if implemented.contains(&kk) || need.contains_key(&kk) {
+                continue;
+            }
+            let specific: Vec<&MethodInfo> = ms
+                .iter()
+                .filter(|m| {
+                    !ms.iter()
+                        .any(|o| o.owner != m.owner && self.supertypes(&o.owner).contains(&m.owner))
+                })
+                .copied()
+                .collect();
+            if let Some(m) = specific
+                .first()
+                .filter(|_| specific.iter().all(|m| m.is_abstract()))
+            {
+                need.insert(kk, m);
             }
         }
         Some(need.into_values().collect())
