@@ -269,6 +269,9 @@ struct Builder<'a> {
     /// Make anonymous subclasses ([`Stub`]) of abstract classes under test and of abstract
     /// parameter types nothing else makes ([`build_ops_with_stubs`]).
     stubs: bool,
+    /// Also of classes under test through a constructor of package access, and of parameter
+    /// types (`params`; see [`build_ops_with_stubs`]).
+    package_stubs: bool,
 }
 
 /// At most this many calls (constructors, factories) per type the producer graph supplies,
@@ -284,7 +287,7 @@ pub fn build_ops(
     include: Option<&Regex>,
     exclude: Option<&Regex>,
 ) -> OpSet {
-    build(model, classes, include, exclude, false)
+    Builder::new(model, include, exclude).build(classes)
 }
 
 /// [`build_ops`] plus anonymous subclasses ("stubs", [`Stub`]): an abstract class under test
@@ -293,45 +296,61 @@ pub fn build_ops(
 /// implements publicly gets one as value (`TimerTask`, `ListResourceBundle`). `gen` and
 /// `params` use it; `exhaustive` and `builders` keep their search spaces of the code's own
 /// members.
+///
+/// `all`: parameter types get stubs too, and so does a class under test whose constructors
+/// have package access (`params`, which calls each method once and keeps the first working
+/// call). `gen` passes false and stubs only the classes under test that are made to be
+/// subclassed (a public or protected constructor): a stub answering defaults loops forever
+/// in the code it is given to (an `Iterator` whose `hasNext()` is always true in
+/// `Iterators.find`), and stubs of guava's `Immutable*` (package-private constructors) hung;
+/// on guava collect, 60 s, they cost 13 worker restarts and branch coverage fell from 47% to
+/// 28-31% (BENCHMARKS.md).
 pub fn build_ops_with_stubs(
     model: &Model,
     classes: &[String],
     include: Option<&Regex>,
     exclude: Option<&Regex>,
+    all: bool,
 ) -> OpSet {
-    build(model, classes, include, exclude, true)
+    let mut b = Builder::new(model, include, exclude);
+    b.stubs = true;
+    b.package_stubs = all;
+    b.build(classes)
 }
 
-fn build(
-    model: &Model,
-    classes: &[String],
-    include: Option<&Regex>,
-    exclude: Option<&Regex>,
-    stubs: bool,
-) -> OpSet {
-    let mut b = Builder {
-        model,
-        set: OpSet::default(),
-        include,
-        exclude,
-        fixed: Vec::new(),
-        stubs,
-    };
-    let param_types = b.primary_ops(classes);
-    // Helper classes for parameter types nothing under test can produce.
-    let helpers = b.helper_types(&param_types);
-    for ty in helpers.into_values() {
-        let Some(ci) = ty.class_name().and_then(|n| model.get(n)) else {
-            continue;
-        };
-        let ops = b.class_ops(ci, &ty, false);
-        b.set.secondary.extend(ops);
+impl<'a> Builder<'a> {
+    fn new(model: &'a Model, include: Option<&'a Regex>, exclude: Option<&'a Regex>) -> Self {
+        Builder {
+            model,
+            set: OpSet::default(),
+            include,
+            exclude,
+            fixed: Vec::new(),
+            stubs: false,
+            package_stubs: false,
+        }
     }
-    b.producer_ops(&param_types);
-    b.unproduced_skips();
-    b.returned_type_observers();
-    b.set.owner_class.resize(b.set.table.len(), None);
-    b.set
+
+    /// The operations of `classes` (see [`build_ops`]).
+    fn build(mut self, classes: &[String]) -> OpSet {
+        let model = self.model;
+        let b = &mut self;
+        let param_types = b.primary_ops(classes);
+        // Helper classes for parameter types nothing under test can produce.
+        let helpers = b.helper_types(&param_types);
+        for ty in helpers.into_values() {
+            let Some(ci) = ty.class_name().and_then(|n| model.get(n)) else {
+                continue;
+            };
+            let ops = b.class_ops(ci, &ty, false);
+            b.set.secondary.extend(ops);
+        }
+        b.producer_ops(&param_types);
+        b.unproduced_skips();
+        b.returned_type_observers();
+        b.set.owner_class.resize(b.set.table.len(), None);
+        self.set
+    }
 }
 
 impl Builder<'_> {
@@ -382,7 +401,7 @@ impl Builder<'_> {
         let class = ty.class_name().unwrap_or_default();
         let package = class.rsplit_once('.').map(|(p, _)| p.to_string());
         let package_ok = crate::emit::suite::test_package(class, None) == package;
-        let stubs = self.stub_ops(ty, package_ok, true);
+        let stubs = self.stub_ops(ty, package_ok && self.package_stubs, true);
         self.set.secondary.extend(&stubs);
         stubs
     }
@@ -544,7 +563,7 @@ impl Builder<'_> {
                 continue;
             }
             let mut made = self.producers_for(&need);
-            if made.is_empty() {
+            if made.is_empty() && self.package_stubs {
                 made = self.stub_ops(&need, false, false);
             }
             for id in made {
@@ -876,6 +895,7 @@ pub fn add_view_ops(
         exclude,
         fixed: Vec::new(),
         stubs: false,
+        package_stubs: false,
     };
     let mut done: BTreeSet<String> = b.set.instantiations.keys().cloned().collect();
     let mut frontier: Vec<OpId> = b.set.primary.clone();

@@ -575,14 +575,11 @@ fn functional_interface_parameters_get_a_lambda() {
     ] {
         assert!(src.contains(call), "no {call} in\n{src}");
     }
-    // Codec has two abstract methods: no lambda, but an anonymous class (a stub)
+    // Codec has two abstract methods: no lambda, and gen makes no anonymous class of a
+    // parameter type (ops::build_ops_with_stubs), so wire(Codec) is reported as unproduced
     let skipped = stats["skipped_members"].to_string();
-    assert!(!skipped.contains("wire(Codec)"), "{skipped}");
+    assert!(skipped.contains("wire(Codec)"), "{skipped}");
     assert!(!skipped.contains("each(Consumer)"), "{skipped}");
-    assert!(
-        src.contains("new Callbacks.Codec() { @Override public String decode(String p$0) {"),
-        "{src}"
-    );
     let run = compile_and_run_junit4(&out, classes.to_str().unwrap());
     assert!(
         run.tests_run > 0 && run.failures.is_empty(),
