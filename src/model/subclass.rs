@@ -195,14 +195,7 @@ impl Model {
             if implemented.contains(&kk) || need.contains_key(&kk) {
                 continue;
             }
-            let specific: Vec<&MethodInfo> = ms
-                .iter()
-                .filter(|m| {
-                    !ms.iter()
-                        .any(|o| o.owner != m.owner && self.supertypes(&o.owner).contains(&m.owner))
-                })
-                .copied()
-                .collect();
+            let specific = self.most_specific(&ms);
             if let Some(m) = specific
                 .first()
                 .filter(|_| specific.iter().all(|m| m.is_abstract()))
