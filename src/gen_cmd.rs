@@ -10,7 +10,7 @@ use crate::generate::finish::{
     EarlierTest, ErrorTest, FinishStats, Selecting, error_tests, regression_tests,
 };
 use crate::generate::literals::LiteralPool;
-use crate::generate::ops::{OpSet, SkipReason, add_view_ops, build_ops};
+use crate::generate::ops::{OpSet, SkipReason, add_view_ops, build_ops_with_stubs};
 use crate::generate::random::{CONSOLE_PROPERTY, GenConfig, Generator, Progress};
 use crate::generate::report::{EarlierSuite, Phases, Report, RunFacts, SuiteCoverage};
 use crate::report::ValidationSummary;
@@ -761,7 +761,7 @@ fn operations(
     sel: &Selected,
 ) -> anyhow::Result<OpSet> {
     let (include, exclude) = (limits.include.as_ref(), limits.exclude.as_ref());
-    let mut ops = build_ops(&session.model, &sel.classes, include, exclude);
+    let mut ops = build_ops_with_stubs(&session.model, &sel.classes, include, exclude, false);
     if let Some(f) = &args.builders {
         crate::builders::restrict_ops(&mut ops, f)?;
     }

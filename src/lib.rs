@@ -29,4 +29,5 @@ pub mod sequence;
 pub mod session;
 pub mod shard;
 pub mod strategy;
+pub mod stubclass;
 pub mod suite;

@@ -58,6 +58,54 @@ pub struct Operation {
     /// Constructor of a non-static inner class: `params[0]` is the outer instance and the call
     /// is written `outer.new Inner(rest)`.
     pub outer_instance: bool,
+    /// A constructor of an anonymous subclass jforge makes (see [`Stub`]); `None` for every
+    /// member of the code under test.
+    pub stub: Option<Arc<Stub>>,
+}
+
+/// An anonymous subclass of an abstract class (or an implementation of an interface with
+/// several abstract methods) that no public class of the class path implements: `new
+/// ForwardingList<String>() { protected List<String> delegate() { return arrayList0; } }`.
+/// Its operation is a constructor (`OpKind::Constructor`) of a class the runner writes
+/// before the workers load it ([`Operation::class`] names it); the operation's `params`
+/// are the super constructor's arguments, then one value per non-void method, which that
+/// method returns. The writers print the anonymous class instead of the runner's class.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Stub {
+    /// Binary name of the class extended (`java.lang.Object` for an interface).
+    pub superclass: String,
+    /// The interface implemented, if the stub is of an interface.
+    pub interface: Option<String>,
+    /// Erased descriptor of the super constructor called.
+    pub super_descriptor: String,
+    /// How many of the operation's `params` go to the super constructor.
+    pub super_params: usize,
+    /// The methods implemented, in the order of their values in the operation's `params`.
+    pub methods: Vec<StubMethod>,
+}
+
+/// One abstract method a [`Stub`] implements.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StubMethod {
+    pub name: String,
+    /// Erased JVM descriptor.
+    pub descriptor: String,
+    /// `public`, `protected` or package access (`""`): the access of the method overridden.
+    pub access: &'static str,
+    /// Parameter types as seen from the stub's type (for the source of the override).
+    pub params: Vec<JType>,
+    /// Return type as seen from the stub's type; `None` for void (the method does nothing).
+    pub ret: Option<JType>,
+}
+
+impl Stub {
+    /// The index in the operation's `params` of the value method `k` returns (`None` for a
+    /// void method).
+    pub fn value_of(&self, k: usize) -> Option<usize> {
+        self.methods.get(k)?.ret.as_ref()?;
+        let before = self.methods[..k].iter().filter(|m| m.ret.is_some()).count();
+        Some(self.super_params + before)
+    }
 }
 
 impl Operation {
@@ -82,6 +130,7 @@ impl Operation {
             overloaded: false,
             method_type_args: Vec::new(),
             outer_instance: false,
+            stub: None,
         }
     }
 

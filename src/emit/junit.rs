@@ -190,6 +190,11 @@ fn collect_type(t: &JType, out: &mut BTreeSet<String>) {
 
 fn collect_op(op: &Operation, out: &mut BTreeSet<String>) {
     collect_type(&op.owner, out);
+    for m in op.stub.iter().flat_map(|s| &s.methods) {
+        for t in m.params.iter().chain(&m.ret) {
+            collect_type(t, out);
+        }
+    }
     for t in op
         .params
         .iter()
@@ -362,6 +367,10 @@ impl MethodWriter<'_> {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        if let Some(stub) = &op.stub {
+            let args: Vec<String> = rest.iter().map(|a| self.arg(*a)).collect();
+            return super::literal::stub_source(op, stub, &args, &|t: &JType| self.namer.ty(t));
+        }
         match op.kind {
             OpKind::Constructor => {
                 if op.outer_instance && !rest.is_empty() {

@@ -12,7 +12,7 @@
 
 use crate::model::types::JType;
 use crate::model::types::Prim;
-use crate::sequence::{LambdaBody, Value};
+use crate::sequence::{LambdaBody, Operation, Stub, Value};
 
 /// Java source literal of `v` for a context of static type `ty`: `1L`, `(byte) 1`,
 /// `(short) -3`, `'\n'`, `'\u0000'`, `'\''`, `1.5f`, `Float.NaN`, `Double.POSITIVE_INFINITY`,
@@ -264,6 +264,46 @@ pub fn string_literal(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// Source of a stub operation ([`Stub`]): the anonymous class
+/// `new ForwardingList<String>() { @Override protected List<String> delegate() { return arrayList0; } }`
+/// on one line. `args` are the source expressions of the operation's inputs (the super
+/// constructor's arguments, then the values the methods return: variables the writers
+/// declare once and never assign again, or inlined literals, so that the class may capture
+/// them); `name` names types (the writer's imports).
+pub fn stub_source(
+    op: &Operation,
+    stub: &Stub,
+    args: &[String],
+    name: &dyn Fn(&JType) -> String,
+) -> String {
+    let supers = args.get(..stub.super_params).unwrap_or_default().join(", ");
+    let mut body = String::new();
+    for (k, m) in stub.methods.iter().enumerate() {
+        let params: Vec<String> = m
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("{} p${i}", name(p)))
+            .collect();
+        let access = if m.access.is_empty() {
+            String::new()
+        } else {
+            format!("{} ", m.access)
+        };
+        let (ret, result) = match (&m.ret, stub.value_of(k).and_then(|i| args.get(i))) {
+            (Some(r), Some(v)) => (name(r), format!(" return {v}; ")),
+            (Some(r), None) => (name(r), " return null; ".to_string()),
+            (None, _) => ("void".to_string(), " ".to_string()),
+        };
+        body.push_str(&format!(
+            " @Override {access}{ret} {}({}) {{{result}}}",
+            m.name,
+            params.join(", ")
+        ));
+    }
+    format!("new {}({supers}) {{{body} }}", name(&op.owner))
 }
 
 #[cfg(test)]

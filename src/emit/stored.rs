@@ -285,6 +285,7 @@ mod tests {
             overloaded: false,
             method_type_args: Vec::new(),
             outer_instance: false,
+            stub: None,
         });
         t
     }

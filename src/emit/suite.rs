@@ -712,6 +712,7 @@ mod tests {
             overloaded: false,
             method_type_args: vec![],
             outer_instance: false,
+            stub: None,
         }
     }
 

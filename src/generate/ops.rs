@@ -9,9 +9,10 @@
 
 use crate::model::producers::{self, ProducerKind, default_implementation};
 use crate::model::{ClassInfo, JType, MethodInfo, Model, Nesting, Prim, TypeArg, TypeParam};
-use crate::sequence::{LambdaBody, OpId, OpKind, OpTable, Operation, Value};
+use crate::sequence::{LambdaBody, OpId, OpKind, OpTable, Operation, Stub, StubMethod, Value};
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::Arc;
 
 /// The operations of a run.
 #[derive(Debug, Default)]
@@ -269,6 +270,12 @@ struct Builder<'a> {
     /// `Optional<BigDecimal>` parameter: T = BigDecimal); set only while a producer's
     /// operation is built, read by [`Builder::choose_args`].
     fixed: Vec<(String, JType)>,
+    /// Make anonymous subclasses ([`Stub`]) of abstract classes under test and of abstract
+    /// parameter types nothing else makes ([`build_ops_with_stubs`]).
+    stubs: bool,
+    /// Also of classes under test through a constructor of package access, and of parameter
+    /// types (`params`; see [`build_ops_with_stubs`]).
+    package_stubs: bool,
 }
 
 /// At most this many calls (constructors, factories) per type the producer graph supplies,
@@ -284,28 +291,70 @@ pub fn build_ops(
     include: Option<&Regex>,
     exclude: Option<&Regex>,
 ) -> OpSet {
-    let mut b = Builder {
-        model,
-        set: OpSet::default(),
-        include,
-        exclude,
-        fixed: Vec::new(),
-    };
-    let param_types = b.primary_ops(classes);
-    // Helper classes for parameter types nothing under test can produce.
-    let helpers = b.helper_types(&param_types);
-    for ty in helpers.into_values() {
-        let Some(ci) = ty.class_name().and_then(|n| model.get(n)) else {
-            continue;
-        };
-        let ops = b.class_ops(ci, &ty, false);
-        b.set.secondary.extend(ops);
+    Builder::new(model, include, exclude).build(classes)
+}
+
+/// [`build_ops`] plus anonymous subclasses ("stubs", [`Stub`]): an abstract class under test
+/// gets one as receiver (its concrete methods are exercised), and a parameter type that is
+/// an abstract class or an interface of several methods that nothing on the class path
+/// implements publicly gets one as value (`TimerTask`, `ListResourceBundle`). `gen` and
+/// `params` use it; `exhaustive` and `builders` keep their search spaces of the code's own
+/// members.
+///
+/// `all`: parameter types get stubs too, and so does a class under test whose constructors
+/// have package access (`params`, which calls each method once and keeps the first working
+/// call). `gen` passes false and stubs only the classes under test that are made to be
+/// subclassed (a public or protected constructor): a stub answering defaults loops forever
+/// in the code it is given to (an `Iterator` whose `hasNext()` is always true in
+/// `Iterators.find`), and stubs of guava's `Immutable*` (package-private constructors) hung;
+/// on guava collect, 60 s, they cost 13 worker restarts and branch coverage fell from 47% to
+/// 28-31% (BENCHMARKS.md).
+pub fn build_ops_with_stubs(
+    model: &Model,
+    classes: &[String],
+    include: Option<&Regex>,
+    exclude: Option<&Regex>,
+    all: bool,
+) -> OpSet {
+    let mut b = Builder::new(model, include, exclude);
+    b.stubs = true;
+    b.package_stubs = all;
+    b.build(classes)
+}
+
+impl<'a> Builder<'a> {
+    fn new(model: &'a Model, include: Option<&'a Regex>, exclude: Option<&'a Regex>) -> Self {
+        Builder {
+            model,
+            set: OpSet::default(),
+            include,
+            exclude,
+            fixed: Vec::new(),
+            stubs: false,
+            package_stubs: false,
+        }
     }
-    b.producer_ops(&param_types);
-    b.unproduced_skips();
-    b.returned_type_observers();
-    b.set.owner_class.resize(b.set.table.len(), None);
-    b.set
+
+    /// The operations of `classes` (see [`build_ops`]).
+    fn build(mut self, classes: &[String]) -> OpSet {
+        let model = self.model;
+        let b = &mut self;
+        let param_types = b.primary_ops(classes);
+        // Helper classes for parameter types nothing under test can produce.
+        let helpers = b.helper_types(&param_types);
+        for ty in helpers.into_values() {
+            let Some(ci) = ty.class_name().and_then(|n| model.get(n)) else {
+                continue;
+            };
+            let ops = b.class_ops(ci, &ty, false);
+            b.set.secondary.extend(ops);
+        }
+        b.producer_ops(&param_types);
+        b.unproduced_skips();
+        b.returned_type_observers();
+        b.set.owner_class.resize(b.set.table.len(), None);
+        self.set
+    }
 }
 
 impl Builder<'_> {
@@ -313,6 +362,7 @@ impl Builder<'_> {
     /// returns the parameter types they take.
     fn primary_ops(&mut self, classes: &[String]) -> BTreeSet<JType> {
         let mut param_types = BTreeSet::new();
+        let mut interfaces = Vec::new();
         for c in classes {
             let Some(ci) = self.model.get(c) else {
                 continue;
@@ -324,15 +374,50 @@ impl Builder<'_> {
                 continue;
             };
             self.set.instantiations.insert(c.clone(), ty.clone());
-            let ops = self.class_ops(ci, &ty, true);
-            for id in ops {
-                self.set.primary.push(id);
-                for p in self.set.table.get(id).params.clone() {
-                    param_types.insert(p);
-                }
+            let mut ops = self.class_ops(ci, &ty, true);
+            if ci.is_interface() {
+                interfaces.push(ty);
+            } else if ci.is_abstract() || self.model.constructors_of(c).is_empty() {
+                // (a class with a protected constructor only is made to be subclassed:
+                // `ResourceBundle.Control`)
+                ops.extend(self.primary_stubs(&ty));
+            }
+            self.add_primary(ops, &mut param_types);
+        }
+        // An interface under test that no operation under test makes (`Callbacks.Codec`, a
+        // parameter type of its own package) gets stubs too; one that one makes does not
+        // (its implementations are the values worth testing).
+        for ty in interfaces {
+            if !self.produced(&ty) {
+                let stubs = self.primary_stubs(&ty);
+                self.add_primary(stubs, &mut param_types);
             }
         }
         param_types
+    }
+
+    /// The stubs of a class under test at type `ty`: primary operations (a stub runs the
+    /// class's constructor, and gen takes receivers from primary results) and producers
+    /// (params makes its receivers from producers).
+    fn primary_stubs(&mut self, ty: &JType) -> Vec<OpId> {
+        // Package access only where the tests are in the class's package (not for the JDK's
+        // classes, whose tests go to `jforge.tests`).
+        let class = ty.class_name().unwrap_or_default();
+        let package = class.rsplit_once('.').map(|(p, _)| p.to_string());
+        let package_ok = crate::emit::suite::test_package(class, None) == package;
+        let stubs = self.stub_ops(ty, package_ok && self.package_stubs, true);
+        self.set.secondary.extend(&stubs);
+        stubs
+    }
+
+    /// Adds `ops` to the primary operations and their parameter types to `param_types`.
+    fn add_primary(&mut self, ops: Vec<OpId>, param_types: &mut BTreeSet<JType>) {
+        for id in ops {
+            self.set.primary.push(id);
+            for p in self.set.table.get(id).params.clone() {
+                param_types.insert(p);
+            }
+        }
     }
 
     /// Observers of the types the classes under test return but are not under test (a
@@ -481,7 +566,11 @@ impl Builder<'_> {
             if !seen.insert(need.clone()) || !self.needs_producer(&need) {
                 continue;
             }
-            for id in self.producers_for(&need) {
+            let mut made = self.producers_for(&need);
+            if made.is_empty() && self.package_stubs {
+                made = self.stub_ops(&need, false, false);
+            }
+            for id in made {
                 self.set.secondary.push(id);
                 if depth < producers::MAX_DEPTH {
                     for p in &self.set.table.get(id).params {
@@ -587,6 +676,7 @@ impl Builder<'_> {
             overloaded: false,
             method_type_args: Vec::new(),
             outer_instance: false,
+            stub: None,
         };
         Some(self.push(op, false, &f.owner))
     }
@@ -647,6 +737,7 @@ impl Builder<'_> {
             overloaded,
             method_type_args: targs,
             outer_instance: false,
+            stub: None,
         };
         Some(self.push(op, false, class))
     }
@@ -679,6 +770,94 @@ impl Builder<'_> {
             let entry = format!("{member}: no value for {}", ty.source());
             self.set.skipped.push((entry, SkipReason::NoProducer));
         }
+    }
+}
+
+/// At most this many stubs of a type (one per super constructor, simplest first).
+const STUB_CONSTRUCTORS: usize = 2;
+
+/// Anonymous subclasses ([`Stub`]): values of abstract types nothing else makes.
+impl Builder<'_> {
+    /// Stub operations making values of `ty` (see [`Model::subclassing`]; `package_ok`: the
+    /// tests are written in the type's package, as for a class under test), one per super
+    /// constructor up to [`STUB_CONSTRUCTORS`]. Their inputs: the super constructor's
+    /// arguments, then what each non-void method returns.
+    fn stub_ops(&mut self, ty: &JType, package_ok: bool, cut: bool) -> Vec<OpId> {
+        if !self.stubs {
+            return Vec::new();
+        }
+        let model = self.model;
+        let Some(ty) = self.stub_type(ty) else {
+            return Vec::new();
+        };
+        let Some(sc) = model.subclassing(&ty, package_ok) else {
+            return Vec::new();
+        };
+        let methods: Vec<StubMethod> = sc
+            .methods
+            .iter()
+            .map(|(m, params, ret)| StubMethod {
+                name: m.name.clone(),
+                descriptor: m.descriptor.clone(),
+                access: access_word(m.access),
+                params: params.clone(),
+                ret: ret.clone(),
+            })
+            .collect();
+        let (superclass, interface) = if sc.class.is_interface() {
+            ("java.lang.Object".to_string(), Some(sc.class.name.clone()))
+        } else {
+            (sc.class.name.clone(), None)
+        };
+        let mut out = Vec::new();
+        for (ctor, super_params) in sc.constructors.iter().take(STUB_CONSTRUCTORS) {
+            let stub = Stub {
+                superclass: superclass.clone(),
+                interface: interface.clone(),
+                super_descriptor: ctor.map_or_else(|| "()V".to_string(), |c| c.descriptor.clone()),
+                super_params: super_params.len(),
+                methods: methods.clone(),
+            };
+            let package = sc.package_access || crate::model::subclass::needs_package(*ctor);
+            let mut params = super_params.clone();
+            params.extend(methods.iter().filter_map(|m| m.ret.clone()));
+            let op = Operation {
+                kind: OpKind::Constructor,
+                class: crate::stubclass::class_name(&stub, package),
+                name: "<init>".into(),
+                descriptor: crate::stubclass::constructor_descriptor(&stub),
+                owner: ty.clone(),
+                params,
+                ret: Some(ty.clone()),
+                varargs: false,
+                overloaded: false,
+                method_type_args: Vec::new(),
+                outer_instance: false,
+                stub: Some(Arc::new(stub)),
+            };
+            out.push(self.push(op, cut, &sc.class.name));
+        }
+        out
+    }
+
+    /// The type a stub of `need` is made at: its wildcard arguments replaced by their bound
+    /// (`Iterable<? extends String>`: `Iterable<String>`), as for a helper class.
+    fn stub_type(&self, need: &JType) -> Option<JType> {
+        let name = need.class_name()?;
+        let ci = self.model.get(name)?;
+        self.helper_type(need, name, ci)
+    }
+}
+
+/// The access keyword of a method overriding one with access flags `a`.
+fn access_word(a: u16) -> &'static str {
+    use crate::model::access::{PROTECTED, PUBLIC};
+    if a & PUBLIC != 0 {
+        "public"
+    } else if a & PROTECTED != 0 {
+        "protected"
+    } else {
+        ""
     }
 }
 
@@ -719,6 +898,8 @@ pub fn add_view_ops(
         include,
         exclude,
         fixed: Vec::new(),
+        stubs: false,
+        package_stubs: false,
     };
     let mut done: BTreeSet<String> = b.set.instantiations.keys().cloned().collect();
     let mut frontier: Vec<OpId> = b.set.primary.clone();
@@ -989,6 +1170,7 @@ impl<'a> Builder<'a> {
             overloaded,
             method_type_args: Vec::new(),
             outer_instance: outer.is_some(),
+            stub: None,
         };
         Some(self.push(op, cut, name))
     }
@@ -1057,6 +1239,7 @@ impl<'a> Builder<'a> {
                 overloaded,
                 method_type_args: targs,
                 outer_instance: false,
+                stub: None,
             };
             let observer = is_observer(m, ret.as_ref());
             let id = self.push(op, cut, name);
@@ -1118,6 +1301,7 @@ impl<'a> Builder<'a> {
                 overloaded: false,
                 method_type_args: Vec::new(),
                 outer_instance: false,
+                stub: None,
             };
             out.push(self.push(get, true, name));
             if f.is_static() && !f.is_final() && !self.named(&sig) {
@@ -1139,6 +1323,7 @@ impl<'a> Builder<'a> {
                     overloaded: false,
                     method_type_args: Vec::new(),
                     outer_instance: false,
+                    stub: None,
                 };
                 out.push(self.push(set, true, name));
             }

@@ -915,9 +915,21 @@ impl<'a> Generator<'a> {
         let mut parents = Vec::new();
         let mut args = Vec::with_capacity(inputs.len());
         let receiver_slots = usize::from(op.has_receiver() || op.outer_instance);
+        // What a stub's methods return: a value of the pool (never a random null, as for a
+        // receiver), `null` only when the pool has none (ops::build_ops_with_stubs).
+        let stub_values = op.stub.as_ref().map_or(usize::MAX, |s| s.super_params);
         self.building = Some(op_id);
         for (i, &need) in inputs.iter().enumerate() {
-            let idx = self.pick_value(&mut b, &mut parents, need, i < receiver_slots, 0);
+            let returned = i >= stub_values;
+            let idx = self
+                .pick_value(
+                    &mut b,
+                    &mut parents,
+                    need,
+                    i < receiver_slots || returned,
+                    0,
+                )
+                .or_else(|| returned.then(|| self.push_null(&mut b, need)));
             let Some(idx) = idx else {
                 self.building = None;
                 return None;
@@ -972,13 +984,7 @@ impl<'a> Generator<'a> {
             return Some(i);
         }
         if !receiver && !need_ty.is_prim() && self.rng.random_bool(0.05) {
-            b.seq.stmts.push(Stmt::Lit {
-                ty: need_ty,
-                value: Value::Null,
-            });
-            b.tids.push(Some(need));
-            b.has_null = true;
-            return Some(b.seq.len() as u32 - 1);
+            return Some(self.push_null(b, need));
         }
         if is_literal_type(&need_ty) {
             return self.pick_literal(b, need, need_ty);
@@ -1007,6 +1013,17 @@ impl<'a> Generator<'a> {
             return Some(b.seq.len() as u32 - 1);
         }
         self.append_component(b, parents, &types, total)
+    }
+
+    /// Appends a `null` of type `need` to `b`; returns its index.
+    fn push_null(&self, b: &mut Draft, need: TypeId) -> u32 {
+        b.seq.stmts.push(Stmt::Lit {
+            ty: self.types[need as usize].clone(),
+            value: Value::Null,
+        });
+        b.tids.push(Some(need));
+        b.has_null = true;
+        b.seq.len() as u32 - 1
     }
 
     /// A statement already in `b` whose value fits `need` (never a `null` for a receiver),

@@ -223,15 +223,7 @@ impl Model {
             }
         }
         for (kk, ms) in candidates {
-            // Drop declarations overridden by one in a subinterface.
-            let mut best: Vec<&MethodInfo> = ms
-                .iter()
-                .filter(|m| {
-                    !ms.iter()
-                        .any(|o| o.owner != m.owner && self.supertypes(&o.owner).contains(&m.owner))
-                })
-                .copied()
-                .collect();
+            let mut best = self.most_specific(&ms);
             // Prefer a default (non-abstract) method, then the owner name, for determinism.
             best.sort_by_key(|m| (m.is_abstract(), m.owner.clone()));
             if let Some(m) = best.first() {
@@ -251,6 +243,18 @@ impl Model {
         let mut out: Vec<&MethodInfo> = chosen.into_values().collect();
         out.sort_by(|a, b| (&a.name, &a.descriptor).cmp(&(&b.name, &b.descriptor)));
         out
+    }
+
+    /// The declarations of one method among `ms` (same name and parameters, of several
+    /// interfaces) that no declaration of a subinterface overrides.
+    pub(super) fn most_specific<'a>(&self, ms: &[&'a MethodInfo]) -> Vec<&'a MethodInfo> {
+        ms.iter()
+            .filter(|m| {
+                !ms.iter()
+                    .any(|o| o.owner != m.owner && self.supertypes(&o.owner).contains(&m.owner))
+            })
+            .copied()
+            .collect()
     }
 
     /// Public constructors; none for abstract classes and interfaces.

@@ -9,6 +9,7 @@
 //! - `hierarchy`: [`Model`], supertypes/subtypes, inherited members, subtyping with generics.
 //! - `producers`: the producer graph (which public members make a value of a type).
 //! - `functional`: functional interfaces and their function types (what a lambda implements).
+//! - `subclass`: anonymous subclasses a test can write (what a stub implements).
 
 pub mod classfile;
 pub mod classpath;
@@ -16,6 +17,7 @@ pub mod functional;
 pub mod hierarchy;
 pub mod producers;
 pub mod signature;
+pub mod subclass;
 pub mod types;
 
 pub use hierarchy::Model;

@@ -328,10 +328,11 @@ pub fn load_closure_up_to(
     classes: &[String],
     max_loaded: usize,
 ) {
-    let mut queue: VecDeque<(String, usize)> = mentioned_classes(model, classes)
-        .into_iter()
-        .map(|c| (c, 1))
-        .collect();
+    let mut first = mentioned_classes(model, classes);
+    for c in classes {
+        subclassing_types(model, c, &mut first);
+    }
+    let mut queue: VecDeque<(String, usize)> = first.into_iter().map(|c| (c, 1)).collect();
     let mut seen: BTreeSet<String> = queue.iter().map(|(c, _)| c.clone()).collect();
     let mut loaded = 0;
     while let Some((class, depth)) = queue.pop_front() {
@@ -346,6 +347,7 @@ pub fn load_closure_up_to(
         if let Some(d) = default_implementation(&class) {
             next.insert(d.to_string());
         }
+        subclassing_types(model, &class, &mut next);
         if depth < MAX_DEPTH {
             for p in producers(model, &class).iter().take(FOLLOWED_PER_TYPE) {
                 for t in p.method.iter().flat_map(|m| m.params.iter()) {
@@ -357,6 +359,31 @@ pub fn load_closure_up_to(
             if seen.insert(n.clone()) {
                 queue.push_back((n, depth + 1));
             }
+        }
+    }
+}
+
+/// The classes an anonymous subclass of abstract class (or interface) `class` names: in its
+/// constructors and in the abstract methods of it and its supertypes, protected and package
+/// ones included (`Model::subclassing` must find them loaded: `ForwardingBag`'s protected
+/// `List<String> delegate()`).
+fn subclassing_types(model: &Model, class: &str, out: &mut BTreeSet<String>) {
+    let Some(ci) = model.get(class) else {
+        return;
+    };
+    if !ci.is_abstract() && !ci.is_interface() {
+        return;
+    }
+    let private = |m: &&MethodInfo| m.access & crate::model::access::PRIVATE != 0;
+    let mut members: Vec<&MethodInfo> = ci.constructors.iter().filter(|m| !private(m)).collect();
+    for s in std::iter::once(class.to_string()).chain(model.supertypes(class)) {
+        if let Some(k) = model.get(&s) {
+            members.extend(k.methods.iter().filter(|m| m.is_abstract() && !private(m)));
+        }
+    }
+    for m in members {
+        for t in m.params.iter().chain(&m.ret) {
+            collect_classes(t, out);
         }
     }
 }

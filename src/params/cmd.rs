@@ -7,7 +7,7 @@ use super::{Search, Settings};
 use crate::cli::{RunArgs, SuiteArgs};
 use crate::emit::output::RunOutput;
 use crate::emit::suite::Tool;
-use crate::generate::ops::build_ops;
+use crate::generate::ops::build_ops_with_stubs;
 use crate::report::StopReason;
 use crate::select;
 use crate::session::{Session, WorkerSettings};
@@ -119,7 +119,7 @@ impl Strategy for Params {
     fn run(self, mut session: Session, started: Instant) -> anyhow::Result<Finished<ParamsStats>> {
         let (limit, _) = self.limits.context(NOT_PREPARED)?;
         let (classes, mut skipped) = select_classes(&mut session, &self.args)?;
-        let ops = build_ops(&session.model, &classes, None, None);
+        let ops = build_ops_with_stubs(&session.model, &classes, None, None, true);
         skipped.extend(
             ops.skipped
                 .iter()

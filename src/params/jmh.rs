@@ -544,6 +544,11 @@ fn call_expr(op: &Operation, vars: &[String]) -> String {
         format!("<{}>", t.join(", "))
     };
     let owner = source_name(op.owner.class_name().unwrap_or(&op.class));
+    if let Some(stub) = &op.stub {
+        return crate::emit::literal::stub_source(op, stub, &args, &|t: &crate::model::JType| {
+            t.source()
+        });
+    }
     match op.kind {
         OpKind::Constructor if op.outer_instance => {
             let simple = op.class.rsplit('$').next().unwrap_or(&op.class);

@@ -783,6 +783,7 @@ fn seed_op(ops: &mut OpSet, member: &str, ret: JType) -> OpId {
         overloaded: true,
         method_type_args: Vec::new(),
         outer_instance: false,
+        stub: None,
     })
 }
 

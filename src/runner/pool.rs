@@ -104,6 +104,10 @@ pub struct Pool {
     stop_at: Option<Instant>,
     /// The JVMs of [`Pool::execute_elsewhere`], started on its first use.
     second: Option<Box<Pool>>,
+    /// The folder on the workers' class path where the classes of stub operations are
+    /// written before they are registered (`crate::stubclass`); shared with the second
+    /// opinion.
+    stubs: Arc<tempfile::TempDir>,
 }
 
 /// The clock of workers that run rewritten classes (`jforge.rt.JClock`): fixed, one
@@ -160,6 +164,29 @@ fn start_all(
             .collect()
     });
     results.into_iter().map(|r| r.map(Some)).collect()
+}
+
+/// Writes the class of stub operation `op` (none for other operations) below `dir`, where
+/// the workers' class loader finds it when the operation is registered.
+fn write_stub_class(dir: &std::path::Path, op: &Operation) -> Result<()> {
+    let Some(stub) = &op.stub else {
+        return Ok(());
+    };
+    let path = dir.join(format!("{}.class", op.class.replace('.', "/")));
+    if path.exists() {
+        return Ok(());
+    }
+    let bytes = crate::stubclass::class_file(&op.class, stub);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating {} for a stub class", parent.display()))?;
+    }
+    std::fs::write(&path, bytes).with_context(|| {
+        format!(
+            "writing the stub class {} (is the temporary folder full? set TMPDIR)",
+            path.display()
+        )
+    })
 }
 
 fn start_registered(spec: &WorkerSpec, ops: &[Operation], slot: usize) -> Result<Worker> {
@@ -342,10 +369,18 @@ impl Pool {
             bail!("the number of workers must be at least 1");
         }
         let jar = jar::worker_jar()?;
+        let stubs = Arc::new(
+            tempfile::Builder::new()
+                .prefix("jforge-stubs")
+                .tempdir()
+                .context("creating a temporary folder for the workers' stub classes (is the temporary folder writable? set TMPDIR)")?,
+        );
+        let mut classpath = cfg.classpath.clone();
+        classpath.push(stubs.path().to_path_buf());
         let spec = Arc::new(WorkerSpec {
             java: cfg.java.clone(),
             jar,
-            classpath: cfg.classpath.clone(),
+            classpath,
             call_timeout: cfg.call_timeout,
             heap_mb: cfg.heap_mb,
             extra_jvm_args: cfg.extra_jvm_args.clone(),
@@ -354,7 +389,7 @@ impl Pool {
         });
         let slots = start_all(cfg.workers, |i| Worker::start(&spec, i))
             .context("starting the worker JVMs")?;
-        Ok(Pool::assemble(spec, Arc::new(Vec::new()), slots))
+        Ok(Pool::assemble(spec, Arc::new(Vec::new()), slots, stubs))
     }
 
     /// A pool of the given started workers.
@@ -362,6 +397,7 @@ impl Pool {
         spec: Arc<WorkerSpec>,
         ops: Arc<Vec<Operation>>,
         slots: Vec<Option<Worker>>,
+        stubs: Arc<tempfile::TempDir>,
     ) -> Pool {
         let k = slots.len();
         Pool {
@@ -378,6 +414,7 @@ impl Pool {
                 ..PoolStats::default()
             },
             second: None,
+            stubs,
         }
     }
 
@@ -393,7 +430,12 @@ impl Pool {
         let spec = Arc::new(spec);
         let slots = start_all(self.slots.len(), |i| start_registered(&spec, &self.ops, i))
             .context("starting the second-opinion worker JVMs")?;
-        Ok(Pool::assemble(spec, self.ops.clone(), slots))
+        Ok(Pool::assemble(
+            spec,
+            self.ops.clone(),
+            slots,
+            self.stubs.clone(),
+        ))
     }
 
     pub fn workers(&self) -> usize {
@@ -424,6 +466,9 @@ impl Pool {
         self.ensure_idle()?;
         if ops.len() > self.ops.len() {
             let known = self.ops.len();
+            for (_, op) in ops.iter().skip(known) {
+                write_stub_class(self.stubs.path(), op)?;
+            }
             let v = Arc::make_mut(&mut self.ops);
             v.extend(ops.iter().skip(known).map(|(_, o)| o.clone()));
         }

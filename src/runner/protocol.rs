@@ -1669,6 +1669,7 @@ mod tests {
             overloaded: false,
             method_type_args: vec![],
             outer_instance: false,
+            stub: None,
         };
         let f = encode_register(3, &[op]);
         let mut d = Dec::new(&f[4..]);

@@ -26,6 +26,7 @@ fn op(kind: OpKind, owner: JType, name: &str, params: Vec<JType>, ret: Option<JT
         overloaded: false,
         method_type_args: vec![],
         outer_instance: false,
+        stub: None,
     }
 }
 

@@ -955,6 +955,7 @@ mod canon_props {
             overloaded: false,
             method_type_args: vec![],
             outer_instance: false,
+            stub: None,
         });
         assert!(pool.register(&t).unwrap().is_empty());
         assert!(hpool.register(&t).unwrap().is_empty());

@@ -473,3 +473,83 @@ fn malformed_class_on_class_path_names_class_and_entry() {
     );
     assert!(e.contains("q.Moved") && e.contains("p.Hier"), "{e}");
 }
+
+#[test]
+fn subclassing_lists_the_abstract_methods_to_implement() {
+    let mut jdk = common::jdk();
+    let cp = ClassPath::new(&[]).unwrap();
+    let mut m = Model::new();
+    for c in [
+        "java.util.concurrent.ConcurrentMap",
+        "java.util.TimerTask",
+        "java.util.AbstractList",
+        "java.util.Currency",
+        // the types their abstract methods name must be loaded (load_closure does it)
+        "java.lang.String",
+        "java.lang.Integer",
+        "java.util.Set",
+        "java.util.Collection",
+        "java.util.Map$Entry",
+    ] {
+        assert!(m.load(&cp, &mut jdk, c).unwrap().is_some(), "{c}");
+    }
+    let names = |ty: &JType| -> Vec<String> {
+        let sc = m.subclassing(ty, false).expect("subclassable");
+        sc.methods
+            .iter()
+            .map(|(mi, _, _)| mi.name.clone())
+            .collect()
+    };
+    // ConcurrentMap re-abstracts Map's default replace, putIfAbsent and remove(Object, Object)
+    let cm = names(&g("java.util.concurrent.ConcurrentMap", vec![s(), int()]));
+    for n in [
+        "replace",
+        "putIfAbsent",
+        "remove",
+        "get",
+        "size",
+        "entrySet",
+    ] {
+        assert!(cm.iter().any(|x| x == n), "{n} in {cm:?}");
+    }
+    // Map's default getOrDefault is ConcurrentMap's default too: nothing to implement
+    assert!(!cm.iter().any(|x| x == "getOrDefault"), "{cm:?}");
+    // the interface's own default and Object's methods are not listed
+    assert!(
+        !cm.iter().any(|x| x == "forEach" || x == "hashCode"),
+        "{cm:?}"
+    );
+    // TimerTask: run() only (from Runnable), through a protected constructor
+    let task = m
+        .subclassing(&JType::class("java.util.TimerTask"), false)
+        .unwrap();
+    assert_eq!(
+        task.methods
+            .iter()
+            .map(|(mi, _, _)| mi.name.as_str())
+            .collect::<Vec<_>>(),
+        ["run"]
+    );
+    assert_eq!(task.constructors.len(), 1);
+    // AbstractList<String>: get(int) returns a String, size() an int
+    let list = m
+        .subclassing(&g("java.util.AbstractList", vec![s()]), false)
+        .unwrap();
+    let types: Vec<(String, Option<JType>)> = list
+        .methods
+        .iter()
+        .map(|(mi, _, r)| (mi.name.clone(), r.clone()))
+        .collect();
+    assert_eq!(
+        types,
+        [
+            ("get".to_string(), Some(s())),
+            ("size".to_string(), Some(JType::Prim(Prim::Int)))
+        ]
+    );
+    // final: never
+    assert!(
+        m.subclassing(&JType::class("java.util.Currency"), false)
+            .is_none()
+    );
+}

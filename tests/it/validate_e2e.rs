@@ -51,6 +51,7 @@ impl Ops {
             overloaded: false,
             method_type_args: vec![],
             outer_instance: false,
+            stub: None,
         })
     }
 }

@@ -65,6 +65,7 @@ fn op(
         overloaded: false,
         method_type_args: vec![],
         outer_instance: false,
+        stub: None,
     }
 }
 

@@ -53,7 +53,12 @@ import static jforge.worker.Proto.STMT_CALL;
  *   is a Collection or Map holding a null (new DualTreeBidiMap(new SingletonMap()): the
  *   APIs document the NPE where nulls are not permitted), or a callback argument (one
  *   abstract method) returns null for the values the throwing call was given (its null
- *   reaches the class's code after it returned: no frame of it on the stack);
+ *   reaches the class's code after it returned: no frame of it on the stack), or a lambda
+ *   jforge made that returns null is the receiver or an argument object; and any exception
+ *   (not only a NullPointerException) when a stub jforge made (an anonymous subclass,
+ *   {@link Stubs}) is the receiver or an argument object and one of its methods returns
+ *   null or a default (0, false, ""): its answers are no behaviour of the code under test
+ *   (an ImmutableBiMap subclass whose entrySet() is null breaks toString);
  * - CAUSE_COMPARATOR: an equals/hashCode/compareTo violation of values built with a Comparator
  *   argument that is not reflexive, antisymmetric, transitive or consistent with equals on the
  *   sequence's values (TreeSet documents what its equals means then);
@@ -136,7 +141,13 @@ final class Blame {
         if (cause == CAUSE_NONE && npe && notInitialized(t, top, receiver(a, call), inputs, call ? a : n)) {
             cause = CAUSE_STATE;
         }
-        if (cause == CAUSE_NONE && npe && (call && returnsNull(inputs, a) || inputs.stream().anyMatch(Lambdas::returnsNull))) {
+        Object recv = receiver(a, call);
+        if (cause == CAUSE_NONE && npe && (call && returnsNull(inputs, a) || Lambdas.returnsNull(recv)
+                || inputs.stream().anyMatch(Lambdas::returnsNull))) {
+            cause = CAUSE_NULL_INPUT;
+        }
+        if (cause == CAUSE_NONE && (Stubs.returnsDefault(recv) || inputs.stream().anyMatch(Stubs::returnsDefault)
+                || !call && b >= 0 && Stubs.returnsDefault(ex.vals[b]))) {
             cause = CAUSE_NULL_INPUT;
         }
         out.u8(cause);

@@ -67,12 +67,14 @@ public final class Booking {
 
     /**
      * A rule nobody implements: no value can be made for it, only null (two abstract
-     * methods: no lambda either).
+     * methods: no lambda either; a generic one: no anonymous subclass jforge writes).
      */
     public interface Rule {
         boolean allows(LocalDate day);
 
         String name();
+
+        <T> T pick(T a, T b);
     }
 
     public boolean check(Rule rule) {

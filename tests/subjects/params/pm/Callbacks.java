@@ -12,7 +12,7 @@ import java.util.function.Predicate;
  * Methods that call their functional-interface arguments: each throws NullPointerException on
  * null, so only a lambda makes them work. Mapper is this package's own functional interface
  * (a default method besides its abstract one); Codec has two abstract methods, so no lambda
- * implements it and wire(Codec) cannot work.
+ * implements it: wire(Codec) works with an anonymous class only.
  */
 public class Callbacks {
     private final List<String> items = new ArrayList<>(List.of("x", "y"));
