@@ -761,7 +761,9 @@ fn operations(
     sel: &Selected,
 ) -> anyhow::Result<OpSet> {
     let (include, exclude) = (limits.include.as_ref(), limits.exclude.as_ref());
-    let mut ops = build_ops_with_stubs(&session.model, &sel.classes, include, exclude, false);
+    let named = Some(&sel.explicit);
+    let mut ops =
+        build_ops_with_stubs(&session.model, &sel.classes, include, exclude, false, named);
     if let Some(f) = &args.builders {
         crate::builders::restrict_ops(&mut ops, f)?;
     }

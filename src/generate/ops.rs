@@ -11,7 +11,7 @@ use crate::model::producers::{self, ProducerKind, default_implementation};
 use crate::model::{ClassInfo, JType, MethodInfo, Model, Nesting, Prim, TypeArg, TypeParam};
 use crate::sequence::{LambdaBody, OpId, OpKind, OpTable, Operation, Stub, StubMethod, Value};
 use regex::Regex;
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 /// The operations of a run.
@@ -276,6 +276,9 @@ struct Builder<'a> {
     /// Also of classes under test through a constructor of package access, and of parameter
     /// types (`params`; see [`build_ops_with_stubs`]).
     package_stubs: bool,
+    /// The classes under test that may get stubs (`None`: all). `gen` names the classes the
+    /// user named with --class: see [`build_ops_with_stubs`].
+    stub_only: Option<&'a HashSet<String>>,
 }
 
 /// At most this many calls (constructors, factories) per type the producer graph supplies,
@@ -309,16 +312,24 @@ pub fn build_ops(
 /// `Iterators.find`), and stubs of guava's `Immutable*` (package-private constructors) hung;
 /// on guava collect, 60 s, they cost 13 worker restarts and branch coverage fell from 47% to
 /// 28-31% (BENCHMARKS.md).
-pub fn build_ops_with_stubs(
-    model: &Model,
+///
+/// `only`: the classes under test that may get stubs (`None`: every one). `gen` passes the
+/// classes named with --class: over a whole package (guava collect, 60 s, a quiet machine)
+/// stubs of every abstract class under test cut the rate from 1,920 to 651 sequences/s and
+/// the written suite's branches from 55.3% to 48.8%, with 4 worker deaths (BENCHMARKS.md
+/// "Stubs"), so a package run leaves them out until calls on a stub's delegate cost less.
+pub fn build_ops_with_stubs<'a>(
+    model: &'a Model,
     classes: &[String],
-    include: Option<&Regex>,
-    exclude: Option<&Regex>,
+    include: Option<&'a Regex>,
+    exclude: Option<&'a Regex>,
     all: bool,
+    only: Option<&'a HashSet<String>>,
 ) -> OpSet {
     let mut b = Builder::new(model, include, exclude);
     b.stubs = true;
     b.package_stubs = all;
+    b.stub_only = only;
     b.build(classes)
 }
 
@@ -332,6 +343,7 @@ impl<'a> Builder<'a> {
             fixed: Vec::new(),
             stubs: false,
             package_stubs: false,
+            stub_only: None,
         }
     }
 
@@ -375,9 +387,12 @@ impl Builder<'_> {
             };
             self.set.instantiations.insert(c.clone(), ty.clone());
             let mut ops = self.class_ops(ci, &ty, true);
+            let may_stub = self.stub_only.is_none_or(|only| only.contains(c));
             if ci.is_interface() {
-                interfaces.push(ty);
-            } else if ci.is_abstract() || self.model.constructors_of(c).is_empty() {
+                if may_stub {
+                    interfaces.push(ty);
+                }
+            } else if may_stub && (ci.is_abstract() || self.model.constructors_of(c).is_empty()) {
                 // (a class with a protected constructor only is made to be subclassed:
                 // `ResourceBundle.Control`)
                 ops.extend(self.primary_stubs(&ty));
@@ -900,6 +915,7 @@ pub fn add_view_ops(
         fixed: Vec::new(),
         stubs: false,
         package_stubs: false,
+        stub_only: None,
     };
     let mut done: BTreeSet<String> = b.set.instantiations.keys().cloned().collect();
     let mut frontier: Vec<OpId> = b.set.primary.clone();
