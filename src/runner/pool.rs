@@ -107,7 +107,7 @@ pub struct Pool {
     /// The folder on the workers' class path where the classes of stub operations are
     /// written before they are registered (`crate::stubclass`); shared with the second
     /// opinion.
-    stubs: Arc<tempfile::TempDir>,
+    stubs: Arc<crate::interrupt::TempDir>,
 }
 
 /// The clock of workers that run rewritten classes (`jforge.rt.JClock`): fixed, one
@@ -369,10 +369,9 @@ impl Pool {
             bail!("the number of workers must be at least 1");
         }
         let jar = jar::worker_jar()?;
+        // registered with the interrupt handler: an interrupted run leaves no folder behind
         let stubs = Arc::new(
-            tempfile::Builder::new()
-                .prefix("jforge-stubs")
-                .tempdir()
+            crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-stubs"))
                 .context("creating a temporary folder for the workers' stub classes (is the temporary folder writable? set TMPDIR)")?,
         );
         let mut classpath = cfg.classpath.clone();
@@ -397,7 +396,7 @@ impl Pool {
         spec: Arc<WorkerSpec>,
         ops: Arc<Vec<Operation>>,
         slots: Vec<Option<Worker>>,
-        stubs: Arc<tempfile::TempDir>,
+        stubs: Arc<crate::interrupt::TempDir>,
     ) -> Pool {
         let k = slots.len();
         Pool {
