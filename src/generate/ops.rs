@@ -908,14 +908,8 @@ pub fn add_view_ops(
         return;
     }
     let mut b = Builder {
-        model,
         set: std::mem::take(set),
-        include,
-        exclude,
-        fixed: Vec::new(),
-        stubs: false,
-        package_stubs: false,
-        stub_only: None,
+        ..Builder::new(model, include, exclude)
     };
     let mut done: BTreeSet<String> = b.set.instantiations.keys().cloned().collect();
     let mut frontier: Vec<OpId> = b.set.primary.clone();

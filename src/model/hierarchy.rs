@@ -158,15 +158,7 @@ impl Model {
             return Vec::new();
         };
         let supers = self.supertypes(name);
-        // Key: name + erased parameter list.
-        let key = |m: &MethodInfo| {
-            let params = m
-                .descriptor
-                .split_once(')')
-                .map(|(p, _)| p)
-                .unwrap_or(&m.descriptor);
-            (m.name.clone(), params.to_string())
-        };
+        let key = super::subclass::override_key;
         let usable = |m: &&MethodInfo| m.is_public() && !m.is_synthetic_or_bridge();
         let mut chosen: BTreeMap<(String, String), &MethodInfo> = BTreeMap::new();
 

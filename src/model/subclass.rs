@@ -29,7 +29,7 @@ pub struct Subclassing<'a> {
 }
 
 /// Key of a method for overriding: name and erased parameter list.
-fn key(m: &MethodInfo) -> (String, String) {
+pub(super) fn override_key(m: &MethodInfo) -> (String, String) {
     let params = m
         .descriptor
         .split_once(')')
@@ -161,7 +161,7 @@ impl Model {
         let mut need: BTreeMap<(String, String), &MethodInfo> = BTreeMap::new();
         for k in &chain {
             for m in k.methods.iter().filter(instance) {
-                let kk = key(m);
+                let kk = override_key(m);
                 if implemented.contains(&kk) || need.contains_key(&kk) {
                     continue;
                 }
@@ -189,7 +189,7 @@ impl Model {
             .iter()
             .flat_map(|k| k.methods.iter().filter(instance))
         {
-            decls.entry(key(m)).or_default().push(m);
+            decls.entry(override_key(m)).or_default().push(m);
         }
         for (kk, ms) in decls {
             if implemented.contains(&kk) || need.contains_key(&kk) {
