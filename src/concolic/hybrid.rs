@@ -115,13 +115,24 @@ impl Assist for Hybrid<'_> {
         let mut exhausted = Vec::new();
         let mut results = Vec::new();
         {
+            // The first hand-off starts the helper's JVMs and solver (about 0.5 s, more on
+            // a loaded machine): that start-up moves its deadline, or a short budget (gen
+            // gives at least 0.5 s) went to the start and nothing was explored. So the run's
+            // limit is passed by at most one start-up, once.
+            let t0 = Instant::now();
+            let fresh = self.pool.is_none() || self.process.is_none();
             let (pool, solver) = self.started()?;
+            let deadline = if fresh {
+                stalled.deadline + t0.elapsed()
+            } else {
+                stalled.deadline
+            };
             for (k, (target, key)) in todo.iter().enumerate() {
                 let now = Instant::now();
-                if now >= stalled.deadline {
+                if now >= deadline {
                     break;
                 }
-                let share = stalled.deadline.duration_since(now) / (todo.len() - k) as u32;
+                let share = deadline.duration_since(now) / (todo.len() - k) as u32;
                 let r = engine.explore(pool, solver, target, now + share)?;
                 if r.tree.unexplored == 0 {
                     exhausted.push(*key);
