@@ -65,8 +65,8 @@ pub struct Batch {
     /// Per request: a result arrived or it failed (the batch then has an error).
     settled: Vec<bool>,
     missing: usize,
-    /// Operations whose call hung in this batch, on any worker: its later generation requests
-    /// that end with a call of one are not run.
+    /// Operations whose call hung in this batch or an earlier one still pending, on any
+    /// worker: its later generation requests that end with a call of one are not run.
     hung: Vec<OpId>,
     /// Requests the submitter no longer wants (see `Pool::withdraw`): not run when not started.
     pub withdrawn: Vec<bool>,
@@ -210,13 +210,14 @@ impl Shared {
         self.delivered.notify_all();
     }
 
-    /// Records that `op`'s call hung in a batch.
+    /// Records that `op`'s call hung in a batch: for it and the batches submitted after it
+    /// (built before the submitter could learn of the hang).
     fn hung(&self, batch: u64, op: OpId) {
         let mut q = self.lock();
-        if let Some(b) = q.batches.iter_mut().find(|b| b.id == batch)
-            && !b.hung.contains(&op)
-        {
-            b.hung.push(op);
+        for b in q.batches.iter_mut().filter(|b| b.id >= batch) {
+            if !b.hung.contains(&op) {
+                b.hung.push(op);
+            }
         }
     }
 
@@ -326,7 +327,12 @@ const RSS_EVERY: Duration = Duration::from_millis(250);
 /// or for this one when routed); a worker lost for good is started again for the next chunk.
 pub fn serve(cx: SlotCtx, mut worker: Option<Worker>) {
     let mut sampled = Instant::now();
+    // The batch of the last chunk the worker ran: a chunk of the same batch continues its
+    // frames (the worker keeps what hung in them).
+    let mut last: Option<u64> = None;
     while let Some(chunk) = cx.shared.next(cx.slot, &mut worker) {
+        let same = worker.is_some() && last == Some(chunk.batch);
+        last = Some(chunk.batch);
         let (batch, idx): (u64, Vec<usize>) =
             (chunk.batch, chunk.reqs.iter().map(|r| r.0).collect());
         let w = match worker.take() {
@@ -343,7 +349,7 @@ pub fn serve(cx: SlotCtx, mut worker: Option<Worker>) {
             },
         };
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run_chunk(&cx, w, ChunkReqs::of(chunk))
+            run_chunk(&cx, w, ChunkReqs::of(chunk), same)
         }));
         match run {
             Ok(End::Kept(w)) => worker = Some(*w),
@@ -356,6 +362,7 @@ pub fn serve(cx: SlotCtx, mut worker: Option<Worker>) {
                 // take the rest; a failure is met again (and reported) by the next chunk
                 // that needs this slot.
                 worker = start_registered(&cx.spec, &cx.ops, cx.slot).ok();
+                last = None;
             }
             Err(_) => {
                 let e = crate::exit::internal(anyhow::anyhow!("a runner thread panicked"));
@@ -391,7 +398,8 @@ enum End {
 }
 
 /// Runs a chunk on `worker`, delivering its results.
-fn run_chunk(cx: &SlotCtx, mut worker: Worker, c: ChunkReqs) -> End {
+/// `same`: the worker's previous frame was of the same batch.
+fn run_chunk(cx: &SlotCtx, mut worker: Worker, c: ChunkReqs, mut same: bool) -> End {
     let mut results = Vec::with_capacity(c.reqs.len());
     // A request still running this long after the stop time is given up (the worker killed),
     // so that a hanging call cannot hold the run for a whole call timeout past its limit.
@@ -402,6 +410,10 @@ fn run_chunk(cx: &SlotCtx, mut worker: Worker, c: ChunkReqs) -> End {
         if results.len() > from {
             continue;
         }
+        if same {
+            worker.same_batch();
+        }
+        same = true;
         match worker.run_until(&c.reqs[from..to], &mut results, give_up) {
             Ok(RunEnd::Done) => note_timeouts(cx, &c, from, &results),
             Ok(RunEnd::Stopped) => {
