@@ -181,6 +181,7 @@ impl Shared {
     /// Records the results of requests `idx` of a batch (gone when the pool stopped).
     fn deliver(&self, batch: u64, idx: &[usize], results: Vec<SeqResult>) {
         let mut q = self.lock();
+        let mut complete = false;
         if let Some(b) = q.batches.iter_mut().find(|b| b.id == batch) {
             for (&i, r) in idx.iter().zip(results) {
                 if !b.settled[i] {
@@ -189,9 +190,13 @@ impl Shared {
                 }
                 b.results[i] = Some(r);
             }
+            complete = b.missing == 0;
         }
         drop(q);
-        self.delivered.notify_all();
+        // only a complete batch is waited for: no wake-up of the collector per chunk
+        if complete {
+            self.delivered.notify_all();
+        }
     }
 
     /// Requests `idx` of a batch that have no result get none: the batch fails with `e`.
@@ -487,4 +492,20 @@ fn rest_not_run(cx: &SlotCtx, c: &ChunkReqs, mut results: Vec<SeqResult>) {
         results.push(not_run(&c.reqs[results.len()], cx.slot));
     }
     cx.shared.deliver(c.batch, &c.idx, results);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chunk_len;
+
+    #[test]
+    fn small_batches_are_shared_and_large_ones_cut_at_sixteen() {
+        // gen's first batch of 16 on 2 workers: 8 chunks of 2, not one chunk of 16
+        assert_eq!(chunk_len(16, 2), 2);
+        assert_eq!(chunk_len(100, 2), 13);
+        assert_eq!(chunk_len(256, 2), 16);
+        assert_eq!(chunk_len(256, 1), 16);
+        assert_eq!(chunk_len(1, 4), 1);
+        assert_eq!(chunk_len(0, 2), 1);
+    }
 }
