@@ -1305,7 +1305,7 @@ impl<'a> Generator<'a> {
                 break;
             }
             idle_batches = 0;
-            pending = Some(self.dispatch(pool, next, keep, early)?);
+            pending = Some(self.submit_wanted(pool, next, keep, early)?);
         }
         Ok(())
     }
@@ -1318,7 +1318,7 @@ impl<'a> Generator<'a> {
 
     /// The batch `next` in the pool with only its wanted requests (`keep`): an early batch
     /// (submitted whole) gives back the others, a held one is submitted without them.
-    fn dispatch(
+    fn submit_wanted(
         &mut self,
         pool: &mut Pool,
         next: Vec<Built>,
