@@ -281,6 +281,9 @@ pub struct Incident {
 
 struct Pending {
     reqs: Vec<Built>,
+    /// Per request: still wanted when its batch was collected (see [`Generator::wanted`]);
+    /// the results of the others are dropped, whether the pool had run them or not.
+    keep: Vec<bool>,
 }
 
 struct Built {
@@ -1222,6 +1225,15 @@ impl<'a> Generator<'a> {
     // ---------------------------------------------------------------- main loop
 
     /// Generate until the time or count limit. `tick` is called after every batch.
+    ///
+    /// Batch N+1 is built while batch N runs, from the results up to N-1, and submitted at
+    /// once, before N is collected, so that the workers never wait for the generator. What
+    /// is learnt from N about N+1 (an operation excluded, a value class found hang-prone) is
+    /// applied by dropping those requests of N+1: withdrawn from the pool (not run if no
+    /// worker started them) and their results ignored either way, so the generator sees what
+    /// it would have seen had they never been submitted (ARCHITECTURE.md, "Determinism").
+    /// When the helper of `gen --concolic` may take its turn, which needs an idle pool, N+1
+    /// waits for N as before.
     pub fn run(&mut self, pool: &mut Pool, tick: &mut dyn FnMut(&Progress)) -> anyhow::Result<()> {
         let start = Instant::now();
         let mut pending: Option<Pending> = None;
@@ -1252,40 +1264,26 @@ impl<'a> Generator<'a> {
                 self.progress.generated += b.len() as u64;
                 b
             };
+            let early = !next.is_empty() && self.assist_due(start).is_none();
+            if early {
+                pool.submit(next.iter().map(|b| self.request(b)).collect())?;
+            }
             let had_pending = pending.is_some();
             if let Some(p) = pending.take() {
                 let results = pool.collect()?;
-                self.apply(p.reqs, results);
+                self.apply_kept(p, results);
             }
-            if let Some(deadline) = self.assist_due(start) {
+            if !early && let Some(deadline) = self.assist_due(start) {
                 self.assist_round(pool, deadline)?;
             }
-            self.progress.elapsed = start.elapsed();
-            if let Some(g) = self.cov.as_mut() {
-                g.start.get_or_insert(start);
-                let t = &g.tracker;
-                self.progress.branches = Some((t.covered_branches, t.branches));
-                self.progress.lines = Some((t.covered_lines, t.lines));
-                let last = g.series.last().copied().unwrap_or_default();
-                if (last.1, last.2) != (t.covered_branches, t.covered_lines) {
-                    g.series.push((
-                        self.progress.elapsed.as_secs_f64(),
-                        t.covered_branches,
-                        t.covered_lines,
-                    ));
+            self.note_progress(start, tick);
+            let keep: Vec<bool> = next.iter().map(|b| self.wanted(b)).collect();
+            if !keep.contains(&true) {
+                if early {
+                    // nothing of it is used: not run where not started yet
+                    pool.withdraw(&(0..next.len()).collect::<Vec<_>>());
+                    pool.collect()?;
                 }
-            }
-            tick(&self.progress);
-            // Sequences built before their operation was excluded, or a value they reuse
-            // was found to make calls hang, are not run.
-            let next: Vec<Built> = next
-                .into_iter()
-                .filter(|b| {
-                    !self.stats[b.op as usize].excluded
-                        && !b.classes.iter().any(|c| self.hanging.is_prone(c))
-                })
-                .collect();
-            if next.is_empty() {
                 let limit = time_up || remaining == Some(0);
                 if !had_pending {
                     idle_batches += 1;
@@ -1307,11 +1305,77 @@ impl<'a> Generator<'a> {
                 break;
             }
             idle_batches = 0;
-            let reqs: Vec<ExecRequest> = next.iter().map(|b| self.request(b)).collect();
-            pool.submit(reqs)?;
-            pending = Some(Pending { reqs: next });
+            pending = Some(self.submit_wanted(pool, next, keep, early)?);
         }
         Ok(())
+    }
+
+    /// Sequences built before their operation was excluded, or a value they reuse was found
+    /// to make calls hang, are not run.
+    fn wanted(&self, b: &Built) -> bool {
+        !self.stats[b.op as usize].excluded && !b.classes.iter().any(|c| self.hanging.is_prone(c))
+    }
+
+    /// The batch `next` in the pool with only its wanted requests (`keep`): an early batch
+    /// (submitted whole) gives back the others, a held one is submitted without them.
+    fn submit_wanted(
+        &mut self,
+        pool: &mut Pool,
+        next: Vec<Built>,
+        keep: Vec<bool>,
+        early: bool,
+    ) -> anyhow::Result<Pending> {
+        if early {
+            let unwanted: Vec<usize> = (0..keep.len()).filter(|&i| !keep[i]).collect();
+            if !unwanted.is_empty() {
+                pool.withdraw(&unwanted);
+            }
+            return Ok(Pending { reqs: next, keep });
+        }
+        let next: Vec<Built> = next
+            .into_iter()
+            .zip(keep)
+            .filter(|x| x.1)
+            .map(|x| x.0)
+            .collect();
+        pool.submit(next.iter().map(|b| self.request(b)).collect())?;
+        Ok(Pending {
+            keep: vec![true; next.len()],
+            reqs: next,
+        })
+    }
+
+    /// Applies the results of a collected batch's wanted requests, in input order.
+    fn apply_kept(&mut self, p: Pending, results: Vec<SeqResult>) {
+        let (built, results): (Vec<Built>, Vec<SeqResult>) = p
+            .reqs
+            .into_iter()
+            .zip(results)
+            .zip(p.keep)
+            .filter(|x| x.1)
+            .map(|x| x.0)
+            .unzip();
+        self.apply(built, results);
+    }
+
+    /// The progress after a batch (elapsed time, coverage and its series), given to `tick`.
+    fn note_progress(&mut self, start: Instant, tick: &mut dyn FnMut(&Progress)) {
+        self.progress.elapsed = start.elapsed();
+        if let Some(g) = self.cov.as_mut() {
+            g.start.get_or_insert(start);
+            let t = &g.tracker;
+            self.progress.branches = Some((t.covered_branches, t.branches));
+            self.progress.lines = Some((t.covered_lines, t.lines));
+            let last = g.series.last().copied().unwrap_or_default();
+            if (last.1, last.2) != (t.covered_branches, t.covered_lines) {
+                g.series.push((
+                    self.progress.elapsed.as_secs_f64(),
+                    t.covered_branches,
+                    t.covered_lines,
+                ));
+            }
+        }
+        tick(&self.progress);
     }
 
     // ---------------------------------------------------------------- a helper at plateaus

@@ -8,6 +8,7 @@
 //! `pool` (many workers, batches split deterministically, crash/timeout recovery), `jar`
 //! (the embedded worker jar and where it is unpacked), `java` (finding a JDK).
 
+mod dispatch;
 pub mod jar;
 pub mod java;
 pub mod pool;

@@ -1,27 +1,27 @@
-//! A pool of worker JVMs. A batch is split into contiguous chunks, one per worker, run
-//! concurrently (one thread per chunk), and the results are put back in input order, so a
-//! batch's results do not depend on the number of workers (only `SeqResult::worker` does).
-//! A worker that dies is replaced (all operations registered again) and the rest of its chunk
-//! resubmitted; crashes and timeouts are results, not errors.
+//! A pool of worker JVMs. A batch is cut into small chunks that the workers take in
+//! submission order, whichever is free (`dispatch`), and the results are put back in input
+//! order, so a batch's results do not depend on the number of workers nor on which worker ran
+//! what (only `SeqResult::worker` does). A worker that dies is replaced (all operations
+//! registered again) and the rest of its chunk queued again; crashes and timeouts are results,
+//! not errors.
 //!
-//! Batches may be pipelined: [`Pool::submit_routed`] accepts a new batch while earlier ones
-//! are still running, and [`Pool::collect`] returns the oldest. Each worker slot runs its
-//! chunks strictly in submission order: a chunk thread waits for its ticket on the slot's
-//! baton, takes the worker from it, and puts it back for the next ticket. So a worker that
-//! finishes its share of a batch early starts on the next batch at once instead of waiting
-//! for the slowest worker. The workers return to `slots` when nothing is pending; every
-//! other operation (register, stats, synchronous requests) requires that.
+//! Batches may be pipelined: [`Pool::submit`] and [`Pool::submit_routed`] accept a new batch
+//! while earlier ones are still running, and [`Pool::collect`] returns the oldest. A worker
+//! that finishes its share of a batch early goes on with the next batch at once instead of
+//! waiting for the slowest worker. The workers return to `slots` when nothing is pending;
+//! every other operation (register, stats, synchronous requests) requires that.
 
 use crate::exit::internal;
+use crate::runner::dispatch::{self, Chunk, Counts, Shared, SlotCtx};
 use crate::runner::jar;
-use crate::runner::worker::{RunEnd, Worker, WorkerSpec, WorkerTime};
-use crate::runner::{CrashKind, ExecMode, ExecRequest, JdkClasses, SeqResult, StmtOutcome};
-use crate::sequence::{OpId, OpTable, Operation, Stmt};
+use crate::runner::worker::{Worker, WorkerSpec, WorkerTime};
+use crate::runner::{CrashKind, ExecRequest, JdkClasses, SeqResult, StmtOutcome};
+use crate::sequence::{OpId, OpTable, Operation};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -53,49 +53,19 @@ pub struct PoolStats {
     pub time: WorkerTime,
 }
 
-/// What a chunk thread hands back.
-struct ChunkOut {
-    slot: usize,
-    worker: Option<Worker>,
-    /// (input index, result)
-    results: Vec<(usize, SeqResult)>,
-    restarts: u64,
-    timeouts: u64,
-    crashes: Vec<CrashKind>,
-    peak_rss_kb: u64,
-    error: Option<anyhow::Error>,
-    /// Requests left unrun because the stop time had passed (see [`Pool::set_stop_at`]).
-    not_run: u64,
-}
-
-/// A batch submitted and not collected yet: its chunk threads and its number of requests.
-struct Pending {
-    handles: Vec<JoinHandle<ChunkOut>>,
-    len: usize,
-}
-
-/// Hands a slot's worker from one chunk thread to the next, in ticket order.
-#[derive(Default)]
-struct Baton {
-    state: Mutex<BatonState>,
-    turn: Condvar,
-}
-
-#[derive(Default)]
-struct BatonState {
-    worker: Option<Worker>,
-    /// The ticket whose chunk may run now.
-    serving: u64,
-}
-
 pub struct Pool {
     spec: Arc<WorkerSpec>,
     ops: Arc<Vec<Operation>>,
-    /// The workers while nothing is pending (in the batons while batches run).
+    /// The workers while nothing is pending (with the slot threads, or idle in the queue,
+    /// while batches run).
     slots: Vec<Option<Worker>>,
-    batons: Vec<Arc<Baton>>,
-    next_ticket: Vec<u64>,
-    pending: VecDeque<Pending>,
+    /// The queue of chunks the slot threads take from (`dispatch`).
+    shared: Arc<Shared>,
+    /// Each slot's thread, while it runs or until joined.
+    threads: Vec<Option<JoinHandle<()>>>,
+    /// The ids of the batches submitted and not collected, oldest first.
+    pending: VecDeque<u64>,
+    next_batch: u64,
     stats: PoolStats,
     slot_restarts: Vec<u64>,
     /// After this instant a worker that dies is not restarted for the rest of its chunk:
@@ -189,7 +159,11 @@ fn write_stub_class(dir: &std::path::Path, op: &Operation) -> Result<()> {
     })
 }
 
-fn start_registered(spec: &WorkerSpec, ops: &[Operation], slot: usize) -> Result<Worker> {
+pub(crate) fn start_registered(
+    spec: &WorkerSpec,
+    ops: &[Operation],
+    slot: usize,
+) -> Result<Worker> {
     let mut last = None;
     for _ in 0..3 {
         match Worker::start(spec, slot).and_then(|mut w| w.register(ops).map(|_| w)) {
@@ -202,7 +176,7 @@ fn start_registered(spec: &WorkerSpec, ops: &[Operation], slot: usize) -> Result
 }
 
 /// The result of a request not run because the pool's stop time had passed.
-fn not_run(req: &ExecRequest, slot: usize) -> SeqResult {
+pub(crate) fn not_run(req: &ExecRequest, slot: usize) -> SeqResult {
     SeqResult {
         outcomes: vec![StmtOutcome::NotRun; req.seq.len()],
         violations: Vec::new(),
@@ -219,148 +193,8 @@ fn not_run(req: &ExecRequest, slot: usize) -> SeqResult {
     }
 }
 
-/// Ends a chunk whose worker is gone past the stop time: the requests without a result come
-/// back not run (and counted as such).
-fn rest_not_run(
-    mut out: ChunkOut,
-    idx: Vec<usize>,
-    mut results: Vec<SeqResult>,
-    reqs: &[ExecRequest],
-) -> ChunkOut {
-    out.not_run += (reqs.len() - results.len()) as u64;
-    while results.len() < reqs.len() {
-        results.push(not_run(&reqs[results.len()], out.slot));
-    }
-    out.results = idx.into_iter().zip(results).collect();
-    out
-}
-
-/// Skips (as not run, pushed to `results`) the generation requests from `from` on that end
-/// with a call of an operation of `hung`; when there are none, returns the end of the run of requests from
-/// `from` that call none.
-fn skip_hung(
-    reqs: &[ExecRequest],
-    from: usize,
-    hung: &[OpId],
-    results: &mut Vec<SeqResult>,
-    out: &mut ChunkOut,
-) -> usize {
-    // Only generation's requests that end with the call: an operation that hung once may
-    // have run normally earlier in other sequences (their prefixes reuse its values), and
-    // the requests of test building must all run (a request not run is a test dropped).
-    let calls_hung = |r: &ExecRequest| {
-        !hung.is_empty()
-            && r.mode == ExecMode::Generate
-            && matches!(r.seq.stmts.last(), Some(Stmt::Call { op, .. }) if hung.contains(op))
-    };
-    let mut i = from;
-    while i < reqs.len() && calls_hung(&reqs[i]) {
-        results.push(not_run(&reqs[i], out.slot));
-        out.not_run += 1;
-        i += 1;
-    }
-    if i > from {
-        return i;
-    }
-    let mut end = i;
-    while end < reqs.len() && !calls_hung(&reqs[end]) {
-        end += 1;
-    }
-    end
-}
-
-/// The operation whose call timed out in `r`.
-fn hung_op(req: &ExecRequest, r: &SeqResult) -> Option<OpId> {
-    let i = r
-        .outcomes
-        .iter()
-        .position(|o| matches!(o, StmtOutcome::Timeout))?;
-    match req.seq.stmts.get(i)? {
-        Stmt::Call { op, .. } => Some(*op),
-        _ => None,
-    }
-}
-
 /// How long past the pool's stop time a running request may still finish.
-const STOP_GRACE: Duration = Duration::from_secs(1);
-
-fn run_chunk(
-    slot: usize,
-    mut worker: Worker,
-    spec: Arc<WorkerSpec>,
-    ops: Arc<Vec<Operation>>,
-    reqs: Vec<(usize, ExecRequest)>,
-    stop_at: Option<Instant>,
-) -> ChunkOut {
-    let (idx, reqs): (Vec<usize>, Vec<ExecRequest>) = reqs.into_iter().unzip();
-    let mut out = ChunkOut {
-        slot,
-        worker: None,
-        results: Vec::with_capacity(reqs.len()),
-        restarts: 0,
-        timeouts: 0,
-        crashes: Vec::new(),
-        peak_rss_kb: 0,
-        error: None,
-        not_run: 0,
-    };
-    let mut results = Vec::with_capacity(reqs.len());
-    // A request still running this long after the stop time is given up (the worker killed),
-    // so that a hanging call cannot hold the run for a whole call timeout past its limit.
-    let give_up = stop_at.map(|t| t + STOP_GRACE);
-    // Operations that hung in this chunk: the chunk's later generation requests that end with
-    // a call of one are not run (each would likely cost a call limit and a JVM start again).
-    let mut hung: Vec<OpId> = Vec::new();
-    while results.len() < reqs.len() {
-        let from = results.len();
-        let to = skip_hung(&reqs, from, &hung, &mut results, &mut out);
-        if results.len() > from {
-            continue;
-        }
-        match worker.run_until(&reqs[from..to], &mut results, give_up) {
-            Ok(RunEnd::Done) => {}
-            Ok(RunEnd::Stopped) => {
-                drop(worker);
-                return rest_not_run(out, idx, results, &reqs);
-            }
-            Ok(RunEnd::Died(kind)) => {
-                match kind {
-                    None => {
-                        out.timeouts += 1;
-                        hung.extend(hung_op(
-                            &reqs[results.len() - 1],
-                            &results[results.len() - 1],
-                        ));
-                    }
-                    Some(k) => out.crashes.push(k),
-                }
-                out.peak_rss_kb = out.peak_rss_kb.max(worker.sample_rss());
-                drop(worker);
-                if stop_at.is_some_and(|t| Instant::now() >= t) {
-                    // Past the stop time: the rest is not run (and no JVM is started for
-                    // it; the next request that needs this slot starts one).
-                    return rest_not_run(out, idx, results, &reqs);
-                }
-                out.restarts += 1;
-                match start_registered(&spec, &ops, slot) {
-                    Ok(w) => worker = w,
-                    Err(e) => {
-                        out.error = Some(e);
-                        return out;
-                    }
-                }
-            }
-            Err(e) => {
-                out.error = Some(e.context(format!("worker {slot}")));
-                return out;
-            }
-        }
-    }
-    out.peak_rss_kb = out.peak_rss_kb.max(worker.sample_rss());
-    out.worker = Some(worker);
-    out.results = idx.into_iter().zip(results).collect();
-    out
-}
+pub(crate) const STOP_GRACE: Duration = Duration::from_secs(1);
 
 impl Pool {
     /// Starts all workers in parallel.
@@ -403,9 +237,10 @@ impl Pool {
             spec,
             ops,
             slots,
-            batons: (0..k).map(|_| Arc::default()).collect(),
-            next_ticket: vec![0; k],
+            shared: Arc::new(Shared::new(k)),
+            threads: (0..k).map(|_| None).collect(),
             pending: VecDeque::new(),
+            next_batch: 0,
             slot_restarts: vec![0; k],
             stop_at: None,
             stats: PoolStats {
@@ -509,117 +344,127 @@ impl Pool {
         Ok(failed.unwrap_or_default())
     }
 
-    /// Starts one chunk thread per slot with requests. With nothing pending, the idle
-    /// workers (restarted where lost) go into the batons first; otherwise the new chunks queue
-    /// behind the running ones of the same slot.
-    fn spawn_assignments(
-        &mut self,
-        assign: Vec<Vec<(usize, ExecRequest)>>,
-        total: usize,
-    ) -> Result<()> {
+    /// Queues a batch of `n` requests cut into `chunks` and starts the thread of every slot
+    /// whose thread is not running. With nothing pending, the idle workers (restarted where
+    /// lost) go into the queue first.
+    fn enqueue(&mut self, chunks: Vec<Chunk>, n: usize) -> Result<()> {
         if self.pending.is_empty() {
             self.ensure_workers()?;
+            self.join_threads();
+            let mut q = self.shared.lock();
             for (slot, w) in self.slots.iter_mut().enumerate() {
-                let mut st = lock(&self.batons[slot]);
-                st.worker = w.take();
-                st.serving = self.next_ticket[slot];
+                q.idle[slot] = w.take();
             }
         }
-        let mut handles = Vec::new();
-        for (slot, reqs) in assign.into_iter().enumerate() {
-            if reqs.is_empty() {
+        let id = self.next_batch;
+        self.next_batch += 1;
+        self.pending.push_back(id);
+        let mut q = self.shared.lock();
+        Shared::add(&mut q, id, n, chunks);
+        for slot in 0..self.slots.len() {
+            if q.running[slot] {
                 continue;
             }
-            let ticket = self.next_ticket[slot];
-            self.next_ticket[slot] += 1;
-            let baton = self.batons[slot].clone();
-            let spec = self.spec.clone();
-            let ops = self.ops.clone();
-            let stop_at = self.stop_at;
-            handles.push(std::thread::spawn(move || {
-                let mut st = lock(&baton);
-                while st.serving != ticket {
-                    st = baton.turn.wait(st).unwrap_or_else(|e| e.into_inner());
-                }
-                let w = st.worker.take();
-                drop(st);
-                // Passes the turn on even if this thread panics (the next chunk then finds no
-                // worker and starts one).
-                let mut turn = Turn {
-                    baton: &baton,
-                    worker: None,
-                };
-                let mut out = match w {
-                    Some(w) => run_chunk(slot, w, spec, ops, reqs, stop_at),
-                    // lost by an earlier chunk that could not restart it: try once more
-                    None => match start_registered(&spec, &ops, slot) {
-                        Ok(w) => {
-                            let mut out = run_chunk(slot, w, spec, ops, reqs, stop_at);
-                            out.restarts += 1;
-                            out
-                        }
-                        Err(e) => ChunkOut {
-                            slot,
-                            worker: None,
-                            results: Vec::new(),
-                            restarts: 0,
-                            timeouts: 0,
-                            crashes: Vec::new(),
-                            peak_rss_kb: 0,
-                            error: Some(e),
-                            not_run: 0,
-                        },
-                    },
-                };
-                turn.worker = out.worker.take();
-                drop(turn);
-                out
-            }));
+            q.running[slot] = true;
+            let worker = q.idle[slot].take();
+            let cx = SlotCtx {
+                slot,
+                shared: self.shared.clone(),
+                spec: self.spec.clone(),
+                ops: self.ops.clone(),
+            };
+            // The slot's earlier thread has ended (it set `running` to false as its last act
+            // under the lock); its handle is dropped.
+            self.threads[slot] = Some(std::thread::spawn(move || dispatch::serve(cx, worker)));
         }
-        self.pending.push_back(Pending {
-            handles,
-            len: total,
-        });
         Ok(())
     }
 
-    /// With nothing pending, the workers go back from the batons to `slots`.
+    /// Waits for the slot threads to end (each ends when no chunk is left for it).
+    fn join_threads(&mut self) {
+        for h in self.threads.iter_mut().filter_map(Option::take) {
+            let _ = h.join();
+        }
+    }
+
+    /// With nothing pending, the workers go back from the queue to `slots`.
     fn reclaim_workers(&mut self) {
         if self.pending.is_empty() {
+            self.join_threads();
+            let mut q = self.shared.lock();
             for (slot, w) in self.slots.iter_mut().enumerate() {
-                if let Some(x) = lock(&self.batons[slot]).worker.take() {
+                if let Some(x) = q.idle[slot].take() {
                     *w = Some(x);
                 }
             }
         }
     }
 
-    /// Starts executing a batch and returns at once; see [`Pool::collect`].
+    /// Starts executing a batch and returns at once; see [`Pool::collect`]. Batches submitted
+    /// while others run queue behind them: the workers take small chunks
+    /// ([`dispatch::chunk_len`]) in submission order across batches, whichever is free, so a
+    /// worker that finishes early goes on with the rest of the batch or the next one.
     pub fn submit(&mut self, batch: Vec<ExecRequest>) -> Result<()> {
-        self.ensure_idle()?;
         let n = batch.len();
-        let k = self.slots.len();
-        let per = n.div_ceil(k).max(1);
-        let mut assign: Vec<Vec<(usize, ExecRequest)>> = (0..k).map(|_| Vec::new()).collect();
+        let len = dispatch::chunk_len(n, self.slots.len());
+        let id = self.next_batch;
+        let stop_at = self.stop_at;
+        let mut chunks: Vec<Chunk> = Vec::with_capacity(n.div_ceil(len));
         for (i, r) in batch.into_iter().enumerate() {
-            assign[i / per].push((i, r));
+            if i % len == 0 {
+                chunks.push(Chunk {
+                    batch: id,
+                    reqs: Vec::with_capacity(len),
+                    slot: None,
+                    stop_at,
+                });
+            }
+            if let Some(c) = chunks.last_mut() {
+                c.reqs.push((i, r));
+            }
         }
-        self.spawn_assignments(assign, n)
+        self.enqueue(chunks, n)
     }
 
     /// Like [`Pool::submit`], but each request runs on the worker given with it (modulo the
     /// number of workers), in input order among that worker's requests, after the requests
-    /// of batches submitted earlier. Unlike `submit`, it does not wait for earlier batches to
-    /// be collected (pipelining). Used by the exhaustive search, whose prototypes live in the
-    /// worker that built them.
+    /// of batches submitted earlier (one chunk per worker and batch). Used by the exhaustive
+    /// search, whose prototypes live in the worker that built them.
     pub fn submit_routed(&mut self, batch: Vec<(ExecRequest, usize)>) -> Result<()> {
         let n = batch.len();
         let k = self.slots.len();
-        let mut assign: Vec<Vec<(usize, ExecRequest)>> = (0..k).map(|_| Vec::new()).collect();
+        let id = self.next_batch;
+        let mut chunks: Vec<Chunk> = (0..k)
+            .map(|slot| Chunk {
+                batch: id,
+                reqs: Vec::new(),
+                slot: Some(slot),
+                stop_at: self.stop_at,
+            })
+            .collect();
         for (i, (r, w)) in batch.into_iter().enumerate() {
-            assign[w % k].push((i, r));
+            chunks[w % k].reqs.push((i, r));
         }
-        self.spawn_assignments(assign, n)
+        chunks.retain(|c| !c.reqs.is_empty());
+        self.enqueue(chunks, n)
+    }
+
+    /// The requests `indices` of the batch submitted last are no longer wanted: those no
+    /// worker has started come back not run (uncounted), the others run as submitted. The
+    /// submitter must treat their results alike (gen drops them all): which ones had started
+    /// depends on timing.
+    pub fn withdraw(&mut self, indices: &[usize]) {
+        let Some(&id) = self.pending.back() else {
+            return;
+        };
+        let mut q = self.shared.lock();
+        if let Some(b) = q.batch_mut(id) {
+            for &i in indices {
+                if let Some(w) = b.withdrawn.get_mut(i) {
+                    *w = true;
+                }
+            }
+        }
     }
 
     /// Requests submitted from now on stop being run (come back as not run) once a worker
@@ -636,53 +481,66 @@ impl Pool {
 
     /// Waits for the oldest batch submitted and not collected; results in input order.
     pub fn collect(&mut self) -> Result<Vec<SeqResult>> {
-        let Some(batch) = self.pending.pop_front() else {
+        let Some(id) = self.pending.pop_front() else {
             return Err(internal(anyhow::anyhow!("no batch to collect")));
         };
-        let mut slots: Vec<Option<SeqResult>> = (0..batch.len).map(|_| None).collect();
-        let mut first_err = None;
-        for h in batch.handles {
-            let out = match h.join() {
-                Ok(o) => o,
-                Err(_) => {
-                    first_err.get_or_insert(internal(anyhow::anyhow!("a runner thread panicked")));
-                    continue;
-                }
-            };
-            self.stats.restarts += out.restarts;
-            self.stats.not_run += out.not_run;
-            self.slot_restarts[out.slot] += out.restarts;
-            self.stats.timeouts += out.timeouts;
-            for c in out.crashes {
-                *self.stats.crashes.entry(c.counted()).or_default() += 1;
-            }
-            let peak = &mut self.stats.worker_peak_rss_kb[out.slot];
-            *peak = (*peak).max(out.peak_rss_kb);
-            if let Some(e) = out.error {
-                first_err.get_or_insert(e);
-            }
-            for (i, r) in out.results {
-                self.stats.sequences += 1;
-                self.stats.statements += r
-                    .outcomes
-                    .iter()
-                    .filter(|o| !matches!(o, StmtOutcome::NotRun))
-                    .count() as u64;
-                slots[i] = Some(r);
-            }
-        }
+        let batch = self.shared.wait_batch(id);
+        self.fold_counts();
         self.reclaim_workers();
-        if let Some(e) = first_err {
+        let batch = batch.ok_or_else(|| internal(anyhow::anyhow!("batch {id} was lost")))?;
+        if let Some(e) = batch.error {
             return Err(e);
         }
-        slots
-            .into_iter()
-            .enumerate()
-            .map(|(i, r)| r.ok_or_else(|| internal(anyhow::anyhow!("no result for request {i}"))))
-            .collect()
+        let mut out = Vec::with_capacity(batch.results.len());
+        for (i, r) in batch.results.into_iter().enumerate() {
+            let r = r.ok_or_else(|| internal(anyhow::anyhow!("no result for request {i}")))?;
+            let ran = r
+                .outcomes
+                .iter()
+                .filter(|o| !matches!(o, StmtOutcome::NotRun));
+            let ran = ran.count() as u64;
+            // a withdrawn request that was not run is not counted
+            if !(batch.withdrawn[i] && ran == 0) {
+                self.stats.sequences += 1;
+                self.stats.statements += ran;
+            }
+            out.push(r);
+        }
+        Ok(out)
     }
 
+    /// Adds what the slot threads counted since the last call to the statistics.
+    fn fold_counts(&mut self) {
+        let c = {
+            let mut q = self.shared.lock();
+            let k = q.counts.restarts.len();
+            std::mem::replace(
+                &mut q.counts,
+                Counts {
+                    restarts: vec![0; k],
+                    peak_rss_kb: vec![0; k],
+                    ..Counts::default()
+                },
+            )
+        };
+        self.stats.restarts += c.restarts.iter().sum::<u64>();
+        for (slot, n) in c.restarts.into_iter().enumerate() {
+            self.slot_restarts[slot] += n;
+        }
+        self.stats.not_run += c.not_run;
+        self.stats.timeouts += c.timeouts;
+        for k in c.crashes {
+            *self.stats.crashes.entry(k.counted()).or_default() += 1;
+        }
+        for (slot, kb) in c.peak_rss_kb.into_iter().enumerate() {
+            let peak = &mut self.stats.worker_peak_rss_kb[slot];
+            *peak = (*peak).max(kb);
+        }
+    }
+
+    /// Runs a batch on idle workers and waits for its results.
     pub fn execute(&mut self, batch: Vec<ExecRequest>) -> Result<Vec<SeqResult>> {
+        self.ensure_idle()?;
         self.submit(batch)?;
         self.collect()
     }
@@ -738,6 +596,7 @@ impl Pool {
     }
 
     pub fn stats(&mut self) -> PoolStats {
+        self.fold_counts();
         for (i, w) in self.slots.iter_mut().enumerate() {
             if let Some(w) = w {
                 let p = w.sample_rss();
@@ -758,11 +617,10 @@ impl Pool {
         if let Some(second) = self.second.take() {
             second.shutdown();
         }
-        for batch in std::mem::take(&mut self.pending) {
-            for h in batch.handles {
-                let _ = h.join();
-            }
-        }
+        // What was not collected is not wanted: chunks not started are dropped, the running
+        // ones end (their requests from then on come back not run).
+        self.shared.clear();
+        self.pending.clear();
         self.reclaim_workers();
         for (i, w) in self.slots.iter_mut().enumerate() {
             if let Some(mut w) = w.take() {
@@ -781,25 +639,6 @@ impl Pool {
         self.ensure_workers()?;
         self.slots[0].as_mut().context("no worker")
     }
-}
-
-/// A slot's turn: on drop, leaves the worker on the baton and wakes the next ticket.
-struct Turn<'a> {
-    baton: &'a Baton,
-    worker: Option<Worker>,
-}
-
-impl Drop for Turn<'_> {
-    fn drop(&mut self) {
-        let mut st = lock(self.baton);
-        st.worker = self.worker.take();
-        st.serving += 1;
-        self.baton.turn.notify_all();
-    }
-}
-
-fn lock(b: &Baton) -> std::sync::MutexGuard<'_, BatonState> {
-    b.state.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Drop for Pool {

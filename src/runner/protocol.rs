@@ -368,9 +368,12 @@ fn decode_scalar(d: &mut Dec, tag: u8) -> Result<Value> {
 }
 
 /// EXEC: sequences with batch-local tags. Types go through `types`, extended as needed.
+/// `same_batch`: the requests belong to the batch of the worker's previous frame, whose hung
+/// operations and value classes still hold (worker: Executor.exec).
 pub fn encode_exec<'a>(
     types: &mut TypeTable,
     reqs: impl IntoIterator<Item = (u32, &'a ExecRequest)>,
+    same_batch: bool,
 ) -> Vec<u8> {
     let mut body = Enc::new();
     let mut new = Vec::new();
@@ -438,6 +441,7 @@ pub fn encode_exec<'a>(
     let mut e = Enc::frame(EXEC);
     e.u32(new.len() as u32);
     new.iter().for_each(|s| e.str(s));
+    e.u8(u8::from(same_batch));
     e.u32(n);
     e.bytes(&body.buf);
     e.finish()
@@ -536,6 +540,7 @@ pub fn decode_exec(payload: &[u8], strings: &mut Vec<String>) -> Result<Vec<Wire
             .cloned()
             .ok_or_else(|| anyhow::anyhow!("unknown string id {id}"))
     };
+    let _same_batch = d.u8()?;
     let n = d.u32()?;
     let mut out = Vec::new();
     for _ in 0..n {
@@ -1247,7 +1252,11 @@ mod tests {
     fn exec_round_trip_and_string_table_reuse() {
         let reqs = sample_requests();
         let mut tt = TypeTable::default();
-        let f1 = encode_exec(&mut tt, reqs.iter().enumerate().map(|(i, r)| (i as u32, r)));
+        let f1 = encode_exec(
+            &mut tt,
+            reqs.iter().enumerate().map(|(i, r)| (i as u32, r)),
+            false,
+        );
         let mut strings = Vec::new();
         let got = decode_exec(&f1[4..], &mut strings).unwrap();
         assert_eq!(got.len(), 2);
@@ -1286,7 +1295,7 @@ mod tests {
         );
         assert_eq!(strings, vec!["Ljava/lang/String;", "I", "D", "LE;"]);
         // second batch: no new strings, so the frame is smaller and decodes with the same table
-        let f2 = encode_exec(&mut tt, reqs.iter().take(1).map(|r| (7, r)));
+        let f2 = encode_exec(&mut tt, reqs.iter().take(1).map(|r| (7, r)), true);
         let got2 = decode_exec(&f2[4..], &mut strings).unwrap();
         assert_eq!(strings.len(), 4);
         assert_eq!(got2[0].tag, 7);
@@ -1575,7 +1584,11 @@ mod tests {
             );
         }
         let reqs = sample_requests();
-        let f = encode_exec(&mut TypeTable::default(), reqs.iter().map(|r| (0, r)));
+        let f = encode_exec(
+            &mut TypeTable::default(),
+            reqs.iter().map(|r| (0, r)),
+            false,
+        );
         for cut in 5..f.len() {
             assert!(
                 decode_exec(&f[4..cut], &mut Vec::new()).is_err(),

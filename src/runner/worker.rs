@@ -165,6 +165,9 @@ pub struct Worker {
     /// Number of ops registered (ids `0..registered`).
     pub registered: usize,
     next_tag: u32,
+    /// The next frame's requests belong to the batch of the previous one (see
+    /// [`Worker::same_batch`]); reset after each frame.
+    same_batch: bool,
     hard_limit: Duration,
     /// While [`Worker::run_until`] runs: when to give up on the request running.
     deadline: Option<Instant>,
@@ -409,6 +412,7 @@ impl Worker {
             classes: ClassTable::default(),
             registered: 0,
             next_tag: 0,
+            same_batch: false,
             hard_limit: spec.hard_limit(),
             deadline: None,
             killed: false,
@@ -639,6 +643,13 @@ impl Worker {
     /// As [`Worker::run`], but a request still running at `deadline` is given up: the worker
     /// is killed and [`RunEnd::Stopped`] returned (a hanging call no longer holds a run past
     /// its time limit for a whole call timeout).
+    /// The next frame continues the batch of the previous one: the operations and value
+    /// classes that hung in that frame still keep the batch's generation sequences that
+    /// would call them from running (the pool cuts a batch into chunks, one frame each).
+    pub fn same_batch(&mut self) {
+        self.same_batch = true;
+    }
+
     pub fn run_until(
         &mut self,
         reqs: &[ExecRequest],
@@ -660,6 +671,7 @@ impl Worker {
         let frame = protocol::encode_exec(
             &mut self.types,
             reqs.iter().enumerate().map(|(i, r)| (base + i as u32, r)),
+            std::mem::take(&mut self.same_batch),
         );
         let mut done = 0usize;
         let t0 = Instant::now();

@@ -308,7 +308,8 @@ fn leaked_non_daemon_thread() {
 fn pipelined_batches_run_in_order_across_a_worker_death() {
     // Two routed batches in flight at once (as the exhaustive search runs them); worker 0
     // dies in the first. Each batch's results come back complete and in input order, the
-    // second runs on the restarted worker, and a plain submit must wait for both.
+    // second runs on the restarted worker; a plain batch queues behind both, and a
+    // synchronous request must wait for all.
     let _g = serial();
     let mut t = OpTable::default();
     let ok = smethod(&mut t, "rsub.Hostile", "ok", "()I", vec![], int());
@@ -321,10 +322,12 @@ fn pipelined_batches_run_in_order_across_a_worker_death() {
         .unwrap();
     pool.submit_routed(vec![(good(), 1), (good(), 0), (bad(), 1)])
         .unwrap();
-    let err = pool.submit(vec![good()]).unwrap_err();
+    pool.submit(vec![bad(), good(), good()]).unwrap();
+    let err = pool.execute(vec![good()]).unwrap_err();
     assert!(err.to_string().contains("still running"), "{err}");
     let first = pool.collect().unwrap();
     let second = pool.collect().unwrap();
+    let third = pool.collect().unwrap();
     let forty_two = StmtOutcome::Normal(Observed::Value(Value::Int(42)));
     assert_eq!(first.len(), 4);
     for i in [0, 2, 3] {
@@ -345,7 +348,16 @@ fn pipelined_batches_run_in_order_across_a_worker_death() {
         second[2].outcomes[1],
         StmtOutcome::Crash(CrashKind::Exited(Some(5)))
     );
-    assert_eq!(pool.slot_restarts(), &[1, 1]);
+    assert_eq!(third.len(), 3);
+    assert_eq!(
+        third[0].outcomes[1],
+        StmtOutcome::Crash(CrashKind::Exited(Some(5)))
+    );
+    for i in [1, 2] {
+        assert_eq!(third[i].outcomes[1], forty_two, "third batch, request {i}");
+    }
+    assert_eq!(pool.slot_restarts().iter().sum::<u64>(), 3);
+    assert!(pool.slot_restarts().iter().all(|&n| n >= 1));
     // idle again: synchronous requests work on the workers the batons handed back
     let more = pool.execute(vec![good(), good(), good()]).unwrap();
     assert!(more.iter().all(|r| r.outcomes[1] == forty_two));
@@ -355,6 +367,55 @@ fn pipelined_batches_run_in_order_across_a_worker_death() {
         "JVMs left behind: {:?}",
         worker_children()
     );
+}
+
+#[test]
+fn a_long_call_on_one_worker_leaves_the_quick_requests_to_the_other() {
+    // One request computes for 0.8 s (runnable all along: not cut as a wait), 300 quick ones
+    // follow it in the same batch. The pool hands out small chunks to whichever worker is
+    // free, so the other worker runs nearly all the quick ones (with one contiguous share per
+    // worker it ran exactly half), and the results still come back in input order.
+    let _g = serial();
+    let mut t = OpTable::default();
+    let int_param = || vec![JType::Prim(Prim::Int)];
+    let busy = smethod(&mut t, "rsub.Hostile", "busy", "(I)I", int_param(), int());
+    let twice = smethod(&mut t, "rsub.Hostile", "twice", "(I)I", int_param(), int());
+    let mut pool = Pool::start(config(2, Duration::from_secs(5), 128, vec![subjects()])).unwrap();
+    assert!(pool.register(&t).unwrap().is_empty());
+    let quick = 300;
+    let mut batch = vec![req(vec![lit_int(800), call(busy, &[0])])];
+    batch.extend((1..=quick).map(|i| req(vec![lit_int(i), call(twice, &[0])])));
+    let t0 = Instant::now();
+    let res = pool.execute(batch).unwrap();
+    let took = t0.elapsed();
+    let stats = pool.stats();
+    pool.shutdown();
+    assert_eq!(res.len(), quick as usize + 1);
+    assert!(
+        matches!(
+            res[0].outcomes[1],
+            StmtOutcome::Normal(Observed::Value(Value::Int(1 | 2)))
+        ),
+        "{:?}",
+        res[0].outcomes
+    );
+    for (i, r) in res.iter().enumerate().skip(1) {
+        assert_eq!(
+            r.outcomes[1],
+            StmtOutcome::Normal(Observed::Value(Value::Int(2 * i as i32))),
+            "request {i}"
+        );
+    }
+    let slow = res[0].worker;
+    let elsewhere = res[1..].iter().filter(|r| r.worker != slow).count();
+    eprintln!("{elsewhere} of {quick} quick requests on the other worker, batch in {took:?}");
+    assert!(
+        elsewhere >= 280,
+        "only {elsewhere} of {quick} quick requests ran on the worker without the long call"
+    );
+    assert!(took >= Duration::from_millis(800), "{took:?}");
+    assert_eq!((stats.restarts, stats.timeouts, stats.not_run), (0, 0, 0));
+    assert_eq!(stats.sequences, quick as u64 + 1);
 }
 
 /// Processes running `sleep SECONDS` (exact command line), whoever their parent is now.

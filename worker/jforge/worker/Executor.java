@@ -127,14 +127,15 @@ final class Executor {
 
     /**
      * Operations whose call timed out (interrupted or stopped: the worker went on) in this
-     * EXEC frame: its later generation sequences that end with a call of one are answered
+     * EXEC frame or the earlier frames of its batch: its later generation sequences that end with a call of one are answered
      * not run. Why: a worker that survives a hang goes on with the frame, and each of those
      * would likely cost a call limit again (when the worker halted, jforge skipped them:
      * Pool's skip_hung); jforge excludes the operation once it sees the timeouts.
      */
     private final java.util.Set<Integer> hungOps = new java.util.HashSet<>();
     /**
-     * Runtime classes of the arguments of the calls that timed out in this EXEC frame: a
+     * Runtime classes of the arguments of the calls that timed out in this EXEC frame (or the
+     * earlier frames of its batch): a
      * later generation sequence whose last call takes a value of one is answered not run.
      * Why: the hang is usually the argument's doing (an endless iterator given to a consumer,
      * guava's cycle()), and the frame's other consumers of such values would each cost a
@@ -144,12 +145,18 @@ final class Executor {
     /** The sequence running is generation's (mode GENERATE). */
     private boolean generating;
 
-    /** EXEC: new type strings, then the sequences, each answered with a RESULT frame. */
+    /**
+     * EXEC: new type strings, whether the frame continues the previous frame's batch (jforge
+     * cuts a batch into chunks: what hung in one chunk still holds for the batch's next ones
+     * on this worker), then the sequences, each answered with a RESULT frame.
+     */
     void exec() throws Exception {
         Buf in = frames.in;
         registry.readTypes(in);
-        hungOps.clear();
-        hungClasses.clear();
+        if (in.ru8() == 0) {
+            hungOps.clear();
+            hungClasses.clear();
+        }
         int nseq = in.ri32();
         for (int q = 0; q < nseq; q++) {
             runSequence(in);

@@ -77,6 +77,20 @@ public class Hostile {
         return 1;
     }
 
+    /** Computes (stays runnable, never waits) for about {@code millis} milliseconds. */
+    public static int busy(int millis) {
+        long end = System.nanoTime() + millis * 1_000_000L;
+        long x = 0;
+        while (System.nanoTime() < end) {
+            x++;
+        }
+        return (int) (x & 1) + 1;
+    }
+
+    public static int twice(int n) {
+        return 2 * n;
+    }
+
     /** One allocation sized by its argument. */
     public static int alloc(int n) {
         long[] a = new long[n];
