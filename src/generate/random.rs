@@ -1813,6 +1813,13 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// Operations whose numbers size an allocation, read from their bytecode
+    /// (`super::sizing`): small integral arguments from the start, as after an
+    /// OutOfMemoryError.
+    pub fn note_sizing(&mut self, ops: impl IntoIterator<Item = OpId>) {
+        self.allocates.extend(ops);
+    }
+
     /// Drops the reusable values whose sequence passes a large integral literal to an
     /// operation that allocates by its arguments (a map whose table of 2^30 entries is
     /// still to come).
