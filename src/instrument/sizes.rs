@@ -17,6 +17,7 @@
 
 use super::classfile::parse_class;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// How deep the callees of a method are read.
 const MAX_DEPTH: u32 = 4;
@@ -35,8 +36,8 @@ pub struct Sizes {
 
 struct ClassInfo {
     methods: Vec<Method>,
-    /// The methods the code calls, by constant-pool index.
-    refs: CodeRefs,
+    /// The methods the code calls, by constant-pool index (shared by its methods' reads).
+    refs: Rc<CodeRefs>,
 }
 
 /// Constant-pool index -> called method.
@@ -86,11 +87,12 @@ impl Sizes {
             // native: the int is the length
             return kinds.iter().map(|&k| k == b'I').collect();
         }
-        // in progress (recursion) or too deep: nothing known
-        self.memo.insert(key.clone(), vec![false; kinds.len()]);
         if depth > MAX_DEPTH {
+            // too deep from here, not for a shallower caller: not remembered
             return vec![false; kinds.len()];
         }
+        // in progress (a recursive call): nothing known yet
+        self.memo.insert(key.clone(), vec![false; kinds.len()]);
         let Some((is_static, code, refs)) = self.code_of(owner, name, desc, bytes) else {
             return vec![false; kinds.len()];
         };
@@ -106,7 +108,7 @@ impl Sizes {
         name: &str,
         desc: &str,
         bytes: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
-    ) -> Option<(bool, Vec<u8>, CodeRefs)> {
+    ) -> Option<(bool, Vec<u8>, Rc<CodeRefs>)> {
         let class = self
             .classes
             .entry(owner.to_string())
@@ -178,13 +180,7 @@ impl Sizes {
         if !kinds.iter().any(|&k| k == b'I' || k == b'J') {
             return Vec::new();
         }
-        let callee = self.params(
-            &owner.clone(),
-            &name.clone(),
-            &desc.clone(),
-            bytes,
-            depth + 1,
-        );
+        let callee = self.params(owner, name, desc, bytes, depth + 1);
         callee
             .iter()
             .enumerate()
@@ -361,5 +357,8 @@ fn read_class(bytes: &[u8]) -> Option<ClassInfo> {
             code,
         });
     }
-    Some(ClassInfo { methods, refs })
+    Some(ClassInfo {
+        methods,
+        refs: Rc::new(refs),
+    })
 }

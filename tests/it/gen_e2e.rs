@@ -976,14 +976,14 @@ fn an_argument_that_sizes_an_array_stays_small_from_the_start() {
 }
 
 #[test]
-#[ignore = "slow: a 10 s run"]
+#[ignore = "slow: 30,000 sequences"]
 fn a_capacity_stored_for_later_is_kept_small_and_a_compared_size_still_covered() {
     // hostile.Capacity(int) stores its capacity and the first add allocates it (as
     // java.util.HashMap does), withCapacity and tier pass theirs to new ArrayList<>(n), and
     // the class's constant pool holds 2^30. Before, the call that ran out of memory (add)
     // was marked, not the constructor that took the size, and the receiver built with 2^30
     // stayed in the pool: 354 OutOfMemoryErrors in 10 s. Now the maker is marked too and its
-    // values dropped: 16-18 in 10 s (the batches already built); withCapacity and tier pass
+    // values dropped: 16 in 10 s or 30,000 sequences (the batches already built); withCapacity and tier pass
     // theirs to ArrayList(int), whose `new Object[n]` is read from the JDK's bytecode, so
     // they are kept small from the start.
     let d = tempfile::tempdir().unwrap();
@@ -992,8 +992,8 @@ fn a_capacity_stored_for_later_is_kept_small_and_a_compared_size_still_covered()
         &[
             "--class",
             "hostile.Capacity",
-            "--time-limit",
-            "10s",
+            "--generated-limit",
+            "30000",
             "--worker-heap",
             "128",
         ],
@@ -1006,7 +1006,6 @@ fn a_capacity_stored_for_later_is_kept_small_and_a_compared_size_still_covered()
         "{oom} OutOfMemoryErrors: {stats:#}\n{text}"
     );
     assert_eq!(stats["worker_restarts"].as_u64(), Some(0), "{stats:#}");
-    assert!(stats["executed"].as_u64().unwrap() > 2000, "{stats:#}");
     // tier's second branch needs n >= 5000, more than the small sizes: its comparison asks
     // for it, so the written suite still covers every branch of the class.
     let suite = &stats["coverage"]["suite"]["per_class"];
