@@ -155,8 +155,13 @@ impl Sizes {
                 0xb6..=0xb9 => self.sized_args(&ins, i, refs, bytes, depth),
                 _ => continue,
             };
+            let body = Body {
+                ins: &ins,
+                slots: &slots,
+                refs,
+            };
             for j in sinks {
-                if let Some(p) = origin(&ins, j, &slots, refs, 0) {
+                if let Some(p) = body.origin(j, 0) {
                     sizing[p] = true;
                 }
             }
@@ -200,8 +205,14 @@ fn copied_params(ins: &[Ins], slots: &mut Vec<Option<usize>>, refs: &CodeRefs) {
             op @ 0x3f..=0x42 => Some((op - 0x3f) as usize),         // lstore_n
             _ => None,
         };
+        let from = Body {
+            ins,
+            slots: slots.as_slice(),
+            refs,
+        }
+        .origin(i - 1, 0);
         if let Some(slot) = slot
-            && let Some(p) = origin(ins, i - 1, slots, refs, 0)
+            && let Some(p) = from
         {
             if slots.len() <= slot {
                 slots.resize(slot + 1, None);
@@ -223,62 +234,55 @@ fn pushes_one(op: u8) -> bool {
     matches!(op, 0x01..=0x19 | 0x1a..=0x2d | 0xb2 | 0xbb)
 }
 
-/// The parameter whose value instruction `j` pushes (directly, widened, with a constant
-/// added or shifted, or through a static helper returning a number), if any.
-fn origin(
-    ins: &[Ins],
-    j: usize,
-    slots: &[Option<usize>],
-    refs: &CodeRefs,
-    depth: u32,
-) -> Option<usize> {
-    if depth > 4 {
-        return None;
-    }
-    let slot = match ins[j].op {
-        0x15 | 0x16 => ins[j].arg.first().map(|&s| s as usize), // iload, lload
-        op @ 0x1a..=0x1d => Some((op - 0x1a) as usize),         // iload_n
-        op @ 0x1e..=0x21 => Some((op - 0x1e) as usize),         // lload_n
-        0x85 | 0x88 => return origin(ins, j.checked_sub(1)?, slots, refs, depth + 1), // i2l, l2i
-        // iadd, ladd, isub, lsub, imul, lmul, ishl, lshl: one side a constant
-        0x60 | 0x61 | 0x64 | 0x65 | 0x68 | 0x69 | 0x78 | 0x79 => {
-            let b = j.checked_sub(1)?;
-            return if is_const(ins[b].op) {
-                origin(ins, b.checked_sub(1)?, slots, refs, depth + 1)
-            } else if b >= 1 && is_const(ins[b - 1].op) {
-                origin(ins, b, slots, refs, depth + 1)
-            } else {
-                None
-            };
-        }
-        0xb8 => return through_helper(ins, j, slots, refs, depth),
-        _ => None,
-    }?;
-    slots.get(slot).copied().flatten()
+/// A method body being read: its instructions, which parameter each local slot holds, and
+/// the methods its calls name.
+struct Body<'a, 'b> {
+    ins: &'b [Ins<'a>],
+    slots: &'b [Option<usize>],
+    refs: &'b CodeRefs,
 }
 
-/// A static helper returning an `int` or `long` (`checkNonnegative(n, "n")`, `Math.max(n,
-/// 16)`): the parameter its first numeric argument comes from.
-fn through_helper(
-    ins: &[Ins],
-    j: usize,
-    slots: &[Option<usize>],
-    refs: &CodeRefs,
-    depth: u32,
-) -> Option<usize> {
-    let (_, _, desc) = member(refs, ins[j].arg)?;
-    if !(desc.ends_with(")I") || desc.ends_with(")J")) {
-        return None;
+impl Body<'_, '_> {
+    /// The parameter whose value instruction `j` pushes (directly, widened, with a constant
+    /// added or shifted, or through a static helper returning a number), if any.
+    fn origin(&self, j: usize, depth: u32) -> Option<usize> {
+        if depth > 4 {
+            return None;
+        }
+        let ins = self.ins;
+        let slot = match ins[j].op {
+            0x15 | 0x16 => ins[j].arg.first().map(|&s| s as usize), // iload, lload
+            op @ 0x1a..=0x1d => Some((op - 0x1a) as usize),         // iload_n
+            op @ 0x1e..=0x21 => Some((op - 0x1e) as usize),         // lload_n
+            0x85 | 0x88 => return self.origin(j.checked_sub(1)?, depth + 1), // i2l, l2i
+            // iadd, ladd, isub, lsub, imul, lmul, ishl, lshl: one side a constant
+            0x60 | 0x61 | 0x64 | 0x65 | 0x68 | 0x69 | 0x78 | 0x79 => {
+                let b = j.checked_sub(1)?;
+                return if is_const(ins[b].op) {
+                    self.origin(b.checked_sub(1)?, depth + 1)
+                } else if b >= 1 && is_const(ins[b - 1].op) {
+                    self.origin(b, depth + 1)
+                } else {
+                    None
+                };
+            }
+            0xb8 => return self.through_helper(j, depth),
+            _ => None,
+        }?;
+        self.slots.get(slot).copied().flatten()
     }
-    let kinds = param_kinds(desc);
-    let k = kinds.iter().position(|&c| c == b'I' || c == b'J')?;
-    origin(
-        ins,
-        pusher(ins, j, kinds.len() - k)?,
-        slots,
-        refs,
-        depth + 1,
-    )
+
+    /// A static helper returning an `int` or `long` (`checkNonnegative(n, "n")`,
+    /// `Math.max(n, 16)`): the parameter its first numeric argument comes from.
+    fn through_helper(&self, j: usize, depth: u32) -> Option<usize> {
+        let (_, _, desc) = member(self.refs, self.ins[j].arg)?;
+        if !(desc.ends_with(")I") || desc.ends_with(")J")) {
+            return None;
+        }
+        let kinds = param_kinds(desc);
+        let k = kinds.iter().position(|&c| c == b'I' || c == b'J')?;
+        self.origin(pusher(self.ins, j, kinds.len() - k)?, depth + 1)
+    }
 }
 
 /// The method an invoke instruction's operand names.

@@ -983,9 +983,9 @@ fn a_capacity_stored_for_later_is_kept_small_and_a_compared_size_still_covered()
     // the class's constant pool holds 2^30. Before, the call that ran out of memory (add)
     // was marked, not the constructor that took the size, and the receiver built with 2^30
     // stayed in the pool: 354 OutOfMemoryErrors in 10 s. Now the maker is marked too and its
-    // values dropped: 16 in 10 s or 30,000 sequences (the batches already built); withCapacity and tier pass
-    // theirs to ArrayList(int), whose `new Object[n]` is read from the JDK's bytecode, so
-    // they are kept small from the start.
+    // values dropped: 16 in 10 s or 30,000 sequences (the batches already built);
+    // withCapacity and tier pass theirs to ArrayList(int), whose `new Object[n]` is read
+    // from the JDK's bytecode, so they are kept small from the start.
     let d = tempfile::tempdir().unwrap();
     let (out, text, stats) = gen_from(
         d.path(),
