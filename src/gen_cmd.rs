@@ -435,6 +435,7 @@ impl Strategy for Gen {
         let traced = traced_setup(&mut session, &sel.classes, solver.as_ref())?;
         let instrument = instrument_start.elapsed();
         let earlier = read_earlier(&mut out, &ops, &sel.classes);
+        let sizing = sizing_ops(&mut session, &ops)?;
         let mut pool = session.take_pool()?;
         let run = GenRun {
             args: &args,
@@ -449,6 +450,7 @@ impl Strategy for Gen {
 
         // ---- generation: the time limit covers the whole run up to its end
         let mut generator = run.new_generator(literals, &mut pool)?;
+        generator.note_sizing(sizing);
         if let (Some(setup), Some(spec)) = (traced, solver) {
             let config = session
                 .pool_maker()
@@ -795,6 +797,20 @@ fn operations(
         bail!("the selected classes have no public members jforge can call");
     }
     Ok(ops)
+}
+
+/// The operations whose numbers size an allocation, read from the bytecode of the class
+/// path and the JDK (see `generate::sizing`).
+fn sizing_ops(session: &mut Session, ops: &OpSet) -> anyhow::Result<Vec<crate::sequence::OpId>> {
+    session.with_classes(|_, cp, jdk| {
+        let mut bytes = |n: &str| {
+            cp.find(n)
+                .ok()
+                .flatten()
+                .or_else(|| jdk.class_bytes(n).ok().flatten())
+        };
+        Ok(crate::generate::sizing::sizing_ops(&ops.table, &mut bytes))
+    })
 }
 
 /// The default literals plus the constants found in the classes under test.

@@ -5,6 +5,7 @@
 //! - `random`: feedback-directed random generation (Randoop).
 //! - `assist`: the hook of a helper at coverage plateaus (`gen --concolic`).
 //! - `bloom`: fixed-size "seen before?" sets.
+//! - `sizing`: the operations whose numbers size an allocation (read from the bytecode).
 //! - `hangs`: the runtime classes of values that make calls hang (never reused).
 //! - `finish`: from candidates to test cases (observers, flakiness filter, minimization).
 //! - `simplify`: repeated calls nothing uses collapsed before regression tests are built.
@@ -19,3 +20,4 @@ pub mod random;
 pub mod report;
 pub mod select;
 pub mod simplify;
+pub mod sizing;

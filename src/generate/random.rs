@@ -409,6 +409,41 @@ fn small_size(v: &Value) -> bool {
     }
 }
 
+/// Whether a call of `op` takes an integral literal too large for an allocating operation.
+fn oversized_args(seq: &Sequence, args: &[u32]) -> bool {
+    args.iter().any(|&a| {
+        matches!(seq.stmts.get(a as usize), Some(Stmt::Lit { value, .. }) if !small_size(value))
+    })
+}
+
+/// Whether `seq` calls an operation of `allocates` with a large integral literal.
+fn oversized_call(seq: &Sequence, allocates: &HashSet<OpId>) -> bool {
+    seq.stmts.iter().any(|s| {
+        matches!(s, Stmt::Call { op, args } if allocates.contains(op) && oversized_args(seq, args))
+    })
+}
+
+/// The operations of the calls that made the inputs of statement `i` (transitively), taking
+/// a large integral literal: where a size stored for later came from.
+fn sized_makers(seq: &Sequence, i: usize) -> Vec<OpId> {
+    let mut out = Vec::new();
+    let mut seen = vec![false; seq.len()];
+    let mut stack: Vec<u32> = seq.stmts.get(i).map_or(&[][..], |s| s.inputs()).to_vec();
+    while let Some(j) = stack.pop() {
+        let j = j as usize;
+        if j >= seq.len() || std::mem::replace(&mut seen[j], true) {
+            continue;
+        }
+        if let Stmt::Call { op, args } = &seq.stmts[j]
+            && oversized_args(seq, args)
+        {
+            out.push(*op);
+        }
+        stack.extend_from_slice(seq.stmts[j].inputs());
+    }
+    out
+}
+
 /// Values kept per operation in its comparison pool; more are ignored.
 const MAX_OP_LITERALS: usize = 256;
 /// Chance that a literal argument of an operation with a comparison pool comes from it.
@@ -1817,11 +1852,45 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// An OutOfMemoryError of statement `i`'s call: its operation gets small integral
-    /// arguments from now on (see [`SMALL_SIZE`]).
+    /// An OutOfMemoryError of statement `i`'s call: its operation, and every operation that
+    /// made one of its inputs from a large integral literal, get small integral arguments
+    /// from now on (see [`SMALL_SIZE`]); the reusable values built with such a call go.
+    /// Why the makers: a capacity is often stored and allocated later (`LinkedHashMap(2^30)`
+    /// allocates its table at the first `put`, `LinkedHashMultiset.create(n)` likewise), so
+    /// the call that runs out of memory is not the one that took the size, and the value
+    /// made stays in the pool and fails every call on it (guava collect, 30 s: 70 of 95
+    /// OutOfMemoryErrors were calls on such a receiver).
     fn note_allocating(&mut self, b: &Built, i: usize, kind: &CrashKind) {
-        if let (CrashKind::OutOfMemory, Stmt::Call { op, .. }) = (kind, &b.comp.seq.stmts[i]) {
-            self.allocates.insert(*op);
+        if !matches!(kind, CrashKind::OutOfMemory) {
+            return;
+        }
+        let seq = &b.comp.seq;
+        let mut fresh = false;
+        if let Some(Stmt::Call { op, .. }) = seq.stmts.get(i) {
+            fresh |= self.allocates.insert(*op);
+        }
+        for op in sized_makers(seq, i) {
+            fresh |= self.allocates.insert(op);
+        }
+        if fresh {
+            self.drop_oversized_values();
+        }
+    }
+
+    /// Operations whose numbers size an allocation, read from their bytecode
+    /// (`super::sizing`): small integral arguments from the start, as after an
+    /// OutOfMemoryError.
+    pub fn note_sizing(&mut self, ops: impl IntoIterator<Item = OpId>) {
+        self.allocates.extend(ops);
+    }
+
+    /// Drops the reusable values whose sequence passes a large integral literal to an
+    /// operation that allocates by its arguments (a map whose table of 2^30 entries is
+    /// still to come).
+    fn drop_oversized_values(&mut self) {
+        let allocates = &self.allocates;
+        for list in &mut self.by_type {
+            list.retain(|(comp, _, _)| !oversized_call(&comp.seq, allocates));
         }
     }
 
@@ -1936,8 +2005,13 @@ impl<'a> Generator<'a> {
     }
 
     /// Stores the values at `reusable` of a sequence that ran normally as reusable values of
-    /// their static types (not those of a hang-prone class: see `super::hangs`).
+    /// their static types (not those of a hang-prone class: see `super::hangs`; none of a
+    /// sequence that passes a large size to an operation that allocates by it, such as the
+    /// 2^30 its own bounds check logged: see `note_allocating`).
     fn keep_reusable(&mut self, comp: &CompRef, reusable: &[u32], r: &SeqResult) {
+        if !self.allocates.is_empty() && oversized_call(&comp.seq, &self.allocates) {
+            return;
+        }
         for &i in reusable {
             let class = object_class(r, i as usize);
             if class.as_ref().is_some_and(|c| self.hanging.is_prone(c)) {

@@ -184,6 +184,16 @@ pub(crate) fn member_refs(code_attribute: &[u8]) -> Result<Vec<(u8, u16)>> {
         .collect())
 }
 
+/// The code bytes of a Code attribute body and the (offset, opcode) of each instruction.
+pub(crate) type Opcodes<'a> = (&'a [u8], Vec<(u32, u8)>);
+
+/// The code bytes of a Code attribute body and the (offset, opcode) of each instruction.
+pub(crate) fn opcodes(code_attribute: &[u8]) -> Result<Opcodes<'_>> {
+    let code = CodeAttribute::parse(code_attribute)?;
+    let ops = decode(code.code)?.iter().map(|i| (i.off, i.op)).collect();
+    Ok((code.code, ops))
+}
+
 /// True when control never continues to the next instruction.
 fn never_falls_through(op: u8) -> bool {
     matches!(op, 0xa7 | 0xc8 | 0xa9 | 0xaa | 0xab | 0xac..=0xb1 | 0xbf)

@@ -36,6 +36,7 @@ mod classfile;
 pub mod clock;
 mod code;
 mod frames;
+pub mod sizes;
 pub mod trace;
 
 use anyhow::{Context, Result, bail};

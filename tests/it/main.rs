@@ -20,6 +20,7 @@ mod gen_e2e;
 mod instrument_jars;
 mod instrument_jdk;
 mod instrument_probes;
+mod instrument_sizes;
 mod instrument_verify;
 mod lean_e2e;
 mod model_classfile;

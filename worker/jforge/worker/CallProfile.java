@@ -12,8 +12,10 @@ import java.util.Arrays;
  * sums per operation the wall time of its calls, and per phase the time of a sequence
  * (statements, contracts, leak checks, waiting for the next request), and rewrites
  * PREFIX.PID every two seconds. Why: a whole package ran at a tenth of one class's rate with
- * the CPU half idle, and the progress file says what runs, not where the time goes. Off by
- * default: one branch per call.
+ * the CPU half idle, and the progress file says what runs, not where the time goes. Lines
+ * "big OP CALLS BYTES NAME" count an operation's calls that allocated at least 8 MiB (a
+ * huge allocation that did not fail still costs its zeroing) and the bytes all its calls
+ * allocated. Off by default: one branch per call.
  */
 final class CallProfile {
     static final String FILE = System.getProperty("jforge.profileCalls");
@@ -22,6 +24,12 @@ final class CallProfile {
     private static long[] count = new long[256];
     private static long[] total = new long[256];
     private static long[] max = new long[256];
+    /** Bytes the calls allocated, and how many calls allocated at least BIG bytes. */
+    private static long[] bytes = new long[256];
+    private static long[] big = new long[256];
+    static final long BIG = 8L << 20;
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     /** Phases: 0 waiting for a request, 1 statements, 2 contracts/observers, 3 leaks, 4 send. */
     static final long[] PHASE = new long[5];
     static long seqs;
@@ -29,7 +37,12 @@ final class CallProfile {
 
     private CallProfile() {}
 
-    static void call(int op, long nanos) {
+    /** Bytes the calling thread allocated so far. */
+    static long allocated() {
+        return THREADS.getCurrentThreadAllocatedBytes();
+    }
+
+    static void call(int op, long nanos, long allocated) {
         if (op < 0) {
             return;
         }
@@ -38,6 +51,12 @@ final class CallProfile {
             count = Arrays.copyOf(count, n);
             total = Arrays.copyOf(total, n);
             max = Arrays.copyOf(max, n);
+            bytes = Arrays.copyOf(bytes, n);
+            big = Arrays.copyOf(big, n);
+        }
+        bytes[op] += allocated;
+        if (allocated >= BIG) {
+            big[op]++;
         }
         count[op]++;
         total[op] += nanos;
@@ -64,6 +83,9 @@ final class CallProfile {
                     String name = o == null ? "?" : o.ctor != null ? o.ctor.toString()
                             : o.method != null ? o.method.toString() : String.valueOf(o.field);
                     w.printf("op %d %d %.6f %.6f %s%n", op, count[op], total[op] / 1e9, max[op] / 1e9, name);
+                    if (big[op] > 0) {
+                        w.printf("big %d %d %d %s%n", op, big[op], bytes[op], name);
+                    }
                 }
             }
         } catch (IOException e) {

@@ -208,11 +208,11 @@ final class Executor {
                 CallProfile.seqs++;
             }
         } catch (Fatal f) {
-            crashed(f.marker, f.recoverable, n);
+            crashed(f.marker, f.recoverable, f.collected, n);
         } catch (OutOfMemoryError e) {
-            crashed(M_OOM, Fatal.heapOnly(e), n);
+            crashed(M_OOM, Fatal.heapOnly(e), Fatal.collected(e), n);
         } catch (StackOverflowError e) {
-            crashed(M_SOE, true, n);
+            crashed(M_SOE, true, false, n);
         } catch (ThreadDeath d) {
             contractStopped(n);
         }
@@ -239,12 +239,12 @@ final class Executor {
      * the sequence's values and, when it can go on (see Fatal), makes the crash that
      * statement's outcome, the earlier outcomes kept, the rest not run, no contracts or
      * observers; otherwise it halts blaming that statement. Leaks are checked as after any
-     * sequence.
+     * sequence. collected: the JVM collected the heap fully before throwing the OOM.
      */
-    private void crashed(int marker, boolean recoverable, int n) {
+    private void crashed(int marker, boolean recoverable, boolean collected, int n) {
         progress.end();
         int at = dropValues(n);
-        if (!recoverable || (marker == M_OOM && !Fatal.heapRecovered())) {
+        if (!recoverable || (marker == M_OOM && !Fatal.heapRecovered(collected))) {
             progress.crash(marker, at);
         }
         endAt(at, n, O_CRASH, marker == M_OOM ? CK_OOM : CK_SOE);
@@ -431,6 +431,7 @@ final class Executor {
             boolean ok;
             boolean stopped = false;
             long c0 = CallProfile.ON ? System.nanoTime() : 0;
+            long a0 = CallProfile.ON ? CallProfile.allocated() : 0;
             if (checkArgs && i == n - 1 && takesHungValue(stmts[i])) {
                 for (int j = i; j < n; j++) {
                     vals[j] = null;
@@ -449,7 +450,7 @@ final class Executor {
                 stopped = true;
             }
             if (CallProfile.ON && stmts[i].kind == STMT_CALL) {
-                CallProfile.call(stmts[i].op, System.nanoTime() - c0);
+                CallProfile.call(stmts[i].op, System.nanoTime() - c0, CallProfile.allocated() - a0);
             }
             if (progress.interrupted() | stopped) {
                 ok = timedOut(i, before);
