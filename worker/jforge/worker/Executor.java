@@ -292,6 +292,9 @@ final class Executor {
         progress.end();
         progress.interrupted();
         int at = dropValues(n);
+        if (CallProfile.ON && stmts[at].kind == STMT_CALL) {
+            CallProfile.timeoutEnded(registry, stmts[at].op, "contract check stopped", 0);
+        }
         if (generating && stmts[at].kind == STMT_CALL) {
             hungOps.add(stmts[at].op);
         }
@@ -445,6 +448,9 @@ final class Executor {
                 CallProfile.call(stmts[i].op, System.nanoTime() - c0);
             }
             if (progress.interrupted() | stopped) {
+                if (CallProfile.ON && stmts[i].kind == STMT_CALL) {
+                    CallProfile.timeoutEnded(registry, stmts[i].op, stopped ? "stopped" : "interrupted", System.nanoTime() - c0);
+                }
                 ok = timedOut(i, before);
                 if (generating && stmts[i].kind == STMT_CALL) {
                     hungOps.add(stmts[i].op);
