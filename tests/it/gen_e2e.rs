@@ -1060,11 +1060,10 @@ fn a_call_that_computes_or_waits_forever_costs_a_short_limit_and_no_restart() {
         "{cut} s: {stats:#}"
     );
     assert!(text.contains("in calls cut at the call limit"), "{text}");
-    // The hanging methods are excluded, the slow ones are not cut: they run and are tested.
+    // The slow ones are not cut (no timeout, so never excluded): they run and are tested.
+    // (A hanging method is excluded at its second timeout; whether it meets one in a run
+    // depends on the batches, hence no assertion on it.)
     let incidents = stats["incidents"].to_string();
-    for hang in ["hostile.Stalls.spin()", "hostile.Stalls.await()"] {
-        assert!(incidents.contains(hang), "{hang}: {stats:#}");
-    }
     for slow in ["nap()", "work()"] {
         assert!(!incidents.contains(slow), "{slow}: {stats:#}");
     }

@@ -61,8 +61,13 @@ final class CallProfile {
                 sb.append(" | ").append(st[i]);
             }
         }
+        appendTimeout(sb.toString());
+    }
+
+    /** Appends a line to PREFIX.timeouts.PID. */
+    private static void appendTimeout(String line) {
         try (PrintWriter w = new PrintWriter(new FileWriter(FILE + ".timeouts." + ProcessHandle.current().pid(), true))) {
-            w.println(sb);
+            w.println(line);
         } catch (IOException e) {
             // a diagnostic only
         }
@@ -70,14 +75,14 @@ final class CallProfile {
 
     /** Appends the operation of a call over the limit that ended (stopped or not) to PREFIX.timeouts.PID. */
     static void timeoutEnded(Registry registry, int op, String how, long nanos) {
+        appendTimeout(String.format("ended %s after %.3f op %d %s", how, nanos / 1e9, op, opName(registry, op)));
+    }
+
+    /** The member an operation calls, as the profile names it. */
+    private static String opName(Registry registry, int op) {
         Registry.Op o = registry.op(op);
-        String name = o == null ? "?" : o.ctor != null ? o.ctor.toString()
+        return o == null ? "?" : o.ctor != null ? o.ctor.toString()
                 : o.method != null ? o.method.toString() : String.valueOf(o.field);
-        try (PrintWriter w = new PrintWriter(new FileWriter(FILE + ".timeouts." + ProcessHandle.current().pid(), true))) {
-            w.printf("ended %s after %.3f op %d %s%n", how, nanos / 1e9, op, name);
-        } catch (IOException e) {
-            // a diagnostic only
-        }
     }
 
     /** Rewrites the profile file when two seconds passed since the last time. */
@@ -106,10 +111,8 @@ final class CallProfile {
             }
             for (int op = 0; op < count.length; op++) {
                 if (count[op] > 0) {
-                    Registry.Op o = registry.op(op);
-                    String name = o == null ? "?" : o.ctor != null ? o.ctor.toString()
-                            : o.method != null ? o.method.toString() : String.valueOf(o.field);
-                    w.printf("op %d %d %.6f %.6f %s%n", op, count[op], total[op] / 1e9, max[op] / 1e9, name);
+                    w.printf("op %d %d %.6f %.6f %s%n", op, count[op], total[op] / 1e9, max[op] / 1e9,
+                            opName(registry, op));
                 }
             }
         } catch (IOException e) {

@@ -195,7 +195,7 @@ final class Progress {
             }
             if (cutAt == 0) {
                 boolean waitedLong = waited > WAIT_LIMIT_NANOS;
-                if ((charged(now) <= limitNanos && !waitedLong)
+                if ((charged(now) <= limit() && !waitedLong)
                         || (!waitedLong && now - callStart <= capNanos && inInitializer())) {
                     return;
                 }
@@ -220,6 +220,16 @@ final class Progress {
                 nudge();
             }
         }
+    }
+
+    /**
+     * The limit of the call running: the adapted limit for a statement's call, at least the
+     * cold limit for one that may not be stopped (exhaustive's tasks, observers). Why: there
+     * a cut halts the worker (a JVM start, the classes loaded again), where a stopped
+     * statement costs one timeout; the 100 ms floor was measured on statements' calls.
+     */
+    private long limit() {
+        return stoppable ? limitNanos : Math.max(limitNanos, Math.min(capNanos, COLD_NANOS));
     }
 
     /**
@@ -356,8 +366,14 @@ final class Progress {
             timedOut = interrupted;
         }
         if (timedOut) {
-            // a call cut at the limit says nothing of what calls take (it would set the
-            // limit to 20 times itself)
+            // The thread's interrupt status goes now (interrupted() still answers from the
+            // flag): left set, it closed the worker's socket at the next send (an
+            // InterruptibleChannel) and the worker exited (EXIT_FATAL), when the call ended
+            // by itself after the interrupt on a path that does not ask interrupted() (an
+            // OutOfMemoryError whose collections ran past the limit; guava collect: 3-7 per
+            // 60 s with the 100 ms floor). A call cut at the limit says nothing of what calls
+            // take (it would set the limit to 20 times itself).
+            Thread.interrupted();
             return;
         }
         durations[63 - Long.numberOfLeadingZeros(Math.max(1, d))]++;
