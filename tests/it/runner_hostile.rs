@@ -250,6 +250,49 @@ fn a_contract_check_that_never_ends_is_a_timeout_of_its_statement() {
 }
 
 #[test]
+fn an_observer_that_never_ends_is_a_timeout_of_its_statement() {
+    // The suite stage observes values through getters; Endless.size() never returns (as a
+    // getter of a view over an endless stream: java.util's Stream.generate). Observers were
+    // not stoppable and the worker halted (a JVM start each); now it is stopped like a
+    // statement's call and is a timeout of the statement observed (JDK 17-19).
+    let _g = serial();
+    let mut t = OpTable::default();
+    let ok = smethod(&mut t, "rsub.Hostile", "ok", "()I", vec![], int());
+    let endless_ty = JType::class("rsub.Hostile$Endless");
+    let endless = smethod(
+        &mut t,
+        "rsub.Hostile",
+        "endless",
+        "()Lrsub/Hostile$Endless;",
+        vec![],
+        Some(endless_ty.clone()),
+    );
+    let size = method(&mut t, "rsub.Hostile$Endless", "size", "()I", vec![], int());
+    let mut pool = Pool::start(config(1, Duration::from_secs(2), 128, vec![subjects()])).unwrap();
+    assert!(pool.register(&t).unwrap().is_empty());
+    let mut observed = req(vec![call(endless, &[])]);
+    observed.mode = jforge::runner::ExecMode::Observe;
+    observed.observers = vec![(0, size)];
+    let t0 = Instant::now();
+    let res = pool
+        .execute(vec![observed, req(vec![call(ok, &[])])])
+        .unwrap();
+    let took = t0.elapsed();
+    let st = pool.stats();
+    pool.shutdown();
+    assert_eq!(res[0].outcomes, vec![StmtOutcome::Timeout]);
+    assert_eq!(
+        res[1].outcomes[0],
+        StmtOutcome::Normal(Observed::Value(Value::Int(42)))
+    );
+    if jforge::runner::java::find_java(None).unwrap().version < 20 {
+        assert_eq!(st.restarts, 0, "{st:?}");
+        assert_eq!(st.timeouts, 0, "{st:?}");
+    }
+    assert!(took < Duration::from_secs(10), "{took:?}");
+}
+
+#[test]
 fn stack_overflow_is_survived() {
     let (res, st) = run_hostile("recurse", "(I)I", Duration::from_secs(20), 128, true);
     assert_survived(&res, &st, CrashKind::StackOverflow);

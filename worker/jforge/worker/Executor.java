@@ -530,7 +530,7 @@ final class Executor {
         if (ok && mode == MODE_OBSERVE) {
             tail.i32(nobs);
             for (int i = 0; i < nobs; i++) {
-                contracts.observe(vals, obsStmt[i], obsOp[i], n);
+                contracts.observe(vals, obsStmt[i], obsOp[i], n, true);
             }
         } else if (ok && mode == MODE_CANON) {
             // ---- jforge exhaustive: canonical forms (CANON_OP) and observers (see Canon)
@@ -539,7 +539,7 @@ final class Executor {
                 if (obsOp[i] == CANON_OP) {
                     exhaustive.canon(vals, obsStmt[i], n);
                 } else {
-                    contracts.observe(vals, obsStmt[i], obsOp[i], n);
+                    contracts.observe(vals, obsStmt[i], obsOp[i], n, false);
                 }
             }
         } else {
