@@ -1605,8 +1605,11 @@ impl<'a> Generator<'a> {
         match ending {
             Some(i) => match &r.outcomes[i] {
                 StmtOutcome::Timeout => {
-                    self.note_hanging_arguments(&b, &r, i);
-                    self.blame_stmt(&b, i, Blame::Timeout)
+                    if self.note_hanging_arguments(&b, &r, i) {
+                        self.stats[stmt_op(&b, i) as usize].timeouts += 1;
+                    } else {
+                        self.blame_stmt(&b, i, Blame::Timeout)
+                    }
                 }
                 StmtOutcome::Crash(kind) if r.survived => {
                     self.note_allocating(&b, i, kind);
@@ -1786,10 +1789,7 @@ impl<'a> Generator<'a> {
     }
 
     fn blame_stmt(&mut self, b: &Built, i: usize, blame: Blame) {
-        let op = match &b.comp.seq.stmts[i] {
-            Stmt::Call { op, .. } => *op,
-            _ => b.op,
-        };
+        let op = stmt_op(b, i);
         let st = &mut self.stats[op as usize];
         match blame {
             Blame::Timeout => st.timeouts += 1,
@@ -1836,20 +1836,27 @@ impl<'a> Generator<'a> {
 
     /// Statement `i`'s call timed out: the runtime classes of its object arguments (not its
     /// receiver) are blamed, and the values of a class that became hang-prone are dropped from the
-    /// reusable values (see `super::hangs`).
-    fn note_hanging_arguments(&mut self, b: &Built, r: &SeqResult, i: usize) {
+    /// reusable values (see `super::hangs`). True when an argument is of a hang-prone class
+    /// (now or already): the hang is the argument's doing, and the operation, which will
+    /// not get such a value again, is not blamed for it (it keeps running on other
+    /// arguments; ARCHITECTURE "Hangs are blamed on their arguments' classes").
+    fn note_hanging_arguments(&mut self, b: &Built, r: &SeqResult, i: usize) -> bool {
         let Some(Stmt::Call { op, args }) = b.comp.seq.stmts.get(i) else {
-            return;
+            return false;
         };
+        let mut argument = false;
         for &a in &args[self.receivers(*op).min(args.len())..] {
-            if let Some(c) = object_class(r, a as usize)
-                && self.hanging.note_hang(&c)
-            {
+            let Some(c) = object_class(r, a as usize) else {
+                continue;
+            };
+            if self.hanging.note_hang(&c) {
                 for list in &mut self.by_type {
                     list.retain(|(_, _, k)| k.as_deref() != Some(&*c));
                 }
             }
+            argument |= self.hanging.is_prone(&c);
         }
+        argument
     }
 
     /// An OutOfMemoryError of statement `i`'s call: its operation, and every operation that
@@ -2188,6 +2195,15 @@ impl<'a> Generator<'a> {
             vals.iter()
                 .map(move |(c, stmt, _)| (&self.types[t], &c.seq, *stmt))
         })
+    }
+}
+
+/// The operation statement `i` of a built sequence calls (the sequence's own for a
+/// statement that is no call).
+fn stmt_op(b: &Built, i: usize) -> OpId {
+    match &b.comp.seq.stmts[i] {
+        Stmt::Call { op, .. } => *op,
+        _ => b.op,
     }
 }
 

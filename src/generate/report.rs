@@ -128,6 +128,10 @@ pub struct WorkerSeconds {
     pub loading_classes: f64,
     /// Sequences that ended in a timeout, from the worker's last result to its death.
     pub timeouts: f64,
+    /// Sequences that ended in a timeout the worker survived (a call interrupted or stopped
+    /// at the call limit), from the worker's previous result to theirs: part of
+    /// `executing`, the time hangs took without a restart.
+    pub timeouts_survived: f64,
     /// Sequences that ended in a crash, per cause, from the last result to the death.
     pub crashes: BTreeMap<String, f64>,
     /// Instrumenting the classes under test (in jforge, once per run; wall seconds).
@@ -146,6 +150,7 @@ impl WorkerSeconds {
             starts: t.starts,
             loading_classes: t.register.as_secs_f64(),
             timeouts: t.timeouts.as_secs_f64(),
+            timeouts_survived: t.timeouts_survived_time.as_secs_f64(),
             crashes: t
                 .crashes
                 .iter()
@@ -165,14 +170,23 @@ impl WorkerSeconds {
 
     /// The summary line: `worker time: 30.1 s executing, 4.2 s in 6 JVM starts, ...`.
     fn line(&self) -> String {
+        let cut = if self.timeouts_survived > 0.0 {
+            format!(
+                " ({:.1}s of it in calls cut at the call limit)",
+                self.timeouts_survived
+            )
+        } else {
+            String::new()
+        };
         let mut parts = vec![
-            format!("{:.1}s executing", self.executing),
+            format!("{:.1}s executing{cut}", self.executing),
             format!("{:.1}s in {} JVM starts", self.starting, self.starts),
             format!("{:.1}s loading classes", self.loading_classes),
         ];
         if self.timeouts > 0.0 {
             parts.push(format!("{:.1}s lost to timeouts", self.timeouts));
         }
+
         for (k, v) in &self.crashes {
             parts.push(format!("{v:.1}s lost to {k}"));
         }

@@ -32,9 +32,12 @@ const TAIL: usize = 64 * 1024;
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(300);
 const TICK: Duration = Duration::from_millis(100);
-/// The lowest call limit a worker adapts to (the worker's `Progress.FLOOR_NANOS`), and the
-/// starting limit of a worker started after a timeout of one that had not adapted yet.
-const LIMIT_FLOOR: Duration = Duration::from_secs(1);
+/// The lowest starting call limit of a worker (the worker's `Progress.COLD_NANOS`), within the
+/// user's `--call-timeout`: a worker starts at the limit the last one that died had adapted
+/// to, but no lower, and at this after a timeout of one that had not adapted yet. Why not the
+/// adapted limit itself (100 ms and more, `Progress.FLOOR_NANOS`): a fresh JVM's first calls
+/// load classes and run interpreted, ten times slower and more; it adapts after 32 calls.
+const COLD_LIMIT: Duration = Duration::from_secs(1);
 
 /// How to start workers.
 #[derive(Clone, Debug)]
@@ -79,6 +82,9 @@ pub struct WorkerTime {
     /// Calls the workers ended at the call limit (interrupted or stopped) and went on after:
     /// timeouts that cost no restart.
     pub timeouts_survived: u64,
+    /// What those sequences took, from the worker's previous result to theirs (part of
+    /// `executing`): the time the call limit let hangs take.
+    pub timeouts_survived_time: Duration,
 }
 
 impl WorkerTime {
@@ -269,7 +275,7 @@ fn jvm_command(spec: &WorkerSpec, files: &WorkerFiles) -> Command {
                 .load(std::sync::atomic::Ordering::Relaxed)
             {
                 0 => spec.call_timeout.as_millis().max(1) as u64,
-                ms => ms,
+                ms => ms.max(COLD_LIMIT.as_millis() as u64),
             }
             .to_string(),
         )
@@ -699,7 +705,10 @@ impl Worker {
                     if r.survived {
                         self.note_survived(&r);
                     } else if r.outcomes.contains(&StmtOutcome::Timeout) {
-                        WorkerTime::add(&self.spent, |t| t.timeouts_survived += 1);
+                        WorkerTime::add(&self.spent, |t| {
+                            t.timeouts_survived += 1;
+                            t.timeouts_survived_time += last.elapsed();
+                        });
                     }
                     out.push(r);
                     done += 1;
@@ -732,12 +741,12 @@ impl Worker {
 
     /// Remembers the call limit the dead worker had adapted to (`adapted` ms, 0 when it had
     /// run too few calls to adapt) as the next worker's starting limit. After a timeout of a
-    /// worker that had not adapted yet, the next one starts at [`LIMIT_FLOOR`] (its own calls
+    /// worker that had not adapted yet, the next one starts at [`COLD_LIMIT`] (its own calls
     /// raise it again when they are slow): a hang among the first calls costs the whole
     /// `--call-timeout` once, not at each restart.
     fn learn_limit(&self, adapted: u32, timed_out: bool) {
         let ms = match (adapted, timed_out) {
-            (0, true) => LIMIT_FLOOR.as_millis() as u64,
+            (0, true) => COLD_LIMIT.as_millis() as u64,
             (0, false) => return,
             (ms, _) => u64::from(ms),
         };

@@ -226,14 +226,23 @@ fn a_contract_check_that_never_ends_is_a_timeout_of_its_statement() {
         vec![],
         Some(JType::class("java.lang.Object")),
     );
-    let mut pool = Pool::start(config(1, Duration::from_secs(2), 128, vec![subjects()])).unwrap();
-    assert!(pool.register(&t).unwrap().is_empty());
     let mut checked = req(vec![call(endless, &[])]);
     checked.contract_values = vec![0];
+    assert_cut_and_the_worker_goes_on(&t, checked, ok);
+}
+
+/// Runs `hung` (one statement, whose call or check never ends) then a call of `ok` (which
+/// returns 42) on one worker: `hung` is a timeout of its statement, and on JDK 17-19 the
+/// worker goes on (no restart, no timeout that halts it) and runs `ok`.
+fn assert_cut_and_the_worker_goes_on(
+    t: &OpTable,
+    hung: jforge::runner::ExecRequest,
+    ok: jforge::sequence::OpId,
+) {
+    let mut pool = Pool::start(config(1, Duration::from_secs(2), 128, vec![subjects()])).unwrap();
+    assert!(pool.register(t).unwrap().is_empty());
     let t0 = Instant::now();
-    let res = pool
-        .execute(vec![checked, req(vec![call(ok, &[])])])
-        .unwrap();
+    let res = pool.execute(vec![hung, req(vec![call(ok, &[])])]).unwrap();
     let took = t0.elapsed();
     let st = pool.stats();
     pool.shutdown();
@@ -247,6 +256,31 @@ fn a_contract_check_that_never_ends_is_a_timeout_of_its_statement() {
         assert_eq!(st.timeouts, 0, "{st:?}");
     }
     assert!(took < Duration::from_secs(10), "{took:?}");
+}
+
+#[test]
+fn an_observer_that_never_ends_is_a_timeout_of_its_statement() {
+    // The suite stage observes values through getters; Endless.size() never returns (as a
+    // getter of a view over an endless stream: java.util's Stream.generate). Observers were
+    // not stoppable and the worker halted (a JVM start each); now it is stopped like a
+    // statement's call and is a timeout of the statement observed (JDK 17-19).
+    let _g = serial();
+    let mut t = OpTable::default();
+    let ok = smethod(&mut t, "rsub.Hostile", "ok", "()I", vec![], int());
+    let endless_ty = JType::class("rsub.Hostile$Endless");
+    let endless = smethod(
+        &mut t,
+        "rsub.Hostile",
+        "endless",
+        "()Lrsub/Hostile$Endless;",
+        vec![],
+        Some(endless_ty.clone()),
+    );
+    let size = method(&mut t, "rsub.Hostile$Endless", "size", "()I", vec![], int());
+    let mut observed = req(vec![call(endless, &[])]);
+    observed.mode = jforge::runner::ExecMode::Observe;
+    observed.observers = vec![(0, size)];
+    assert_cut_and_the_worker_goes_on(&t, observed, ok);
 }
 
 #[test]

@@ -63,6 +63,47 @@ final class CallProfile {
         max[op] = Math.max(max[op], nanos);
     }
 
+    /**
+     * Appends one line about a call over the limit to PREFIX.timeouts.PID at once (not every
+     * two seconds: the worker may halt right after): what the watchdog did (interrupt, stop,
+     * halt and why), how long the call had run and waited, and the top of its stack. Why: a
+     * run's timeouts are few and each costs a call limit or a JVM start; the profile's per
+     * operation maximum hides which of them was cut how.
+     */
+    static void timeout(String what, long ranNanos, long waitedNanos, long limitNanos, Thread t) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format("%s ran %.3f waited %.3f limit %.3f state %s", what, ranNanos / 1e9,
+                waitedNanos / 1e9, limitNanos / 1e9, t == null ? "?" : t.getState()));
+        if (t != null) {
+            StackTraceElement[] st = t.getStackTrace();
+            for (int i = 0; i < Math.min(what.startsWith("halt") ? 60 : 8, st.length); i++) {
+                sb.append(" | ").append(st[i]);
+            }
+        }
+        appendTimeout(sb.toString());
+    }
+
+    /** Appends a line to PREFIX.timeouts.PID. */
+    private static void appendTimeout(String line) {
+        try (PrintWriter w = new PrintWriter(new FileWriter(FILE + ".timeouts." + ProcessHandle.current().pid(), true))) {
+            w.println(line);
+        } catch (IOException e) {
+            // a diagnostic only
+        }
+    }
+
+    /** Appends the operation of a call over the limit that ended (stopped or not) to PREFIX.timeouts.PID. */
+    static void timeoutEnded(Registry registry, int op, String how, long nanos) {
+        appendTimeout(String.format("ended %s after %.3f op %d %s", how, nanos / 1e9, op, opName(registry, op)));
+    }
+
+    /** The member an operation calls, as the profile names it. */
+    private static String opName(Registry registry, int op) {
+        Registry.Op o = registry.op(op);
+        return o == null ? "?" : o.ctor != null ? o.ctor.toString()
+                : o.method != null ? o.method.toString() : String.valueOf(o.field);
+    }
+
     /** Rewrites the profile file when two seconds passed since the last time. */
     static void dumpMaybe(Registry registry) {
         long now = System.nanoTime();
@@ -77,11 +118,19 @@ final class CallProfile {
                 w.printf("gc %s %d %.3f%n", gc.getName().replace(' ', '_'), gc.getCollectionCount(),
                         gc.getCollectionTime() / 1e3);
             }
+            long[] durations = Progress.histogram;
+            if (durations != null) {
+                w.print("durations");
+                for (int b = 0; b < durations.length; b++) {
+                    if (durations[b] > 0) {
+                        w.printf(" %d:%d", b, durations[b]);
+                    }
+                }
+                w.println();
+            }
             for (int op = 0; op < count.length; op++) {
                 if (count[op] > 0) {
-                    Registry.Op o = registry.op(op);
-                    String name = o == null ? "?" : o.ctor != null ? o.ctor.toString()
-                            : o.method != null ? o.method.toString() : String.valueOf(o.field);
+                    String name = opName(registry, op);
                     w.printf("op %d %d %.6f %.6f %s%n", op, count[op], total[op] / 1e9, max[op] / 1e9, name);
                     if (big[op] > 0) {
                         w.printf("big %d %d %d %s%n", op, big[op], bytes[op], name);

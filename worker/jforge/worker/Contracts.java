@@ -207,9 +207,13 @@ final class Contracts {
     /**
      * Observer opId on the value of statement st (of n), written to the tail of the RESULT
      * frame: statement, op, then 1 and the value, or 0 and the class of what it threw (or
-     * jforge.MalformedSequence / jforge.NotAValue).
+     * jforge.MalformedSequence / jforge.NotAValue). A stoppable observer that runs past the
+     * limit is stopped like a statement's call (its ThreadDeath reaches
+     * Executor.contractStopped: a timeout of statement st). Why: the suite stage's observers
+     * (a getter of a view over an endless stream) halted the worker, a JVM start each; not
+     * exhaustive's (MODE_CANON), whose callers do not expect a ThreadDeath.
      */
-    void observe(Object[] vals, int st, int opId, int n) {
+    void observe(Object[] vals, int st, int opId, int n, boolean stoppable) {
         Buf tail = outcomes.tail;
         tail.i32(st);
         tail.i32(opId);
@@ -225,7 +229,11 @@ final class Contracts {
             tail.str("java.lang.NullPointerException");
             return;
         }
-        progress.begin(st);
+        if (stoppable) {
+            progress.beginCall(st);
+        } else {
+            progress.begin(st);
+        }
         Object r;
         try {
             r = op.method.invoke(self);

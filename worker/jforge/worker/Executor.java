@@ -299,6 +299,9 @@ final class Executor {
         progress.end();
         progress.interrupted();
         int at = dropValues(n);
+        if (CallProfile.ON && stmts[at].kind == STMT_CALL) {
+            CallProfile.timeoutEnded(registry, stmts[at].op, "contract check stopped", 0);
+        }
         if (generating && stmts[at].kind == STMT_CALL) {
             hungOps.add(stmts[at].op);
         }
@@ -453,6 +456,9 @@ final class Executor {
                 CallProfile.call(stmts[i].op, System.nanoTime() - c0, CallProfile.allocated() - a0);
             }
             if (progress.interrupted() | stopped) {
+                if (CallProfile.ON && stmts[i].kind == STMT_CALL) {
+                    CallProfile.timeoutEnded(registry, stmts[i].op, stopped ? "stopped" : "interrupted", System.nanoTime() - c0);
+                }
                 ok = timedOut(i, before);
                 if (generating && stmts[i].kind == STMT_CALL) {
                     hungOps.add(stmts[i].op);
@@ -532,7 +538,7 @@ final class Executor {
         if (ok && mode == MODE_OBSERVE) {
             tail.i32(nobs);
             for (int i = 0; i < nobs; i++) {
-                contracts.observe(vals, obsStmt[i], obsOp[i], n);
+                contracts.observe(vals, obsStmt[i], obsOp[i], n, true);
             }
         } else if (ok && mode == MODE_CANON) {
             // ---- jforge exhaustive: canonical forms (CANON_OP) and observers (see Canon)
@@ -541,7 +547,7 @@ final class Executor {
                 if (obsOp[i] == CANON_OP) {
                     exhaustive.canon(vals, obsStmt[i], n);
                 } else {
-                    contracts.observe(vals, obsStmt[i], obsOp[i], n);
+                    contracts.observe(vals, obsStmt[i], obsOp[i], n, false);
                 }
             }
         } else {

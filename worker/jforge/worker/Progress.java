@@ -38,7 +38,21 @@ final class Progress {
     private volatile long limitNanos;
     private static final int ADAPT_EVERY = 256;
     private static final long SLACK = 20;
-    private static final long FLOOR_NANOS = 1_000_000_000L;
+    /**
+     * The lowest adapted limit. Why 100 ms: measured over guava collect, commons-lang3,
+     * commons-collections4 and java.util (20 s each, ARCHITECTURE "Adaptive call limit"), about
+     * 1 call in 10,000 that ended by itself took longer, mostly first uses (loading a time
+     * zone, a locale table) and huge arguments (StringUtils.center with a width of millions),
+     * while every hang cost the whole limit: at 1 s the two dozen hangs of a 60 s guava run
+     * took a fifth of the worker time.
+     */
+    private static final long FLOOR_NANOS = 100_000_000L;
+    /**
+     * The limit of a worker that has not adapted yet after a timeout among its first calls
+     * (jforge starts a worker no lower: runner::worker::COLD_LIMIT). Why not the floor: the
+     * first calls of a fresh JVM load classes and run interpreted, ten times slower and more.
+     */
+    private static final long COLD_NANOS = 1_000_000_000L;
     /** Calls by duration: bucket b holds calls of [2^b, 2^(b+1)) ns. */
     private final long[] durations = new long[64];
     private long calls;
@@ -69,8 +83,30 @@ final class Progress {
     private static final boolean STOP_WORKS = Runtime.version().feature() < 20;
     /** The call running may be stopped (a statement's call: see beginCall). */
     private volatile boolean stoppable;
-    /** The call running was stopped by the watchdog (guarded by lock). */
+    /** The call running was stopped by the watchdog (guarded by lock), at stoppedAt. */
     private boolean stopped;
+    private long stoppedAt;
+    /** When the watchdog interrupted the call running (guarded by lock; 0: not yet). */
+    private long cutAt;
+    /** The call running was runnable, not waiting, when interrupted (guarded by lock). */
+    private boolean computing;
+    /**
+     * How long an interrupted call that was computing has before it is stopped. Why shorter
+     * than INTERRUPT_GRACE_NANOS: a loop ignores interrupts, and each hang of guava collect
+     * waited the whole 0.2 s for nothing (a fifth of the 1 s limit it then had).
+     */
+    private static final long COMPUTE_GRACE_NANOS = 20_000_000L;
+    /**
+     * The time the watchdog overslept its period by more than STALL_NANOS, summed (written by
+     * the watchdog only), and its value when the call running began. Why: a pause of the
+     * whole JVM (a full collection of a nearly full heap) or of the process (a loaded machine)
+     * stops the call and the watchdog alike, and must not cut a call that is merely slow
+     * then; at most one limit of stalls is forgiven per call, so a call that keeps the
+     * collector busy is still cut.
+     */
+    private volatile long stalls;
+    private volatile long stallsAtStart;
+    private static final long STALL_NANOS = 20_000_000L;
 
     private final Object lock = new Object();
     private volatile boolean inCall;
@@ -84,7 +120,11 @@ final class Progress {
         this.capNanos = timeoutMs * 1_000_000L;
         this.limitNanos = Math.min(capNanos, Math.max(1, initialMs) * 1_000_000L);
         pm.putInt(P_LIMIT, 0);
+        histogram = durations;
     }
+
+    /** The durations of the worker's Progress (for the call profile, which may not be loaded early). */
+    static long[] histogram;
 
     void startWatchdog() {
         Thread wd = new Thread(this::watchdog, "jforge-watchdog");
@@ -106,32 +146,142 @@ final class Progress {
     /** When the call running was first seen waiting, and not runnable since (0: not waiting). */
     private long waitingSince;
 
+    /**
+     * Watches the call running each period: cuts it when over the limit (see check), and
+     * counts the periods it overslept (see stalls).
+     */
     private void watchdog() {
-        long periodMs = Math.max(5, Math.min(50, limitNanos / 1_000_000L / 10));
+        long last = System.nanoTime();
         while (true) {
+            long period = Math.max(5_000_000L, Math.min(50_000_000L, limitNanos / 10));
             try {
-                Thread.sleep(periodMs);
+                Thread.sleep(period / 1_000_000L);
             } catch (InterruptedException e) {
                 // keep watching
             }
+            long now = System.nanoTime();
+            long late = now - last - period;
+            last = now;
+            if (late > STALL_NANOS) {
+                stalls += late;
+            }
             long waited = waited();
-            if (inCall && (System.nanoTime() - callStart > limitNanos || waited > WAIT_LIMIT_NANOS)) {
-                synchronized (lock) {
-                    long over = Math.max(System.nanoTime() - callStart - limitNanos, waited - WAIT_LIMIT_NANOS);
-                    if (inCall && over > 0 && !interrupted) {
-                        // First interrupt the call: one waiting (sleep, a queue's poll with a
-                        // timeout, a lock) ends, and the worker goes on (see interrupted()).
-                        interrupted = true;
-                        caller.interrupt();
-                    } else if (inCall && over > INTERRUPT_GRACE_NANOS && !stopped && stop()) {
-                        stopped = true;
-                    } else if (inCall && over > INTERRUPT_GRACE_NANOS + (stopped ? STOP_GRACE_NANOS : 0)) {
-                        pm.putInt(P_MARKER, M_TIMEOUT);
-                        Runtime.getRuntime().halt(HALT_CODE);
-                    }
-                }
+            if (inCall) {
+                check(now, waited);
             }
         }
+    }
+
+    /**
+     * The time of the call running charged against the limit: its wall time less the stalls
+     * since it began, of at most one limit (see stalls).
+     */
+    private long charged(long now) {
+        return now - callStart - Math.min(stalls - stallsAtStart, limitNanos);
+    }
+
+    /**
+     * Cuts the call running when over the limit (computing past the adaptive limit, or
+     * waiting past WAIT_LIMIT_NANOS): first an interrupt (a call that waits ends), then, after
+     * a grace (short for a call that computes, which ignores interrupts), Thread.stop, then
+     * at each period a handshake until it ends (see nudge), and a halt when it does not end
+     * within STOP_GRACE_NANOS or may not be stopped. A call inside a class initializer has
+     * the user's whole limit (see inInitializer).
+     */
+    private void check(long now, long waited) {
+        synchronized (lock) {
+            if (!inCall) {
+                return;
+            }
+            if (cutAt == 0) {
+                boolean waitedLong = waited > WAIT_LIMIT_NANOS;
+                if ((charged(now) <= limit() && !waitedLong)
+                        || (!waitedLong && now - callStart <= capNanos && inInitializer())) {
+                    return;
+                }
+                // First interrupt the call: one waiting (sleep, a queue's poll with a
+                // timeout, a lock) ends, and the worker goes on (see interrupted()).
+                interrupted = true;
+                cutAt = now;
+                computing = waited == 0 && caller.getState() == Thread.State.RUNNABLE;
+                log("interrupt", waited);
+                caller.interrupt();
+                return;
+            }
+            if (!stopped && now - cutAt >= (computing ? COMPUTE_GRACE_NANOS : INTERRUPT_GRACE_NANOS)) {
+                if (!stop()) {
+                    halt("halt " + unstoppable(), waited);
+                }
+                stopped = true;
+                stoppedAt = now;
+            } else if (stopped && now - stoppedAt > STOP_GRACE_NANOS) {
+                halt("halt after stop", waited);
+            } else if (stopped) {
+                nudge();
+            }
+        }
+    }
+
+    /**
+     * The limit of the call running: the adapted limit for a statement's call, at least the
+     * cold limit for one that may not be stopped (exhaustive's tasks, observers). Why: there
+     * a cut halts the worker (a JVM start, the classes loaded again), where a stopped
+     * statement costs one timeout; the 100 ms floor was measured on statements' calls.
+     */
+    private long limit() {
+        return stoppable ? limitNanos : Math.max(limitNanos, Math.min(capNanos, COLD_NANOS));
+    }
+
+    /**
+     * Makes the stopped thread take its ThreadDeath: a handshake (here a stack walk) has it
+     * check for a pending asynchronous exception. Why: on JDK 17 Thread.stop only marks the
+     * exception pending, and compiled code that neither allocates nor calls into the VM (a
+     * multiset iterator counting down 2^31 copies, Range.contains in removeIf) never looked:
+     * the call ran on, and the worker halted 0.5 s later (guava collect: 4 to 6 restarts per
+     * 60 s, every one of them such a call).
+     */
+    private void nudge() {
+        caller.getStackTrace();
+    }
+
+    /** Records why in the progress file and halts the JVM (jforge restarts the worker). */
+    private void halt(String why, long waited) {
+        log(why, waited);
+        pm.putInt(P_MARKER, M_TIMEOUT);
+        Runtime.getRuntime().halt(HALT_CODE);
+    }
+
+    /**
+     * Whether the call running is inside a class initializer: such a call may not be stopped
+     * (its class would stay unusable in this worker), so cutting it at the adaptive limit
+     * would halt the worker for an initializer that is merely slow (a large static table, the
+     * first use of a subsystem) and again at each start; it gets the user's limit instead.
+     */
+    private boolean inInitializer() {
+        for (StackTraceElement f : caller.getStackTrace()) {
+            if ("<clinit>".equals(f.getMethodName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The call profile's line about the call running (see CallProfile.timeout). */
+    private void log(String what, long waited) {
+        if (CallProfile.ON) {
+            CallProfile.timeout(what, System.nanoTime() - callStart, waited, limitNanos, caller);
+        }
+    }
+
+    /** Why the call running may not be stopped (for the call profile's halt line). */
+    private String unstoppable() {
+        if (!STOP_WORKS) {
+            return "(jdk 20+)";
+        }
+        if (!stoppable) {
+            return "(not a statement's call)";
+        }
+        return inInitializer() ? "(in <clinit>)" : "(stop refused)";
     }
 
     /**
@@ -164,20 +314,16 @@ final class Progress {
      */
     @SuppressWarnings({"deprecation", "removal"})
     private boolean stop() {
-        if (!STOP_WORKS || !stoppable) {
+        if (!STOP_WORKS || !stoppable || inInitializer()) {
             return false;
         }
-        Thread t = caller;
-        for (StackTraceElement f : t.getStackTrace()) {
-            if ("<clinit>".equals(f.getMethodName())) {
-                return false;
-            }
-        }
+        log("stop", waitingSince == 0 ? 0 : System.nanoTime() - waitingSince);
         try {
-            t.stop();
+            caller.stop();
         } catch (UnsupportedOperationException | SecurityException e) {
             return false;
         }
+        nudge();
         return true;
     }
 
@@ -201,7 +347,9 @@ final class Progress {
                 Thread.interrupted();
             }
             stopped = false;
+            cutAt = 0;
         }
+        stallsAtStart = stalls;
         pm.putInt(P_STMT, stmt);
         pm.putInt(P_EPOCH, ++epoch);
         callStart = System.nanoTime();
@@ -218,8 +366,14 @@ final class Progress {
             timedOut = interrupted;
         }
         if (timedOut) {
-            // a call cut at the limit says nothing of what calls take (it would set the
-            // limit to 20 times itself)
+            // The thread's interrupt status goes now (interrupted() still answers from the
+            // flag): left set, it closed the worker's socket at the next send (an
+            // InterruptibleChannel) and the worker exited (EXIT_FATAL), when the call ended
+            // by itself after the interrupt on a path that does not ask interrupted() (an
+            // OutOfMemoryError whose collections ran past the limit; guava collect: 3-7 per
+            // 60 s with the 100 ms floor). A call cut at the limit says nothing of what calls
+            // take (it would set the limit to 20 times itself).
+            Thread.interrupted();
             return;
         }
         durations[63 - Long.numberOfLeadingZeros(Math.max(1, d))]++;
@@ -245,9 +399,9 @@ final class Progress {
         Thread.interrupted();
         if (calls < 32) {
             // A hang before the limit adapted cost the whole cap: the next one costs the
-            // floor (as jforge starts a worker after a timeout: LIMIT_FLOOR); slow calls
-            // raise it again when it adapts.
-            limitNanos = Math.min(capNanos, FLOOR_NANOS);
+            // cold limit (as jforge starts a worker after a timeout: COLD_LIMIT); it adapts
+            // after 32 calls.
+            limitNanos = Math.min(capNanos, COLD_NANOS);
             pm.putInt(P_LIMIT, (int) (limitNanos / 1_000_000L));
         }
         return true;

@@ -44,6 +44,22 @@ public class Hostile {
         }
     }
 
+    /** A value whose size() never ends (as a view over an endless stream). */
+    public static Endless endless() {
+        return new Endless();
+    }
+
+    /** See endless(). */
+    public static class Endless {
+        public int size() {
+            long x = 0;
+            while (x >= 0) {
+                x = (x + 1) & 0xffff;
+            }
+            return (int) x;
+        }
+    }
+
     /** A value whose toString never ends (as a view over an endless iterable). */
     public static Object endlessToString() {
         return new Object() {
