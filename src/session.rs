@@ -110,6 +110,12 @@ impl JdkClasses for Jdk<'_> {
             Jdk::Pool(pool) => pool.list_classes(p),
         }
     }
+    fn module_of(&mut self, n: &str) -> Option<String> {
+        match self {
+            Jdk::Jmods(j) => j.module_of(n),
+            Jdk::Pool(_) => None,
+        }
+    }
 }
 
 impl Session {

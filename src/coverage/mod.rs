@@ -73,7 +73,11 @@ fn with_nested(class: &str, cp: &ClassPath, jdk: &mut dyn JdkClasses) -> (Vec<St
 /// The folders a set-up writes and what it wrote so far.
 struct Folders {
     class_dir: PathBuf,
+    /// `<patch_root>/<module>/`: the JDK classes rewritten, one folder per module.
+    patch_root: PathBuf,
     patch_dir: PathBuf,
+    /// Modules other than java.base that got a rewritten class.
+    other_modules: BTreeSet<String>,
     /// Binary names already written (or seen).
     seen: BTreeSet<String>,
     maps: Vec<ProbeMap>,
@@ -86,6 +90,37 @@ struct Folders {
 }
 
 impl Folders {
+    /// The patch folder of a JDK class's module (java.base when the JDK does not say).
+    fn module_dir(&mut self, jdk: &mut dyn JdkClasses, class: &str) -> PathBuf {
+        match jdk.module_of(class) {
+            Some(m) if m != "java.base" => {
+                let d = self.patch_root.join(&m);
+                self.other_modules.insert(m);
+                d
+            }
+            _ => self.patch_dir.clone(),
+        }
+    }
+
+    /// `--patch-module` and `--add-exports` for the rewritten JDK classes: each module its
+    /// own folder; the runtime lives in java.base and is exported to the application and
+    /// to every other patched module (their probes call it).
+    fn patch_args(&self) -> Vec<String> {
+        let mut args = vec![
+            "--patch-module".to_string(),
+            format!("java.base={}", self.patch_dir.display()),
+        ];
+        for m in &self.other_modules {
+            args.push("--patch-module".to_string());
+            args.push(format!("{m}={}", self.patch_root.join(m).display()));
+        }
+        let mut readers = vec!["ALL-UNNAMED".to_string()];
+        readers.extend(self.other_modules.iter().cloned());
+        args.push("--add-exports".to_string());
+        args.push(format!("java.base/jforge.rt={}", readers.join(",")));
+        args
+    }
+
     /// Writes the rewritten class `internal` (internal name) under `root`.
     fn write(root: &Path, internal: &str, bytes: &[u8]) -> Result<()> {
         let out = root.join(format!("{internal}.class"));
@@ -135,11 +170,11 @@ impl Folders {
                 self.patched |= !in_cp;
                 self.clock_classes += reads_clock as usize;
                 let root = if in_cp {
-                    &self.class_dir
+                    self.class_dir.clone()
                 } else {
-                    &self.patch_dir
+                    self.module_dir(jdk, &n)
                 };
-                Self::write(root, &ins.probes.class_name, &ins.bytes)?;
+                Self::write(&root, &ins.probes.class_name, &ins.bytes)?;
                 self.maps.push(ins.probes);
             }
         }
@@ -263,7 +298,9 @@ impl Setup {
             .context("creating a temporary folder for instrumented classes")?;
         let mut f = Folders {
             class_dir: dir.path().join("classes"),
-            patch_dir: dir.path().join("java.base"),
+            patch_root: dir.path().join("modules"),
+            patch_dir: dir.path().join("modules").join("java.base"),
+            other_modules: BTreeSet::new(),
             seen: BTreeSet::new(),
             maps: Vec::new(),
             next: 0,
@@ -283,10 +320,7 @@ impl Setup {
             // The runtime must live where java.base can see it; application classes reach it
             // through the export.
             compile_runtime(javac, &f.patch_dir)?;
-            jvm_args.push("--patch-module".to_string());
-            jvm_args.push(format!("java.base={}", f.patch_dir.display()));
-            jvm_args.push("--add-exports".to_string());
-            jvm_args.push("java.base/jforge.rt=ALL-UNNAMED".to_string());
+            jvm_args.extend(f.patch_args());
         } else {
             compile_runtime(javac, &f.class_dir)?;
         }

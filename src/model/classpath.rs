@@ -24,6 +24,13 @@ pub trait JdkClasses {
     fn class_bytes(&mut self, binary_name: &str) -> anyhow::Result<Option<Vec<u8>>>;
     /// Binary names of the JDK classes whose name starts with `package_prefix.`.
     fn list_classes(&mut self, package_prefix: &str) -> anyhow::Result<Vec<String>>;
+    /// The module of a JDK class (`java.logging` for `java.util.logging.Logger`), when the
+    /// source knows it. Why: an instrumented JDK class must be patched into its own module
+    /// (`--patch-module java.logging=...`); put into java.base, its package would be in two
+    /// modules and the JVM would not boot.
+    fn module_of(&mut self, _binary_name: &str) -> Option<String> {
+        None
+    }
 }
 
 /// A reader that shows a file from `base` on, so a zip with a prefix header reads as plain zip.
@@ -157,6 +164,8 @@ fn matches_prefix(name: &str, prefix: Option<&str>) -> bool {
 /// The JDK's classes read from `$JAVA_HOME/jmods/*.jmod`.
 pub struct JmodClasses {
     jmods: Vec<Zip>,
+    /// Module name of each jmod (its file name without `.jmod`).
+    modules: Vec<String>,
     /// Binary name -> index into `jmods` (first module wins).
     owner: BTreeMap<String, usize>,
 }
@@ -184,6 +193,7 @@ impl JmodClasses {
             paths.insert(0, p);
         }
         let mut jmods = Vec::new();
+        let mut modules = Vec::new();
         let mut owner = BTreeMap::new();
         for p in paths {
             let mut header = [0u8; 4];
@@ -202,8 +212,17 @@ impl JmodClasses {
                 owner.entry(name.clone()).or_insert(idx);
             }
             jmods.push(z);
+            modules.push(
+                p.file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            );
         }
-        Ok(Some(JmodClasses { jmods, owner }))
+        Ok(Some(JmodClasses {
+            jmods,
+            modules,
+            owner,
+        }))
     }
 }
 
@@ -222,6 +241,12 @@ impl JdkClasses for JmodClasses {
             .filter(|n| matches_prefix(n, Some(package_prefix)))
             .cloned()
             .collect())
+    }
+
+    fn module_of(&mut self, binary_name: &str) -> Option<String> {
+        self.owner
+            .get(binary_name)
+            .map(|&i| self.modules[i].clone())
     }
 }
 

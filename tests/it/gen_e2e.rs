@@ -1648,3 +1648,40 @@ fn an_abstract_class_gets_receivers_from_anonymous_subclasses() {
     assert_eq!(c["methods"]["total"], 6, "{c:#}");
     assert_eq!(c["branches"]["covered"], c["branches"]["total"], "{c:#}");
 }
+
+#[test]
+fn a_jdk_class_outside_java_base_is_measured_in_its_own_module() {
+    // java.util.logging lives in module java.logging: its rewritten classes go into a patch
+    // folder of that module. Put into java.base's (as before), the package would be in two
+    // modules and no worker JVM would boot ("Package java.util.logging in both module
+    // java.base and module java.logging"; `gen --package java.util` failed that way).
+    let d = tempfile::tempdir().unwrap();
+    let stats = d.path().join("s.json");
+    let mut cmd = jforge();
+    cmd.args([
+        "gen",
+        "--class",
+        "java.util.logging.Level",
+        "--class",
+        "java.util.ArrayDeque",
+        "--generated-limit",
+        "400",
+        "--no-validate",
+        "--output-dir",
+    ])
+    .arg(d.path().join("out"))
+    .arg("--stats-json")
+    .arg(&stats);
+    run_ok(&mut cmd);
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let classes = s["coverage"]["classes"].as_array().unwrap();
+    let level = classes
+        .iter()
+        .find(|c| c["name"] == "java.util.logging.Level")
+        .unwrap_or_else(|| panic!("{s:#}"));
+    assert!(
+        level["lines"]["covered"].as_u64().unwrap_or(0) > 0,
+        "{level:#}"
+    );
+}
