@@ -2,10 +2,15 @@ package jforge.rt;
 
 /**
  * Coverage probe recorder for classes instrumented by jforge. Instrumented code calls
- * {@link #hit(int)} with a global probe id. One boolean per probe; races between threads
- * only ever set flags to true, so the hot path takes no lock. The array starts at 64 Ki
- * probes and grows under a lock when a larger id shows up; {@link #ensureCapacity(int)}
- * presizes it.
+ * {@link #hit(int)} with a global probe id. One boolean per probe; the hot path reads the
+ * flag and takes no lock once it is set. The array starts at 64 Ki probes and grows under a
+ * lock when a larger id shows up; {@link #ensureCapacity(int)} presizes it.
+ *
+ * <p>The first hit of a probe since the last {@link #drain} also appends its id to a list
+ * (under the lock: a few hundred first hits per sequence), so that a drain costs what the
+ * sequence hit, not a scan of every probe of the classes under test: a worker drains twice
+ * per sequence, and over a package of tens of thousands of probes the scans were the
+ * worker's largest cost per sequence after the calls themselves.
  *
  * <p>The static initialiser calls nothing but an array allocation: when JDK classes are
  * instrumented (patched into java.base) probes run during VM startup, before system
@@ -20,10 +25,56 @@ public final class Cov {
     public static void hit(int id) {
         boolean[] h = hits;
         if (h != null && id >= 0 && id < h.length) {
-            h[id] = true;
+            if (!h[id]) {
+                first(h, id);
+            }
         } else {
             grow(id, true);
         }
+    }
+
+    /**
+     * The array whose first hits are listed in {@link #touched}: the live array, followed
+     * through its copies (growth, resume). Every id set in it is in the list (the invariant
+     * drain relies on); hits into any other array (the scratch array while paused) are not
+     * listed, and a drain of such an array scans it as before. Null once the list overflowed:
+     * every drain then scans.
+     */
+    private static boolean[] listed = hits;
+    /** Ids set in {@link #listed} since they were last drained, unordered, without duplicates. */
+    private static int[] touched = new int[1 << 10];
+    private static int ntouched;
+
+    /** Sets a flag that was clear and lists its id if it is the listed array's. */
+    private static synchronized void first(boolean[] h, int id) {
+        if (h[id]) {
+            return;
+        }
+        h[id] = true;
+        if (h == listed) {
+            note(id);
+        }
+    }
+
+    /** Appends {@code id} to the list of first hits (caller holds the lock). */
+    private static void note(int id) {
+        int[] t = touched;
+        if (t == null) {
+            // Only while this class is still being initialised, like hits == null.
+            listed = null;
+            return;
+        }
+        if (ntouched == t.length) {
+            if (t.length >= Integer.MAX_VALUE >> 1) {
+                listed = null;
+                return;
+            }
+            int[] g = new int[t.length * 2];
+            System.arraycopy(t, 0, g, 0, t.length);
+            touched = g;
+            t = g;
+        }
+        t[ntouched++] = id;
     }
 
     /** Makes room for probe ids below {@code n}. */
@@ -50,11 +101,17 @@ public final class Cov {
             }
             boolean[] g = new boolean[n];
             System.arraycopy(h, 0, g, 0, h.length);
+            if (listed == h) {
+                listed = g;
+            }
             hits = g;
             h = g;
         }
-        if (set) {
+        if (set && !h[id]) {
             h[id] = true;
+            if (h == listed) {
+                note(id);
+            }
         }
     }
 
@@ -89,6 +146,9 @@ public final class Cov {
         if (live != null && s != null && live.length < s.length) {
             boolean[] g = new boolean[s.length];
             System.arraycopy(live, 0, g, 0, live.length);
+            if (listed == live) {
+                listed = g;
+            }
             live = g;
         }
         hits = live;
@@ -101,12 +161,15 @@ public final class Cov {
             h = new boolean[1 << 16];
         }
         hits = new boolean[h.length];
+        listed = hits;
+        ntouched = 0;
         return h;
     }
 
     /**
      * Returns the ids of the probes below {@code n} hit since the last call, in increasing
-     * order, and clears them. Cost: one scan of {@code n} flags.
+     * order, and clears them. Cost: the first hits since the last call (sorted), not a scan
+     * of the {@code n} flags; ids at or above {@code n} stay set and listed, as before.
      */
     public static synchronized int[] drain(int n) {
         boolean[] h = hits;
@@ -114,6 +177,32 @@ public final class Cov {
             return new int[0];
         }
         int m = Math.min(n, h.length);
+        if (h != listed) {
+            return scan(h, m);
+        }
+        int[] t = touched;
+        int[] ids = new int[ntouched];
+        int c = 0;
+        int kept = 0;
+        for (int i = 0; i < ntouched; i++) {
+            int id = t[i];
+            if (id >= m) {
+                t[kept++] = id;
+            } else {
+                h[id] = false;
+                ids[c++] = id;
+            }
+        }
+        ntouched = kept;
+        if (c < ids.length) {
+            ids = java.util.Arrays.copyOf(ids, c);
+        }
+        java.util.Arrays.sort(ids);
+        return ids;
+    }
+
+    /** Drain of an array without a list (the scratch array while paused): one scan of {@code m} flags. */
+    private static int[] scan(boolean[] h, int m) {
         int c = 0;
         for (int i = 0; i < m; i++) {
             if (h[i]) {
