@@ -549,13 +549,14 @@ fn clock_reads_are_retargeted_and_verify() {
     }
 }
 
-/// `Cov.drain` lists first hits instead of scanning one flag per probe (a package has tens of
-/// thousands of probes, drained twice per sequence): over a seeded schedule of hits (growing
-/// the array), pauses, resumes, drains with two limits (paused ones too), presizing and
-/// snapshots it returns what the scan returns, checked by `CovDrainCheck` against a reference
-/// that scans. The counts show the schedule reached each case.
+/// `Cov.drain` scans only the blocks of 64 probes that hits marked instead of one flag per
+/// probe (a package has tens of thousands of probes, drained twice per sequence): over a
+/// seeded schedule of hits (growing the array), pauses, resumes, drains with two limits
+/// (paused ones too), presizing and snapshots it returns what the full scan returns, checked
+/// by `CovDrainCheck` against a reference that scans. The counts show the schedule reached
+/// each case.
 #[test]
-fn cov_drain_from_first_hits_equals_a_scan_of_every_probe() {
+fn cov_drain_of_marked_blocks_equals_a_scan_of_every_probe() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     jforge::instrument::compile_runtime(&crate::support::jdk_tool("javac"), dir)

@@ -2,15 +2,17 @@ package jforge.rt;
 
 /**
  * Coverage probe recorder for classes instrumented by jforge. Instrumented code calls
- * {@link #hit(int)} with a global probe id. One boolean per probe; the hot path reads the
- * flag and takes no lock once it is set. The array starts at 64 Ki probes and grows under a
- * lock when a larger id shows up; {@link #ensureCapacity(int)} presizes it.
+ * {@link #hit(int)} with a global probe id. One boolean per probe; races between threads
+ * only ever set flags to true, so the hot path takes no lock. The array starts at 64 Ki
+ * probes and grows under a lock when a larger id shows up; {@link #ensureCapacity(int)}
+ * presizes it.
  *
- * <p>The first hit of a probe since the last {@link #drain} also appends its id to a list
- * (under the lock: a few hundred first hits per sequence), so that a drain costs what the
- * sequence hit, not a scan of every probe of the classes under test: a worker drains twice
- * per sequence, and over a package of tens of thousands of probes the scans were the
- * worker's largest cost per sequence after the calls themselves.
+ * <p>A hit also marks the probe's block of 64 probes, so that a drain scans the block marks
+ * and the marked blocks (the probes of a method are consecutive ids), not every probe of the
+ * classes under test: a worker drains twice per sequence, and over a package of tens of
+ * thousands of probes the full scans were the worker's largest cost per sequence after the
+ * calls themselves (19% of its samples over guava collect). A list of first hits, sorted at
+ * the drain, cost more than the scan once a sequence hit a few thousand probes.
  *
  * <p>The static initialiser calls nothing but an array allocation: when JDK classes are
  * instrumented (patched into java.base) probes run during VM startup, before system
@@ -25,8 +27,13 @@ public final class Cov {
     public static void hit(int id) {
         boolean[] h = hits;
         if (h != null && id >= 0 && id < h.length) {
-            if (!h[id]) {
-                first(h, id);
+            h[id] = true;
+            boolean[] d = dirty;
+            int b = id >>> 6;
+            if (d != null && b < d.length) {
+                d[b] = true;
+            } else {
+                markSlow(h, id);
             }
         } else {
             grow(id, true);
@@ -34,47 +41,41 @@ public final class Cov {
     }
 
     /**
-     * The array whose first hits are listed in {@link #touched}: the live array, followed
-     * through its copies (growth, resume). Every id set in it is in the list (the invariant
-     * drain relies on); hits into any other array (the scratch array while paused) are not
-     * listed, and a drain of such an array scans it as before. Null once the list overflowed:
-     * every drain then scans.
+     * The array whose hits are marked in {@link #dirty}: the live array, followed through its
+     * copies (growth, resume). Every flag set in it lies in a block marked dirty (the
+     * invariant drain relies on). Hits into another array (the scratch array while paused)
+     * mark blocks too, which only costs the next drain a scan of those blocks; a drain of
+     * such an array scans it as before. Null if a probe ran before this class was
+     * initialised: every drain then scans.
      */
     private static boolean[] listed = hits;
-    /** Ids set in {@link #listed} since they were last drained, unordered, without duplicates. */
-    private static int[] touched = new int[1 << 10];
-    private static int ntouched;
+    /**
+     * One flag per block of 64 probes: set with every hit of a probe of the block (a second
+     * store and no branch: testing the probe's flag first and marking only first hits, with a
+     * call on the rare side, was no faster in A/B runs), cleared by the drain that scans the
+     * block. No lock: racing threads only set flags, and a block is cleared before it is
+     * scanned, so a hit the scan misses keeps its block marked for the next drain.
+     */
+    private static boolean[] dirty = new boolean[(1 << 16) >>> 6];
 
-    /** Sets a flag that was clear and lists its id if it is the listed array's. */
-    private static synchronized void first(boolean[] h, int id) {
-        if (h[id]) {
+    /** Marks the block of {@code id} where the block flags lag behind the array. */
+    private static synchronized void markSlow(boolean[] h, int id) {
+        if (dirty == null) {
+            listed = null; // a probe ran while this class was being initialised
             return;
         }
-        h[id] = true;
-        if (h == listed) {
-            note(id);
-        }
+        fitDirty(h.length);
+        dirty[id >>> 6] = true;
     }
 
-    /** Appends {@code id} to the list of first hits (caller holds the lock). */
-    private static void note(int id) {
-        int[] t = touched;
-        if (t == null) {
-            // Only while this class is still being initialised, like hits == null.
-            listed = null;
-            return;
+    /** Makes the block flags cover {@code n} probes (caller holds the lock). */
+    private static void fitDirty(int n) {
+        int nb = (n + 63) >>> 6;
+        if (dirty != null && dirty.length < nb) {
+            boolean[] g = new boolean[nb];
+            System.arraycopy(dirty, 0, g, 0, dirty.length);
+            dirty = g;
         }
-        if (ntouched == t.length) {
-            if (t.length >= Integer.MAX_VALUE >> 1) {
-                listed = null;
-                return;
-            }
-            int[] g = new int[t.length * 2];
-            System.arraycopy(t, 0, g, 0, t.length);
-            touched = g;
-            t = g;
-        }
-        t[ntouched++] = id;
     }
 
     /** Makes room for probe ids below {@code n}. */
@@ -102,15 +103,17 @@ public final class Cov {
             boolean[] g = new boolean[n];
             System.arraycopy(h, 0, g, 0, h.length);
             if (listed == h) {
+                fitDirty(n);
                 listed = g;
             }
             hits = g;
             h = g;
         }
-        if (set && !h[id]) {
+        if (set) {
             h[id] = true;
-            if (h == listed) {
-                note(id);
+            fitDirty(h.length);
+            if (dirty != null) {
+                dirty[id >>> 6] = true;
             }
         }
     }
@@ -147,6 +150,7 @@ public final class Cov {
             boolean[] g = new boolean[s.length];
             System.arraycopy(live, 0, g, 0, live.length);
             if (listed == live) {
+                fitDirty(g.length);
                 listed = g;
             }
             live = g;
@@ -162,7 +166,7 @@ public final class Cov {
         }
         hits = new boolean[h.length];
         listed = hits;
-        ntouched = 0;
+        dirty = new boolean[(h.length + 63) >>> 6];
         return h;
     }
 
@@ -177,31 +181,38 @@ public final class Cov {
             return new int[0];
         }
         int m = Math.min(n, h.length);
-        if (h != listed) {
+        boolean[] d = dirty;
+        if (h != listed || d == null) {
             return scan(h, m);
         }
-        int[] t = touched;
-        int[] ids = new int[ntouched];
+        int[] ids = new int[64];
         int c = 0;
-        int kept = 0;
-        for (int i = 0; i < ntouched; i++) {
-            int id = t[i];
-            if (id >= m) {
-                t[kept++] = id;
+        int nb = Math.min(d.length, (m + 63) >>> 6);
+        for (int b = 0; b < nb; b++) {
+            if (!d[b]) {
+                continue;
+            }
+            int lo = b << 6;
+            int hi = lo + 64;
+            if (hi <= m) {
+                d[b] = false; // a block reaching past m keeps its mark for the ids left set
             } else {
-                h[id] = false;
-                ids[c++] = id;
+                hi = m;
+            }
+            for (int i = lo; i < hi; i++) {
+                if (h[i]) {
+                    h[i] = false;
+                    if (c == ids.length) {
+                        ids = java.util.Arrays.copyOf(ids, c * 2);
+                    }
+                    ids[c++] = i;
+                }
             }
         }
-        ntouched = kept;
-        if (c < ids.length) {
-            ids = java.util.Arrays.copyOf(ids, c);
-        }
-        java.util.Arrays.sort(ids);
-        return ids;
+        return c == ids.length ? ids : java.util.Arrays.copyOf(ids, c);
     }
 
-    /** Drain of an array without a list (the scratch array while paused): one scan of {@code m} flags. */
+    /** Drain of an array without block marks (the scratch array while paused): a scan of {@code m} flags. */
     private static int[] scan(boolean[] h, int m) {
         int c = 0;
         for (int i = 0; i < m; i++) {

@@ -2,8 +2,8 @@ import java.util.Arrays;
 import java.util.Random;
 
 /**
- * Checks jforge.rt.Cov's drain, which lists first hits instead of scanning every probe,
- * against a reference that keeps one flag per probe and scans (the drain's definition: the
+ * Checks jforge.rt.Cov's drain, which scans only the blocks of 64 probes that hits marked
+ * instead of every probe, against a reference that keeps one flag per probe and scans (the drain's definition: the
  * ids below n hit into the current array since its last drain, increasing). A seeded random
  * schedule of hits (ids below and above the initial 64 Ki, so the array grows), pauses and
  * resumes (hits go to the scratch array), drains with two limits (ids at or above the smaller
