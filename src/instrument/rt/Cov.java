@@ -20,6 +20,19 @@ package jforge.rt;
  */
 public final class Cov {
     private static volatile boolean[] hits = new boolean[1 << 16];
+    /**
+     * One flag per block of 64 probes, for the first {@code 1 << 24} probes (256 KiB, never
+     * replaced, so the hot path reads a constant): set with every hit of a probe of the block
+     * (a second store and no branch: testing the probe's flag first and marking only first
+     * hits, with a call on the rare side, was no faster in A/B runs), cleared by the drain
+     * that scans the block. No lock: racing threads only set flags, and a block is cleared
+     * before it is scanned, so a hit the scan misses keeps its block marked for the next
+     * drain. A probe id past it (no class path has that many) turns the blocks off: every
+     * drain then scans. (An array that grew with the probe array, read afresh on each hit,
+     * sent hits of the workers' hung loops into the lock of the slow path in a JFR profile;
+     * a fixed array leaves nothing to grow.)
+     */
+    private static final boolean[] DIRTY = new boolean[1 << 18];
 
     private Cov() {}
 
@@ -28,12 +41,12 @@ public final class Cov {
         boolean[] h = hits;
         if (h != null && id >= 0 && id < h.length) {
             h[id] = true;
-            boolean[] d = dirty;
+            boolean[] d = DIRTY;
             int b = id >>> 6;
             if (d != null && b < d.length) {
                 d[b] = true;
             } else {
-                markSlow(h, id);
+                tooMany();
             }
         } else {
             grow(id, true);
@@ -41,41 +54,18 @@ public final class Cov {
     }
 
     /**
-     * The array whose hits are marked in {@link #dirty}: the live array, followed through its
+     * The array whose hits are marked in {@link #DIRTY}: the live array, followed through its
      * copies (growth, resume). Every flag set in it lies in a block marked dirty (the
      * invariant drain relies on). Hits into another array (the scratch array while paused)
      * mark blocks too, which only costs the next drain a scan of those blocks; a drain of
-     * such an array scans it as before. Null if a probe ran before this class was
-     * initialised: every drain then scans.
+     * such an array scans it as before. Null once a probe id ran past the block flags (or
+     * before this class was initialised): every drain then scans.
      */
     private static boolean[] listed = hits;
-    /**
-     * One flag per block of 64 probes: set with every hit of a probe of the block (a second
-     * store and no branch: testing the probe's flag first and marking only first hits, with a
-     * call on the rare side, was no faster in A/B runs), cleared by the drain that scans the
-     * block. No lock: racing threads only set flags, and a block is cleared before it is
-     * scanned, so a hit the scan misses keeps its block marked for the next drain.
-     */
-    private static boolean[] dirty = new boolean[(1 << 16) >>> 6];
 
-    /** Marks the block of {@code id} where the block flags lag behind the array. */
-    private static synchronized void markSlow(boolean[] h, int id) {
-        if (dirty == null) {
-            listed = null; // a probe ran while this class was being initialised
-            return;
-        }
-        fitDirty(h.length);
-        dirty[id >>> 6] = true;
-    }
-
-    /** Makes the block flags cover {@code n} probes (caller holds the lock). */
-    private static void fitDirty(int n) {
-        int nb = (n + 63) >>> 6;
-        if (dirty != null && dirty.length < nb) {
-            boolean[] g = new boolean[nb];
-            System.arraycopy(dirty, 0, g, 0, dirty.length);
-            dirty = g;
-        }
+    /** A probe id past the block flags, or a probe before initialisation: drains scan. */
+    private static synchronized void tooMany() {
+        listed = null;
     }
 
     /** Makes room for probe ids below {@code n}. */
@@ -103,7 +93,6 @@ public final class Cov {
             boolean[] g = new boolean[n];
             System.arraycopy(h, 0, g, 0, h.length);
             if (listed == h) {
-                fitDirty(n);
                 listed = g;
             }
             hits = g;
@@ -111,9 +100,10 @@ public final class Cov {
         }
         if (set) {
             h[id] = true;
-            fitDirty(h.length);
-            if (dirty != null) {
-                dirty[id >>> 6] = true;
+            if (DIRTY != null && (id >>> 6) < DIRTY.length) {
+                DIRTY[id >>> 6] = true;
+            } else {
+                listed = null;
             }
         }
     }
@@ -150,7 +140,6 @@ public final class Cov {
             boolean[] g = new boolean[s.length];
             System.arraycopy(live, 0, g, 0, live.length);
             if (listed == live) {
-                fitDirty(g.length);
                 listed = g;
             }
             live = g;
@@ -166,7 +155,7 @@ public final class Cov {
         }
         hits = new boolean[h.length];
         listed = hits;
-        dirty = new boolean[(h.length + 63) >>> 6];
+        java.util.Arrays.fill(DIRTY, false);
         return h;
     }
 
@@ -181,7 +170,7 @@ public final class Cov {
             return new int[0];
         }
         int m = Math.min(n, h.length);
-        boolean[] d = dirty;
+        boolean[] d = DIRTY;
         if (h != listed || d == null) {
             return scan(h, m);
         }
