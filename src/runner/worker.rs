@@ -343,6 +343,7 @@ fn accept_worker(
     child: &mut Child,
     group: &mut ProcessGroup,
     stderr: &Mutex<Tail>,
+    stdout: &Mutex<Tail>,
     java: &std::path::Path,
 ) -> Result<UnixStream> {
     let t0 = Instant::now();
@@ -354,11 +355,15 @@ fn accept_worker(
                     group.kill();
                     let st = child.wait()?;
                     std::thread::sleep(Duration::from_millis(50));
-                    let tail = stderr.lock().map(|t| t.text()).unwrap_or_default();
+                    // The JVM reports a failed boot (a module layer it cannot build) on
+                    // stdout, other failures on stderr: both are shown.
+                    let err = stderr.lock().map(|t| t.text()).unwrap_or_default();
+                    let out = stdout.lock().map(|t| t.text()).unwrap_or_default();
                     bail!(
-                        "the worker JVM ({}) exited with {st} before connecting; its stderr:\n{}",
+                        "the worker JVM ({}) exited with {st} before connecting; its output:\n{}\n{}",
                         java.display(),
-                        tail.trim_end()
+                        out.trim_end(),
+                        err.trim_end()
                     );
                 }
                 if t0.elapsed() > START_TIMEOUT {
@@ -398,7 +403,14 @@ impl Worker {
         if let Some(o) = child.stdout.take() {
             drain(o, stdout.clone());
         }
-        let stream = accept_worker(&files.listener, &mut child, &mut group, &stderr, &spec.java)?;
+        let stream = accept_worker(
+            &files.listener,
+            &mut child,
+            &mut group,
+            &stderr,
+            &stdout,
+            &spec.java,
+        )?;
         stream.set_nonblocking(false)?;
         stream.set_read_timeout(Some(TICK))?;
         stream.set_write_timeout(Some(REQUEST_TIMEOUT))?;
