@@ -329,7 +329,8 @@ const RSS_EVERY: Duration = Duration::from_millis(250);
 
 /// A slot's thread: runs the chunks it may take until none is left. A worker that died is
 /// restarted at once (the rest of its chunk is queued first, for whichever worker is free,
-/// or for this one when routed); a worker lost for good is started again for the next chunk.
+/// or for this one when routed); a worker lost for good is started again for the next chunk,
+/// unless that chunk's stop time has passed (then it comes back not run).
 pub fn serve(cx: SlotCtx, mut worker: Option<Worker>) {
     let mut sampled = Instant::now();
     // The batch of the last chunk the worker ran: a chunk of the same batch continues its
@@ -342,6 +343,13 @@ pub fn serve(cx: SlotCtx, mut worker: Option<Worker>) {
             (chunk.batch, chunk.reqs.iter().map(|r| r.0).collect());
         let w = match worker.take() {
             Some(w) => w,
+            // Past the stop time no JVM is started: the chunks a slot whose worker is gone
+            // takes come back not run. Else each of a batch's chunks could cost a JVM start
+            // (and, with hostile code, a death) after the run's limit.
+            None if chunk.stop_at.is_some_and(|t| Instant::now() >= t) => {
+                rest_not_run(&cx, &ChunkReqs::of(chunk), Vec::new());
+                continue;
+            }
             None => match start_registered(&cx.spec, &cx.ops, cx.slot) {
                 Ok(w) => {
                     cx.shared.count(|c| c.restarts[cx.slot] += 1);

@@ -523,3 +523,45 @@ fn escaped_grandchild_dies_with_the_worker_process_group() {
     );
     assert!(worker_children().is_empty());
 }
+
+#[test]
+fn past_the_stop_time_a_worker_that_died_is_not_started_again() {
+    // Two batches past the stop time, every chunk of the first one killing its worker
+    // (System.exit): a worker that dies then is not restarted, and the chunks its slot takes
+    // afterwards come back not run instead of costing a JVM start each (a hostile class held
+    // gen 5 s past its time limit that way once the pool handed out small chunks).
+    let _g = serial();
+    let mut t = OpTable::default();
+    let ok = smethod(&mut t, "rsub.Hostile", "ok", "()I", vec![], int());
+    let exit = smethod(&mut t, "rsub.Hostile", "exit3", "()V", vec![], None);
+    let mut pool = Pool::start(config(2, Duration::from_secs(5), 128, vec![subjects()])).unwrap();
+    assert!(pool.register(&t).unwrap().is_empty());
+    pool.set_stop_at(Some(Instant::now()));
+    let deadly: Vec<_> = (0..64)
+        .map(|_| req(vec![lit_int(0), call(exit, &[])]))
+        .collect();
+    let quick: Vec<_> = (0..64)
+        .map(|_| req(vec![lit_int(0), call(ok, &[])]))
+        .collect();
+    pool.submit(deadly).unwrap();
+    pool.submit(quick).unwrap();
+    let first = pool.collect().unwrap();
+    let second = pool.collect().unwrap();
+    let stats = pool.stats();
+    pool.shutdown();
+    let exited = first
+        .iter()
+        .filter(|r| {
+            r.outcomes
+                .contains(&StmtOutcome::Crash(CrashKind::Exited(Some(3))))
+        })
+        .count();
+    assert_eq!(exited, 2, "one death per worker, then no JVM start");
+    assert_eq!(stats.restarts, 0, "{stats:?}");
+    assert!(
+        second
+            .iter()
+            .all(|r| r.outcomes.iter().all(|o| matches!(o, StmtOutcome::NotRun))),
+        "the batch after the deaths ran"
+    );
+}
