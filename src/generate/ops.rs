@@ -279,6 +279,9 @@ struct Builder<'a> {
     /// The classes under test that may get stubs (`None`: all). `gen` names the classes the
     /// user named with --class: see [`build_ops_with_stubs`].
     stub_only: Option<&'a HashSet<String>>,
+    /// The types some operation makes from scratch ([`Builder::types_made_from_scratch`]),
+    /// while the producer graph's operations are added.
+    made_from_scratch: Vec<JType>,
 }
 
 /// At most this many calls (constructors, factories) per type the producer graph supplies,
@@ -344,6 +347,7 @@ impl<'a> Builder<'a> {
             stubs: false,
             package_stubs: false,
             stub_only: None,
+            made_from_scratch: Vec::new(),
         }
     }
 
@@ -574,6 +578,7 @@ impl Builder<'_> {
     /// Skips recorded while trying producers are not the user's members: dropped.
     fn producer_ops(&mut self, param_types: &BTreeSet<JType>) {
         let skips_before = self.set.skipped.len();
+        self.made_from_scratch = self.types_made_from_scratch();
         let mut queue: VecDeque<(JType, usize)> =
             param_types.iter().map(|p| (element_type(p), 1)).collect();
         let mut seen = BTreeSet::new();
@@ -587,6 +592,14 @@ impl Builder<'_> {
             }
             for id in made {
                 self.set.secondary.push(id);
+                let op = self.set.table.get(id);
+                let from_scratch = op
+                    .input_types()
+                    .iter()
+                    .all(|t| self.input_from_scratch(t, &self.made_from_scratch));
+                if let Some(r) = op.ret.clone().filter(|_| from_scratch) {
+                    self.made_from_scratch.push(r);
+                }
                 if depth < producers::MAX_DEPTH {
                     for p in &self.set.table.get(id).params {
                         queue.push_back((element_type(p), depth + 1));
@@ -616,25 +629,74 @@ impl Builder<'_> {
         lambda_literal(self.model, need).is_some() || class_literal(self.model, need).is_some()
     }
 
-    /// Whether some operation's result can be passed where `need` is expected, from inputs
-    /// of other types: `Base64.Decoder.wrap(InputStream)` returns an `InputStream` but needs
-    /// one first, so it makes none (in `--package java.util` it hid the producer graph's
-    /// `InputStream.nullInputStream()` and `new ByteArrayInputStream(..)`).
+    /// Whether the operations of the classes under test and of the collection helpers make a
+    /// value that can be passed where `need` is expected, from scratch (see
+    /// [`Self::types_made_from_scratch`]).
     fn produced(&self, need: &JType) -> bool {
-        self.set
+        self.made_from_scratch
+            .iter()
+            .any(|t| self.model.is_subtype(t, need))
+    }
+
+    /// The result types of the operations (so far: those of the classes under test and the
+    /// collection helpers) that can run from scratch: every input is a literal, a lambda or
+    /// class literal, an array, or the result of another such operation; a fixpoint. An
+    /// operation whose inputs need `need` first makes none: `Base64.Decoder.wrap(InputStream)`
+    /// needs an `InputStream` (in `--package java.util` it hid the producer graph's
+    /// `InputStream.nullInputStream()`), and `Booking.total()` returns a `BigDecimal` but
+    /// needs a `Booking`, whose constructor needs a `BigDecimal` (the run had no amount at
+    /// all, every Booking call got `null` and threw: 0 of 14 methods covered).
+    fn types_made_from_scratch(&self) -> Vec<JType> {
+        let ops: Vec<&Operation> = self
+            .set
             .primary
             .iter()
             .chain(&self.set.secondary)
             .map(|&id| self.set.table.get(id))
-            .any(|op| {
-                op.ret
-                    .as_ref()
-                    .is_some_and(|r| self.model.is_subtype(r, need))
-                    && !op
-                        .input_types()
-                        .iter()
-                        .any(|t| self.model.is_subtype(&element_type(t), need))
-            })
+            .collect();
+        // The generator passes a String literal where a CharSequence or Comparable is
+        // expected, an Integer where a Number is (`RandomGenerator::pick_value`).
+        let mut made: Vec<JType> = vec![JType::string(), JType::class("java.lang.Integer")];
+        let mut ready: HashSet<JType> = HashSet::new();
+        let mut done = vec![false; ops.len()];
+        loop {
+            let mut grew = false;
+            for (i, op) in ops.iter().enumerate() {
+                if done[i] {
+                    continue;
+                }
+                let runs = op.input_types().iter().all(|t| {
+                    ready.contains(t) || {
+                        let ok = self.input_from_scratch(t, &made);
+                        if ok {
+                            ready.insert(t.clone());
+                        }
+                        ok
+                    }
+                });
+                if !runs {
+                    continue;
+                }
+                done[i] = true;
+                if let Some(r) = op.ret.as_ref().filter(|r| !made.contains(r)) {
+                    made.push(r.clone());
+                    grew = true;
+                }
+            }
+            if !grew {
+                return made;
+            }
+        }
+    }
+
+    /// Whether a value for input type `t` exists without any operation, or from one in
+    /// `made`.
+    fn input_from_scratch(&self, t: &JType, made: &[JType]) -> bool {
+        is_literal_type(t)
+            || matches!(t, JType::Array(_))
+            || *t == JType::object()
+            || self.literal_fits(t)
+            || made.iter().any(|m| self.model.is_subtype(m, t))
     }
 
     /// Operations for the simplest producers of `need` ([`PRODUCER_CALLS`] calls and

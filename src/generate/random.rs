@@ -371,6 +371,9 @@ const SMALL_SIZE: i64 = 1024;
 
 /// The primary operations grouped by their class under test (in the order the classes first
 /// appear; operations of no class form a group of their own).
+/// Batches in a row that built no new sequence before a run calls itself exhausted.
+const IDLE_BATCHES_TO_EXHAUST: u32 = 20;
+
 fn ops_by_class(ops: &OpSet) -> Vec<Vec<OpId>> {
     let mut groups: Vec<Vec<OpId>> = Vec::new();
     let mut index: HashMap<Option<&str>, usize> = HashMap::new();
@@ -1324,8 +1327,11 @@ impl<'a> Generator<'a> {
                     idle_batches += 1;
                 }
                 // The batch just applied may make new sequences possible, and random choices
-                // may still find new ones: stop only at a limit or after repeated failure.
-                if !limit && (had_pending || idle_batches < 5) {
+                // may still find new ones: stop only at a limit or after repeated failure
+                // (20 batches in a row with nothing new: up to 100,000 attempts, ~0.1 s;
+                // 5 let a class whose arguments were all still null or constants stop after
+                // 0.6 s of a 20 s budget).
+                if !limit && (had_pending || idle_batches < IDLE_BATCHES_TO_EXHAUST) {
                     continue;
                 }
                 self.stop_reason = if plateau {
