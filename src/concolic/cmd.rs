@@ -5,6 +5,7 @@
 //! suite). It lives in the generator's folder, not in `src/concolic_cmd.rs`: the command and
 //! its algorithm change together (ARCHITECTURE.md, "Adding a generator").
 
+use super::reasons::{self, Branches, Reason, Uncovered};
 use super::receivers::{self, Effects, Limits};
 use super::solver::{SmtProcess, SolverArgs, SolverSpec};
 use super::states;
@@ -24,7 +25,7 @@ use crate::suite::check::{CheckSettings, write_and_check};
 use crate::suite::{Expect, ObserveItem, ObserveStats};
 use anyhow::{Context, bail};
 use clap::Args;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -136,6 +137,13 @@ pub struct ConcolicStats {
     /// Branches of the classes under test, and those the written suite covers.
     pub branches: u32,
     pub covered_branches: u32,
+    /// Each branch the written suite (or, without --output-dir, the paths kept) does not
+    /// cover: where, and why (infeasible, solver unknown, an unsupported operation, ...).
+    pub uncovered: Vec<Uncovered>,
+    /// How many uncovered branches each reason explains.
+    pub uncovered_reasons: BTreeMap<Reason, u32>,
+    /// Runs from random inputs (trees exhausted while branches were open).
+    pub random_runs: u64,
     pub tests_written: usize,
     pub observe: ObserveStats,
     pub validation: Option<ValidationSummary>,
@@ -206,11 +214,13 @@ impl Strategy for Concolic {
         let targets = targets(&ops, &classes, &args.methods, &usable, &effects, limits)?;
         let jobs = jobs(&ops, &usable, &effects, targets, args.receivers);
         let mut solver = SolverArgs::start(&p.solver)?;
+        let branches = Branches::new(&setup.maps);
         let engine = Engine {
             table: &ops.table,
             switch_cases: switch_cases(&setup),
             max_depth: args.max_depth,
             batch: session.workers.max(1) * 2,
+            branches: &branches,
         };
         let bounds = states::Bounds {
             max_calls: args.max_calls.unwrap_or(8),
@@ -250,7 +260,9 @@ impl Strategy for Concolic {
             None => all_tests.iter().map(|f| f.coverage.clone()).collect(),
         };
         pool.shutdown();
+        let unexplored = unexplored_methods(&ops, &classes, &rows);
         fill_figures(&mut stats, &setup, &ops, rows, &kept, started);
+        explain_uncovered(&mut stats, &branches, &kept, &unexplored);
         Ok(Finished {
             stats,
             stop_reason: if exhausted || explored.full_coverage {
@@ -457,8 +469,9 @@ fn explore_jobs(
                     }],
                     Instant::now() + share,
                 )?;
-                all.done.exhausted &=
-                    r.tree.unexplored == 0 && r.sequences == candidates.len() as u64;
+                all.done.exhausted &= r.tree.unexplored == 0
+                    && r.sequences == candidates.len() as u64
+                    && !r.cut_short;
                 for t in &r.tests {
                     tracker.add(t.coverage.as_deref().unwrap_or(&[]));
                 }
@@ -740,6 +753,94 @@ fn fill_figures(
     stats.seconds = started.elapsed().as_secs_f64();
 }
 
+/// The methods and constructors of the classes under test that were not explored (left out
+/// by `--method`, or skipped: nothing makes their receiver).
+fn unexplored_methods(
+    ops: &OpSet,
+    classes: &[String],
+    rows: &[(OpId, super::MethodResult)],
+) -> HashSet<reasons::MethodKey> {
+    let key = |op: OpId| {
+        let o = ops.table.get(op);
+        (o.class.clone(), o.name.clone(), o.descriptor.clone())
+    };
+    let explored: HashSet<reasons::MethodKey> = rows
+        .iter()
+        .filter(|(_, r)| r.skipped.is_none())
+        .map(|(op, _)| key(*op))
+        .collect();
+    ops.primary
+        .iter()
+        .filter(|&&op| classes.contains(&ops.table.get(op).class))
+        .map(|&op| key(op))
+        .filter(|k| !explored.contains(k))
+        .collect()
+}
+
+/// The reason of every branch the kept tests do not cover, from the evidence of all rows.
+fn explain_uncovered(
+    stats: &mut ConcolicStats,
+    branches: &Branches,
+    kept: &[Option<std::sync::Arc<[u32]>>],
+    unexplored: &HashSet<reasons::MethodKey>,
+) {
+    let covered: HashSet<u32> = kept
+        .iter()
+        .flatten()
+        .flat_map(|c| c.iter().copied())
+        .collect();
+    let mut evidence = reasons::Evidence::default();
+    for m in &stats.methods {
+        evidence.absorb(&m.result.evidence);
+    }
+    stats.uncovered = reasons::explain(branches, &evidence, &covered, unexplored);
+    for u in &stats.uncovered {
+        *stats.uncovered_reasons.entry(u.reason).or_default() += 1;
+    }
+    stats.random_runs = stats.methods.iter().map(|m| m.result.random_runs).sum();
+}
+
+/// The uncovered branches, grouped by reason (unsupported ones by operation too).
+fn print_uncovered(s: &ConcolicStats, out: &mut dyn Write) -> std::io::Result<()> {
+    if s.uncovered.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "uncovered branches ({}), by reason:",
+        s.uncovered.len()
+    )?;
+    let mut groups: BTreeMap<(Reason, String), Vec<&Uncovered>> = BTreeMap::new();
+    for u in &s.uncovered {
+        let head = match u.reason {
+            Reason::Unsupported => format!("{}: {}", u.reason.title(), u.operations.join(", ")),
+            r => r.title().to_string(),
+        };
+        groups.entry((u.reason, head)).or_default().push(u);
+    }
+    for ((_, head), us) in groups {
+        writeln!(out, "  {head} ({})", us.len())?;
+        for u in us.iter().take(SHOWN_PER_REASON) {
+            let at = match u.line {
+                Some(l) => format!("line {l}"),
+                None => format!("offset {}", u.offset),
+            };
+            writeln!(out, "    {}.{} {at}: {}", u.class, u.method, u.edge)?;
+        }
+        if us.len() > SHOWN_PER_REASON {
+            writeln!(
+                out,
+                "    ... and {} more (all in --stats-json: uncovered)",
+                us.len() - SHOWN_PER_REASON
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Uncovered branches listed per reason in the summary (the rest are counted).
+const SHOWN_PER_REASON: usize = 12;
+
 fn print_summary(s: &ConcolicStats, out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(
         out,
@@ -778,6 +879,14 @@ fn print_summary(s: &ConcolicStats, out: &mut dyn Write) -> std::io::Result<()> 
         s.solver_calls,
         s.solver_seconds
     )?;
+    if s.random_runs > 0 {
+        writeln!(
+            out,
+            "concolic: {} runs from random inputs (trees exhausted while branches were open)",
+            s.random_runs
+        )?;
+    }
+    print_uncovered(s, out)?;
     let pct = if s.branches == 0 {
         100.0
     } else {

@@ -99,11 +99,14 @@ impl<'a> Hybrid<'a> {
 
 impl Assist for Hybrid<'_> {
     fn plateau(&mut self, stalled: &Stalled) -> anyhow::Result<Vec<Sequence>> {
+        // gen covers the branches its own way: no re-seeding, no per-branch reasons
+        let no_branches = super::reasons::Branches::default();
         let engine = Engine {
             table: self.table,
             switch_cases: self.switch_cases.clone(),
             max_depth: self.max_depth,
             batch: self.config.workers.max(1) * 2,
+            branches: &no_branches,
         };
         let todo: Vec<(Target, u128)> = stalled
             .ops

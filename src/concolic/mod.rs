@@ -4,30 +4,37 @@
 //! solver (`solver.rs`) for inputs that take an alternative not yet explored, run them, and
 //! so on until every tree is exhausted or the budget ends. Each distinct path that covers a
 //! decision or probe no earlier path covered becomes a test, written by the shared suite
-//! stage (`cmd.rs`).
+//! stage (`cmd.rs`). When a tree is exhausted while a branch of its method is still open,
+//! random inputs re-seed it until the deadline; every branch left uncovered gets a reason
+//! (`reasons.rs`).
 //!
 //! What is symbolic: int, long, short, byte, char and boolean literals of the sequence (the
 //! arguments of the method under test and of the calls that build its receiver), with
 //! Java's bit-vector semantics (`trace.rs`), also after they were stored in a field or an
-//! array element by an earlier call, and its String literals through `length`, `charAt`,
-//! `isEmpty`, `equals` and `startsWith` (the solver's string theory); references, floats and
-//! other String methods are concrete. Receivers come from Candidate Sequence Search
+//! array element by an earlier call; the length and the elements of an array of primitives
+//! passed to the method under test (`inputs.rs`); its String literals through `length`,
+//! `charAt`, `isEmpty`, `equals`, `startsWith`, `endsWith`, `contains` and `indexOf` (the
+//! solver's string theory). References, floats, other String methods and the results of
+//! calls outside the classes under test are concrete (a branch on the last ones names
+//! them: `Sym`'s lost values). Receivers come from Candidate Sequence Search
 //! (`receivers.rs`), or under `gen --concolic` from gen's pool (`hybrid.rs`); other arguments
 //! are fixed literals (`""`, `null`, 0.0).
 
 pub mod cmd;
 pub mod hybrid;
+mod inputs;
+pub mod reasons;
 pub mod receivers;
 pub mod solver;
 pub mod states;
 pub mod trace;
 pub mod tree;
 
-use crate::model::{JType, Prim};
 use crate::runner::{ExecMode, ExecRequest, Pool, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, OpTable, Sequence, Stmt, Value};
 use anyhow::Result;
-use solver::{Answer, Query, Solver, Val};
+use inputs::{Rng, start_value};
+use solver::{Answer, Query, Solver, Term};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
@@ -95,6 +102,15 @@ pub struct MethodResult {
     /// its definitions overwritten before use (seed 002's check on the real trace).
     pub sequences: u64,
     pub dropped_sequences: u64,
+    /// Runs from random inputs, made when the tree was exhausted while a branch of the
+    /// method was still open (not proven infeasible) and time remained.
+    pub random_runs: u64,
+    /// Why the branches not taken were not: the trees' verdicts, unsupported operations.
+    #[serde(skip)]
+    pub evidence: reasons::Evidence,
+    /// The deadline ended random re-seeding while a branch was still open.
+    #[serde(skip)]
+    pub cut_short: bool,
     #[serde(skip)]
     pub tests: Vec<Found>,
     /// Every distinct path whose call returned normally, with the statements whose literals
@@ -112,73 +128,11 @@ pub struct Engine<'a> {
     pub max_depth: usize,
     /// Alternatives solved per batch of runs (the pool runs them in parallel).
     pub batch: usize,
-}
-
-/// The literal a parameter of type `t` starts with, and the value of a model's bits for it.
-fn start_value(t: &JType) -> Value {
-    match t {
-        JType::Prim(p) => bits_value(*p, 0),
-        JType::Class { name, .. } if name == "java.lang.String" => Value::Str(String::new()),
-        _ => Value::Null,
-    }
-}
-
-fn bits_value(p: Prim, bits: u64) -> Value {
-    match p {
-        Prim::Boolean => Value::Bool(bits & 1 != 0),
-        Prim::Byte => Value::Byte(bits as u8 as i8),
-        Prim::Char => Value::Char(bits as u16),
-        Prim::Short => Value::Short(bits as u16 as i16),
-        Prim::Int => Value::Int(bits as u32 as i32),
-        Prim::Long => Value::Long(bits as i64),
-        Prim::Float => Value::float(0.0),
-        Prim::Double => Value::double(0.0),
-    }
+    /// The branch edges of the classes under test (whether a method still has open ones).
+    pub branches: &'a reasons::Branches,
 }
 
 impl Engine<'_> {
-    /// The sequence: receiver statements, one literal per parameter, the call; `inputs`
-    /// holds a value per statement before the call (literals take theirs, the rest ignore it).
-    fn sequence(&self, target: &Target, inputs: &[Value]) -> Sequence {
-        let op = self.table.get(target.op);
-        let mut stmts: Vec<Stmt> = target
-            .receiver
-            .iter()
-            .zip(inputs)
-            .map(|(s, v)| match s {
-                Stmt::Lit { ty, .. } => Stmt::Lit {
-                    ty: ty.clone(),
-                    value: v.clone(),
-                },
-                other => other.clone(),
-            })
-            .collect();
-        let mut args = Vec::new();
-        if op.has_receiver()
-            && let Some(r) = target.receiver_stmt()
-        {
-            args.push(r);
-        }
-        let params = inputs.get(target.receiver.len()..).unwrap_or(&[]);
-        let receiver = usize::from(op.has_receiver());
-        for (i, (t, v)) in op.params.iter().zip(params).enumerate() {
-            if let Some(at) = target.fixed(i + receiver) {
-                args.push(at);
-                continue;
-            }
-            args.push(stmts.len() as u32);
-            stmts.push(Stmt::Lit {
-                ty: t.clone(),
-                value: v.clone(),
-            });
-        }
-        stmts.push(Stmt::Call {
-            op: target.op,
-            args,
-        });
-        Sequence { stmts }
-    }
-
     /// The keys of a switch (from the probe map) or the indices of an array access (the
     /// seed's heap simulation: one path per index, for arrays of at most 64 elements; longer
     /// ones get only their bounds decided).
@@ -220,6 +174,18 @@ impl Engine<'_> {
             })
             .collect();
         vars.dedup();
+        // an array argument's length: at most MAX_ARRAY, preferably short (readable tests)
+        let mut prefer = Vec::new();
+        for n in &t.nodes {
+            if let trace::Node::Var { kind: 'L', index } = n
+                && vars.iter().any(|v| v.0 == trace::var_name(*index))
+            {
+                let len = || Term::atom(trace::var_name(*index));
+                let at_most = |n: u64| Term::app("bvule", vec![len(), Term::bv(n, 32)]);
+                asserts.push(at_most(trace::MAX_ARRAY));
+                prefer.push(at_most(trace::SHORT_ARRAY));
+            }
+        }
         let (links, tied) = trace::string_links(&t.nodes, &defs)?;
         vars.extend(links);
         asserts.splice(0..0, tied);
@@ -227,48 +193,8 @@ impl Engine<'_> {
             vars,
             defs,
             asserts,
+            prefer,
         })
-    }
-
-    /// The inputs a model gives: the solved variables (`p<k>`: the literal of statement k),
-    /// the rest as in the source run.
-    fn inputs_from(&self, target: &Target, p: &Pending, q: &Query, vals: &[Val]) -> Vec<Value> {
-        let op = self.table.get(target.op);
-        let r = target.receiver.len();
-        let mut inputs = (*p.inputs).clone();
-        for ((name, _), v) in q.vars.iter().zip(vals) {
-            let Some(k) = name.strip_prefix('p').and_then(|s| s.parse::<usize>().ok()) else {
-                continue;
-            };
-            let ty = match target.receiver.get(k) {
-                Some(Stmt::Lit { ty, .. }) => Some(ty),
-                Some(_) => None,
-                None => k.checked_sub(r).and_then(|i| op.params.get(i)),
-            };
-            let (Some(t), Some(slot)) = (ty, inputs.get_mut(k)) else {
-                continue;
-            };
-            match (t, v) {
-                (JType::Prim(prim), Val::Bits(b)) => *slot = bits_value(*prim, *b),
-                (JType::Class { .. }, Val::Str(text)) => *slot = Value::Str(text.clone()),
-                _ => {}
-            }
-        }
-        inputs
-    }
-
-    /// The first inputs: the receiver's literals as built, each parameter's start value.
-    fn first_inputs(&self, target: &Target) -> Vec<Value> {
-        let op = self.table.get(target.op);
-        target
-            .receiver
-            .iter()
-            .map(|s| match s {
-                Stmt::Lit { value, .. } => value.clone(),
-                _ => Value::Null,
-            })
-            .chain(op.params.iter().map(start_value))
-            .collect()
     }
 
     /// Explores one method until its tree is exhausted or `deadline` (`gen --concolic`: the
@@ -286,6 +212,7 @@ impl Engine<'_> {
             decisions: true,
             prune: false,
             keep_paths: false,
+            reseed: false,
         };
         self.explore_with(pool, solver, target, deadline, &mut covered, how)
     }
@@ -303,11 +230,6 @@ impl Engine<'_> {
         covered: &mut HashSet<u32>,
         how: How,
     ) -> Result<MethodResult> {
-        let How {
-            decisions,
-            prune,
-            keep_paths,
-        } = how;
         let t0 = Instant::now();
         let (calls0, time0) = solver.calls();
         let op = self.table.get(target.op);
@@ -318,19 +240,45 @@ impl Engine<'_> {
                 ..MethodResult::default()
             },
             covered: std::mem::take(covered),
-            decisions,
-            prefix_calls: if prune {
+            decisions: how.decisions,
+            prefix_calls: if how.prune {
                 prefix_calls(target)
             } else {
                 Vec::new()
             },
             dropped: false,
             pinned: target.pinned.clone(),
-            keep_paths,
+            lengths: target
+                .receiver
+                .iter()
+                .enumerate()
+                .filter_map(|(k, s)| match s {
+                    Stmt::Array { elems, .. } => Some((k, elems.len())),
+                    _ => None,
+                })
+                .collect(),
+            keep_paths: how.keep_paths,
         };
         ex.result.sequences = 1;
-        let mut batch: Vec<(Vec<Value>, Option<Pending>)> = vec![(self.first_inputs(target), None)];
-        while !batch.is_empty() {
+        let mut rng = Rng::new(target.op as u64);
+        let mut batch = self.first_batch(target);
+        loop {
+            if batch.is_empty() {
+                // the tree is exhausted: while a branch of the method is still open and time
+                // remains, random inputs may reach what the solver could not
+                if !how.reseed || !self.open(target, &ex) {
+                    break;
+                }
+                if Instant::now() >= deadline {
+                    ex.result.cut_short = true;
+                    break;
+                }
+                batch = self.random_batch(target, &mut rng);
+                if batch.is_empty() {
+                    break;
+                }
+                ex.result.random_runs += batch.len() as u64;
+            }
             self.run_batch(pool, target, &mut ex, std::mem::take(&mut batch))?;
             if ex.dropped {
                 ex.result.dropped_sequences = 1;
@@ -339,6 +287,8 @@ impl Engine<'_> {
             batch = self.solve_next(solver, target, &mut ex, deadline)?;
         }
         ex.tree.finish();
+        ex.result.evidence.note_tree(&ex.tree);
+        ex.result.evidence.ran = ex.covered.clone();
         *covered = std::mem::take(&mut ex.covered);
         let (calls, time) = solver.calls();
         let mut r = ex.result;
@@ -347,6 +297,26 @@ impl Engine<'_> {
         r.solver_seconds = (time - time0).as_secs_f64();
         r.seconds = t0.elapsed().as_secs_f64();
         Ok(r)
+    }
+
+    /// Whether a branch edge of the method under test is uncovered and still open: not
+    /// proven infeasible, but decided concretely, through an unsupported operation, diverged
+    /// or timed out (see `reasons::Reason::open`).
+    fn open(&self, target: &Target, ex: &Exploration) -> bool {
+        let op = self.table.get(target.op);
+        let mut ev = reasons::Evidence {
+            decided: ex.result.evidence.decided.clone(),
+            lost: ex.result.evidence.lost.clone(),
+            ..reasons::Evidence::default()
+        };
+        ev.note_tree(&ex.tree);
+        self.branches
+            .of(&op.class, &op.name, &op.descriptor)
+            .filter(|e| !ex.covered.contains(&e.probe))
+            .any(|e| {
+                let reached = e.siblings.iter().any(|s| ex.covered.contains(s));
+                reasons::reason_of(e, &ev, reached).0.open()
+            })
     }
 
     /// Asks the solver about alternatives until a batch of inputs is ready (or nothing is
@@ -436,8 +406,9 @@ impl Engine<'_> {
             ex.result.untraced_runs += 1;
         }
         let mut parsed = parsed;
-        if !ex.pinned.is_empty() {
-            trace::pin(&mut parsed, &inputs, &ex.pinned);
+        ex.result.evidence.note_trace(&parsed);
+        if !ex.pinned.is_empty() || !ex.lengths.is_empty() {
+            trace::pin(&mut parsed, &inputs, &ex.pinned, &ex.lengths);
         }
         let decided = ex.keep_paths.then(|| trace::decided_vars(&parsed));
         let cases = self.cases();
@@ -489,6 +460,9 @@ impl MethodResult {
         self.desyncs += r.desyncs;
         self.sequences += r.sequences;
         self.dropped_sequences += r.dropped_sequences;
+        self.random_runs += r.random_runs;
+        self.cut_short |= r.cut_short;
+        self.evidence.absorb(&r.evidence);
         self.tests.extend(r.tests);
         self.paths.extend(r.paths);
     }
@@ -504,6 +478,9 @@ pub struct How {
     pub prune: bool,
     /// Every new path's sequence is kept in `MethodResult::paths`.
     pub keep_paths: bool,
+    /// When the tree is exhausted and a branch of the method is still open, runs from
+    /// random inputs until the deadline.
+    pub reseed: bool,
 }
 
 impl How {
@@ -514,6 +491,7 @@ impl How {
             decisions,
             prune: true,
             keep_paths: false,
+            reseed: true,
         }
     }
 
@@ -523,6 +501,7 @@ impl How {
         decisions: false,
         prune: false,
         keep_paths: true,
+        reseed: false,
     };
 }
 
@@ -540,6 +519,8 @@ struct Exploration {
     dropped: bool,
     /// Statements of the fixed prefix ([`Target::pinned`]).
     pinned: Vec<usize>,
+    /// Array statements of the receiver and their lengths (fixed too).
+    lengths: Vec<(usize, usize)>,
     /// Every new path's sequence goes to `result.paths` ([`How::STATE`]).
     keep_paths: bool,
 }

@@ -70,6 +70,9 @@ pub struct Query {
     /// Definitions in order (each may use the earlier ones): name, bit width, body.
     pub defs: Vec<(String, u32, Term)>,
     pub asserts: Vec<Term>,
+    /// Assertions tried first and dropped if the query is unsatisfiable with them (short
+    /// arrays: readable tests).
+    pub prefer: Vec<Term>,
 }
 
 /// A variable's value in a model.
@@ -292,22 +295,28 @@ fn sort(ctx: &easy_smt::Context, width: u32) -> easy_smt::SExpr {
     }
 }
 
-/// Asks about a query with Strings: first with their characters kept to printable ASCII (a
-/// test that reads `"run:abc"`, not `"run:\ufffe\uea96"`), then, if that is impossible,
-/// with any 16-bit char.
+/// Asks about a query with Strings or preferences: first with the Strings' characters kept
+/// to printable ASCII (a test that reads `"run:abc"`, not `"run:\ufffe\uea96"`) and the
+/// preferred assertions (short arrays), then, if that is impossible, with any 16-bit char
+/// and without them.
 fn ask_readable(ctx: &mut easy_smt::Context, q: &Query) -> Result<Answer> {
     ctx.push()?;
-    let r = ask(ctx, q, (' ', '~'));
+    let r = ask(ctx, q, (' ', '~'), &q.prefer);
     ctx.pop()?;
     match r? {
-        Answer::Unsat => ask(ctx, q, ('\u{0}', '\u{ffff}')),
+        Answer::Unsat => ask(ctx, q, ('\u{0}', '\u{ffff}'), &[]),
         a => Ok(a),
     }
 }
 
 /// Declares the variables (a String's characters kept to `chars`), defines the
 /// definitions, asserts, checks and reads the model.
-fn ask(ctx: &mut easy_smt::Context, q: &Query, chars: (char, char)) -> Result<Answer> {
+fn ask(
+    ctx: &mut easy_smt::Context,
+    q: &Query,
+    chars: (char, char),
+    prefer: &[Term],
+) -> Result<Answer> {
     for (name, width) in &q.vars {
         let s = sort(ctx, *width);
         ctx.declare_const(name.as_str(), s)?;
@@ -337,7 +346,7 @@ fn ask(ctx: &mut easy_smt::Context, q: &Query, chars: (char, char)) -> Result<An
         let b = sexpr(ctx, body);
         ctx.define_const(name.as_str(), s, b)?;
     }
-    for a in &q.asserts {
+    for a in q.asserts.iter().chain(prefer) {
         let e = sexpr(ctx, a);
         ctx.assert(e)?;
     }
@@ -375,10 +384,10 @@ impl Solver for SmtProcess {
         let t0 = Instant::now();
         let ctx = self.context_for(q)?;
         ctx.push()?;
-        let r = if q.vars.iter().any(|v| v.1 == super::trace::STRING) {
+        let r = if q.vars.iter().any(|v| v.1 == super::trace::STRING) || !q.prefer.is_empty() {
             ask_readable(ctx, q)
         } else {
-            ask(ctx, q, ('\u{0}', '\u{ffff}'))
+            ask(ctx, q, ('\u{0}', '\u{ffff}'), &[])
         };
         let popped = ctx.pop();
         self.calls += 1;

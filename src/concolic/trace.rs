@@ -5,9 +5,12 @@
 //! K: I J S B C Z, as its 32- or 64-bit value), `N id const W v`, `N id OP W a [b]` (an
 //! operation of width W on earlier nodes); `B site taken CMP a b` (a conditional jump at
 //! `site` whose condition `a CMP b` was `taken`), `S site key n` (a switch on node n took
-//! `key`), `D s n k` (statement s wrote n fields or array elements, k of them overwritten by
-//! a later statement before any read them), `X ...` (notes: frames out of step, a trace too
-//! long). Why text: the trace is built in the worker from string pieces anyway, it is read
+//! `key`), `A site index n len` (an array access at the symbolic index n), `U site taken OP`
+//! (a conditional jump or switch whose condition depended on the inputs through OP, an
+//! operation the trace does not model: decided concretely, named in the report), `D s n k`
+//! (statement s wrote n fields or array elements, k of them overwritten by a later statement
+//! before any read them), `X ...` (notes: frames out of step, a trace too long). Kind L is
+//! the length of an array argument made by statement i. Why text: the trace is built in the worker from string pieces anyway, it is read
 //! once per run, and a line format is easy to check by eye.
 
 use super::solver::Term;
@@ -67,6 +70,9 @@ pub struct Trace {
     /// Per statement that wrote fields or array elements: (statement, definitions,
     /// definitions overwritten by a later statement before any later statement read them).
     pub defs: Vec<(usize, u32, u32)>,
+    /// Branches decided concretely because their condition depended on the inputs through
+    /// an operation the trace does not model: (site, the operation).
+    pub lost: Vec<(String, String)>,
 }
 
 /// Parses the worker's trace text.
@@ -124,6 +130,7 @@ pub fn parse(text: &str) -> Result<Trace> {
                 f[2].parse().with_context(bad)?,
                 f[3].parse().with_context(bad)?,
             )),
+            Some("U") if f.len() == 4 => t.lost.push((f[1].to_string(), f[3].to_string())),
             Some("X") => match f.get(1).copied() {
                 Some("desync") => t.desyncs += f.get(2).and_then(|n| n.parse().ok()).unwrap_or(1),
                 _ => t.truncated = true,
@@ -191,7 +198,15 @@ pub fn string_literal(s: &str) -> Term {
 /// The width of String values: 0 stands for the SMT-LIB sort `String` (see `solver.rs`).
 pub const STRING: u32 = 0;
 
-/// The declared width of a parameter variable of kind K (T: a String).
+/// Array arguments have at most this many elements (the bound of a length variable, kind
+/// L): tests stay readable, and a loop over the elements stays within `--max-depth`.
+pub const MAX_ARRAY: u64 = 16;
+
+/// The length the solver is asked to keep an array argument within first (then up to
+/// [`MAX_ARRAY`]).
+pub const SHORT_ARRAY: u64 = 4;
+
+/// The declared width of a parameter variable of kind K (T: a String, L: an array's length).
 pub fn var_width(kind: char) -> u32 {
     match kind {
         'T' => STRING,
@@ -289,7 +304,9 @@ fn node_term(nodes: &[Node], n: usize) -> Result<Term> {
 }
 
 /// The operations on Strings a trace may hold.
-const STRING_OPS: [&str; 5] = ["slen", "sempty", "seq", "spre", "sat"];
+const STRING_OPS: [&str; 9] = [
+    "slen", "sempty", "seq", "spre", "sat", "ssuf", "scont", "sidxs", "sidxc",
+];
 
 /// The term of a String operation (`slen`, `sempty`, `seq`, `spre`, `sat`): an int, as a
 /// 32-bit vector (booleans 0 or 1, as Java's). A length or a char is the variable `l<id>`
@@ -304,7 +321,7 @@ fn string_op(nodes: &[Node], n: usize) -> Result<Term> {
     };
     let bool01 = |c: Term| Term::app("ite", vec![c, Term::bv(1, 32), Term::bv(0, 32)]);
     Ok(match op.as_str() {
-        "slen" | "sat" => Term::atom(format!("l{n}")),
+        "slen" | "sat" | "sidxs" | "sidxc" => Term::atom(format!("l{n}")),
         "sempty" => bool01(Term::app(
             "=",
             vec![Term::app("str.len", vec![r(0)?]), Term::atom("0")],
@@ -312,12 +329,16 @@ fn string_op(nodes: &[Node], n: usize) -> Result<Term> {
         "seq" => bool01(Term::app("=", vec![r(0)?, r(1)?])),
         // s.startsWith(p): p is a prefix of s
         "spre" => bool01(Term::app("str.prefixof", vec![r(1)?, r(0)?])),
+        // s.endsWith(p): p is a suffix of s
+        "ssuf" => bool01(Term::app("str.suffixof", vec![r(1)?, r(0)?])),
+        "scont" => bool01(Term::app("str.contains", vec![r(0)?, r(1)?])),
         other => bail!("unknown String operation {other} in the trace"),
     })
 }
 
-/// The integer a length or char node stands for: `(str.len s)`, `(str.to_code (str.at s
-/// i))` (a constant index as a numeral).
+/// The integer a length, char or index node stands for: `(str.len s)`, `(str.to_code
+/// (str.at s i))` (a constant index as a numeral), `(str.indexof s t 0)`; an `indexOf` of a
+/// char is -1 for a code past 0xFFFF (not modelled).
 fn string_int(nodes: &[Node], n: usize) -> Result<Option<Term>> {
     let Node::Op { op, args, .. } = &nodes[n] else {
         return Ok(None);
@@ -336,6 +357,28 @@ fn string_int(nodes: &[Node], n: usize) -> Result<Option<Term>> {
             Some(Term::app(
                 "str.to_code",
                 vec![Term::app("str.at", vec![r(0)?, at])],
+            ))
+        }
+        "sidxs" => Some(Term::app(
+            "str.indexof",
+            vec![r(0)?, r(1)?, Term::atom("0")],
+        )),
+        "sidxc" => {
+            let ch = r(1)?;
+            let unit = match args.get(1).map(|&i| &nodes[i]) {
+                // one UTF-16 unit, a lone surrogate too (what `string_literal` writes)
+                Some(Node::Const { value, .. }) if (0..=0xFFFF).contains(value) => {
+                    Term::atom(format!("\"\\u{{{value:x}}}\""))
+                }
+                _ => Term::app("str.from_code", vec![Term::app("bv2nat", vec![ch.clone()])]),
+            };
+            Some(Term::app(
+                "ite",
+                vec![
+                    Term::app("bvult", vec![ch, Term::bv(0x1_0000, 32)]),
+                    Term::app("str.indexof", vec![r(0)?, unit, Term::atom("0")]),
+                    Term::app("-", vec![Term::atom("1")]),
+                ],
             ))
         }
         _ => None,
@@ -358,10 +401,27 @@ pub fn string_links(nodes: &[Node], defs: &[(String, u32, Term)]) -> Result<(Vec
         };
         if let Some(int) = string_int(nodes, i)? {
             let l = format!("l{i}");
-            asserts.push(Term::app(
+            let nat = Term::app(
                 "=",
-                vec![Term::app("bv2nat", vec![Term::atom(l.as_str())]), int],
-            ));
+                vec![
+                    Term::app("bv2nat", vec![Term::atom(l.as_str())]),
+                    int.clone(),
+                ],
+            );
+            let signed = matches!(&nodes[i], Node::Op { op, .. } if op.starts_with("sidx"));
+            asserts.push(if signed {
+                // an index or -1 (not found)
+                Term::app(
+                    "ite",
+                    vec![
+                        Term::app("=", vec![int, Term::app("-", vec![Term::atom("1")])]),
+                        Term::app("=", vec![Term::atom(l.as_str()), Term::bv(u64::MAX, 32)]),
+                        nat,
+                    ],
+                )
+            } else {
+                nat
+            });
             vars.push((l, 32));
         }
     }
@@ -377,11 +437,30 @@ pub fn uses_strings(defs: &[(String, u32, Term)]) -> bool {
 /// and drops the decisions that then depend on no variable: the receiver built by a state of
 /// `super::states` is a fixed prefix, its decisions were explored when the state was found,
 /// and only the calls after it are inputs. String variables become String constants.
-pub fn pin(t: &mut Trace, inputs: &[crate::sequence::Value], pinned: &[usize]) {
+///
+/// `lengths`: the array statements of the fixed prefix and their lengths, whose length
+/// variables (kind L) become constants too (the prefix's statements do not change).
+pub fn pin(
+    t: &mut Trace,
+    inputs: &[crate::sequence::Value],
+    pinned: &[usize],
+    lengths: &[(usize, usize)],
+) {
     use crate::sequence::Value as V;
     let mut symbolic = vec![false; t.nodes.len()];
     for n in 0..t.nodes.len() {
+        let fixed_len = match &t.nodes[n] {
+            Node::Var { kind: 'L', index } => lengths.iter().find(|l| l.0 == *index),
+            _ => None,
+        };
+        if let Some(&(_, len)) = fixed_len {
+            t.nodes[n] = Node::Const {
+                width: 32,
+                value: len as i64,
+            };
+        }
         let pinned = match &t.nodes[n] {
+            Node::Var { kind: 'L', .. } => None,
             Node::Var { index, .. } if pinned.contains(index) => inputs.get(*index),
             _ => None,
         };
@@ -609,6 +688,52 @@ mod tests {
     }
 
     #[test]
+    fn unsupported_operations_and_array_lengths_and_more_string_operations_parse() {
+        let t = parse(
+            "N 0 var L 3\nN 1 const 32 4\nB b7.2 1 ult 1 0\nU 12 0 String.hashCode\n\
+             N 2 var T 0\nN 3 str 0021003f\nN 4 ssuf 32 2 3\nN 5 const 32 122\n\
+             N 6 sidxc 32 2 5\nN 7 sidxs 32 2 3\nN 8 scont 32 2 3\n",
+        )
+        .unwrap();
+        assert_eq!(
+            t.lost,
+            vec![("12".to_string(), "String.hashCode".to_string())]
+        );
+        assert_eq!(var_width('L'), 32);
+        let defs = definitions(&t.nodes, &[0, 4, 6, 7, 8]).unwrap();
+        let text: Vec<String> = defs.iter().map(|d| d.2.text()).collect();
+        assert_eq!(text[0], "p3");
+        assert!(text.contains(&"(ite (str.suffixof n3 n2) #x00000001 #x00000000)".to_string()));
+        assert!(text.contains(&"(ite (str.contains n2 n3) #x00000001 #x00000000)".to_string()));
+        let (vars, links) = string_links(&t.nodes, &defs).unwrap();
+        assert_eq!(vars, vec![("l6".to_string(), 32), ("l7".to_string(), 32)]);
+        let links: Vec<String> = links.iter().map(Term::text).collect();
+        // indexOf is -1 when not found: the link is signed
+        assert_eq!(
+            links[0],
+            "(ite (= (ite (bvult n5 #x00010000) (str.indexof n2 \"\\u{7a}\" 0) (- 1)) (- 1)) \
+             (= l6 #xffffffff) (= (bv2nat l6) (ite (bvult n5 #x00010000) (str.indexof n2 \
+             \"\\u{7a}\" 0) (- 1))))"
+        );
+        assert_eq!(
+            links[1],
+            "(ite (= (str.indexof n2 n3 0) (- 1)) (= l7 #xffffffff) (= (bv2nat l7) \
+             (str.indexof n2 n3 0)))"
+        );
+        // a receiver's array has a fixed length: its variable becomes a constant
+        let mut pinned = t.clone();
+        pin(&mut pinned, &[], &[], &[(3, 5)]);
+        assert_eq!(
+            pinned.nodes[0],
+            Node::Const {
+                width: 32,
+                value: 5
+            }
+        );
+        assert!(pinned.events.is_empty());
+    }
+
+    #[test]
     fn malformed_traces_are_errors_not_panics() {
         assert!(parse("N 1 var I 0\n").is_err());
         assert!(parse("N 0 bvadd 32 0 5\n").is_err());
@@ -632,7 +757,7 @@ mod tests {
             Value::Int(9),
         ];
         assert_eq!(decided_vars(&t).into_iter().collect::<Vec<_>>(), [1, 4]);
-        pin(&mut t, &inputs, &[0, 1, 2, 3]);
+        pin(&mut t, &inputs, &[0, 1, 2, 3], &[]);
         assert_eq!(
             t.nodes[0],
             Node::Const {
@@ -651,7 +776,7 @@ mod tests {
         assert_eq!(sites, ["j1", "j3"]);
         // nothing pinned: every decision stays
         let mut all = parse(text).unwrap();
-        pin(&mut all, &inputs, &[]);
+        pin(&mut all, &inputs, &[], &[]);
         assert_eq!(all.events.len(), 3);
     }
 }

@@ -12,7 +12,7 @@
 //! loop-free method quickly and keeps loops from swallowing the budget).
 
 use super::trace::{Choice, Trace};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 /// A switch's default, whatever key took it.
@@ -61,12 +61,38 @@ pub struct TreeStats {
     pub unexplored: u64,
 }
 
+/// What became of the alternatives of one decision (site, choice) no run took, over the
+/// nodes of a tree (the same decision after different prefixes): the evidence of why its
+/// branch stayed uncovered.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Verdicts {
+    pub infeasible: u32,
+    pub timeouts: u32,
+    pub diverged: u32,
+    /// Not asked about: the time ended first.
+    pub unexplored: u32,
+    /// Not asked about: the decision lay beyond `--max-depth`.
+    pub beyond_depth: u32,
+}
+
+impl Verdicts {
+    pub fn add(&mut self, o: &Verdicts) {
+        self.infeasible += o.infeasible;
+        self.timeouts += o.timeouts;
+        self.diverged += o.diverged;
+        self.unexplored += o.unexplored;
+        self.beyond_depth += o.beyond_depth;
+    }
+}
+
 /// One method's constraint tree.
 pub struct Tree {
     nodes: Vec<TNode>,
     frontier: Vec<Pending>,
     /// Decisions (site, choice) some run took.
     seen: HashSet<(String, Choice)>,
+    /// Alternatives not created because their decision lay beyond `max_depth`.
+    cut: HashSet<(String, Choice)>,
     /// Alternatives beyond this many decisions are not asked about.
     max_depth: usize,
     pub stats: TreeStats,
@@ -82,6 +108,7 @@ impl Tree {
             }],
             frontier: Vec::new(),
             seen: HashSet::new(),
+            cut: HashSet::new(),
             max_depth,
             stats: TreeStats::default(),
         }
@@ -143,6 +170,11 @@ impl Tree {
                 }
                 self.nodes[next].leaf = Leaf::Explored;
                 self.frontier.retain(|p| p.node != next);
+            }
+            if expand && depth >= self.max_depth {
+                for alt in Self::alternatives(&choice, &keys) {
+                    self.cut.insert((e.site.clone(), alt));
+                }
             }
             if expand && depth < self.max_depth {
                 for alt in Self::alternatives(&choice, &keys) {
@@ -223,6 +255,38 @@ impl Tree {
     pub fn finish(&mut self) {
         self.stats.unexplored = self.frontier.len() as u64;
     }
+
+    /// The decisions some run took.
+    pub fn decided(&self) -> &HashSet<(String, Choice)> {
+        &self.seen
+    }
+
+    /// Per decision no run took: what became of its alternatives (solver verdicts, left
+    /// unexplored, beyond the depth limit).
+    pub fn verdicts(&self) -> HashMap<(String, Choice), Verdicts> {
+        let mut out: HashMap<(String, Choice), Verdicts> = HashMap::new();
+        for n in &self.nodes {
+            for (key, &child) in &n.children {
+                if self.seen.contains(key) {
+                    continue;
+                }
+                let v = out.entry(key.clone()).or_default();
+                match self.nodes[child].leaf {
+                    Leaf::Infeasible => v.infeasible += 1,
+                    Leaf::Timeout => v.timeouts += 1,
+                    Leaf::Diverged => v.diverged += 1,
+                    Leaf::Unexplored => v.unexplored += 1,
+                    Leaf::Explored => {}
+                }
+            }
+        }
+        for key in &self.cut {
+            if !self.seen.contains(key) {
+                out.entry(key.clone()).or_default().beyond_depth += 1;
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -279,6 +343,26 @@ mod tests {
         let mut t = Tree::new(100);
         assert!(run(&mut t, &format!("{NODES}S 9 7 0\n")).0);
         assert!(!run(&mut t, &format!("{NODES}S 9 8 0\n")).0);
+    }
+
+    #[test]
+    fn verdicts_say_what_became_of_the_decisions_no_run_took() {
+        let mut t = Tree::new(1);
+        run(&mut t, &format!("{NODES}B 1 0 eq 0 1\nB 2 1 lt 0 1\n"));
+        let p = t.pick().unwrap();
+        t.close(&p, Leaf::Infeasible);
+        t.finish();
+        let v = t.verdicts();
+        let at = |site: &str, b: bool| v.get(&(site.to_string(), Choice::Branch(b))).cloned();
+        assert_eq!(at("1", true).unwrap().infeasible, 1);
+        // beyond the depth limit: never asked
+        assert_eq!(at("2", false).unwrap().beyond_depth, 1);
+        // taken decisions have no verdict
+        assert!(at("1", false).is_none());
+        assert!(
+            t.decided()
+                .contains(&("2".to_string(), Choice::Branch(true)))
+        );
     }
 
     #[test]

@@ -24,11 +24,14 @@ pub(crate) struct ConstPool {
     ints: HashMap<i32, u16>,
     name_types: HashMap<(u16, u16), u16>,
     methodrefs: HashMap<(u16, u16), u16>,
+    /// String constants added by the instrumenter (existing ones are not indexed).
+    strings: HashMap<String, u16>,
 }
 
 pub(crate) const TAG_UTF8: u8 = 1;
 const TAG_INTEGER: u8 = 3;
 const TAG_CLASS: u8 = 7;
+const TAG_STRING: u8 = 8;
 const TAG_METHODREF: u8 = 10;
 const TAG_NAME_AND_TYPE: u8 = 12;
 
@@ -48,6 +51,7 @@ impl ConstPool {
             ints: HashMap::new(),
             name_types: HashMap::new(),
             methodrefs: HashMap::new(),
+            strings: HashMap::new(),
         };
         while cp.entries.len() < count {
             let idx = cp.entries.len() as u16;
@@ -160,6 +164,17 @@ impl ConstPool {
         let n = self.utf8(name)?;
         let i = self.push(TAG_CLASS, n.to_be_bytes().to_vec())?;
         self.classes.insert(name.to_string(), i);
+        Ok(i)
+    }
+
+    /// A String constant (for `ldc_w`).
+    pub(crate) fn string(&mut self, s: &str) -> Result<u16> {
+        if let Some(&i) = self.strings.get(s) {
+            return Ok(i);
+        }
+        let u = self.utf8(s)?;
+        let i = self.push(TAG_STRING, u.to_be_bytes().to_vec())?;
+        self.strings.insert(s.to_string(), i);
         Ok(i)
     }
 

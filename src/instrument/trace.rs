@@ -128,11 +128,12 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// `Sym.fx(pops << 8 | pushes)`, nothing for an instruction with no stack effect.
-    fn fx(&mut self, pops: u32, pushes: u32) -> Result<Vec<u8>> {
+    /// `Sym.fx(op << 16 | pops << 8 | pushes)` (`op` 0 unless the result depends on the
+    /// operands' values, see [`value_op`]), nothing for an instruction with no stack effect.
+    fn fx(&mut self, pops: u32, pushes: u32, op: u32) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         if pops + pushes > 0 {
-            self.int(&mut out, (pops << 8 | pushes) as i32)?;
+            self.int(&mut out, (op << 16 | pops << 8 | pushes) as i32)?;
             self.call(&mut out, "fx", "(I)V")?;
         }
         Ok(out)
@@ -258,7 +259,7 @@ fn hook(e: &mut Emitter, ins: &InsnView, heap_ok: bool) -> Result<(Vec<u8>, Opti
 /// The String methods the solver's string theory models, and the `Sym` method that replaces
 /// each call (same arguments, the receiver first; `charAt` also gets the call's offset,
 /// which names its bounds decision).
-const STRING_CALLS: [(&str, &str, &str, &str); 5] = [
+const STRING_CALLS: [(&str, &str, &str, &str); 9] = [
     ("length", "()I", "slength", "(Ljava/lang/String;)I"),
     ("isEmpty", "()Z", "sempty", "(Ljava/lang/String;)Z"),
     (
@@ -274,6 +275,25 @@ const STRING_CALLS: [(&str, &str, &str, &str); 5] = [
         "(Ljava/lang/String;Ljava/lang/String;)Z",
     ),
     ("charAt", "(I)C", "scharAt", "(Ljava/lang/String;II)C"),
+    (
+        "endsWith",
+        "(Ljava/lang/String;)Z",
+        "sends",
+        "(Ljava/lang/String;Ljava/lang/String;)Z",
+    ),
+    (
+        "contains",
+        "(Ljava/lang/CharSequence;)Z",
+        "scontains",
+        "(Ljava/lang/String;Ljava/lang/CharSequence;)Z",
+    ),
+    ("indexOf", "(I)I", "sindexc", "(Ljava/lang/String;I)I"),
+    (
+        "indexOf",
+        "(Ljava/lang/String;)I",
+        "sindexs",
+        "(Ljava/lang/String;Ljava/lang/String;)I",
+    ),
 ];
 
 /// `invokevirtual String.length()` & co. replaced by the `Sym` method that computes the same
@@ -394,16 +414,30 @@ fn flow_hook(e: &mut Emitter, ins: &InsnView) -> Result<Vec<u8>> {
                 e.cp.member_at(idx)
                     .map(|(n, d)| (n.to_string(), d.to_string()))
                     .context("invoke of an unreadable method reference")?;
+            // what the report names when the call's result (not traced) decides a branch
+            let owner = e.cp.ref_at(idx).map(|(c, _, _)| c.to_string());
+            let shown = match owner {
+                Some(c) => format!("{}.{name}", c.rsplit(['/', '$']).next().unwrap_or(&c)),
+                None => name.clone(),
+            };
             let (args, ret) = descriptor_slots(&desc);
             let pops = args + u32::from(op != 0xb8);
             e.int(&mut out, method_key(&name, &desc))?;
             e.int(&mut out, (pops << 8 | ret) as i32)?;
-            e.call(&mut out, "call", "(II)V")?;
+            out.push(0x13); // ldc_w
+            put_u2(&mut out, e.cp.string(&shown)?);
+            e.call(&mut out, "call", "(IILjava/lang/String;)V")?;
+            out
+        }
+        0xbe => {
+            // arraylength: the length of an array argument is symbolic
+            out.push(0x59);
+            e.call(&mut out, "alen", "(Ljava/lang/Object;)V")?;
             out
         }
         _ => {
             let (pops, pushes) = effect(e.cp, ins)?;
-            e.fx(pops, pushes)?
+            e.fx(pops, pushes, value_op(op))?
         }
     })
 }
@@ -487,6 +521,32 @@ fn store_kind(op: u8) -> (u8, i32) {
     }
 }
 
+/// The opcode of an instruction that is not modelled but computes a value from its operands
+/// (floating point, conversions to it, `invokedynamic`: string concatenation), whose result
+/// `Sym.fx` marks as lost to it; 0 for the rest (`pop`, `new`, `instanceof`, ...).
+fn value_op(op: u8) -> u32 {
+    match op {
+        0x62
+        | 0x63
+        | 0x66
+        | 0x67
+        | 0x6a
+        | 0x6b
+        | 0x6e
+        | 0x6f
+        | 0x72
+        | 0x73
+        | 0x76
+        | 0x77
+        | 0x86..=0x87
+        | 0x89..=0x8a
+        | 0x8b..=0x90
+        | 0x95..=0x98
+        | 0xba => op as u32,
+        _ => 0,
+    }
+}
+
 /// Slots popped and pushed by an instruction that is not modelled.
 fn effect(cp: &ConstPool, ins: &InsnView) -> Result<(u32, u32)> {
     let member = || -> Result<(String, String)> {
@@ -496,7 +556,9 @@ fn effect(cp: &ConstPool, ins: &InsnView) -> Result<(u32, u32)> {
             .context("unreadable member reference")
     };
     Ok(match ins.op {
-        0x00 | 0xa7 | 0xa9 | 0xc8 | 0xc0 | 0xc1 | 0xbe => (0, 0),
+        0x00 | 0xa7 | 0xa9 | 0xc8 | 0xc0 | 0xbe => (0, 0),
+        // instanceof: a reference in, an int out (a String's shadow must not become the int)
+        0xc1 => (1, 1),
         0x01..=0x08 | 0x0b..=0x0d | 0x10..=0x13 => (0, 1),
         0x09 | 0x0a | 0x0e | 0x0f | 0x14 => (0, 2),
         0x2e | 0x30 | 0x32..=0x35 => (2, 1),

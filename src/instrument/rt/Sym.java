@@ -19,12 +19,19 @@ import java.util.ArrayList;
 public final class Sym {
     private Sym() {}
 
-    /** A symbolic value: an operation on children, a parameter or a constant. */
+    /**
+     * A symbolic value: an operation on children, a parameter or a constant; or a lost one
+     * ({@link #lost} set, no trace line): a value computed from symbolic ones by an operation
+     * the trace does not model (a JDK call, floating point), which branches name in "U"
+     * lines instead of silently deciding concretely.
+     */
     static final class Node {
         final int id;
         final long val;
         /** A String node: the String it stands for (checked by identity). */
         final String str;
+        /** The unsupported operation this value came from (a lost value), else null. */
+        final String lost;
 
         Node(String line, long val) {
             this(line, val, null);
@@ -34,8 +41,26 @@ public final class Sym {
             this.id = nodes.size();
             this.val = str == null ? val : STRING_VAL;
             this.str = str;
+            this.lost = null;
             nodes.add(id + " " + line);
         }
+
+        private Node(long val, String lost) {
+            this.id = -1;
+            this.val = val;
+            this.str = null;
+            this.lost = lost;
+        }
+    }
+
+    /** A value lost to the unsupported operation {@code op}. */
+    private static Node lost(String op, long val) {
+        return new Node(val, op);
+    }
+
+    /** The first lost operand among {@code a} and {@code b}, if any. */
+    private static Node lostIn(Node a, Node b) {
+        return a != null && a.lost != null ? a : b != null && b.lost != null ? b : null;
     }
 
     /** The int value of a String node: none a real int operand is likely to have. */
@@ -115,6 +140,9 @@ public final class Sym {
     /** Field shadows by object (identity), then field id; array element shadows by index. */
     private static final java.util.IdentityHashMap<Object, java.util.HashMap<Integer, Cell>> heap =
             new java.util.IdentityHashMap<>();
+    /** Symbolic lengths of the arrays given as arguments (by identity). */
+    private static final java.util.IdentityHashMap<Object, Node> lengths =
+            new java.util.IdentityHashMap<>();
     /** Static field shadows by field id. */
     private static final java.util.HashMap<Integer, Cell> statics = new java.util.HashMap<>();
     /**
@@ -140,6 +168,7 @@ public final class Sym {
         frames.clear();
         desyncs = 0;
         heap.clear();
+        lengths.clear();
         statics.clear();
         defs.clear();
         pending = null;
@@ -153,10 +182,13 @@ public final class Sym {
      * C, Z; T a String, {@code refs[i]}; null for a concrete one) become the variables
      * p{vars[i]} (the statement that gave the argument, String ones too), {@code receiver}: an
      * instance method (local 0 is the receiver). {@code values}: their concrete values (char as
-     * its code, boolean as 0/1), which every use of a shadow is checked against.
+     * its code, boolean as 0/1), which every use of a shadow is checked against. Kind A: an
+     * array of primitives made by statement {@code vars[i]} from the literal statements
+     * {@code elems[i]}: its length becomes the variable p{vars[i]} (kind L) and each element
+     * the variable of its literal, as the shadows of the array's cells.
      */
     public static synchronized void arm(int key, String[] kinds, long[] values, Object[] refs,
-            int[] vars, boolean receiver, int at) {
+            int[] vars, int[][] elems, boolean receiver, int at) {
         frames.clear();
         ArrayList<Node> slots = new ArrayList<>();
         if (receiver) {
@@ -168,6 +200,9 @@ public final class Sym {
                 slots.add(null);
             } else if ("T".equals(k)) {
                 slots.add(new Node("var T " + vars[i], 0, (String) refs[i]));
+            } else if ("A".equals(k)) {
+                armArray(refs[i], vars[i], elems == null ? null : elems[i], at);
+                slots.add(null);
             } else {
                 slots.add(new Node("var " + k + " " + vars[i], values[i]));
             }
@@ -181,6 +216,38 @@ public final class Sym {
         stmt = at;
         owner = Thread.currentThread();
         on = true;
+    }
+
+    /**
+     * An array argument: its length and its elements (those given by a literal statement)
+     * become variables, once per array (a later call keeps the shadows earlier ones left).
+     */
+    private static void armArray(Object a, int var, int[] elems, int at) {
+        if (a == null || lengths.containsKey(a) || !a.getClass().isArray()) {
+            return;
+        }
+        int len = java.lang.reflect.Array.getLength(a);
+        lengths.put(a, new Node("var L " + var, len));
+        String kind = a instanceof int[] ? "I" : a instanceof long[] ? "J" : a instanceof byte[] ? "B"
+                : a instanceof short[] ? "S" : a instanceof char[] ? "C" : a instanceof boolean[] ? "Z" : null;
+        if (kind == null || elems == null) {
+            return;
+        }
+        java.util.HashMap<Integer, Cell> cells = heap.computeIfAbsent(a, x -> new java.util.HashMap<>());
+        for (int j = 0; j < len && j < elems.length; j++) {
+            if (elems[j] < 0) {
+                continue;
+            }
+            long v;
+            if (a instanceof boolean[]) {
+                v = ((boolean[]) a)[j] ? 1 : 0;
+            } else if (a instanceof char[]) {
+                v = ((char[]) a)[j];
+            } else {
+                v = ((Number) java.lang.reflect.Array.get(a, j)).longValue();
+            }
+            cells.put(j, new Cell(new Node("var " + kind + " " + elems[j], v), at));
+        }
     }
 
     /** Stops recording after a call of the sequence; the shadows stay for the next one. */
@@ -211,6 +278,7 @@ public final class Sym {
         events.setLength(0);
         frames.clear();
         heap.clear();
+        lengths.clear();
         statics.clear();
         defs.clear();
         pending = null;
@@ -297,10 +365,7 @@ public final class Sym {
             v = f.pop();
         }
         Node n = f.sp > 0 ? checked(f.stack[f.sp - 1], index) : null;
-        if (n != null) {
-            int len = java.lang.reflect.Array.getLength(array);
-            event("A a" + f.entry + "." + off + " " + index + " " + n.id + " " + len);
-        }
+        access(f, array, index, n, off);
         f.pop();
         f.pop();
         if (index >= 0 && index < java.lang.reflect.Array.getLength(array)) {
@@ -374,7 +439,7 @@ public final class Sym {
 
     /** The shadow of a concrete operand, null when it is concrete or out of step. */
     private static Node checked(Node n, long concrete) {
-        if (n != null && n.val != concrete) {
+        if (n != null && n.lost == null && n.val != concrete) {
             desyncs++;
             return null;
         }
@@ -388,6 +453,10 @@ public final class Sym {
     private static Node node(String op, int width, Node a, Node b, long aVal, long bVal, long result) {
         if (nodes.size() > MAX_NODES) {
             return null;
+        }
+        Node l = lostIn(a, b);
+        if (l != null) {
+            return lost(l.lost, result);
         }
         Node x = a != null ? a : konst(aVal, opWidthA(op, width));
         Node y = b != null ? b : konst(bVal, opWidthB(op, width));
@@ -439,7 +508,7 @@ public final class Sym {
     }
 
     /** Before an invoke: its argument shadows become pending for the callee. */
-    public static void call(int key, int packed) {
+    public static void call(int key, int packed, String name) {
         Frame f;
         if (!active() || (f = top()) == null) {
             return;
@@ -447,13 +516,19 @@ public final class Sym {
         int pops = packed >>> 8;
         int pushes = packed & 0xff;
         Node[] args = new Node[pops];
+        Node from = null;
         for (int i = pops - 1; i >= 0; i--) {
             args[i] = f.pop();
+            if (args[i] != null && (from == null || args[i].lost != null)) {
+                from = args[i];
+            }
         }
         pending = args;
         pendingKey = key;
+        // The result of a call with a symbolic argument is lost, unless an instrumented
+        // callee hands its shadow back (ret); a lost argument's operation is the cause.
         for (int i = 0; i < pushes; i++) {
-            f.push(null);
+            f.push(i == 0 && from != null ? lost(from.lost != null ? from.lost : name, 0) : null);
         }
         f.awaitKey = key;
         f.awaitSlots = pushes;
@@ -504,17 +579,40 @@ public final class Sym {
 
     // ---- stack effects
 
-    /** Any instruction not modelled: pops and pushes concrete slots. */
+    /**
+     * Any instruction not modelled: pops and pushes concrete slots. {@code packed}: opcode
+     * &lt;&lt; 16 (0 for an instruction whose result does not depend on its operands' values:
+     * pop, instanceof, new, ...), pops &lt;&lt; 8, pushes. The result of a value instruction
+     * (floating point, invokedynamic) on a symbolic operand is lost to it.
+     */
     public static void fx(int packed) {
         Frame f;
         if (!active() || (f = top()) == null) {
             return;
         }
-        for (int i = packed >>> 8; i > 0; i--) {
-            f.pop();
+        int op = packed >>> 16;
+        Node from = null;
+        for (int i = (packed >>> 8) & 0xff; i > 0; i--) {
+            Node n = f.pop();
+            if (n != null && (from == null || n.lost != null)) {
+                from = n;
+            }
         }
+        String why = from == null || op == 0 ? null : from.lost != null ? from.lost : mnemonic(op);
         for (int i = packed & 0xff; i > 0; i--) {
-            f.push(null);
+            f.push(why != null && i == (packed & 0xff) ? lost(why, 0) : null);
+        }
+    }
+
+    /** The name of a value instruction jforge does not model. */
+    private static String mnemonic(int op) {
+        switch (op) {
+            case 0x86: return "i2f";
+            case 0x87: return "i2d";
+            case 0x89: return "l2f";
+            case 0x8a: return "l2d";
+            case 0xba: return "invokedynamic";
+            default: return "opcode-0x" + Integer.toHexString(op);
         }
     }
 
@@ -652,7 +750,7 @@ public final class Sym {
             return;
         }
         Node nb = f.stack[f.sp - 1];
-        if (nb != null && nb.val == b) {
+        if (nb != null && nb.lost == null && nb.val == b) {
             Node z = konst(0, width);
             event("B d" + f.entry + "." + (packed >>> 8) + " " + (b == 0 ? 1 : 0) + " eq " + nb.id + " " + z.id);
         }
@@ -682,7 +780,8 @@ public final class Sym {
             na = f.pop();
         }
         na = checked(na, a);
-        Node out = na == null || nodes.size() > MAX_NODES ? null : new Node(n + " " + width + " " + na.id, r);
+        Node out = na == null || nodes.size() > MAX_NODES ? null
+                : na.lost != null ? lost(na.lost, r) : new Node(n + " " + width + " " + na.id, r);
         f.push(out);
         if (width == 64) {
             f.push(null);
@@ -768,7 +867,9 @@ public final class Sym {
             return;
         }
         Node na = checked(f.pop(), a);
-        if (na != null) {
+        if (na != null && na.lost != null) {
+            unsupported(site, cmp(op - 0x99, a, 0), na);
+        } else if (na != null) {
             int c = op - 0x99;
             boolean taken = cmp(c, a, 0);
             event("B " + site + " " + (taken ? 1 : 0) + " " + CMP[c] + " " + na.id + " " + konst(0, 32).id);
@@ -783,13 +884,25 @@ public final class Sym {
         }
         Node nb = checked(f.pop(), b);
         Node na = checked(f.pop(), a);
-        if (na != null || nb != null) {
+        Node l = lostIn(na, nb);
+        if (l != null) {
+            unsupported(site, cmp(op - 0x9f, a, b), l);
+        } else if (na != null || nb != null) {
             int c = op - 0x9f;
             boolean taken = cmp(c, a, b);
             Node x = na != null ? na : konst(a, 32);
             Node y = nb != null ? nb : konst(b, 32);
             event("B " + site + " " + (taken ? 1 : 0) + " " + CMP[c] + " " + x.id + " " + y.id);
         }
+    }
+
+    /**
+     * A branch at {@code site} whose condition depends on the inputs through an operation the
+     * trace does not model: "U site taken operation" (the branch is decided concretely, and
+     * jforge names the operation when the branch stays uncovered).
+     */
+    private static void unsupported(Object site, boolean taken, Node l) {
+        event("U " + site + " " + (taken ? 1 : 0) + " " + l.lost);
     }
 
     private static boolean cmp(int c, int a, int b) {
@@ -813,11 +926,38 @@ public final class Sym {
         if (!active() || (f = top()) == null || f.sp < 1 || array == null) {
             return;
         }
-        Node n = checked(f.stack[f.sp - 1], index);
+        access(f, array, index, checked(f.stack[f.sp - 1], index), off);
+    }
+
+    /**
+     * An array access at {@code index} (shadow {@code n}): a symbolic index is pinned ("A"),
+     * and on an array whose length is symbolic (an argument) the bounds test is a decision
+     * (unsigned index &lt; length, site "b" + method entry + offset).
+     */
+    private static void access(Frame f, Object array, int index, Node n, int off) {
+        if (n != null && n.lost != null) {
+            return;
+        }
+        int len = java.lang.reflect.Array.getLength(array);
+        Node ln = lengths.get(array);
+        if (ln != null && nodes.size() <= MAX_NODES) {
+            Node idx = n != null ? n : konst(index, 32);
+            boolean in = index >= 0 && index < len;
+            event("B b" + f.entry + "." + off + " " + (in ? 1 : 0) + " ult " + idx.id + " " + ln.id);
+        }
         if (n != null) {
-            int len = java.lang.reflect.Array.getLength(array);
             event("A a" + f.entry + "." + off + " " + index + " " + n.id + " " + len);
         }
+    }
+
+    /** Before arraylength: the length's shadow, symbolic for an array given as an argument. */
+    public static void alen(Object array) {
+        Frame f;
+        if (!active() || (f = top()) == null) {
+            return;
+        }
+        f.pop();
+        f.push(array == null ? null : lengths.get(array));
     }
 
     /** tableswitch/lookupswitch on {@code key}; site: probe id of its first case or default. */
@@ -827,17 +967,20 @@ public final class Sym {
             return;
         }
         Node n = checked(f.pop(), key);
-        if (n != null) {
+        if (n != null && n.lost != null) {
+            unsupported(site, true, n);
+        } else if (n != null) {
             event("S " + site + " " + key + " " + n.id);
         }
     }
 
-    // ---- Strings (replacing invokevirtual String.length/charAt/isEmpty/equals/startsWith)
+    // ---- Strings (replacing invokevirtual String.length/charAt/isEmpty/equals/startsWith,
+    // endsWith/contains/indexOf)
 
-    /** The shadow of a String operand: its node when it stands for this very String. */
+    /** The shadow of a String operand: its node when it stands for this very String (or a lost one). */
     private static Node str(Node n, Object concrete) {
-        if (n == null) {
-            return null;
+        if (n == null || n.lost != null) {
+            return n;
         }
         if (n.str != concrete) {
             desyncs++;
@@ -863,20 +1006,35 @@ public final class Sym {
         return str(f.pop(), concrete);
     }
 
-    /** An int-valued result over String nodes, pushed (null when no operand is symbolic). */
-    private static void pushResult(Frame f, String op, int r, Node a, Node b) {
+    /**
+     * An int-valued result over String (or int) nodes, pushed: null when no operand is
+     * symbolic, lost when one is; the concrete operands {@code sa}, {@code sb} (a String, or
+     * an Integer for an int) become constants.
+     */
+    private static void pushResult(Frame f, String op, int r, Node a, Node b, Object sa, Object sb) {
+        Node l = lostIn(a, b);
+        if (l != null) {
+            f.push(lost(l.lost, r));
+            return;
+        }
         if ((a == null && b == null) || nodes.size() > MAX_NODES) {
             f.push(null);
             return;
         }
-        f.push(new Node(op + " 32 " + a.id + (b == null ? "" : " " + b.id), r));
+        Node x = a != null ? a : constOf(sa);
+        Node y = b != null ? b : sb == null ? null : constOf(sb);
+        f.push(new Node(op + " 32 " + x.id + (y == null ? "" : " " + y.id), r));
+    }
+
+    private static Node constOf(Object v) {
+        return v instanceof String ? strConst((String) v) : konst(((Number) v).longValue(), 32);
     }
 
     public static int slength(String s) {
         int r = s.length();
         Frame f;
         if (active() && (f = top()) != null) {
-            pushResult(f, "slen", r, popStr(f, s), null);
+            pushResult(f, "slen", r, popStr(f, s), null, s, null);
         }
         return r;
     }
@@ -885,7 +1043,7 @@ public final class Sym {
         boolean r = s.isEmpty();
         Frame f;
         if (active() && (f = top()) != null) {
-            pushResult(f, "sempty", r ? 1 : 0, popStr(f, s), null);
+            pushResult(f, "sempty", r ? 1 : 0, popStr(f, s), null, s, null);
         }
         return r;
     }
@@ -896,28 +1054,73 @@ public final class Sym {
         if (active() && (f = top()) != null) {
             Node b = o instanceof String ? popStr(f, o) : f.pop();
             Node a = popStr(f, s);
-            if (o instanceof String && (a != null || b != null) && nodes.size() <= MAX_NODES) {
-                Node x = a != null ? a : strConst(s);
-                Node y = b != null ? b : strConst((String) o);
-                pushResult(f, "seq", r ? 1 : 0, x, y);
+            if (o instanceof String) {
+                pushResult(f, "seq", r ? 1 : 0, a, b, s, o);
             } else {
-                f.push(null);
+                Node l = lostIn(a, b);
+                f.push(l != null ? lost(l.lost, r ? 1 : 0) : null);
             }
         }
         return r;
     }
 
-    public static boolean sstarts(String s, String p) {
-        boolean r = s.startsWith(p);
+    /** A String test of two Strings ({@code op}: spre, ssuf, scont), its result pushed. */
+    private static void strTest(String op, boolean r, String s, String p) {
         Frame f;
         if (active() && (f = top()) != null) {
             Node b = popStr(f, p);
             Node a = popStr(f, s);
-            if ((a != null || b != null) && nodes.size() <= MAX_NODES) {
-                pushResult(f, "spre", r ? 1 : 0, a != null ? a : strConst(s), b != null ? b : strConst(p));
-            } else {
-                f.push(null);
-            }
+            pushResult(f, op, r ? 1 : 0, a, b, s, p);
+        }
+    }
+
+    public static boolean sstarts(String s, String p) {
+        boolean r = s.startsWith(p);
+        strTest("spre", r, s, p);
+        return r;
+    }
+
+    public static boolean sends(String s, String p) {
+        boolean r = s.endsWith(p);
+        strTest("ssuf", r, s, p);
+        return r;
+    }
+
+    /** contains(CharSequence): modelled when the argument is a String. */
+    public static boolean scontains(String s, CharSequence p) {
+        boolean r = s.contains(p);
+        Frame f;
+        if (p instanceof String) {
+            strTest("scont", r, s, (String) p);
+        } else if (active() && (f = top()) != null) {
+            Node b = f.pop();
+            Node a = popStr(f, s);
+            Node l = lostIn(a, b);
+            f.push(l != null ? lost(l.lost, r ? 1 : 0) : a != null ? lost("String.contains", r ? 1 : 0) : null);
+        }
+        return r;
+    }
+
+    /** indexOf(String). */
+    public static int sindexs(String s, String p) {
+        int r = s.indexOf(p);
+        Frame f;
+        if (active() && (f = top()) != null) {
+            Node b = popStr(f, p);
+            Node a = popStr(f, s);
+            pushResult(f, "sidxs", r, a, b, s, p);
+        }
+        return r;
+    }
+
+    /** indexOf(int): the first index of a char (a code point past 0xFFFF is not modelled). */
+    public static int sindexc(String s, int ch) {
+        int r = s.indexOf(ch);
+        Frame f;
+        if (active() && (f = top()) != null) {
+            Node b = checked(f.pop(), ch);
+            Node a = popStr(f, s);
+            pushResult(f, "sidxc", r, a, b, s, ch);
         }
         return r;
     }
@@ -934,6 +1137,12 @@ public final class Sym {
         }
         Node ni = checked(f.pop(), i);
         Node ns = popStr(f, s);
+        Node l = lostIn(ni, ns);
+        if (l != null) {
+            char r = s.charAt(i);
+            f.push(lost(l.lost, r));
+            return r;
+        }
         if ((ns != null || ni != null) && nodes.size() <= MAX_NODES) {
             Node str = ns != null ? ns : strConst(s);
             Node idx = ni != null ? ni : konst(i, 32);

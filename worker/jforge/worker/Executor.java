@@ -712,21 +712,21 @@ final class Executor {
                 case OP_CTOR -> {
                     Object[] a = argsOf(s, 0, op.nparams);
                     if (traced) {
-                        tracing.arm(op.ctor, a, literalArgs(s, 0, op.nparams), i);
+                        tracing.arm(op.ctor, a, literalArgs(s, 0, op.nparams), arrayElems(s, 0, op.nparams), i);
                     }
                     r = op.ctor.newInstance(a);
                 }
                 case OP_METHOD -> {
                     Object[] a = argsOf(s, 1, op.nparams);
                     if (traced) {
-                        tracing.arm(op.method, a, literalArgs(s, 1, op.nparams), i);
+                        tracing.arm(op.method, a, literalArgs(s, 1, op.nparams), arrayElems(s, 1, op.nparams), i);
                     }
                     r = op.method.invoke(self, a);
                 }
                 case OP_SMETHOD -> {
                     Object[] a = argsOf(s, 0, op.nparams);
                     if (traced) {
-                        tracing.arm(op.method, a, literalArgs(s, 0, op.nparams), i);
+                        tracing.arm(op.method, a, literalArgs(s, 0, op.nparams), arrayElems(s, 0, op.nparams), i);
                     }
                     r = op.method.invoke(null, a);
                 }
@@ -770,7 +770,23 @@ final class Executor {
         int[] out = new int[n];
         for (int k = 0; k < n; k++) {
             int at = s.args[from + k];
-            out[k] = stmts[at].kind == STMT_LIT ? at : -1;
+            out[k] = stmts[at].kind == STMT_LIT || stmts[at].kind == STMT_ARRAY ? at : -1;
+        }
+        return out;
+    }
+
+    /** For each argument given by an array statement: its elements' literal statements (-1: not a literal). */
+    private int[][] arrayElems(Stmt s, int from, int n) {
+        int[][] out = new int[n][];
+        for (int k = 0; k < n; k++) {
+            Stmt a = stmts[s.args[from + k]];
+            if (a.kind != STMT_ARRAY) {
+                continue;
+            }
+            out[k] = new int[a.nargs];
+            for (int j = 0; j < a.nargs; j++) {
+                out[k][j] = stmts[a.args[j]].kind == STMT_LIT ? a.args[j] : -1;
+            }
         }
         return out;
     }

@@ -14,7 +14,8 @@ import static jforge.worker.Proto.TRACE_SECTION;
  * test were rewritten in trace mode, and every call of each sequence run in GENERATE mode is
  * traced into one trace (begin, then arm and pause around each call, stop): its int-like and
  * (non-null) String arguments given by a literal statement k become the symbolic variable p<k>
- * of jforge.rt.Sym, so that a value an earlier call stored in a field or array keeps its
+ * of jforge.rt.Sym (an array of primitives given by array statement k: its length p<k> and
+ * its literal elements), so that a value an earlier call stored in a field or array keeps its
  * shadow for the later calls, while the worker's contract checks add nothing to the path
  * condition. Why method handles: Sym is on the class path only in trace mode. Without
  * -Djforge.sym nothing here runs and RESULT frames are unchanged.
@@ -48,8 +49,8 @@ final class Tracing {
                 MethodHandles.Lookup l = MethodHandles.lookup();
                 start = l.findStatic(c, "start", MethodType.methodType(void.class));
                 arm = l.findStatic(c, "arm", MethodType.methodType(void.class, int.class,
-                        String[].class, long[].class, Object[].class, int[].class, boolean.class,
-                        int.class));
+                        String[].class, long[].class, Object[].class, int[].class, int[][].class,
+                        boolean.class, int.class));
                 pause = l.findStatic(c, "pause", MethodType.methodType(void.class));
                 drain = l.findStatic(c, "drain", MethodType.methodType(String.class));
                 key = l.findStatic(c, "key", MethodType.methodType(int.class, String.class));
@@ -83,9 +84,12 @@ final class Tracing {
 
     /**
      * Arms the trace for the call of {@code m} by statement {@code at} with {@code args};
-     * {@code from[i]}: the statement that gave argument i when it is a literal, else -1.
+     * {@code from[i]}: the statement that gave argument i when it is a literal or an array
+     * statement, else -1; {@code elems[i]}: for an array statement, the statements of its
+     * elements (-1 for one that is not a literal), else null. An array of primitives given by
+     * an array statement is symbolic: its length and its literal elements.
      */
-    void arm(Executable m, Object[] args, int[] from, int at) {
+    void arm(Executable m, Object[] args, int[] from, int[][] elems, int at) {
         if (!started) {
             return;
         }
@@ -106,6 +110,9 @@ final class Tracing {
                 values[i] = ((Boolean) a) ? 1 : 0;
             } else if (p == String.class && a != null) {
                 kinds[i] = "T";
+            } else if (p.isArray() && p.getComponentType().isPrimitive() && a != null
+                    && elems[i] != null) {
+                kinds[i] = "A";
             }
         }
         String name = m instanceof Constructor ? "<init>" : m.getName();
@@ -117,7 +124,7 @@ final class Tracing {
         d.append(')').append(ret);
         try {
             int k = (int) key.invokeExact(name + d);
-            arm.invokeExact(k, kinds, values, args, from,
+            arm.invokeExact(k, kinds, values, args, from, elems,
                     !java.lang.reflect.Modifier.isStatic(m.getModifiers()) || m instanceof Constructor, at);
         } catch (Throwable t) {
             broken = true;
