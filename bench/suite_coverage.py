@@ -47,7 +47,9 @@ suite, so this command measures that suite the way a user's build would, per cla
      assertions and its own JUnit check keep EvoSuite's timeouts), so its wall time is
      recorded next to the budget. `<Class>_ESTest.java` and its scaffolding (in the class's
      package) are compiled with `--release 11` and run on this JVM with EvoSuite's standalone
-     runtime on the class path and its `java17-opens.txt` argument file;
+     runtime on the class path and its `java17-opens.txt` argument file. If `--release 11`
+     fails (EvoSuite may import JDK internals, e.g. `sun.nio.cs.UTF_8`, which it hides), they
+     are compiled by this JDK's javac with those packages exported, and the row says so;
    both suites run under JUnit 4 with the same JaCoCo set-up as jforge's (agent `includes=C:C$*`,
    or the offline-instrumented JDK classes) and the same report over the original class files,
    so the totals are those of jforge's row. Each row gets the anchor's branches, tests written
@@ -614,8 +616,16 @@ def java_files(folder, pattern):
     return sorted(glob.glob(os.path.join(folder, "**", pattern), recursive=True))
 
 
-def anchor_suite(tool, files, extra_cp, classpath, setup, jacoco, work, keep, extra_jvm=(), release=None):
-    """Compile an anchor's regression test files and run them with JaCoCo: the figures of a row."""
+NOT_VISIBLE = re.compile(r"package (\S+) is not visible\s*\n(?:.*\n){0,3}?.*declared in module (\S+),")
+
+
+def anchor_suite(tool, files, extra_cp, classpath, setup, jacoco, work, keep, extra_jvm=(), release=None,
+                 opens=None):
+    """Compile an anchor's regression test files and run them with JaCoCo: the figures of a row.
+    With release, javac --release RELEASE first; if that fails and opens (a java argument file of
+    --add-opens) is given, javac without --release and with those packages exported, plus any
+    package javac then says is not visible (EvoSuite may import JDK internals such as
+    sun.nio.cs.UTF_8, which --release hides): the row notes it (compile_note)."""
     res = {"regression_files": [os.path.basename(p) for p in files]}
     sources = [(p, open(p, encoding="utf-8", errors="replace").read()) for p in files]
     res["regression_tests"] = sum(count_tests(src) for _, src in sources)
@@ -630,11 +640,31 @@ def anchor_suite(tool, files, extra_cp, classpath, setup, jacoco, work, keep, ex
     with open(os.path.join(work, f"{tool}-sources.txt"), "w") as f:
         f.write("\n".join(p for p, _ in sources) + "\n")
     cmd = [jdk_tool("javac"), "-nowarn", "-encoding", "UTF-8", "-d", classes_dir, "-cp", cp]
-    cmd += (["--release", release] if release else []) + ["@" + os.path.join(work, f"{tool}-sources.txt")]
+    sources_arg = "@" + os.path.join(work, f"{tool}-sources.txt")
     javac_log = os.path.join(work, f"{tool}-javac.log")
-    rc, _ = run(cmd, javac_log)
+    rc, _ = run(cmd + (["--release", release] if release else []) + [sources_arg], javac_log)
+    if rc != 0 and release and opens:
+        first = first_error_line(javac_log).replace(work + os.sep, "")
+        exports_file = os.path.join(work, f"{tool}-javac-exports.txt")
+        with open(opens) as f, open(exports_file, "w") as g:
+            g.write(f.read().replace("--add-opens", "--add-exports"))
+        extra = []
+        for attempt in range(3):
+            shutil.copy(javac_log, javac_log + f".{attempt}")
+            rc, _ = run(cmd + ["@" + exports_file] + [f"--add-exports={m}/{p}=ALL-UNNAMED" for p, m in extra]
+                        + [sources_arg], javac_log)
+            found = [pm for pm in NOT_VISIBLE.findall(open(javac_log, errors="replace").read())
+                     if pm not in extra]
+            if rc == 0 or not found:
+                break
+            extra += sorted(set(found))
+        if rc == 0:
+            res["compile_note"] = (f"javac --release {release} failed ({first}); compiled with this JDK's "
+                                   "javac and --add-exports of the packages opened for the run"
+                                   + "".join(f", {m}/{p}" for p, m in extra))
+            extra_jvm = list(extra_jvm) + [f"--add-opens={m}/{p}=ALL-UNNAMED" for p, m in extra]
     if rc != 0:
-        res["error"] = "the regression tests do not compile: " + first_error_line(javac_log)
+        res["error"] = "the regression tests do not compile: " + first_error_line(javac_log).replace(work + os.sep, "")
         res["error_detail"] = tail(javac_log)
         return res
     test_cp = ":".join(filter(None, [classes_dir, classpath] + extra_cp))
@@ -721,7 +751,7 @@ def run_evosuite(cls, classpath, a, setup, jacoco, work):
     runtime = os.path.join(home, EVOSUITE_RUNTIME)
     opens = os.path.join(home, "java17-opens.txt")
     res.update(anchor_suite("evosuite", files, [runtime], classpath, setup, jacoco, work, a.keep,
-                            extra_jvm=["@" + opens], release="11"))
+                            extra_jvm=["@" + opens], release="11", opens=opens))
     return res
 
 
@@ -843,6 +873,11 @@ def print_anchor_table(rows, anchors, markdown, seconds):
         w = [max(len(x[i]) for x in [header] + body) for i in range(len(header))]
         for b in [header] + body:
             print("  ".join(x.ljust(w[i]) if i == 0 else x.rjust(w[i]) for i, x in enumerate(b)))
+    for r in rows:
+        for name in anchors:
+            note = (r.get("anchors", {}).get(name) or {}).get("compile_note")
+            if note:
+                print(f"\n{r['class']}, {ANCHOR_NAMES[name]}: {note}")
 
 
 def read_class_list(path):
