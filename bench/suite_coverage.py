@@ -922,8 +922,9 @@ def resolve_classpath(classpath, work):
         if not os.path.isabs(entry) and not os.path.exists(entry) and os.path.exists(os.path.join(ROOT, entry)):
             entry = os.path.join(ROOT, entry)
         if not os.path.exists(entry):
-            raise RuntimeError(f"{entry} is missing (apt-get install -y libcommons-lang3-java libguava-java "
-                               "libcommons-collections4-java libcommons-math3-java libjoda-time-java)")
+            raise RuntimeError(f"{entry} is missing" + (
+                " (apt-get install -y libcommons-lang3-java libguava-java libcommons-collections4-java "
+                "libcommons-math3-java libjoda-time-java)" if entry.startswith(SHARE) else ""))
         if os.path.isdir(entry):
             sources = java_files(entry, "*.java")
             if sources and not java_files(entry, "*.class"):
