@@ -34,19 +34,50 @@ suite, so this command measures that suite the way a user's build would, per cla
    subject may be another commons-lang3). JDK classes cannot be mutated by PIT (it does not
    transform the boot layer): their row says so.
 
+6. with `--anchors randoop,evosuite`, the peer tools run on the same class after jforge, as
+   yardsticks: Randoop 4.3.4 and EvoSuite 1.2.0 are not on Maven Central (GitHub releases only),
+   so they are built outside the repository by the scripts in ../shared/anchors (README.md
+   there; nothing of them is committed here) and run through its `randoop-run` and
+   `evosuite-run` with the same seconds (`--randoop-jar`, `--evosuite-home`, `--anchor-scripts`
+   or the env variables RANDOOP_JAR, EVOSUITE_HOME, JFORGE_ANCHORS say where they are).
+   - Randoop: `--time-limit=N --randomseed=1`, Randoop's defaults otherwise (`--randoop-args`
+     adds flags); its regression tests, `RegressionTest<N>.java` in the default package, are
+     compiled and run; the error-revealing `ErrorTest*` ones (failing by design) are not;
+   - EvoSuite: `-Dsearch_budget=N -seed 1`; that bounds only the search (minimization,
+     assertions and its own JUnit check keep EvoSuite's timeouts), so its wall time is
+     recorded next to the budget. `<Class>_ESTest.java` and its scaffolding (in the class's
+     package) are compiled with `--release 11` and run on this JVM with EvoSuite's standalone
+     runtime on the class path and its `java17-opens.txt` argument file. If `--release 11`
+     fails (EvoSuite may import JDK internals, e.g. `sun.nio.cs.UTF_8`, which it hides), they
+     are compiled by this JDK's javac with those packages exported, and the row says so;
+   both suites run under JUnit 4 with the same JaCoCo set-up as jforge's (agent `includes=C:C$*`,
+   or the offline-instrumented JDK classes) and the same report over the original class files,
+   so the totals are those of jforge's row. Each row gets the anchor's branches, tests written
+   (`@Test` methods in its regression files), tests that failed under JaCoCo, and wall time
+   (the run script: generation and javac); a tool that writes nothing gets "failed: <its first
+   error line>" and the run goes on.
+
+Classes: DEFAULT_CLASSES, or `--classes FILE`: `CLASS [CLASSPATH]` per line (blanks or tabs
+between, further columns ignored, `#` comments), or a tab-separated file whose header names
+the columns `class` and `classpath`; a CLASSPATH entry may be `jdk` or `-` (none), a bare
+Debian jar name (commons-math3.jar, looked up in /usr/share/java), or a folder of `.java`
+sources (an own subject such as tests/subjects/gen/booking, relative to the repository),
+which is compiled with javac into the class's work folder first.
+
 One row per class: JaCoCo branch and line coverage of the written regression suite,
 jforge's own figures for the class and its nested classes from `--stats-json`, regression
 tests written, tests that failed under the plain JUnit run, and jforge's wall time; with
 `--mutation`, PIT's mutation score (mutants detected: killed, timed out or out of memory,
-over all mutants) and test strength (detected over the mutants the suite reaches).
+over all mutants) and test strength (detected over the mutants the suite reaches); with
+`--anchors`, a second table: per class, the branches and tests of jforge, Randoop and EvoSuite
+side by side, and the wall times.
 
 JaCoCo 0.8.15 (agent runtime and CLI) is downloaded from Maven Central into
 ~/.cache/jforge-bench/ on first use (Debian's libjacoco-java 0.8.6 has no CLI and predates
-JaCoCo's support of Java 17 class files). JUnit comes from Debian (junit4, junit5), commons-lang3, guava and
-commons-collections4 from libcommons-lang3-java, libguava-java, libcommons-collections4-java.
-
-Randoop is not compared: Randoop 4.3.4 is published only as a GitHub release
-(randoop-4.3.4.zip), not on Maven Central, PyPI or npm, so it cannot be fetched here.
+JaCoCo's support of Java 17 class files). JUnit comes from Debian (junit4, junit5),
+commons-lang3, guava, commons-collections4, commons-math3 and joda-time from
+libcommons-lang3-java, libguava-java, libcommons-collections4-java, libcommons-math3-java,
+libjoda-time-java.
 
 With `--concolic`, gen runs as `gen --concolic` and each row's solver figures (plateaus
 handed over, paths and paths per second of the helper, solver calls and time) follow the
@@ -55,7 +86,8 @@ table.
 Usage:
   bench/suite_coverage.py [--seconds 60] [--seed 1] [--workers N] [--only NAME]...
                           [--classes FILE] [--mutation] [--concolic] [--markdown] [--json FILE]
-                          [-- GEN-ARGS...]
+                          [--anchors randoop,evosuite] [--randoop-jar JAR] [--evosuite-home DIR]
+                          [--jforge PATH] [-- GEN-ARGS...]
 """
 import argparse
 import csv
@@ -66,6 +98,7 @@ import json
 import os
 import platform
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -79,6 +112,8 @@ SHARE = "/usr/share/java"
 LANG3 = f"{SHARE}/commons-lang3.jar"
 GUAVA = f"{SHARE}/guava.jar"
 COLL4 = f"{SHARE}/commons-collections4.jar"
+MATH3 = f"{SHARE}/commons-math3.jar"
+JODA = f"{SHARE}/joda-time.jar"
 DEFAULT_CLASSES = [
     ("org.apache.commons.lang3.text.StrBuilder", LANG3),
     ("org.apache.commons.lang3.math.Fraction", LANG3),
@@ -87,6 +122,11 @@ DEFAULT_CLASSES = [
     ("java.util.TreeMap", ""),
     ("org.apache.commons.collections4.queue.CircularFifoQueue", COLL4),
     ("org.apache.commons.collections4.list.TreeList", COLL4),
+    ("org.apache.commons.math3.fraction.Fraction", MATH3),
+    ("org.joda.time.LocalDate", JODA),
+    ("java.time.LocalDate", ""),
+    # An own subject: a folder of sources is compiled with javac into the class's work folder.
+    ("bk.Booking", "tests/subjects/gen/booking"),
 ]
 JUNIT4 = [f"{SHARE}/junit4.jar", f"{SHARE}/hamcrest-core.jar"]
 CONSOLE = f"{SHARE}/junit-platform-console-standalone.jar"
@@ -322,10 +362,62 @@ def jacoco_counters(csv_path):
     return tot
 
 
+# ---------------------------------------------------------------- JaCoCo set-up and runs
+
+
+EXEC = "@EXEC@"  # stands for the .exec file of one run in the JVM arguments of a set-up
+
+
+def jacoco_setup(cls, classpath, jacoco, work):
+    """How the JUnit runs of any suite of cls are measured: {mode, orig (the class files the
+    report analyses), jvm_args (with EXEC for the .exec file), classes}; raises RuntimeError."""
+    java = jdk_tool("java")
+    orig = os.path.join(work, "classes-orig")
+    os.makedirs(orig)
+    names = class_files_from_path(cls, classpath, orig) if classpath else []
+    if names:
+        return {"mode": "agent", "orig": orig, "classes": len(names),
+                "jvm_args": [f"-javaagent:{jacoco['agent']}=destfile={EXEC},includes={cls}:{cls}$*"]}
+    module, names = class_files_from_jdk(cls, os.path.join(work, "jdk"))
+    if not names:
+        raise RuntimeError(f"{cls}: class file found neither on the class path nor in the JDK")
+    orig = os.path.join(work, "jdk", module)
+    inst = os.path.join(work, "classes-instrumented")
+    rc, _ = run([java, "-jar", jacoco["cli"], "instrument", orig, "--dest", inst],
+                os.path.join(work, "instrument.log"))
+    if rc != 0:
+        raise RuntimeError("jacococli instrument failed:\n" + tail(os.path.join(work, "instrument.log")))
+    return {"mode": f"offline, patched into {module}", "orig": orig, "classes": len(names),
+            "jvm_args": [f"--patch-module={module}={inst}", f"-Xbootclasspath/a:{jacoco['agent']}",
+                         f"--add-reads={module}=ALL-UNNAMED", f"-Djacoco-agent.destfile={EXEC}"]}
+
+
+def jacoco_measure(setup, jacoco, tag, test_classes, class_path, junit5, work, keep, extra_jvm=()):
+    """Run test_classes under JUnit with JaCoCo as set up; ((tests run, failed), counters of the
+    class and its nested classes). Files: work/junit-TAG.log, jacoco-TAG.{exec,csv}."""
+    java = jdk_tool("java")
+    exe = os.path.join(work, f"jacoco-{tag}.exec")
+    args = list(extra_jvm) + [s.replace(EXEC, exe) for s in setup["jvm_args"]]
+    cmd = junit_cmd(java, class_path, test_classes, junit5, os.path.join(work, f"reports-{tag}"))
+    cmd = cmd[:1] + args + cmd[1:]
+    lg = os.path.join(work, f"junit-{tag}.log")
+    run(cmd, lg, cwd=work)
+    counts = junit_counts(lg, junit5)
+    report = [java, "-jar", jacoco["cli"], "report"] + ([exe] if os.path.exists(exe) else [])
+    report += ["--classfiles", setup["orig"], "--csv", os.path.join(work, f"jacoco-{tag}.csv")]
+    if keep:
+        report += ["--xml", os.path.join(work, f"jacoco-{tag}.xml"),
+                   "--html", os.path.join(work, f"jacoco-{tag}-html")]
+    rc, _ = run(report, os.path.join(work, f"report-{tag}.log"))
+    if rc != 0:
+        raise RuntimeError("jacococli report failed:\n" + tail(os.path.join(work, f"report-{tag}.log")))
+    return counts, jacoco_counters(os.path.join(work, f"jacoco-{tag}.csv"))
+
+
 # ---------------------------------------------------------------- one class
 
 
-def measure(cls, classpath, a, jforge, jacoco, pit_cp, work):
+def measure(cls, classpath, a, jforge, jacoco, setup, pit_cp, work):
     row = {"class": cls, "classpath": classpath}
     out_dir = os.path.join(work, "out")
     stats_path = os.path.join(work, "stats.json")
@@ -395,49 +487,11 @@ def measure(cls, classpath, a, jforge, jacoco, pit_cp, work):
         row["error"] = f"JUnit run exited with {rc} and no summary:\n" + tail(os.path.join(work, "junit-plain.log"))
         return row
 
-    # 3b. the same run with JaCoCo; the class files the report analyses
-    orig = os.path.join(work, "classes-orig")
-    os.makedirs(orig)
-    names = class_files_from_path(cls, classpath, orig) if classpath else []
-    jvm_args = []
-    exec_path = os.path.join(work, "jacoco.exec")
-    if names:
-        row["jacoco_mode"] = "agent"
-        jvm_args = [f"-javaagent:{jacoco['agent']}=destfile={exec_path},includes={cls}:{cls}$*"]
-    else:
-        module, names = class_files_from_jdk(cls, os.path.join(work, "jdk"))
-        if not names:
-            row["error"] = f"{cls}: class file found neither on the class path nor in the JDK"
-            return row
-        row["jacoco_mode"] = f"offline, patched into {module}"
-        orig = os.path.join(work, "jdk", module)
-        inst = os.path.join(work, "classes-instrumented")
-        rc, _ = run([java, "-jar", jacoco["cli"], "instrument", orig, "--dest", inst],
-                    os.path.join(work, "instrument.log"))
-        if rc != 0:
-            row["error"] = "jacococli instrument failed:\n" + tail(os.path.join(work, "instrument.log"))
-            return row
-        jvm_args = [f"--patch-module={module}={inst}", f"-Xbootclasspath/a:{jacoco['agent']}",
-                    f"--add-reads={module}=ALL-UNNAMED", f"-Djacoco-agent.destfile={exec_path}"]
-    row["jacoco_classes"] = len(names)
+    # 3b. the same run with JaCoCo (set up once per class in main(), shared with the anchors)
+    row["jacoco_mode"], row["jacoco_classes"] = setup["mode"], setup["classes"]
 
     def jacoco_run(tag, test_classes, class_path):
-        exe = os.path.join(work, f"jacoco-{tag}.exec")
-        args = [s.replace(exec_path, exe) for s in jvm_args]
-        cmd = junit_cmd(java, class_path, test_classes, junit5, os.path.join(work, f"reports-{tag}"))
-        cmd = cmd[:1] + args + cmd[1:]
-        lg = os.path.join(work, f"junit-{tag}.log")
-        run(cmd, lg, cwd=work)
-        counts = junit_counts(lg, junit5)
-        report = [java, "-jar", jacoco["cli"], "report"] + ([exe] if os.path.exists(exe) else [])
-        report += ["--classfiles", orig, "--csv", os.path.join(work, f"jacoco-{tag}.csv")]
-        if a.keep:
-            report += ["--xml", os.path.join(work, f"jacoco-{tag}.xml"),
-                       "--html", os.path.join(work, f"jacoco-{tag}-html")]
-        rc, _ = run(report, os.path.join(work, f"report-{tag}.log"))
-        if rc != 0:
-            raise RuntimeError("jacococli report failed:\n" + tail(os.path.join(work, f"report-{tag}.log")))
-        return counts, jacoco_counters(os.path.join(work, f"jacoco-{tag}.csv"))
+        return jacoco_measure(setup, jacoco, tag, test_classes, class_path, junit5, work, a.keep)
 
     try:
         (_, row["tests_failed_under_jacoco"]), row["jacoco"] = jacoco_run("suite", tests, test_cp)
@@ -521,6 +575,189 @@ def mutation_score(cls, classpath, tests, test_classes, junit5, pit_cp, work):
     return out
 
 
+# ---------------------------------------------------------------- the anchors (Randoop, EvoSuite)
+
+
+ANCHORS = ("randoop", "evosuite")
+ANCHOR_NAMES = {"randoop": "Randoop", "evosuite": "EvoSuite"}
+RANDOOP_VERSION = "4.3.4"
+EVOSUITE_VERSION = "1.2.0"
+EVOSUITE_RUNTIME = f"evosuite-standalone-runtime-{EVOSUITE_VERSION}.jar"
+# Lines of a tool's log that say what went wrong: first an exception's message, a javac error or
+# EvoSuite's "* Error ..." and "* Unknown class ...", else any line that mentions an error
+# (Randoop's statistics mention "error seqs").
+CAUSE_LINE = re.compile(r"^\* (?:Error|Unknown class)|^(?:Caused by: )?[\w.$]+(?:Exception|Error): |"
+                        r"^error: |: error: ")
+ERROR_LINE = re.compile(r"\b(?:\w*(?:Exception|Error)\b|ERROR\b|[Ee]rror:|[Ff]ailed\b|[Cc]annot\b|"
+                        r"refus|[Nn]ot supported|wrote no test)")
+NOT_AN_ERROR = re.compile(r"error seqs|error-revealing|ErrorTest|No error|failing inputs")
+
+
+def first_error_line(*logs):
+    """The first line of the first log that names a cause (CAUSE_LINE), else that looks like an
+    error (ERROR_LINE), else the last line of the last log."""
+    last = ""
+    for path in logs:
+        try:
+            with open(path, errors="replace") as f:
+                lines = [l.strip() for l in f if l.strip()]
+        except OSError:
+            continue
+        for pattern in (CAUSE_LINE, ERROR_LINE):
+            for line in lines:
+                if pattern.search(line) and not NOT_AN_ERROR.search(line):
+                    return line[:300]
+        if lines:
+            last = lines[-1][:300]
+    return last or "no output"
+
+
+def java_files(folder, pattern):
+    return sorted(glob.glob(os.path.join(folder, "**", pattern), recursive=True))
+
+
+NOT_VISIBLE = re.compile(r"package (\S+) is not visible\s*\n(?:.*\n){0,3}?.*declared in module (\S+),")
+
+
+def anchor_suite(tool, files, extra_cp, classpath, setup, jacoco, work, keep, extra_jvm=(), release=None,
+                 opens=None):
+    """Compile an anchor's regression test files and run them with JaCoCo: the figures of a row.
+    With release, javac --release RELEASE first; if that fails and opens (a java argument file of
+    --add-opens) is given, javac without --release and with those packages exported, plus any
+    package javac then says is not visible (EvoSuite may import JDK internals such as
+    sun.nio.cs.UTF_8, which --release hides): the row notes it (compile_note)."""
+    res = {"regression_files": [os.path.basename(p) for p in files]}
+    sources = [(p, open(p, encoding="utf-8", errors="replace").read()) for p in files]
+    res["regression_tests"] = sum(count_tests(src) for _, src in sources)
+    tests = [(package_of(src) + "." if package_of(src) else "") + os.path.basename(p)[:-5]
+             for p, src in sources if is_test_class(src)]
+    if not tests:
+        res["error"] = "no regression test written"
+        return res
+    classes_dir = os.path.join(work, f"{tool}-classes")
+    os.makedirs(classes_dir)
+    cp = ":".join(filter(None, [classpath] + JUNIT4 + extra_cp))
+    with open(os.path.join(work, f"{tool}-sources.txt"), "w") as f:
+        f.write("\n".join(p for p, _ in sources) + "\n")
+    cmd = [jdk_tool("javac"), "-nowarn", "-encoding", "UTF-8", "-d", classes_dir, "-cp", cp]
+    sources_arg = "@" + os.path.join(work, f"{tool}-sources.txt")
+    javac_log = os.path.join(work, f"{tool}-javac.log")
+    rc, _ = run(cmd + (["--release", release] if release else []) + [sources_arg], javac_log)
+    if rc != 0 and release and opens:
+        first = first_error_line(javac_log).replace(work + os.sep, "")
+        exports_file = os.path.join(work, f"{tool}-javac-exports.txt")
+        with open(opens) as f, open(exports_file, "w") as g:
+            g.write(f.read().replace("--add-opens", "--add-exports"))
+        extra = []
+        for attempt in range(3):
+            shutil.copy(javac_log, javac_log + f".{attempt}")
+            rc, _ = run(cmd + ["@" + exports_file] + [f"--add-exports={m}/{p}=ALL-UNNAMED" for p, m in extra]
+                        + [sources_arg], javac_log)
+            found = [pm for pm in NOT_VISIBLE.findall(open(javac_log, errors="replace").read())
+                     if pm not in extra]
+            if rc == 0 or not found:
+                break
+            extra += sorted(set(found))
+        if rc == 0:
+            res["compile_note"] = (f"javac --release {release} failed ({first}); compiled with this JDK's "
+                                   "javac and --add-exports of the packages opened for the run"
+                                   + "".join(f", {m}/{p}" for p, m in extra))
+            extra_jvm = list(extra_jvm) + [f"--add-opens={m}/{p}=ALL-UNNAMED" for p, m in extra]
+    if rc != 0:
+        res["error"] = "the regression tests do not compile: " + first_error_line(javac_log).replace(work + os.sep, "")
+        res["error_detail"] = tail(javac_log)
+        return res
+    test_cp = ":".join(filter(None, [classes_dir, classpath] + extra_cp))
+    try:
+        (res["tests_run"], res["tests_failed"]), res["jacoco"] = jacoco_measure(
+            setup, jacoco, tool, tests, test_cp, False, work, keep, extra_jvm)
+    except RuntimeError as e:
+        res["error"] = str(e).splitlines()[0]
+        res["error_detail"] = str(e)
+        return res
+    if res["tests_run"] is None:
+        res["error"] = "JUnit printed no summary: " + first_error_line(os.path.join(work, f"junit-{tool}.log"))
+    return res
+
+
+def run_randoop(cls, classpath, a, setup, jacoco, work):
+    """Randoop through ../shared/anchors/randoop-run (same seconds); its regression tests
+    (RegressionTest<N>.java, default package) compiled and measured like jforge's suite."""
+    out = os.path.join(work, "randoop")
+    cmd = [os.path.join(a.anchor_scripts, "randoop-run"), a.randoop_jar, classpath, cls, str(a.seconds), out]
+    cmd += shlex.split(a.randoop_args)
+    script_log = os.path.join(work, "randoop-run.log")
+    rc, wall = run(cmd, script_log, cwd=work, timeout=a.seconds * 10 + 900)
+    res = {"tool": f"Randoop {RANDOOP_VERSION}", "seconds": a.seconds, "wall_seconds": round(wall, 2),
+           "exit": rc, "command": cmd}
+    tool_log = os.path.join(out, "randoop.log")
+    text = tail(tool_log, 100000)
+    for key, pat in (("sequences", r"num_sequences_generated: (\d+)"),
+                     ("regression_sequences", r"Regression test count: (\d+)"),
+                     ("error_sequences", r"Error test count: (\d+)")):
+        found = re.findall(pat, text)
+        if found:
+            res[key] = int(found[-1])
+    src = os.path.join(out, "src")
+    files = [p for p in java_files(src, "RegressionTest*.java")
+             if re.fullmatch(r"RegressionTest\d+\.java", os.path.basename(p))]
+    res["error_tests_written"] = sum(count_tests(open(p, errors="replace").read())
+                                     for p in java_files(src, "ErrorTest*.java"))
+    if not files:
+        res["error"] = first_error_line(tool_log, script_log)
+        res["error_detail"] = tail(tool_log) + tail(script_log)
+        return res
+    res.update(anchor_suite("randoop", files, [], classpath, setup, jacoco, work, a.keep))
+    return res
+
+
+def run_evosuite(cls, classpath, a, setup, jacoco, work):
+    """EvoSuite through ../shared/anchors/evosuite-run (search budget = the same seconds; the
+    other phases keep EvoSuite's own timeouts); <Class>_ESTest.java and its scaffolding
+    compiled with --release 11 and run on this JVM with the opens EvoSuite's runtime needs."""
+    out = os.path.join(work, "evosuite")
+    home = a.evosuite_home
+    # A JDK class: EvoSuite looks for the class on -projectCP only ("No classpath has been
+    # defined", "Unknown class"); given the extracted class files it says whether it takes it.
+    project_cp = classpath or setup["orig"]
+    cmd = [os.path.join(a.anchor_scripts, "evosuite-run"), project_cp, cls, str(a.seconds), out]
+    cmd += shlex.split(a.evosuite_args)
+    script_log = os.path.join(work, "evosuite-run.log")
+    env_home = os.environ.get("EVOSUITE_HOME")
+    os.environ["EVOSUITE_HOME"] = home
+    try:
+        rc, wall = run(cmd, script_log, cwd=work, timeout=a.seconds * 20 + 1200)
+    finally:
+        if env_home is None:
+            del os.environ["EVOSUITE_HOME"]
+        else:
+            os.environ["EVOSUITE_HOME"] = env_home
+    res = {"tool": f"EvoSuite {EVOSUITE_VERSION}", "search_budget": a.seconds,
+           "wall_seconds": round(wall, 2), "exit": rc, "command": cmd}
+    stats = os.path.join(out, "report", "statistics.csv")
+    if os.path.exists(stats):
+        with open(stats, newline="") as f:
+            own = list(csv.DictReader(f))
+        if own:
+            res["evosuite_own"] = own[-1]
+    tool_log = os.path.join(out, "evosuite.log")
+    src = os.path.join(out, "src")
+    files = java_files(src, "*_ESTest.java")
+    if not files:
+        res["error"] = first_error_line(tool_log, script_log)
+        res["error_detail"] = tail(tool_log, 30) + tail(script_log)
+        return res
+    files += java_files(src, "*_ESTest_scaffolding.java")
+    runtime = os.path.join(home, EVOSUITE_RUNTIME)
+    opens = os.path.join(home, "java17-opens.txt")
+    res.update(anchor_suite("evosuite", files, [runtime], classpath, setup, jacoco, work, a.keep,
+                            extra_jvm=["@" + opens], release="11", opens=opens))
+    return res
+
+
+RUN_ANCHOR = {"randoop": run_randoop, "evosuite": run_evosuite}
+
+
 # ---------------------------------------------------------------- output
 
 
@@ -587,15 +824,123 @@ def print_table(rows, markdown, mutation=False):
             print(f"\n{r['class']}: {r['tests_failed_under_jacoco']} tests failed under JaCoCo")
 
 
+
+def tests_cell(n, failed):
+    if n is None:
+        return "-"
+    return f"{n}" + (f" ({failed} failed)" if failed else "")
+
+
+def anchor_columns(r, anchors):
+    """class | jforge branches | jforge tests | <anchor> branches | <anchor> tests ... | wall s."""
+    j = r.get("jacoco")
+    cells = [r["class"],
+             pct(j["branches_covered"], j["branches_total"]) if j else
+             ("failed: " + r["error"].splitlines()[0] if r.get("error") else "-"),
+             tests_cell(r.get("regression_tests"), r.get("tests_failed")) if j else "-"]
+    walls = [f"{r['jforge_wall_seconds']:.0f}" if "jforge_wall_seconds" in r else "-"]
+    for name in anchors:
+        x = r.get("anchors", {}).get(name)
+        if not x:
+            cells += ["-", "-"]
+            walls.append("-")
+            continue
+        if x.get("error") or not x.get("jacoco"):
+            cells += ["failed: " + x.get("error", "no figures").replace("|", "\\|"),
+                      tests_cell(x.get("regression_tests"), x.get("tests_failed"))]
+        else:
+            jc = x["jacoco"]
+            cells += [pct(jc["branches_covered"], jc["branches_total"]),
+                      tests_cell(x.get("regression_tests"), x.get("tests_failed"))]
+        walls.append(f"{x['wall_seconds']:.0f}" if "wall_seconds" in x else "-")
+    return cells + [" / ".join(walls)]
+
+
+def print_anchor_table(rows, anchors, markdown, seconds):
+    header = ["class", "jforge branches", "jforge tests"]
+    for name in anchors:
+        header += [f"{ANCHOR_NAMES[name]} branches", f"{ANCHOR_NAMES[name]} tests"]
+    header.append("wall s (" + " / ".join(["jforge"] + [ANCHOR_NAMES[n] for n in anchors]) + ")")
+    body = [anchor_columns(r, anchors) for r in rows]
+    print(f"\nSide by side ({seconds} s each; EvoSuite: search budget {seconds} s, its other phases "
+          "keep their own timeouts; branches: JaCoCo over C and C$*, the regression tests only):")
+    if markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        for b in body:
+            print("| " + " | ".join(b) + " |")
+    else:
+        w = [max(len(x[i]) for x in [header] + body) for i in range(len(header))]
+        for b in [header] + body:
+            print("  ".join(x.ljust(w[i]) if i == 0 else x.rjust(w[i]) for i, x in enumerate(b)))
+    for r in rows:
+        for name in anchors:
+            note = (r.get("anchors", {}).get(name) or {}).get("compile_note")
+            if note:
+                print(f"\n{r['class']}, {ANCHOR_NAMES[name]}: {note}")
+
+
 def read_class_list(path):
-    """Lines `CLASS [CLASSPATH]`; `#` starts a comment."""
+    """Lines `CLASS [CLASSPATH]` (blanks or tabs between); `#` starts a comment. A tab-separated
+    file whose first line names its columns (`class`, and `classpath`, `cp` or `jar`) is read by
+    those names, and other columns are ignored, so a richer corpus file can be given as is."""
     out = []
+    columns, first = None, True
     with open(path) as f:
         for line in f:
-            parts = line.split("#", 1)[0].split()
-            if parts:
-                out.append((parts[0], parts[1] if len(parts) > 1 else ""))
+            parts = line.split("#", 1)[0].rstrip("\n")
+            if not parts.strip():
+                continue
+            if first:
+                first = False
+                names = [c.strip().lower() for c in parts.split("\t")]
+                if "class" in names:
+                    columns = names
+                    continue
+            if columns:
+                cells = [c.strip() for c in parts.split("\t")] + [""] * len(columns)
+                cls = cells[columns.index("class")]
+                cp = next((cells[columns.index(k)] for k in ("classpath", "cp", "jar") if k in columns), "")
+                if cls:
+                    out.append((cls, cp))
+                continue
+            fields = parts.split()
+            out.append((fields[0], fields[1] if len(fields) > 1 else ""))
     return out
+
+
+def resolve_classpath(classpath, work):
+    """Class path entries as given, relative ones against the current folder or else the
+    repository, a bare jar name against /usr/share/java, `jdk` or `-` for none; an entry that is a folder of `.java` sources and no `.class` files (an own
+    subject such as tests/subjects/gen/booking) is compiled with javac into work first."""
+    entries = []
+    for entry in filter(None, classpath.split(":")):
+        if entry in ("jdk", "-"):  # a JDK class: nothing on the class path
+            continue
+        if "/" not in entry and not os.path.exists(entry) and os.path.exists(os.path.join(SHARE, entry)):
+            entry = os.path.join(SHARE, entry)  # a Debian jar by its name
+        if not os.path.isabs(entry) and not os.path.exists(entry) and os.path.exists(os.path.join(ROOT, entry)):
+            entry = os.path.join(ROOT, entry)
+        if not os.path.exists(entry):
+            raise RuntimeError(f"{entry} is missing" + (
+                " (apt-get install -y libcommons-lang3-java libguava-java libcommons-collections4-java "
+                "libcommons-math3-java libjoda-time-java)" if entry.startswith(SHARE) else ""))
+        if os.path.isdir(entry):
+            sources = java_files(entry, "*.java")
+            if sources and not java_files(entry, "*.class"):
+                dest = os.path.join(work, "subject-" + str(len(entries)))
+                os.makedirs(dest)
+                lg = os.path.join(work, "subject-javac.log")
+                # Java 11 class files: EvoSuite 1.2.0 runs on Java 11 (--anchors evosuite).
+                javac = [jdk_tool("javac"), "-nowarn", "-encoding", "UTF-8", "-g", "-d", dest]
+                rc, _ = run(javac + ["--release", "11"] + sources, lg)
+                if rc != 0:
+                    rc, _ = run(javac + sources, lg)
+                if rc != 0:
+                    raise RuntimeError(f"the sources in {entry} do not compile:\n" + tail(lg))
+                entry = dest
+        entries.append(os.path.abspath(entry))
+    return ":".join(entries)
 
 
 def main():
@@ -610,15 +955,17 @@ def main():
                     "and its nested classes), next to jforge's own figure.",
         epilog="Arguments after `--` go to `jforge gen`. Default classes: "
                + ", ".join(c for c, _ in DEFAULT_CLASSES)
-               + ". Randoop is not compared: Randoop 4.3.4 is only published as a GitHub release, "
-                 "not on Maven Central, which is all this machine reaches.")
+               + ". --anchors runs Randoop 4.3.4 and EvoSuite 1.2.0, built outside the repository "
+                 "(../shared/anchors/README.md), on each class with the same seconds.")
     ap.add_argument("--seconds", type=int, default=60, help="jforge gen --time-limit per class (default 60)")
     ap.add_argument("--seed", type=int, default=1, help="jforge gen --seed (default 1)")
     ap.add_argument("--workers", type=int, default=0, help="jforge gen --workers (default: jforge's)")
     ap.add_argument("--only", action="append", metavar="NAME",
                     help="only this class (binary or simple name; repeatable)")
     ap.add_argument("--classes", metavar="FILE",
-                    help="class list instead of the default: one `CLASS [CLASSPATH]` per line")
+                    help="class list instead of the default: one `CLASS [CLASSPATH]` per line, or a "
+                         "tab-separated file with a header naming `class` and `classpath` (or `cp`, `jar`); "
+                         "a class path entry that is a folder of .java sources is compiled first")
     ap.add_argument("--jforge", metavar="PATH",
                     help="jforge binary (default target/release/jforge, built if missing)")
     ap.add_argument("--cache", default=os.path.join(
@@ -632,7 +979,37 @@ def main():
                     help="keep each class's work folder (suite, logs, JaCoCo XML and HTML) and print its path")
     ap.add_argument("--concolic", action="store_true",
                     help="run `jforge gen --concolic` (needs z3 or cvc5) and print the solver's figures per class")
+    home = os.path.expanduser("~")
+    ap.add_argument("--anchors", default="", metavar="LIST",
+                    help="also run these peer tools on each class with the same seconds, and measure "
+                         "their regression tests the same way: randoop, evosuite (comma-separated)")
+    ap.add_argument("--randoop-jar", default=os.environ.get(
+        "RANDOOP_JAR", os.path.join(home, "anchors", "randoop", "randoop-all.jar")),
+        help="Randoop 4.3.4's all-in-one jar (env RANDOOP_JAR; default ~/anchors/randoop/randoop-all.jar)")
+    ap.add_argument("--evosuite-home", default=os.environ.get(
+        "EVOSUITE_HOME", os.path.join(home, "anchors", "evosuite")),
+        help="EvoSuite 1.2.0 as built by get-evosuite.sh (env EVOSUITE_HOME; default ~/anchors/evosuite)")
+    ap.add_argument("--anchor-scripts", default=os.environ.get(
+        "JFORGE_ANCHORS", os.path.join(os.path.dirname(ROOT), "shared", "anchors")),
+        help="folder of randoop-run and evosuite-run (env JFORGE_ANCHORS; default ../shared/anchors "
+             "next to the repository)")
+    ap.add_argument("--randoop-args", default="", metavar="FLAGS",
+                    help="extra Randoop flags, e.g. '--check-compilable=false' (default: none, Randoop's defaults)")
+    ap.add_argument("--evosuite-args", default="", metavar="FLAGS",
+                    help="extra EvoSuite options, e.g. '-Dassertion_timeout=60' (default: none)")
     a = ap.parse_args(argv)
+    a.anchors = [x.strip().lower() for x in a.anchors.split(",") if x.strip()]
+    for name in a.anchors:
+        if name not in ANCHORS:
+            sys.exit(f"--anchors: unknown tool {name!r} (known: {', '.join(ANCHORS)})")
+    for name, need in (("randoop", [a.randoop_jar, os.path.join(a.anchor_scripts, "randoop-run")]),
+                       ("evosuite", [os.path.join(a.evosuite_home, f"evosuite-{EVOSUITE_VERSION}.jar"),
+                                     os.path.join(a.evosuite_home, EVOSUITE_RUNTIME),
+                                     os.path.join(a.evosuite_home, "java17-opens.txt"),
+                                     os.path.join(a.anchor_scripts, "evosuite-run")])):
+        for path in need if name in a.anchors else []:
+            if not os.path.exists(path):
+                sys.exit(f"--anchors {name}: {path} is missing (see ../shared/anchors/README.md)")
     if a.concolic:
         gen_args.append("--concolic")
     a.gen_args = gen_args
@@ -642,11 +1019,6 @@ def main():
         subjects = [s for s in subjects if s[0] in a.only or s[0].rsplit(".", 1)[-1] in a.only]
         if not subjects:
             sys.exit(f"no class matches --only {a.only}")
-    for _, cp in subjects:
-        for entry in filter(None, cp.split(":")):
-            if not os.path.exists(entry):
-                sys.exit(f"{entry} is missing (apt-get install -y libcommons-lang3-java libguava-java "
-                         "libcommons-collections4-java)")
     for jar in JUNIT4 + [CONSOLE]:
         if not os.path.exists(jar):
             sys.exit(f"{jar} is missing (apt-get install -y junit4 junit5)")
@@ -658,13 +1030,55 @@ def main():
     jacoco = jacoco_jars(a.cache)
     pit_cp = pit_classpath(a.cache) if a.mutation else None
 
+    java_version = subprocess.run([jdk_tool("java"), "-version"], capture_output=True,
+                                  text=True).stderr.splitlines()[0]
+
+    def write_json(rows, done):
+        """The results so far (after each class, so that a long run that stops keeps them)."""
+        if not a.json:
+            return
+        with open(a.json + ".part", "w") as f:
+            json.dump({"date": str(datetime.date.today()), "machine": platform.node(),
+                       "cores": os.cpu_count(), "java": java_version, "jacoco": JACOCO_VERSION,
+                       "pit": PIT_VERSION if a.mutation else None,
+                       "seconds": a.seconds, "seed": a.seed, "workers": a.workers,
+                       "gen_args": gen_args, "jforge": jforge,
+                       "anchors": {n: {"randoop": {"version": RANDOOP_VERSION, "jar": a.randoop_jar},
+                                       "evosuite": {"version": EVOSUITE_VERSION, "home": a.evosuite_home}}[n]
+                                   for n in a.anchors},
+                       "anchor_scripts": a.anchor_scripts if a.anchors else None,
+                       "randoop_args": a.randoop_args, "evosuite_args": a.evosuite_args,
+                       "load_average": os.getloadavg(), "complete": done,
+                       "results": rows}, f, indent=1)
+        os.replace(a.json + ".part", a.json)
+
     rows = []
     for i, (cls, cp) in enumerate(subjects, 1):
         log(f"[{i}/{len(subjects)}] {cls}: jforge gen {a.seconds} s, then JUnit + JaCoCo"
-            + (" + PIT" if a.mutation else ""))
+            + (" + PIT" if a.mutation else "") + "".join(f", then {ANCHOR_NAMES[n]}" for n in a.anchors))
         work = tempfile.mkdtemp(prefix="jforge-suite-cov-")
+        load = os.getloadavg()
         try:
-            row = measure(cls, cp, a, jforge, jacoco, pit_cp, work)
+            try:
+                cp = resolve_classpath(cp, work)
+                setup = jacoco_setup(cls, cp, jacoco, work)
+            except RuntimeError as e:
+                row = {"class": cls, "classpath": cp, "error": str(e)}
+            else:
+                row = measure(cls, cp, a, jforge, jacoco, setup, pit_cp, work)
+                for name in a.anchors:
+                    log(f"    {ANCHOR_NAMES[name]} {a.seconds} s")
+                    try:
+                        x = RUN_ANCHOR[name](cls, cp, a, setup, jacoco, work)
+                    except Exception as e:  # a broken anchor must not stop the other rows
+                        x = {"error": f"{type(e).__name__}: {e}"}
+                    row.setdefault("anchors", {})[name] = x
+                    jc = x.get("jacoco")
+                    log(f"    {ANCHOR_NAMES[name]}: " + (
+                        f"{pct(jc['branches_covered'], jc['branches_total'])} branches, "
+                        f"{x.get('regression_tests')} tests, {x.get('tests_failed')} failed"
+                        if jc and not x.get("error") else "failed: " + x.get("error", "?"))
+                        + f", {x.get('wall_seconds', 0):.0f} s")
         finally:
             if a.keep:
                 log(f"    kept {work}")
@@ -672,16 +1086,23 @@ def main():
                 shutil.rmtree(work, ignore_errors=True)
         if a.keep:
             row["work_dir"] = work
+        row["load_average_before"] = [round(x, 2) for x in load]
+        row["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
         rows.append(row)
-
-    java_version = subprocess.run([jdk_tool("java"), "-version"], capture_output=True,
-                                  text=True).stderr.splitlines()[0]
+        write_json(rows, done=False)
     print(f"{datetime.date.today()}, {platform.node()} {platform.machine()}, {os.cpu_count()} cores, "
           f"{java_version}, JaCoCo {JACOCO_VERSION}" + (f", PIT {PIT_VERSION}" if a.mutation else "")
           + f"; jforge gen {a.seconds} s, seed {a.seed}"
           + (f", {a.workers} workers" if a.workers else "")
-          + (f", extra: {' '.join(gen_args)}" if gen_args else ""))
+          + (f", extra: {' '.join(gen_args)}" if gen_args else "")
+          + (f"; Randoop {RANDOOP_VERSION}" + (f" {a.randoop_args}" if a.randoop_args else "")
+             if "randoop" in a.anchors else "")
+          + (f"; EvoSuite {EVOSUITE_VERSION}" + (f" {a.evosuite_args}" if a.evosuite_args else "")
+             if "evosuite" in a.anchors else "")
+          + "; load average at the end " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
     print_table(rows, a.markdown, a.mutation)
+    if a.anchors:
+        print_anchor_table(rows, a.anchors, a.markdown, a.seconds)
     for r in rows:
         c = r.get("concolic")
         if c:
@@ -689,13 +1110,7 @@ def main():
                   f"{c['paths']} paths ({c['paths'] / max(c['seconds'], 1e-9):.1f}/s), "
                   f"{c['solver_calls']} solver calls in {c['solver_seconds']:.1f} s, "
                   f"{c['solver_timeouts']} time-outs, {c['new_branches']} new branches")
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump({"date": str(datetime.date.today()), "machine": platform.node(),
-                       "cores": os.cpu_count(), "java": java_version, "jacoco": JACOCO_VERSION,
-                       "pit": PIT_VERSION if a.mutation else None,
-                       "seconds": a.seconds, "seed": a.seed, "workers": a.workers,
-                       "gen_args": gen_args, "jforge": jforge, "results": rows}, f, indent=1)
+    write_json(rows, done=True)
     return 1 if any(r.get("error") for r in rows) else 0
 
 
