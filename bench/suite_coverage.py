@@ -794,9 +794,8 @@ HEADER = ["class", "JaCoCo branches", "JaCoCo lines", "jforge branches", "jforge
 MUTATION_HEADER = ["PIT mutation score", "PIT test strength"]
 
 
-def print_table(rows, markdown, mutation=False):
-    header = HEADER + (MUTATION_HEADER if mutation else [])
-    body = [columns(r) + (mutation_columns(r) if mutation else []) for r in rows]
+def print_rows(header, body, markdown):
+    """A table: Markdown, or plain columns (the first left-aligned, the others right)."""
     if markdown:
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
@@ -806,6 +805,12 @@ def print_table(rows, markdown, mutation=False):
         w = [max(len(x[i]) for x in [header] + body) for i in range(len(header))]
         for b in [header] + body:
             print("  ".join(x.ljust(w[i]) if i == 0 else x.rjust(w[i]) for i, x in enumerate(b)))
+
+
+def print_table(rows, markdown, mutation=False):
+    header = HEADER + (MUTATION_HEADER if mutation else [])
+    body = [columns(r) + (mutation_columns(r) if mutation else []) for r in rows]
+    print_rows(header, body, markdown)
     for r in rows:
         if r.get("error"):
             print(f"\n{r['class']}: {r['error']}")
@@ -864,15 +869,7 @@ def print_anchor_table(rows, anchors, markdown, seconds):
     body = [anchor_columns(r, anchors) for r in rows]
     print(f"\nSide by side ({seconds} s each; EvoSuite: search budget {seconds} s, its other phases "
           "keep their own timeouts; branches: JaCoCo over C and C$*, the regression tests only):")
-    if markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "---|" * len(header))
-        for b in body:
-            print("| " + " | ".join(b) + " |")
-    else:
-        w = [max(len(x[i]) for x in [header] + body) for i in range(len(header))]
-        for b in [header] + body:
-            print("  ".join(x.ljust(w[i]) if i == 0 else x.rjust(w[i]) for i, x in enumerate(b)))
+    print_rows(header, body, markdown)
     for r in rows:
         for name in anchors:
             note = (r.get("anchors", {}).get(name) or {}).get("compile_note")
