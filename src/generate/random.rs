@@ -369,11 +369,11 @@ pub struct Generator<'a> {
 /// branch on a larger size stays reachable.
 const SMALL_SIZE: i64 = 1024;
 
-/// The primary operations grouped by their class under test (in the order the classes first
-/// appear; operations of no class form a group of their own).
 /// Batches in a row that built no new sequence before a run calls itself exhausted.
 const IDLE_BATCHES_TO_EXHAUST: u32 = 20;
 
+/// The primary operations grouped by their class under test (in the order the classes first
+/// appear; operations of no class form a group of their own).
 fn ops_by_class(ops: &OpSet) -> Vec<Vec<OpId>> {
     let mut groups: Vec<Vec<OpId>> = Vec::new();
     let mut index: HashMap<Option<&str>, usize> = HashMap::new();
@@ -1826,39 +1826,9 @@ impl<'a> Generator<'a> {
     /// Counts the runtime classes of the object arguments of statement `i` (the one that
     /// ended the sequence) as used (see `super::hangs`).
     fn note_argument_classes(&mut self, b: &Built, r: &SeqResult, i: usize) {
-        for c in self.blamable_arguments(b, r, i) {
+        for c in blamable_arguments(self.ops, b, r, i) {
             self.hanging.note_use(&c);
         }
-    }
-
-    /// The runtime classes of the object arguments of statement `i` that a hang of its call
-    /// may be blamed on: not its receiver, nor the receiver passed again as an argument
-    /// (`sb.appendln(sb)` repeated doubles the builder: the call's doing), nor a class under
-    /// test. Why not a class under test: its values are what the run is about; blamed,
-    /// they were all dropped. StrBuilder's one timeout of `appendln(Object)` given itself
-    /// made StrBuilder hang-prone 0.3 s into a run, which then ended 97% of its sequences
-    /// on values of other types (`writer0.write(..)` of `asWriter()`): the written suite
-    /// fell from 494 to 329 of 554 branches (`--generated-limit 20000 --seed 1`). Such a
-    /// hang is the operation's: it counts toward excluding it.
-    fn blamable_arguments(&self, b: &Built, r: &SeqResult, i: usize) -> Vec<Arc<str>> {
-        let Some(Stmt::Call { op, args }) = b.comp.seq.stmts.get(i) else {
-            return Vec::new();
-        };
-        let receivers = self.receivers(*op).min(args.len());
-        args[receivers..]
-            .iter()
-            .filter(|a| !args[..receivers].contains(a))
-            .filter_map(|&a| object_class(r, a as usize))
-            .filter(|c| !self.ops.instantiations.contains_key(&**c))
-            .collect()
-    }
-
-    /// How many of `op`'s first arguments are its receiver (or outer instance): a method
-    /// that hangs on its own object is the operation's fault (excluded at its timeouts), not
-    /// the object's.
-    fn receivers(&self, op: OpId) -> usize {
-        let o = self.ops.table.get(op);
-        usize::from(o.has_receiver() || o.outer_instance)
     }
 
     /// Statement `i`'s call timed out: the runtime classes of its object arguments (not its
@@ -1869,7 +1839,7 @@ impl<'a> Generator<'a> {
     /// arguments; ARCHITECTURE "Hangs are blamed on their arguments' classes").
     fn note_hanging_arguments(&mut self, b: &Built, r: &SeqResult, i: usize) -> bool {
         let mut argument = false;
-        for c in self.blamable_arguments(b, r, i) {
+        for c in blamable_arguments(self.ops, b, r, i) {
             if self.hanging.note_hang(&c) {
                 // Said in the summary: a class dropped this way changes what a run tests.
                 self.incidents.push(Incident {
@@ -2226,6 +2196,38 @@ impl<'a> Generator<'a> {
 
 /// The operation statement `i` of a built sequence calls (the sequence's own for a
 /// statement that is no call).
+/// The runtime classes of the object arguments of statement `i` that a hang of its call
+/// may be blamed on (see `super::hangs`): not its receiver or outer instance (a method that
+/// hangs on its own object is the operation's fault, excluded at its timeouts), nor the
+/// receiver passed again as an argument (`sb.appendln(sb)` repeated doubles the builder: the
+/// call's doing), nor a class under test. Why not a class under test: its values are what
+/// the run is about; blamed, they were all dropped. StrBuilder's one timeout of
+/// `appendln(Object)` given itself made StrBuilder hang-prone 0.3 s into a run, which then
+/// ended 97% of its sequences on values of other types (`writer0.write(..)` of `asWriter()`):
+/// the written suite fell from 494 to 329 of 554 branches (`--generated-limit 20000 --seed
+/// 1`). Such a hang is the operation's: it counts toward excluding it. An iterator, not a
+/// list: it runs for every sequence applied.
+fn blamable_arguments<'x>(
+    ops: &'x OpSet,
+    b: &'x Built,
+    r: &'x SeqResult,
+    i: usize,
+) -> impl Iterator<Item = Arc<str>> + 'x {
+    let (receivers, args): (usize, &[u32]) = match b.comp.seq.stmts.get(i) {
+        Some(Stmt::Call { op, args }) => {
+            let o = ops.table.get(*op);
+            let n = usize::from(o.has_receiver() || o.outer_instance);
+            (n.min(args.len()), args)
+        }
+        _ => (0, &[]),
+    };
+    args[receivers..]
+        .iter()
+        .filter(move |a| !args[..receivers].contains(a))
+        .filter_map(move |&a| object_class(r, a as usize))
+        .filter(move |c| !ops.instantiations.contains_key(&**c))
+}
+
 fn stmt_op(b: &Built, i: usize) -> OpId {
     match &b.comp.seq.stmts[i] {
         Stmt::Call { op, .. } => *op,
