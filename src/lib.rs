@@ -1,25 +1,21 @@
 //! jforge: automatic unit-test generation for Java. See ARCHITECTURE.md for the map.
 
 pub mod builders;
-pub mod builders_cmd;
 mod classbytes;
-pub mod cli;
 pub mod concolic;
 pub mod contracts;
 pub mod coverage;
-pub mod coverage_cmd;
 pub mod emit;
 pub mod exhaustive;
-pub mod exhaustive_cmd;
 pub mod exit;
-pub mod gen_cmd;
+pub mod flags;
+pub mod r#gen; // `gen` is reserved in Rust 2024: the folder keeps the command's name
 pub mod generate;
 pub mod instrument;
 pub mod interrupt;
 pub mod merge;
 pub mod model;
 pub mod params;
-pub mod per_class;
 pub mod progress;
 pub mod project;
 pub mod report;
@@ -27,6 +23,7 @@ pub mod runner;
 pub mod select;
 pub mod sequence;
 pub mod session;
+pub mod settings;
 pub mod shard;
 pub mod strategy;
 pub mod stubclass;

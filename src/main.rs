@@ -1,6 +1,51 @@
-use clap::Parser;
-use jforge::cli::{Cli, Command};
+//! The top of jforge: the command line names the commands, and each runs from its own folder
+//! (`src/<command>/cmd.rs`), which reads its flags once into plain settings. Nothing below
+//! names this file.
+
+use clap::{Parser, Subcommand};
 use jforge::exit::{self, ExitStatus};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "jforge",
+    version,
+    about = "Automatic unit-test generation for Java",
+    after_help = jforge::exit::HELP
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Each command's flags live in its folder's `cmd.rs`.
+#[derive(Subcommand, Debug)]
+#[allow(clippy::large_enum_variant)] // parsed once
+enum Command {
+    /// Feedback-directed random generation of regression and error-revealing JUnit tests.
+    #[command(after_help = jforge::exit::HELP)]
+    Gen(jforge::r#gen::cmd::GenArgs),
+    /// Bounded-exhaustive generation from the API (BEAPI): every distinct structure within a
+    /// scope, each with the shortest call sequence that builds it.
+    #[command(after_help = jforge::exit::HELP)]
+    Exhaustive(jforge::exhaustive::cmd::ExhaustiveArgs),
+    /// Run a JUnit 4/5 suite against instrumented classes; report line and branch coverage.
+    #[command(after_help = jforge::exit::HELP)]
+    Coverage(jforge::coverage::cmd::CoverageArgs),
+    /// Identify a sufficient and minimal set of builder methods (hill climbing or a genetic
+    /// algorithm), checked against the whole API at a small scope.
+    Builders(jforge::builders::cmd::BuildersArgs),
+    /// Find, for every public method, a receiver and arguments for which the call completes
+    /// (HeuriGenJ): the working call, or why none was found.
+    #[command(after_help = jforge::exit::HELP)]
+    Params(jforge::params::cmd::ParamsArgs),
+    /// Concolic generation with an SMT solver (z3 or cvc5): each method's paths explored by
+    /// solving for inputs that take the branches not yet taken.
+    #[command(after_help = jforge::exit::HELP)]
+    Concolic(jforge::concolic::cmd::ConcolicArgs),
+    /// Combine the reports of the shards of a run (`--shard I/N`): the `--stats-json`
+    /// reports and the coverage (JSON, JaCoCo XML, HTML) as one run would have written them.
+    Merge(jforge::merge::MergeArgs),
+}
 
 fn main() {
     let cli = Cli::parse();
@@ -14,10 +59,10 @@ fn main() {
         }
     }));
     let run = std::panic::AssertUnwindSafe(|| match cli.command {
-        Command::Gen(args) => jforge::gen_cmd::run(args),
-        Command::Exhaustive(args) => jforge::exhaustive_cmd::run(args),
-        Command::Coverage(args) => jforge::coverage_cmd::run(args),
-        Command::Builders(args) => jforge::builders_cmd::run(args),
+        Command::Gen(args) => jforge::r#gen::cmd::run(args),
+        Command::Exhaustive(args) => jforge::exhaustive::cmd::run(args),
+        Command::Coverage(args) => jforge::coverage::cmd::run(args),
+        Command::Builders(args) => jforge::builders::cmd::run(args),
         Command::Params(args) => jforge::params::cmd::run(args),
         Command::Concolic(args) => jforge::concolic::cmd::run(args),
         Command::Merge(args) => jforge::merge::run(args),

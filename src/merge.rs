@@ -16,10 +16,9 @@
 //! and be wrong; each is refused with the files that disagree.
 
 use crate::coverage::ClassSummary;
-use crate::shard::Shard;
+use crate::shard::Sharding;
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -37,19 +36,7 @@ pub struct MergeArgs {
     /// The merged coverage: --json, --xml (JaCoCo), --html with --sources, as `jforge
     /// coverage` writes them.
     #[command(flatten)]
-    pub reports: crate::cli::CoverageReports,
-}
-
-/// What identifies the run a report belongs to (`sharding` in a report of `--shard` or
-/// `gen --per-class`): the shards of one run have the same except `shard`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Sharding {
-    /// This shard; `None` in a merged report and in a run without `--shard`.
-    pub shard: Option<Shard>,
-    /// Classes selected before sharding (the same in every shard of a run).
-    pub selected_classes: usize,
-    /// The options that decide what a class's run does (seed, limits, selection, ...).
-    pub options: String,
+    pub reports: crate::flags::CoverageReports,
 }
 
 /// One report read from a shard's folder.
@@ -267,7 +254,7 @@ fn merge_coverage(args: &MergeArgs, found: &[Found]) -> Result<()> {
         .get("sharding")
         .and_then(|s| serde_json::from_value::<Sharding>(s.clone()).ok())
         .map(|s| Sharding { shard: None, ..s });
-    crate::coverage::report::write(&args.reports, &classes, sharding.as_ref(), false)?;
+    crate::coverage::report::write(&args.reports.files(), &classes, sharding.as_ref(), false)?;
     Ok(())
 }
 

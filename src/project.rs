@@ -15,6 +15,7 @@
 //! tests. A module that declares no JUnit gets no tests: the caller prints
 //! [`junit_snippet`].
 
+use crate::settings::{ProjectSettings, RunSettings, SuiteSettings};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -295,9 +296,9 @@ pub fn choose(modules: Vec<Module>, names: &[String]) -> Result<Vec<Module>> {
 
 /// The modules of `--project` to generate tests for: read, chosen by `--module`, those
 /// without JUnit left out with a warning that shows what to add (an error when none is left).
-pub fn plan(args: &crate::cli::ProjectArgs, java: Option<&Path>) -> Result<Vec<Module>> {
-    let dir = args.project.as_deref().context("no --project")?;
-    let modules = choose(read(dir, java)?, &args.modules)?;
+pub fn plan(project: &ProjectSettings, java: Option<&Path>) -> Result<Vec<Module>> {
+    let dir = project.dir.as_path();
+    let modules = choose(read(dir, java)?, &project.modules)?;
     let (with, without): (Vec<Module>, Vec<Module>) =
         modules.into_iter().partition(|m| m.junit.is_some());
     if with.is_empty() {
@@ -344,17 +345,17 @@ pub struct ModuleRun {
 /// left out, and none at all is an error. `needs_junit`: modules without JUnit are left out
 /// with the dependency to add (the command runs or writes tests there).
 pub fn module_runs(
-    args: &crate::cli::ProjectArgs,
+    project: &ProjectSettings,
     java: Option<&Path>,
     classes: &[String],
     packages: &[String],
     needs_junit: bool,
 ) -> Result<Vec<ModuleRun>> {
-    let dir = args.project.as_deref().context("no --project")?;
+    let dir = project.dir.as_path();
     let modules = if needs_junit {
-        plan(args, java)?
+        plan(project, java)?
     } else {
-        choose(read(dir, java)?, &args.modules)?
+        choose(read(dir, java)?, &project.modules)?
     };
     let wanted: Vec<String> = classes
         .iter()
@@ -395,10 +396,10 @@ pub fn module_runs(
 /// the shared flags set for it (the module's class path and classes, `--stats-json` per
 /// module when several run). Error tests found in any module make the outcome.
 pub fn run_modules(
-    project: &crate::cli::ProjectArgs,
-    run: &crate::cli::RunArgs,
+    project: &ProjectSettings,
+    run: &RunSettings,
     needs_junit: bool,
-    mut one: impl FnMut(&ModuleRun, crate::cli::RunArgs) -> Result<crate::exit::Outcome>,
+    mut one: impl FnMut(&ModuleRun, RunSettings) -> Result<crate::exit::Outcome>,
 ) -> Result<crate::exit::Outcome> {
     use crate::exit::Outcome;
     let runs = module_runs(project, run.java.as_deref(), &run.classes, &[], needs_junit)?;
@@ -421,12 +422,12 @@ pub fn run_modules(
 /// A suite written with `--project`: into the module's `src/test/java`, with the JUnit it
 /// declares (4 when none), error tests as `...ErrorCases` (which `mvn test` skips), checked
 /// with the module's JUnit jars unless `--junit-classpath` says otherwise.
-pub fn suite_into(m: &Module, suite: &mut crate::cli::SuiteArgs) -> Result<()> {
+pub fn suite_into(m: &Module, suite: &mut SuiteSettings) -> Result<()> {
     suite.output_dir = Some(m.test_sources.clone());
     suite.junit = m.junit.unwrap_or(4);
     suite.errors_unrun = true;
-    if suite.checking.junit_classpath.is_none() {
-        suite.checking.junit_classpath = Some(m.junit_classpath()?);
+    if suite.junit_classpath.is_none() {
+        suite.junit_classpath = Some(m.junit_classpath()?);
     }
     Ok(())
 }

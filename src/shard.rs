@@ -93,6 +93,18 @@ pub fn share(limit: u64, selected: usize) -> u64 {
     limit.div_ceil(selected.max(1) as u64).max(1)
 }
 
+/// What identifies the run a report belongs to (`sharding` in a report of `--shard` or
+/// `gen --per-class`): the shards of one run have the same except `shard`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Sharding {
+    /// This shard; `None` in a merged report and in a run without `--shard`.
+    pub shard: Option<Shard>,
+    /// Classes selected before sharding (the same in every shard of a run).
+    pub selected_classes: usize,
+    /// The options that decide what a class's run does (seed, limits, selection, ...).
+    pub options: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,13 +22,13 @@
 //! `emit::output::RunOutput::install`).
 //!
 //! Everything around `run` is the driver's and the same for all: Ctrl-C handling (no JVM and
-//! no half-written file left), how the session is opened from the shared flags, the typed and
+//! no half-written file left), how the session is opened from the shared settings, the typed and
 //! versioned JSON report, the order of summary and warnings, the exit status.
 
-use crate::cli::RunArgs;
 use crate::exit::Outcome;
 use crate::report::{Envelope, StopReason};
 use crate::session::{Session, WorkerSettings};
+use crate::settings::RunSettings;
 use anyhow::Result;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -50,8 +50,9 @@ pub trait Strategy: Sized {
     /// The generator's figures, flattened into the JSON report.
     type Stats: Serialize;
 
-    /// The shared flags: class path, JDK, workers, report file, quiet.
-    fn run_args(&self) -> &RunArgs;
+    /// What is under test and how the workers run: class path, JDK, workers, report file,
+    /// quiet.
+    fn run_settings(&self) -> &RunSettings;
 
     /// Checks the flags and locks the output folders, before any JDK is looked for or JVM
     /// started: bad input fails fast and loses nothing.
@@ -82,13 +83,14 @@ pub trait Strategy: Sized {
 /// Runs a strategy from start to exit status: the one pipeline of every generator.
 pub fn drive<S: Strategy>(strategy: S) -> Result<Outcome> {
     crate::interrupt::install()?;
-    crate::interrupt::settle(drive_steps(strategy))
+    let result = drive_steps(strategy);
+    crate::interrupt::settle(result)
 }
 
 fn drive_steps<S: Strategy>(mut strategy: S) -> Result<Outcome> {
     let started = Instant::now();
     strategy.prepare()?;
-    let run = strategy.run_args().clone();
+    let run = strategy.run_settings().clone();
     let mut session = Session::open(
         run.java.as_deref(),
         &run.classpath,
@@ -110,20 +112,14 @@ fn drive_steps<S: Strategy>(mut strategy: S) -> Result<Outcome> {
 
 /// A session opened only to look at the classes before any generator runs (`gen
 /// --per-class` selects the classes once, then drives one run per class); no worker starts
-/// unless the JDK has no jmods, and none is left running.
-pub fn look<R>(
-    run: &RunArgs,
-    jars: &[PathBuf],
-    f: impl FnOnce(&mut Session) -> Result<R>,
-) -> Result<R> {
-    let mut session = Session::open(
+/// unless the JDK has no jmods, and one that did stops with `Session::shutdown` or when the
+/// session is dropped.
+pub fn look(run: &RunSettings, jars: &[PathBuf]) -> Result<Session> {
+    Session::open(
         run.java.as_deref(),
         &run.classpath,
         jars,
         run.workers,
         WorkerSettings::default(),
-    )?;
-    let r = f(&mut session);
-    session.shutdown();
-    r
+    )
 }

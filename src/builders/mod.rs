@@ -11,10 +11,11 @@
 //! The result is a builders file that `jforge exhaustive --builders` and `jforge gen
 //! --builders` read (and `jforge exhaustive --builders auto` runs all this first).
 //!
-//! The command line is in src/builders_cmd.rs; `exhaustive` and `gen` call [`auto`] and
+//! The command line is in src/builders/cmd.rs; `exhaustive` and `gen` call [`auto`] and
 //! [`restrict_ops`].
 
 pub mod bits;
+pub mod cmd;
 pub mod compare;
 pub mod fieldext;
 pub mod ga;
@@ -23,9 +24,8 @@ pub mod observers;
 pub mod space;
 pub mod verify;
 
-use crate::cli::ExhaustiveArgs;
-use crate::exhaustive::Settings;
 use crate::exhaustive::search::{Search, SearchConfig, Usable};
+use crate::exhaustive::{DomainInput, Settings};
 use crate::generate::ops::OpSet;
 use crate::model::Model;
 use crate::runner::{Pool, PoolConfig};
@@ -925,22 +925,32 @@ fn write_checks(r: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     Ok(())
 }
 
+/// What `jforge exhaustive --builders auto` gives identification: its input space, batch,
+/// memory budget, `--time-limit` (measured from when identification starts) and quiet.
+pub struct AutoRun<'a> {
+    pub input: &'a DomainInput,
+    pub batch: usize,
+    pub memory_budget: u64,
+    pub time_limit: Option<Duration>,
+    pub quiet: bool,
+}
+
 /// `jforge exhaustive --builders auto`: identifies the builders (hill climbing at scope
 /// min(5, --scope), checked against the whole API there) and returns the operations to
 /// enumerate with; `None`: a set that is not sufficient is not used, the whole API is (with a
 /// warning).
 pub fn auto(
-    args: &ExhaustiveArgs,
+    run: &AutoRun,
     pools: &PoolMaker,
     model: &Model,
     ops: &OpSet,
     classes: &[String],
 ) -> anyhow::Result<Option<HashSet<OpId>>> {
-    let full = Settings::from_args(args)?;
+    let full = Settings::read(run.input)?;
     let scope = full.scope.min(DEFAULT_SCOPE);
-    let settings = Settings::from_args(&ExhaustiveArgs {
+    let settings = Settings::read(&DomainInput {
         scope: Some(scope),
-        ..args.clone()
+        ..run.input.clone()
     })?;
     let env = Env {
         pools,
@@ -948,9 +958,9 @@ pub fn auto(
         ops,
         classes,
         settings: &settings,
-        batch: args.domain.batch,
-        memory_budget: crate::exhaustive::memory_budget(args),
-        deadline: time_limit(args)?.map(|t| (Instant::now() + t, t)),
+        batch: run.batch,
+        memory_budget: run.memory_budget,
+        deadline: run.time_limit.map(|t| (Instant::now() + t, t)),
     };
     let report = identify(
         &env,
@@ -962,7 +972,7 @@ pub fn auto(
             ga: ga::Params::default(),
             search_check: false,
             given: None,
-            quiet: args.run.quiet,
+            quiet: run.quiet,
         },
     )?;
     eprintln!(
@@ -979,15 +989,6 @@ pub fn auto(
         return Ok(None);
     }
     Ok(Some(report.builder_ops.iter().copied().collect()))
-}
-
-/// `jforge exhaustive --time-limit`, which identification within `--builders auto` keeps
-/// too (measured from when identification starts).
-fn time_limit(args: &ExhaustiveArgs) -> anyhow::Result<Option<Duration>> {
-    args.time_limit
-        .as_deref()
-        .map(|t| crate::cli::parse_duration(t).context("--time-limit"))
-        .transpose()
 }
 
 /// `jforge gen --builders FILE`: generation calls only the methods of the classes under test

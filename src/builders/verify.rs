@@ -8,7 +8,7 @@
 //! Both come from the exploration's closures, whose every edge is a call that ran in a worker.
 //! On top of that, `jforge builders` runs an independent exhaustive search restricted to the
 //! set on fresh workers and compares its forms with the closure's (a check of the whole
-//! closure model on the answer; see builders_cmd.rs).
+//! closure model on the answer; see builders/cmd.rs).
 
 use super::bits::Bits;
 use super::space::{Closure, Space, Wave};

@@ -7,19 +7,20 @@
 
 use super::reasons::{self, Branches, Reason, Uncovered};
 use super::receivers::{self, Effects, Limits};
-use super::solver::{SmtProcess, SolverArgs, SolverSpec};
+use super::solver::{SmtProcess, SolverSpec};
 use super::states;
 use super::{Engine, Found, MethodResult, Target};
-use crate::cli::{RunArgs, SuiteArgs, check_common, parse_duration};
 use crate::coverage::{Setup, Tracker};
 use crate::emit::output::RunOutput;
 use crate::emit::suite::Tool;
+use crate::flags::{RunArgs, SolverArgs, SuiteArgs, check_common};
 use crate::generate::ops::{OpSet, build_ops};
 use crate::instrument::ProbeKind;
 use crate::report::{StopReason, ValidationSummary};
 use crate::runner::Pool;
 use crate::sequence::{OpId, OpKind};
 use crate::session::{Session, WorkerSettings};
+use crate::settings::{RunSettings, SuiteSettings, parse_duration};
 use crate::strategy::{Finished, Strategy};
 use crate::suite::check::{CheckSettings, write_and_check};
 use crate::suite::{Expect, ObserveItem, ObserveStats};
@@ -80,17 +81,55 @@ pub enum Receivers {
     Sequences,
 }
 
+impl ConcolicArgs {
+    /// The flags read once into the plain settings of a run (the solver found), or why they
+    /// cannot work, before anything starts.
+    pub fn settings(self) -> anyhow::Result<Plan> {
+        check_common(self.run.workers, &self.run.classes, &[])?;
+        if self.run.classes.is_empty() {
+            bail!("name the class to explore with --class NAME");
+        }
+        Ok(Plan {
+            time_limit: parse_duration(&self.time_limit).context("--time-limit")?,
+            solver: self.solver.resolve()?,
+            run: self.run.settings(),
+            suite: self.suite.settings(),
+            methods: self.methods,
+            max_depth: self.max_depth,
+            max_calls: self.max_calls,
+            max_sequences: self.max_sequences,
+            receivers: self.receivers,
+            keep_exploring: self.keep_exploring,
+        })
+    }
+}
+
+/// A run of `jforge concolic`, read from its flags.
+#[derive(Debug)]
+pub struct Plan {
+    run: RunSettings,
+    suite: SuiteSettings,
+    methods: Vec<String>,
+    time_limit: Duration,
+    solver: SolverSpec,
+    max_depth: usize,
+    max_calls: Option<usize>,
+    max_sequences: usize,
+    receivers: Receivers,
+    keep_exploring: bool,
+}
+
 /// Runs `jforge concolic` through the shared pipeline.
 pub fn run(args: ConcolicArgs) -> anyhow::Result<crate::exit::Outcome> {
     crate::strategy::drive(Concolic {
-        args,
+        args: args.settings()?,
         prepared: None,
     })
 }
 
 /// `jforge concolic`: concolic exploration of each method with an SMT solver.
 pub struct Concolic {
-    args: ConcolicArgs,
+    args: Plan,
     prepared: Option<Prepared>,
 }
 
@@ -155,18 +194,14 @@ impl Strategy for Concolic {
     const COMMAND: &'static str = "concolic";
     type Stats = ConcolicStats;
 
-    fn run_args(&self) -> &RunArgs {
+    fn run_settings(&self) -> &RunSettings {
         &self.args.run
     }
 
     fn prepare(&mut self) -> anyhow::Result<()> {
         let args = &self.args;
-        check_common(args.run.workers, &args.run.classes, &[])?;
-        if args.run.classes.is_empty() {
-            bail!("name the class to explore with --class NAME");
-        }
-        let time_limit = parse_duration(&args.time_limit).context("--time-limit")?;
-        let solver = args.solver.resolve()?;
+        let time_limit = args.time_limit;
+        let solver = args.solver.clone();
         let output = RunOutput::for_suite(Tool::Concolic, &args.suite, None, None)?;
         self.prepared = Some(Prepared {
             time_limit,
@@ -213,7 +248,7 @@ impl Strategy for Concolic {
             .collect();
         let targets = targets(&ops, &classes, &args.methods, &usable, &effects, limits)?;
         let jobs = jobs(&ops, &usable, &effects, targets, args.receivers);
-        let mut solver = SolverArgs::start(&p.solver)?;
+        let mut solver = p.solver.start()?;
         let branches = Branches::new(&setup.maps);
         let engine = Engine {
             table: &ops.table,
@@ -654,7 +689,7 @@ fn write_tests(
     pool: &mut Pool,
     ops: &OpSet,
     classes: &[String],
-    args: &ConcolicArgs,
+    args: &Plan,
     found: &[Found],
     stats: &mut ConcolicStats,
 ) -> anyhow::Result<Vec<Option<std::sync::Arc<[u32]>>>> {

@@ -14,7 +14,7 @@
 //! next plateau may bring another receiver, and a tree is cheap to rebuild next to a JVM
 //! run); each method gets an equal share of the turn.
 
-use super::solver::{SmtProcess, SolverArgs, SolverSpec};
+use super::solver::{SmtProcess, SolverSpec};
 use super::{Engine, Target};
 use crate::coverage::Setup;
 use crate::generate::assist::{Assist, AssistStats, Stalled, StalledOp};
@@ -74,7 +74,7 @@ impl<'a> Hybrid<'a> {
             self.pool = Some(pool);
         }
         if self.process.is_none() {
-            self.process = Some(SolverArgs::start(&self.solver)?);
+            self.process = Some(self.solver.start()?);
         }
         match (self.pool.as_mut(), self.process.as_mut()) {
             (Some(p), Some(s)) => Ok((p, s)),

@@ -551,7 +551,7 @@ pub fn overwritten_before_use(t: &trace::Trace, prefix_calls: &[usize]) -> bool 
 pub fn describe(c: &Choice) -> String {
     match c {
         Choice::Branch(b) => if *b { "taken" } else { "not taken" }.into(),
-        Choice::Case(k) if *k == tree::DEFAULT_CASE => "default".into(),
+        Choice::Case(k) if *k == trace::DEFAULT_CASE => "default".into(),
         Choice::Case(k) => format!("case {k}"),
     }
 }

@@ -9,8 +9,9 @@
 //! its taken edge, a switch by the id of its first case probe (`Branches::new` maps each
 //! edge probe to that site and the choice that takes it).
 
+use super::trace::DEFAULT_CASE;
 use super::trace::{Choice, Trace};
-use super::tree::{DEFAULT_CASE, Tree, Verdicts};
+use super::tree::{Tree, Verdicts};
 use crate::instrument::{ProbeKind, ProbeMap};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 

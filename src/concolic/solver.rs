@@ -80,7 +80,7 @@ pub struct Query {
 pub enum Val {
     /// A bit-vector, as unsigned bits.
     Bits(u64),
-    /// A String (width 0, `trace::STRING`).
+    /// A String (width 0, [`STRING`]).
     Str(String),
 }
 
@@ -108,19 +108,19 @@ pub enum SolverKind {
     Cvc5,
 }
 
-/// Finds the solver program for `--solver z3|cvc5|PATH`: the name on PATH, or the path
-/// itself (its kind from its file name). Errors say how to install one.
-/// The solver flags, shared by `jforge concolic` and `gen --concolic`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct SolverArgs {
-    /// The SMT solver: `z3`, `cvc5` (found on PATH) or the path of a solver executable
-    /// [default: z3].
-    #[arg(long, value_name = "z3|cvc5|PATH")]
-    pub solver: Option<String>,
-    /// Time limit of one solver query; past it the alternative is recorded as a time-out
-    /// [default: 10s].
-    #[arg(long, value_name = "D")]
-    pub solver_timeout: Option<String>,
+/// An SMT-LIB 2.6 string literal: every character as `\u{..}`, so that quotes, backslashes
+/// and non-ASCII characters need no other escape (z3 and cvc5 read the same).
+pub fn string_literal(s: &str) -> Term {
+    let body: String = s.encode_utf16().map(|u| format!("\\u{{{u:x}}}")).collect();
+    Term::atom(format!("\"{body}\""))
+}
+
+/// The width of String values: 0 stands for the SMT-LIB sort `String` (the solver declares it so).
+pub const STRING: u32 = 0;
+
+/// Whether a query over these definitions needs the string theory.
+pub fn uses_strings(defs: &[(String, u32, Term)]) -> bool {
+    defs.iter().any(|d| d.1 == STRING)
 }
 
 /// A solver found and its per-query time limit.
@@ -131,12 +131,11 @@ pub struct SolverSpec {
     pub timeout: Duration,
 }
 
-impl SolverArgs {
-    /// The solver executable (a clear message when none is installed) and the time limit.
-    pub fn resolve(&self) -> Result<SolverSpec> {
-        let timeout = crate::cli::parse_duration(self.solver_timeout.as_deref().unwrap_or("10s"))
-            .context("--solver-timeout")?;
-        let (path, kind) = locate(self.solver.as_deref().unwrap_or("z3"))?;
+impl SolverSpec {
+    /// The solver `spec` names (`z3`, `cvc5` or a path; a clear message when none is
+    /// installed) with this per-query time limit.
+    pub fn find(spec: &str, timeout: Duration) -> Result<SolverSpec> {
+        let (path, kind) = locate(spec)?;
         Ok(SolverSpec {
             path,
             kind,
@@ -144,24 +143,14 @@ impl SolverArgs {
         })
     }
 
-    /// The solver flags given on the command line (for `gen`, where they need `--concolic`).
-    pub fn given(&self) -> Vec<&'static str> {
-        let mut out = Vec::new();
-        if self.solver.is_some() {
-            out.push("--solver");
-        }
-        if self.solver_timeout.is_some() {
-            out.push("--solver-timeout");
-        }
-        out
-    }
-
     /// Starts the solver process.
-    pub fn start(spec: &SolverSpec) -> Result<SmtProcess> {
-        SmtProcess::start(&spec.path, &spec.kind, spec.timeout)
+    pub fn start(&self) -> Result<SmtProcess> {
+        SmtProcess::start(&self.path, &self.kind, self.timeout)
     }
 }
 
+/// Finds the solver program for `--solver z3|cvc5|PATH`: the name on PATH, or the path
+/// itself (its kind from its file name). Errors say how to install one.
 pub fn locate(spec: &str) -> Result<(std::path::PathBuf, SolverKind)> {
     let path = std::path::Path::new(spec);
     let kind = match path.file_name().and_then(|n| n.to_str()) {
@@ -265,8 +254,7 @@ impl SmtProcess {
     /// The process for a query: the string theory's when a variable or definition is a
     /// String.
     fn context_for(&mut self, q: &Query) -> Result<&mut easy_smt::Context> {
-        let strings = q.vars.iter().any(|v| v.1 == super::trace::STRING)
-            || super::trace::uses_strings(&q.defs);
+        let strings = q.vars.iter().any(|v| v.1 == STRING) || uses_strings(&q.defs);
         if !strings {
             return Ok(&mut self.bv);
         }
@@ -288,7 +276,7 @@ fn sexpr(ctx: &easy_smt::Context, t: &Term) -> easy_smt::SExpr {
 
 /// The sort of a width: a bit-vector, or String for width 0.
 fn sort(ctx: &easy_smt::Context, width: u32) -> easy_smt::SExpr {
-    if width == super::trace::STRING {
+    if width == STRING {
         ctx.atom("String")
     } else {
         ctx.bit_vec_sort(ctx.numeral(width))
@@ -320,7 +308,7 @@ fn ask(
     for (name, width) in &q.vars {
         let s = sort(ctx, *width);
         ctx.declare_const(name.as_str(), s)?;
-        if *width == super::trace::STRING {
+        if *width == STRING {
             let utf16 = Term::app(
                 "str.in_re",
                 vec![
@@ -330,8 +318,8 @@ fn ask(
                         vec![Term::app(
                             "re.range",
                             vec![
-                                super::trace::string_literal(&chars.0.to_string()),
-                                super::trace::string_literal(&chars.1.to_string()),
+                                string_literal(&chars.0.to_string()),
+                                string_literal(&chars.1.to_string()),
                             ],
                         )],
                     ),
@@ -384,7 +372,7 @@ impl Solver for SmtProcess {
         let t0 = Instant::now();
         let ctx = self.context_for(q)?;
         ctx.push()?;
-        let r = if q.vars.iter().any(|v| v.1 == super::trace::STRING) || !q.prefer.is_empty() {
+        let r = if q.vars.iter().any(|v| v.1 == STRING) || !q.prefer.is_empty() {
             ask_readable(ctx, q)
         } else {
             ask(ctx, q, ('\u{0}', '\u{ffff}'), &[])

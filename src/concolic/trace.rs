@@ -13,7 +13,7 @@
 //! the length of an array argument made by statement i. Why text: the trace is built in the worker from string pieces anyway, it is read
 //! once per run, and a line format is easy to check by eye.
 
-use super::solver::Term;
+use super::solver::{STRING, Term, string_literal};
 use anyhow::{Context, Result, bail};
 
 /// A node of the trace's expression DAG.
@@ -35,6 +35,9 @@ pub enum Node {
     /// A String constant (compared with a symbolic String).
     Str(String),
 }
+
+/// A switch's default, whatever key took it.
+pub const DEFAULT_CASE: i64 = i64::MIN;
 
 /// Which way a decision went.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -106,7 +109,7 @@ pub fn parse(text: &str) -> Result<Trace> {
                     choice: Choice::Case(if (0..len).contains(&index) {
                         index
                     } else {
-                        super::tree::DEFAULT_CASE
+                        DEFAULT_CASE
                     }),
                     cmp: "array".into(),
                     a: on,
@@ -187,16 +190,6 @@ fn parse_utf16_hex(hex: &str) -> Result<String> {
         .collect::<std::result::Result<_, _>>()?;
     Ok(String::from_utf16_lossy(&units))
 }
-
-/// An SMT-LIB 2.6 string literal: every character as `\u{..}`, so that quotes, backslashes
-/// and non-ASCII characters need no other escape (z3 and cvc5 read the same).
-pub fn string_literal(s: &str) -> Term {
-    let body: String = s.encode_utf16().map(|u| format!("\\u{{{u:x}}}")).collect();
-    Term::atom(format!("\"{body}\""))
-}
-
-/// The width of String values: 0 stands for the SMT-LIB sort `String` (see `solver.rs`).
-pub const STRING: u32 = 0;
 
 /// Array arguments have at most this many elements (the bound of a length variable, kind
 /// L): tests stay readable, and a loop over the elements stays within `--max-depth`.
@@ -428,11 +421,6 @@ pub fn string_links(nodes: &[Node], defs: &[(String, u32, Term)]) -> Result<(Vec
     Ok((vars, asserts))
 }
 
-/// Whether a query over these definitions needs the string theory.
-pub fn uses_strings(defs: &[(String, u32, Term)]) -> bool {
-    defs.iter().any(|d| d.1 == STRING)
-}
-
 /// Makes the variables of the statements `pinned` names concrete (their value in `inputs`)
 /// and drops the decisions that then depend on no variable: the receiver built by a state of
 /// `super::states` is a fixed prefix, its decisions were explored when the state was found,
@@ -569,7 +557,7 @@ pub fn constraint(e: &Event, choice: &Choice, cases: &[i64]) -> Term {
         Choice::Branch(false) => Term::app("not", vec![jump_condition(e)]),
         Choice::Case(k) if e.len.is_some() => {
             let on = Term::atom(format!("n{}", e.a));
-            if *k == super::tree::DEFAULT_CASE {
+            if *k == DEFAULT_CASE {
                 // out of bounds: the access throws
                 let len = Term::bv(e.len.unwrap_or(0) as u64, 32);
                 Term::app(
@@ -634,10 +622,7 @@ mod tests {
     fn an_array_read_pins_its_index_and_out_of_bounds_is_one_choice() {
         let t = parse("N 0 var I 0\nA a5.3 2 0 8\nA a5.3 9 0 8\n").unwrap();
         assert_eq!(t.events[0].choice, Choice::Case(2));
-        assert_eq!(
-            t.events[1].choice,
-            Choice::Case(super::super::tree::DEFAULT_CASE)
-        );
+        assert_eq!(t.events[1].choice, Choice::Case(super::DEFAULT_CASE));
         assert_eq!(t.events[0].len, Some(8));
         assert_eq!(
             constraint(&t.events[0], &Choice::Case(2), &[]).text(),
@@ -660,7 +645,7 @@ mod tests {
         assert_eq!(t.nodes[1], Node::Str("r\\".into()));
         assert_eq!(t.nodes[7], Node::Str(String::new()));
         let defs = definitions(&t.nodes, &[2, 4, 6, 8]).unwrap();
-        assert!(uses_strings(&defs));
+        assert!(crate::concolic::solver::uses_strings(&defs));
         let text: Vec<(u32, String)> = defs.iter().map(|d| (d.1, d.2.text())).collect();
         assert_eq!(text[0], (STRING, "p0".into()));
         assert_eq!(text[1], (STRING, r#""\u{72}\u{5c}""#.into()));

@@ -11,12 +11,9 @@
 //! edges) first, then shallowest first (a breadth-first order that reaches every branch of a
 //! loop-free method quickly and keeps loops from swallowing the budget).
 
-use super::trace::{Choice, Trace};
+use super::trace::{Choice, DEFAULT_CASE, Trace};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
-
-/// A switch's default, whatever key took it.
-pub const DEFAULT_CASE: i64 = i64::MIN;
 
 /// What a node is.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,6 +8,7 @@
 //! branches; a switch has one branch per case key plus its default; synthetic methods other
 //! than lambda bodies are left out (bridges, accessors, `$values`).
 
+pub mod cmd;
 pub mod report;
 
 use crate::instrument::{ProbeKind, ProbeMap, compile_runtime};

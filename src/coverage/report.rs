@@ -62,7 +62,7 @@ pub fn table(classes: &[ClassSummary], per_method: bool) -> String {
 /// shard it is of, for `jforge merge`.
 pub fn json(
     classes: &[ClassSummary],
-    sharding: Option<&crate::merge::Sharding>,
+    sharding: Option<&crate::shard::Sharding>,
 ) -> serde_json::Value {
     let (l, b, m) = totals(classes);
     let mut v = serde_json::json!({
@@ -82,12 +82,22 @@ pub fn json(
     v
 }
 
+/// The report files of `jforge coverage` and `jforge merge` (`--json`, `--xml`, `--html` and
+/// the source folders the HTML shows).
+#[derive(Debug, Clone, Default)]
+pub struct ReportFiles {
+    pub xml: Option<std::path::PathBuf>,
+    pub html: Option<std::path::PathBuf>,
+    pub json: Option<std::path::PathBuf>,
+    pub sources: Vec<std::path::PathBuf>,
+}
+
 /// The terminal table on stdout (every method with `methods`) and the `--json`, `--xml` and
 /// `--html` reports asked for: `jforge coverage`'s and `jforge merge`'s.
 pub fn write(
-    out: &crate::cli::CoverageReports,
+    out: &ReportFiles,
     classes: &[ClassSummary],
-    sharding: Option<&crate::merge::Sharding>,
+    sharding: Option<&crate::shard::Sharding>,
     methods: bool,
 ) -> Result<()> {
     print!("{}", table(classes, methods));

@@ -18,7 +18,6 @@
 
 use super::literal::{literal_has_type, literal_with, own_prim};
 use super::names::var_base;
-pub use super::suite::write_suites;
 use super::{EmitConfig, Ending, TestCase, WrittenTest};
 use crate::model::types::{JType, Prim, TypeArg};
 use crate::runner::Contract;

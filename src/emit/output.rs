@@ -335,12 +335,12 @@ impl RunOutput {
         })
     }
 
-    /// The output the shared suite flags of a command ask for (`cli::SuiteArgs`: `--output-dir`,
+    /// The output a command's suite settings ask for (`settings::SuiteSettings`: `--output-dir`,
     /// else `default_dir`; `--junit`, `--tests-per-file`, where error tests go); `package` is
     /// `--test-package`. `None` when there is no folder: the command writes no suite.
     pub fn for_suite(
         tool: Tool,
-        suite: &crate::cli::SuiteArgs,
+        suite: &crate::settings::SuiteSettings,
         default_dir: Option<&Path>,
         package: Option<String>,
     ) -> Result<Option<RunOutput>> {

@@ -7,12 +7,12 @@
 //! summary, --csv, --dump, --stats-json and a JUnit suite (`--output-dir`).
 
 pub mod canon;
+pub mod cmd;
 pub mod growth;
 pub mod reach;
 pub mod report;
 pub mod search;
 
-use crate::cli::ExhaustiveArgs;
 use crate::emit::{Ending, TestCase};
 use crate::generate::ops::{OpSet, SkipReason, is_literal_type};
 use crate::model::{JType, Prim};
@@ -211,7 +211,7 @@ fn booleans_setting(value: Option<String>) -> anyhow::Result<Vec<bool>> {
 /// `--builders FILE` (else `builders` of --config): the signature regexes it lists; none
 /// without a file.
 fn builders_setting(
-    a: &ExhaustiveArgs,
+    a: &DomainInput,
     props: &HashMap<String, String>,
 ) -> anyhow::Result<Vec<Regex>> {
     let builders_file = a
@@ -229,17 +229,17 @@ fn builders_setting(
 /// (`crate::contracts`), so every exception that breaks no contract is expected behaviour
 /// and the old list has nothing left to say.
 fn error_exceptions_setting(
-    a: &ExhaustiveArgs,
+    a: &DomainInput,
     props: &HashMap<String, String>,
 ) -> (HashSet<String>, Vec<String>) {
-    let mut given = a.domain.contracts.error_exceptions.clone();
+    let mut given = a.error_exceptions.clone();
     if given.is_empty()
         && let Some(s) = props.get("error-exceptions")
     {
         given = s.split(',').map(str::to_string).collect();
     }
     let mut notes = Vec::new();
-    if !a.domain.misuse_exceptions.is_empty() || props.contains_key("misuse-exceptions") {
+    if a.misuse_exceptions_given || props.contains_key("misuse-exceptions") {
         notes.push(MISUSE_REPLACED.to_string());
     }
     (crate::contracts::error_exceptions(&given), notes)
@@ -251,9 +251,35 @@ pub const MISUSE_REPLACED: &str = "warning: --misuse-exceptions is ignored: outc
      expected behaviour; a NullPointerException without a null input, an AssertionError and \
      the classes of --error-exceptions are errors)";
 
+/// The input space as the command line gives it: each value a flag's text (`None`: not
+/// given), read against the `--config` file by [`Settings::read`], which flags override.
+#[derive(Debug, Clone, Default)]
+pub struct DomainInput {
+    pub scope: Option<u32>,
+    /// `--config`: a properties file with the settings.
+    pub config: Option<PathBuf>,
+    pub ints: Option<String>,
+    pub strings: Option<String>,
+    pub longs: Option<String>,
+    pub shorts: Option<String>,
+    pub doubles: Option<String>,
+    pub chars: Option<String>,
+    pub booleans: Option<String>,
+    pub max_array: Option<u32>,
+    pub omit_fields: Option<String>,
+    pub methods: Option<String>,
+    /// The replaced `--misuse-exceptions` was given (a warning).
+    pub misuse_exceptions_given: bool,
+    pub error_exceptions: Vec<String>,
+    /// A builders file (not `auto`).
+    pub builders: Option<PathBuf>,
+    /// `--check METHOD`.
+    pub check: Option<String>,
+}
+
 impl Settings {
-    /// The settings: each flag, else its key in the --config file, else its default.
-    pub fn from_args(a: &ExhaustiveArgs) -> anyhow::Result<Settings> {
+    /// The settings, else its key in the --config file, else its default.
+    pub fn read(a: &DomainInput) -> anyhow::Result<Settings> {
         let props = match &a.config {
             Some(p) => read_properties(p)?,
             None => HashMap::new(),
@@ -261,27 +287,27 @@ impl Settings {
         let get =
             |flag: &Option<String>, key: &str| flag.clone().or_else(|| props.get(key).cloned());
         let scope = scope_setting(a.scope, &props)?;
-        let ints64 = ints_setting(get(&a.domain.ints, "ints"), scope)?;
+        let ints64 = ints_setting(get(&a.ints, "ints"), scope)?;
         let ints: Vec<i32> = ints64.iter().map(|&v| v as i32).collect();
-        let longs = match get(&a.domain.longs, "longs") {
+        let longs = match get(&a.longs, "longs") {
             Some(s) => range_or_scope("longs", Some(s), scope)?,
             None => ints64.clone(),
         };
-        let shorts = shorts_setting(get(&a.domain.shorts, "shorts"), scope, &ints)?;
-        let doubles = doubles_setting(get(&a.domain.doubles, "doubles"), &ints)?;
+        let shorts = shorts_setting(get(&a.shorts, "shorts"), scope, &ints)?;
+        let doubles = doubles_setting(get(&a.doubles, "doubles"), &ints)?;
         let letters: Vec<char> = (0..scope.max(1))
             .map(|i| (b'a' + (i % 26) as u8) as char)
             .collect();
-        let chars = match get(&a.domain.chars, "chars") {
+        let chars = match get(&a.chars, "chars") {
             Some(s) => s.chars().collect(),
             None => letters.clone(),
         };
-        let booleans = booleans_setting(get(&a.domain.booleans, "booleans"))?;
-        let strings = match get(&a.domain.strings, "strings") {
+        let booleans = booleans_setting(get(&a.booleans, "booleans"))?;
+        let strings = match get(&a.strings, "strings") {
             Some(s) => s.split(',').map(|x| x.to_string()).collect(),
             None => letters.iter().map(|c| c.to_string()).collect(),
         };
-        let max_array = match a.domain.max_array {
+        let max_array = match a.max_array {
             Some(m) => Some(m),
             None => props
                 .get("max-array")
@@ -289,12 +315,12 @@ impl Settings {
                 .transpose()
                 .context("max-array in --config")?,
         };
-        let omit_fields = get(&a.domain.omit_fields, "omit-fields");
+        let omit_fields = get(&a.omit_fields, "omit-fields");
         if let Some(o) = &omit_fields {
-            crate::cli::parse_regex("--omit-fields", o)?;
+            crate::settings::parse_regex("--omit-fields", o)?;
         }
-        let methods = get(&a.domain.methods, "methods")
-            .map(|m| crate::cli::parse_regex("--methods", &m))
+        let methods = get(&a.methods, "methods")
+            .map(|m| crate::settings::parse_regex("--methods", &m))
             .transpose()?;
         let builders = builders_setting(a, &props)?;
         let (error_exceptions, notes) = error_exceptions_setting(a, &props);
@@ -387,9 +413,9 @@ fn mem_total_kb() -> u64 {
         .unwrap_or(8 << 20)
 }
 
-/// Memory the kept structures may take: --max-memory, else half the machine's RAM.
-pub fn memory_budget(args: &ExhaustiveArgs) -> u64 {
-    if let Some(m) = args.domain.max_memory {
+/// Memory the kept structures may take: --max-memory (MiB), else half the machine's RAM.
+pub fn memory_budget(max_memory_mib: Option<u64>) -> u64 {
+    if let Some(m) = max_memory_mib {
         return m << 20;
     }
     mem_total_kb() * 1024 / 2

@@ -5,7 +5,7 @@
 //! helper returns as if it had generated them, so that their values join the pool and a
 //! sequence that covers something new becomes a regression candidate like any other. Why a
 //! trait here and not a call of `concolic`: generators do not reach into each other
-//! (ARCHITECTURE.md, "Invariants"); the command that wires both (`gen_cmd.rs`) names it.
+//! (ARCHITECTURE.md, "Invariants"); the command that wires both (`gen/run.rs`) names it.
 
 use crate::sequence::{OpId, Sequence};
 use std::time::{Duration, Instant};

@@ -1,7 +1,6 @@
 //! The end of a `jforge gen` run: its figures (the strategy stats of the `--stats-json`
 //! envelope, see `crate::report`) and the summary table on the terminal.
 
-use crate::cli::GenArgs;
 use crate::emit::output::OutputSummary;
 use crate::emit::{Ending, TestCase, WrittenFile};
 use crate::generate::finish::{ErrorTest, FinishStats};
@@ -286,7 +285,11 @@ pub struct SuiteCoverage {
 
 /// What a finished `gen` run hands to [`Report::build`].
 pub struct RunFacts<'a, 'g> {
-    pub args: &'a GenArgs,
+    /// Where the suite was written (`--output-dir`).
+    pub output_dir: &'a std::path::Path,
+    pub seed: u64,
+    /// `--concolic`: the helper's figures are reported.
+    pub concolic: bool,
     pub classes: &'a [String],
     pub skipped_classes: &'a [(String, SkipReason)],
     pub ops: &'a OpSet,
@@ -337,9 +340,9 @@ impl Report {
                 .iter()
                 .map(|w| w.path.display().to_string())
                 .collect(),
-            output_dir: f.args.output_dir().display().to_string(),
+            output_dir: f.output_dir.display().to_string(),
             output: OutputSummary::default(),
-            seed: f.args.seed,
+            seed: f.seed,
             workers: pool.worker_peak_rss_kb.len(),
             worker_restarts: pool.restarts,
             worker_timeouts: pool.timeouts,
@@ -354,7 +357,7 @@ impl Report {
             coverage: coverage_row(generator),
             phase_seconds: Phases::default(),
             earlier_suite: None,
-            concolic: f.args.concolic.then(|| generator.assist_stats.clone()),
+            concolic: f.concolic.then(|| generator.assist_stats.clone()),
         }
     }
 

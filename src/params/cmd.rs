@@ -4,13 +4,14 @@
 
 use super::report::{self, ParamsStats};
 use super::{Search, Settings};
-use crate::cli::{RunArgs, SuiteArgs};
 use crate::emit::output::RunOutput;
 use crate::emit::suite::Tool;
+use crate::flags::{RunArgs, SuiteArgs, check_common};
 use crate::generate::ops::build_ops_with_stubs;
 use crate::report::StopReason;
 use crate::select;
 use crate::session::{Session, WorkerSettings};
+use crate::settings::{RunSettings, SuiteSettings, parse_duration};
 use crate::strategy::{Finished, Strategy};
 use anyhow::{Context, bail};
 use clap::Args;
@@ -55,51 +56,74 @@ pub struct ParamsArgs {
 /// A member left out and why.
 type Skipped = (String, String);
 
+impl ParamsArgs {
+    /// The flags read once into the plain settings of a run, or why they cannot work, before
+    /// anything starts.
+    pub fn settings(self) -> anyhow::Result<Plan> {
+        check_common(self.run.workers, &self.run.classes, &self.packages)?;
+        if self.run.classes.is_empty() && self.packages.is_empty() {
+            bail!(
+                "name the classes whose methods to call with --class NAME or --package PACKAGE\n  e.g. jforge params --class java.util.ArrayList"
+            );
+        }
+        if self.retries == 0 {
+            bail!("--retries must be at least 1 (default 16)");
+        }
+        Ok(Plan {
+            time_limit: parse_duration(&self.time_limit).context("--time-limit")?,
+            call_timeout: parse_duration(&self.call_timeout).context("--call-timeout")?,
+            vary: self
+                .vary
+                .as_deref()
+                .map(super::jmh::parse_vary)
+                .transpose()?,
+            run: self.run.settings(),
+            suite: self.suite.settings(),
+            packages: self.packages,
+            retries: self.retries,
+            jmh: self.jmh,
+        })
+    }
+}
+
+/// A run of `jforge params`, read from its flags.
+#[derive(Debug)]
+pub struct Plan {
+    run: RunSettings,
+    suite: SuiteSettings,
+    packages: Vec<String>,
+    retries: u32,
+    time_limit: Duration,
+    jmh: Option<std::path::PathBuf>,
+    vary: Option<super::jmh::Vary>,
+    call_timeout: Duration,
+}
+
 /// Runs `jforge params` through the shared pipeline.
 pub fn run(args: ParamsArgs) -> anyhow::Result<crate::exit::Outcome> {
     crate::strategy::drive(Params {
-        args,
-        limits: None,
+        args: args.settings()?,
         output: None,
-        vary: None,
     })
 }
 
 /// `jforge params` behind the [`Strategy`] boundary.
 pub struct Params {
-    args: ParamsArgs,
-    /// `--vary`, read in `prepare`.
-    vary: Option<super::jmh::Vary>,
-    limits: Option<(Duration, Duration)>,
+    args: Plan,
     /// `--output-dir`, locked in `prepare`.
     output: Option<RunOutput>,
 }
-
-const NOT_PREPARED: &str = "internal error: jforge params ran before its flags were checked";
 
 impl Strategy for Params {
     const COMMAND: &'static str = "params";
     type Stats = ParamsStats;
 
-    fn run_args(&self) -> &RunArgs {
+    fn run_settings(&self) -> &RunSettings {
         &self.args.run
     }
 
     fn prepare(&mut self) -> anyhow::Result<()> {
         let a = &self.args;
-        crate::cli::check_common(a.run.workers, &a.run.classes, &a.packages)?;
-        if a.run.classes.is_empty() && a.packages.is_empty() {
-            bail!(
-                "name the classes whose methods to call with --class NAME or --package PACKAGE\n  e.g. jforge params --class java.util.ArrayList"
-            );
-        }
-        if a.retries == 0 {
-            bail!("--retries must be at least 1 (default 16)");
-        }
-        let limit = crate::cli::parse_duration(&a.time_limit).context("--time-limit")?;
-        let call = crate::cli::parse_duration(&a.call_timeout).context("--call-timeout")?;
-        self.limits = Some((limit, call));
-        self.vary = a.vary.as_deref().map(super::jmh::parse_vary).transpose()?;
         if let Some(d) = &a.jmh {
             super::jmh::check_dir(d)?;
         }
@@ -108,16 +132,15 @@ impl Strategy for Params {
     }
 
     fn worker_settings(&self) -> anyhow::Result<WorkerSettings> {
-        let (_, call) = self.limits.context(NOT_PREPARED)?;
         Ok(WorkerSettings {
-            call_timeout: call,
+            call_timeout: self.args.call_timeout,
             heap_mb: self.args.run.worker_heap.unwrap_or(1024),
             ..WorkerSettings::default()
         })
     }
 
     fn run(self, mut session: Session, started: Instant) -> anyhow::Result<Finished<ParamsStats>> {
-        let (limit, _) = self.limits.context(NOT_PREPARED)?;
+        let limit = self.args.time_limit;
         let (classes, mut skipped) = select_classes(&mut session, &self.args)?;
         let ops = build_ops_with_stubs(&session.model, &classes, None, None, true, None);
         skipped.extend(
@@ -158,14 +181,14 @@ impl Strategy for Params {
             )?),
             None => None,
         };
-        let benchmark = if self.args.jmh.is_some() || self.vary.is_some() {
+        let benchmark = if self.args.jmh.is_some() || self.args.vary.is_some() {
             Some(super::jmh::write(
                 self.args.jmh.as_deref(),
                 &mut search,
                 &mut pool,
                 &session.java.home,
                 &session.entries,
-                self.vary.as_ref(),
+                self.args.vary.as_ref(),
             )?)
         } else {
             None
@@ -287,7 +310,7 @@ fn progress_bar(quiet: bool, total: u64) -> indicatif::ProgressBar {
 /// members reported as skipped (none yet: the operations add theirs).
 fn select_classes(
     session: &mut Session,
-    args: &ParamsArgs,
+    args: &Plan,
 ) -> anyhow::Result<(Vec<String>, Vec<Skipped>)> {
     let classes = session.with_classes(|model, cp, jdk| {
         let sel = select::resolve(&args.run.classes, None, &args.packages, &[], cp, jdk)?;

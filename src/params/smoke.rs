@@ -83,7 +83,7 @@ pub fn write(
     search: &Search,
     classes: &[String],
     cases: &[TestCase],
-    check: &crate::cli::SuiteArgs,
+    check: &crate::settings::SuiteSettings,
     quiet: bool,
 ) -> anyhow::Result<SmokeSuite> {
     let table = &search.ops.table;

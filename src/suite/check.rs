@@ -39,12 +39,12 @@ pub struct CheckSettings<'a> {
 }
 
 impl<'a> CheckSettings<'a> {
-    /// The check of a command's suite: the session's JDK and class path, the shared flags
+    /// The check of a command's suite: the session's JDK and class path, the suite settings
     /// (`--junit`, `--junit-classpath`, `--no-validate`); no coverage, clock or deadline
     /// (a command that has them sets those fields on top).
     pub fn of(
         session: &'a crate::session::Session,
-        suite: &'a crate::cli::SuiteArgs,
+        suite: &'a crate::settings::SuiteSettings,
         quiet: bool,
     ) -> CheckSettings<'a> {
         CheckSettings {
@@ -52,8 +52,8 @@ impl<'a> CheckSettings<'a> {
             java: &session.java.java,
             user_cp: &session.entries,
             junit: suite.junit,
-            junit_classpath: suite.checking.junit_classpath.as_deref(),
-            skip: suite.checking.no_validate,
+            junit_classpath: suite.junit_classpath.as_deref(),
+            skip: suite.no_validate,
             quiet,
             coverage: None,
             clock: None,

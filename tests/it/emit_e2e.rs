@@ -3,7 +3,7 @@
 
 use crate::support as common;
 use common::jdk_tool;
-use jforge::emit::junit::write_suites;
+use jforge::emit::suite::write_suites;
 use jforge::emit::validate::{JVM_EXIT, TIMEOUT, Validation, compile_and_run, find_junit};
 use jforge::emit::{EmitConfig, Ending, TestCase, WrittenFile};
 use jforge::model::types::{JType, Prim};

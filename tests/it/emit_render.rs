@@ -1,7 +1,8 @@
 //! Snapshot-style tests of the JUnit writer: hand-built operation tables and sequences, and
 //! the exact source each test method must become.
 
-use jforge::emit::junit::{render_test, write_suites};
+use jforge::emit::junit::render_test;
+use jforge::emit::suite::write_suites;
 use jforge::emit::{Defect, EmitConfig, Ending, TestCase};
 use jforge::model::types::{JType, Prim};
 use jforge::runner::Contract;

@@ -1205,7 +1205,7 @@ fn a_search_that_builds_nothing_says_why_and_exits_2() {
 fn a_search_stopped_by_its_limit_names_the_fields_that_kept_growing() {
     // hits and misses count calls of get, HashMap.modCount counts changes: no fixpoint ever.
     // The memory budget (structures kept, not seconds) stops it at the same round on any
-    // machine; a time limit stops it the same way (one path: exhaustive_cmd::explain_limit)
+    // machine; a time limit stops it the same way (one path: exhaustive::cmd::explain_limit)
     let o = exh_output(&[
         "--class",
         "ds.LruCache",

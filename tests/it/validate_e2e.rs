@@ -4,7 +4,7 @@
 //! Subjects: tests/subjects/validate (vsub.Registry).
 
 use jforge::coverage::{Setup, summarize};
-use jforge::emit::junit::write_suites;
+use jforge::emit::suite::write_suites;
 use jforge::emit::validate::{
     CheckOptions, CoverageRun, FailureCause, TOO_MUCH_MEMORY, TOO_SLOW, Validation,
     compile_and_run_with, find_console_launcher, find_junit, removed_by_cause,

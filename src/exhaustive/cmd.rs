@@ -1,9 +1,9 @@
 //! `jforge exhaustive`: its flags and its [`Strategy`], the steps of a run from the flags to
 //! the structures, the written tests and the report (`crate::exhaustive::report`).
 
-use crate::cli::{DomainArgs, RunArgs, SuiteArgs, check_common};
 use crate::emit::output::{Installed, RunOutput};
 use crate::emit::suite::Tool;
+use crate::exhaustive::DomainInput;
 use crate::exhaustive::report::{CounterexampleRow, ExhaustiveStats, FailureRow, PrototypeReuse};
 use crate::exhaustive::search::{self, Search, SearchConfig, Usable};
 use crate::exhaustive::{
@@ -11,6 +11,9 @@ use crate::exhaustive::{
     render_seq,
 };
 use crate::exhaustive::{growth, reach};
+use crate::flags::{
+    DomainArgs, ProjectArgs, RunArgs, SuiteArgs, check_common, check_project_suite,
+};
 use crate::generate::ops::{OpSet, SkipReason};
 use crate::model::{JType, Model, Prim};
 use crate::report::{StopReason, ValidationSummary};
@@ -18,6 +21,7 @@ use crate::runner::{Pool, PoolStats};
 use crate::select;
 use crate::sequence::{OpId, Operation};
 use crate::session::{PoolMaker, Session, WorkerSettings};
+use crate::settings::{ProjectSettings, RunSettings, SuiteSettings, parse_duration};
 use crate::strategy::{Finished, Strategy};
 use crate::suite::ObserveStats;
 use crate::suite::check::{CheckSettings, write_and_check};
@@ -48,7 +52,7 @@ pub struct ExhaustiveArgs {
     #[command(flatten)]
     pub suite: SuiteArgs,
     #[command(flatten)]
-    pub project: crate::cli::ProjectArgs,
+    pub project: ProjectArgs,
     /// File of builder signatures (one regex per line, # comments): only those members;
     /// list a constructor too (e.g. `ds\.AvlTree\(\)`). `auto`: identify them first (jforge
     /// builders, hill climbing at scope min(5, --scope)).
@@ -87,28 +91,78 @@ pub struct ExhaustiveArgs {
 }
 
 impl ExhaustiveArgs {
-    /// Refuses flag values that cannot work, before anything starts.
-    pub fn check(&self) -> anyhow::Result<()> {
+    /// The flags read once into the plain settings of a run, or why they cannot work, before
+    /// anything starts.
+    pub fn settings(self) -> anyhow::Result<Plan> {
         check_common(self.run.workers, &self.run.classes, &[])?;
-        self.time_limit()?;
-        Ok(())
-    }
-
-    /// `--time-limit`, parsed.
-    fn time_limit(&self) -> anyhow::Result<Option<Duration>> {
-        self.time_limit
+        let time_limit = self
+            .time_limit
             .as_deref()
-            .map(|t| crate::cli::parse_duration(t).context("--time-limit"))
-            .transpose()
+            .map(|t| parse_duration(t).context("--time-limit"))
+            .transpose()?;
+        let auto_builders = self.builders.as_deref() == Some(std::path::Path::new("auto"));
+        let builders = self.builders.clone().filter(|_| !auto_builders);
+        if self.project.project.is_some() {
+            check_project_suite(&self.project, &self.suite)?;
+        }
+        Ok(Plan {
+            run: self.run.settings(),
+            suite: self.suite.settings(),
+            project: self.project.settings(),
+            input: self.domain.input(
+                self.scope,
+                self.config.clone(),
+                builders,
+                self.check.clone(),
+            ),
+            auto_builders,
+            batch: self.domain.batch,
+            max_memory: self.domain.max_memory,
+            max_tests: self.max_tests,
+            dump: self.dump,
+            csv: self.csv,
+            no_state_matching: self.no_state_matching,
+            max_rounds: self.max_rounds,
+            time_limit,
+            no_reuse: self.no_reuse,
+            no_contracts: self.no_contracts,
+        })
     }
+}
+
+/// A run of `jforge exhaustive`, read from its flags.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    run: RunSettings,
+    suite: SuiteSettings,
+    project: Option<ProjectSettings>,
+    /// The input space as given (read against `--config` by `Settings::read`).
+    input: DomainInput,
+    /// `--builders auto`: identify a builder set first (jforge builders), then enumerate
+    /// with it.
+    auto_builders: bool,
+    batch: usize,
+    max_memory: Option<u64>,
+    max_tests: usize,
+    dump: Option<PathBuf>,
+    csv: Option<PathBuf>,
+    no_state_matching: bool,
+    max_rounds: Option<u32>,
+    time_limit: Option<Duration>,
+    no_reuse: bool,
+    no_contracts: bool,
 }
 
 /// Runs `jforge exhaustive` through the shared pipeline (`crate::strategy::drive`); failures
 /// and --check counterexamples make the outcome `ErrorsFound` (exit 3); an interrupted run
 /// exits with status 130 (see `crate::interrupt`).
 pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
-    if args.project.project.is_some() {
-        return run_project(args);
+    run_plan(args.settings()?)
+}
+
+fn run_plan(args: Plan) -> anyhow::Result<crate::exit::Outcome> {
+    if let Some(project) = args.project.clone() {
+        return run_project(args, &project);
     }
     crate::strategy::drive(Exhaustive {
         args,
@@ -120,23 +174,22 @@ pub fn run(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
 /// class path its build uses, its suite written into the module's `src/test/java` with its
 /// JUnit (`project::suite_into`), error tests as `...ErrorCases`: asking for the project is
 /// asking for tests in it (without `--project`, a suite is written only with --output-dir).
-fn run_project(args: ExhaustiveArgs) -> anyhow::Result<crate::exit::Outcome> {
-    crate::cli::check_project_suite(&args.project, &args.suite)?;
+fn run_project(args: Plan, project: &ProjectSettings) -> anyhow::Result<crate::exit::Outcome> {
     if args.run.classes.is_empty() {
         bail!("exhaustive --project needs the classes to search: --class NAME (repeatable)");
     }
-    crate::project::run_modules(&args.project, &args.run, true, |m, shared| {
+    crate::project::run_modules(project, &args.run, true, |m, shared| {
         let mut a = args.clone();
-        a.project = Default::default();
+        a.project = None;
         a.run = shared;
         crate::project::suite_into(&m.module, &mut a.suite)?;
-        run(a)
+        run_plan(a)
     })
 }
 
 /// `jforge exhaustive`: bounded-exhaustive enumeration of structures (BEAPI).
 pub struct Exhaustive {
-    args: ExhaustiveArgs,
+    args: Plan,
     /// Set by [`Strategy::prepare`].
     prepared: Option<Prepared>,
 }
@@ -167,18 +220,14 @@ impl Strategy for Exhaustive {
     const COMMAND: &'static str = "exhaustive";
     type Stats = ExhaustiveStats;
 
-    fn run_args(&self) -> &RunArgs {
+    fn run_settings(&self) -> &RunSettings {
         &self.args.run
     }
 
     fn prepare(&mut self) -> anyhow::Result<()> {
-        self.args.check()?;
-        let auto_builders = self.args.builders.as_deref() == Some(std::path::Path::new("auto"));
-        if auto_builders {
-            self.args.builders = None;
-        }
         let args = &self.args;
-        let settings = Settings::from_args(args)?;
+        let auto_builders = args.auto_builders;
+        let settings = Settings::read(&args.input)?;
         if args.run.classes.is_empty() {
             bail!("name the class to enumerate with --class NAME");
         }
@@ -331,7 +380,7 @@ fn check_operations(
 }
 
 /// The classes under test (--class), their class-file versions checked, loaded.
-fn classes_under_test(args: &ExhaustiveArgs, session: &mut Session) -> anyhow::Result<Vec<String>> {
+fn classes_under_test(args: &Plan, session: &mut Session) -> anyhow::Result<Vec<String>> {
     select::check_class_versions(
         &args.run.classes,
         None,
@@ -359,8 +408,19 @@ struct Operations {
 /// The operations of the classes under test and the usable ones (after --methods,
 /// --builders or --builders auto), refused when none is left or the search cannot start;
 /// loaded into the workers.
+/// What `--builders auto` gives identification.
+fn auto_run(args: &Plan) -> crate::builders::AutoRun<'_> {
+    crate::builders::AutoRun {
+        input: &args.input,
+        batch: args.batch,
+        memory_budget: memory_budget(args.max_memory),
+        time_limit: args.time_limit,
+        quiet: args.run.quiet,
+    }
+}
+
 fn operations(
-    args: &ExhaustiveArgs,
+    args: &Plan,
     settings: &Settings,
     auto_builders: bool,
     session: &Session,
@@ -372,7 +432,7 @@ fn operations(
     let (table, check_ops) = check_operations(model, &ops, classes, settings)?;
     if auto_builders
         && let Some(keep) =
-            crate::builders::auto(args, &session.pool_maker(), model, &ops, classes)?
+            crate::builders::auto(&auto_run(args), &session.pool_maker(), model, &ops, classes)?
     {
         usable.retain(|u| keep.contains(&u.op));
     }
@@ -400,7 +460,7 @@ fn operations(
 
 /// The search's settings from the flags.
 fn search_config(
-    args: &ExhaustiveArgs,
+    args: &Plan,
     settings: &Settings,
     check_ops: HashMap<String, OpId>,
     started: Instant,
@@ -409,13 +469,13 @@ fn search_config(
         state_matching: !args.no_state_matching,
         reuse: !args.no_reuse,
         error_exceptions: settings.error_exceptions.clone(),
-        batch: args.domain.batch.max(1),
+        batch: args.batch.max(1),
         max_rounds: args.max_rounds,
-        memory_budget: memory_budget(args),
+        memory_budget: memory_budget(args.max_memory),
         dump: args.dump.is_some(),
         check_ops,
         contracts: !args.no_contracts,
-        deadline: args.time_limit()?.map(|t| (started + t, t)),
+        deadline: args.time_limit.map(|t| (started + t, t)),
     })
 }
 
@@ -434,7 +494,7 @@ fn explain_limit(
 
 /// What the figures of a finished run are taken from.
 struct RunFigures<'a> {
-    args: &'a ExhaustiveArgs,
+    args: &'a Plan,
     settings: &'a Settings,
     classes: &'a [String],
     search: &'a Search<'a>,
@@ -598,7 +658,7 @@ fn run_search(search: &mut Search, pool: &mut Pool, quiet: bool) -> anyhow::Resu
 
 /// `--dump` (every canonical form, one per line) and `--csv` (one appended line of figures).
 fn write_dump_and_csv(
-    args: &ExhaustiveArgs,
+    args: &Plan,
     search: &Search,
     classes: &[String],
     scope: u32,
@@ -640,7 +700,7 @@ fn write_tests(
     session: &Session,
     pool: &mut Pool,
     search: &Search,
-    args: &ExhaustiveArgs,
+    args: &Plan,
     classes: &[String],
 ) -> anyhow::Result<Written> {
     let mut observe = ObserveStats::default();

@@ -6,15 +6,94 @@
 //! with javac; the JUnit Platform console launcher (Jupiter + Vintage engines, so JUnit 4 and 5
 //! suites both run) runs under a tiny launcher whose shutdown hook writes the hit probe ids.
 
-use crate::cli::CoverageArgs;
+use crate::coverage::report::ReportFiles;
 use crate::coverage::{Setup, report, summarize};
+use crate::flags::{CoverageReports, ProjectArgs, check_common};
 use crate::model::classpath::{ClassPath, JdkClasses, JmodClasses};
 use crate::runner::java::find_java;
+use crate::settings::ProjectSettings;
 use anyhow::{Context, Result, bail};
+use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const LAUNCHER: &str = include_str!("coverage/JforgeCovLauncher.java");
+const LAUNCHER: &str = include_str!("JforgeCovLauncher.java");
+
+/// `jforge coverage`.
+#[derive(Args, Debug, Clone)]
+pub struct CoverageArgs {
+    /// Class path of the code under test (':'-separated folders and jars).
+    #[arg(long, value_name = "PATH", default_value = "")]
+    pub classpath: String,
+    /// The tests: a folder of .java sources (compiled first) or of .class files, or a jar
+    /// (with --project: default each module's src/test/java).
+    #[arg(long, value_name = "DIR|JAR")]
+    pub tests: Option<PathBuf>,
+    #[command(flatten)]
+    pub project: ProjectArgs,
+    /// Class to measure, binary name (repeatable; Outer.Inner works too); its nested classes
+    /// are measured too.
+    #[arg(long = "class", value_name = "NAME")]
+    pub classes: Vec<String>,
+    /// Measure every class of this package prefix on the class path (repeatable).
+    #[arg(long = "package", value_name = "PREFIX")]
+    pub packages: Vec<String>,
+    #[command(flatten)]
+    pub reports: CoverageReports,
+    /// Also list every method in the terminal table.
+    #[arg(long)]
+    pub methods: bool,
+    /// JDK to use (a JDK home or a java binary); default $JAVA_HOME, then java on PATH.
+    #[arg(long, value_name = "PATH")]
+    pub java: Option<PathBuf>,
+    /// Class path of the JUnit Platform console launcher (+ JUnit 4 for Vintage); default:
+    /// Debian's /usr/share/java.
+    #[arg(long, value_name = "PATH")]
+    pub junit_classpath: Option<String>,
+    /// Only the table, no test-run summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Measure only shard I of N (counted from 0) of the selected classes, as `gen --shard`
+    /// splits them; `jforge merge` combines the shards' reports.
+    #[arg(long, value_name = "I/N", value_parser = crate::shard::parse)]
+    pub shard: Option<crate::shard::Shard>,
+}
+
+impl CoverageArgs {
+    /// The flags read, or why they cannot work, before anything starts.
+    fn settings(self) -> Result<Measure> {
+        check_common(None, &self.classes, &self.packages)?;
+        Ok(Measure {
+            classpath: self.classpath,
+            tests: self.tests,
+            project: self.project.settings(),
+            classes: self.classes,
+            packages: self.packages,
+            reports: self.reports.files(),
+            methods: self.methods,
+            java: self.java,
+            junit_classpath: self.junit_classpath,
+            quiet: self.quiet,
+            shard: self.shard,
+        })
+    }
+}
+
+/// What `jforge coverage` measures and reports, read from its flags.
+#[derive(Debug, Clone)]
+struct Measure {
+    classpath: String,
+    tests: Option<PathBuf>,
+    project: Option<ProjectSettings>,
+    classes: Vec<String>,
+    packages: Vec<String>,
+    reports: ReportFiles,
+    methods: bool,
+    java: Option<PathBuf>,
+    junit_classpath: Option<String>,
+    quiet: bool,
+    shard: Option<crate::shard::Shard>,
+}
 
 /// No JDK class source when the JDK has no jmods: only class-path classes can be measured.
 struct NoJdk;
@@ -60,14 +139,14 @@ fn junit_classpath(explicit: Option<&str>) -> Result<Vec<PathBuf>> {
 }
 
 pub fn run(args: CoverageArgs) -> Result<crate::exit::Outcome> {
+    let args = args.settings()?;
     crate::interrupt::install()?;
     crate::interrupt::settle(measure(args))
 }
 
-fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
-    args.check()?;
-    if args.project.project.is_some() {
-        return measure_project(&args);
+fn measure(args: Measure) -> Result<crate::exit::Outcome> {
+    if let Some(project) = &args.project {
+        return measure_project(&args, project);
     }
     if args.classes.is_empty() && args.packages.is_empty() {
         bail!("say which classes to measure: --class NAME (repeatable) or --package PREFIX");
@@ -85,9 +164,9 @@ fn measure(args: CoverageArgs) -> Result<crate::exit::Outcome> {
 /// `coverage --project`: every module holding classes of the selection (all its classes when
 /// none is given) measured with its own tests (`--tests` or its src/test/java) on the class
 /// path its build uses; one report over all modules.
-fn measure_project(args: &CoverageArgs) -> Result<crate::exit::Outcome> {
+fn measure_project(args: &Measure, project: &ProjectSettings) -> Result<crate::exit::Outcome> {
     let runs = crate::project::module_runs(
-        &args.project,
+        project,
         args.java.as_deref(),
         &args.classes,
         &args.packages,
@@ -106,7 +185,7 @@ fn measure_project(args: &CoverageArgs) -> Result<crate::exit::Outcome> {
         }
         eprintln!("module {} ({} classes)", r.module.name, r.classes.len());
         let mut a = args.clone();
-        a.project = Default::default();
+        a.project = None;
         a.classpath = r.module.classpath();
         a.classes = r.classes;
         a.packages.clear();
@@ -122,11 +201,11 @@ fn measure_project(args: &CoverageArgs) -> Result<crate::exit::Outcome> {
 /// The coverage of the selected classes (this shard's) by `tests`, per class, and the
 /// report's `sharding` with `--shard`.
 fn measured(
-    args: &CoverageArgs,
+    args: &Measure,
     tests: PathBuf,
 ) -> Result<(
     Vec<crate::coverage::ClassSummary>,
-    Option<crate::merge::Sharding>,
+    Option<crate::shard::Sharding>,
 )> {
     let java = find_java(args.java.as_deref())?;
     let javac = java
@@ -151,7 +230,7 @@ fn measured(
         Some(s) => s.select(&selected),
         None => selected.clone(),
     };
-    let sharding = args.shard.map(|s| crate::merge::Sharding {
+    let sharding = args.shard.map(|s| crate::shard::Sharding {
         shard: Some(s),
         selected_classes: selected.len(),
         options: format!("coverage {:?} {:?}", args.classes, args.packages),
@@ -192,7 +271,7 @@ fn measured(
 /// The classes named with --class (found on the class path or in the JDK) and the top-level
 /// classes of each --package.
 fn resolve_classes(
-    args: &CoverageArgs,
+    args: &Measure,
     cp: &ClassPath,
     jmods: &mut dyn JdkClasses,
 ) -> Result<Vec<String>> {

@@ -1,6 +1,10 @@
-//! `jforge gen`: the whole run, from the command line to checked JUnit files and a summary.
+//! One `gen` run through the shared pipeline ([`Gen`], a [`Strategy`]): from its settings
+//! to checked JUnit files, the report and a summary. Set-up (classes, operations, literals,
+//! coverage, the concolic helper), generation, the tests built and minimized, then checked
+//! and installed by the shared suite stage.
 
-use crate::cli::{ContractArgs, RunArgs, SuiteArgs, check_common, parse_duration};
+use super::GenSettings;
+use super::classes::{Selected, select_classes};
 use crate::emit::TestCase;
 use crate::emit::output::{Installed, RunOutput};
 use crate::emit::stored::Resolver;
@@ -10,145 +14,19 @@ use crate::generate::finish::{
     EarlierTest, ErrorTest, FinishStats, Selecting, error_tests, regression_tests,
 };
 use crate::generate::literals::LiteralPool;
-use crate::generate::ops::{OpSet, SkipReason, add_view_ops, build_ops_with_stubs};
+use crate::generate::ops::{OpSet, add_view_ops, build_ops_with_stubs};
 use crate::generate::random::{CONSOLE_PROPERTY, GenConfig, Generator, Progress};
 use crate::generate::report::{EarlierSuite, Phases, Report, RunFacts, SuiteCoverage};
 use crate::report::ValidationSummary;
-use crate::select;
 use crate::session::{Session, WorkerSettings};
+use crate::settings::RunSettings;
 use crate::strategy::{Finished, Strategy};
 use crate::suite::check::{CheckSettings, write_and_check};
 use anyhow::{Context, bail};
-use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use regex::Regex;
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-/// `jforge gen`.
-#[derive(Args, Debug, Clone)]
-pub struct GenArgs {
-    #[command(flatten)]
-    pub run: RunArgs,
-    #[command(flatten)]
-    pub suite: SuiteArgs,
-    #[command(flatten)]
-    pub project: crate::cli::ProjectArgs,
-    /// File with one class name per line (# comments allowed).
-    #[arg(long, value_name = "FILE")]
-    pub classlist: Option<PathBuf>,
-    /// Test every public class whose name starts with this package prefix (repeatable).
-    #[arg(long = "package", value_name = "PREFIX")]
-    pub packages: Vec<String>,
-    /// Test every public class of this jar (repeatable; the jar is added to the class path).
-    #[arg(long = "jar", value_name = "JAR")]
-    pub jars: Vec<PathBuf>,
-    /// Only methods whose signature matches (e.g. 'java.util.TreeMap.put\(.*').
-    #[arg(long, value_name = "REGEX")]
-    pub include_methods: Option<String>,
-    /// Leave out methods whose signature matches.
-    #[arg(long, value_name = "REGEX")]
-    pub exclude_methods: Option<String>,
-    /// Call only the methods of this builders file (jforge builders --output); observers of
-    /// the whole class still give the assertions.
-    #[arg(long, value_name = "FILE")]
-    pub builders: Option<PathBuf>,
-    /// Stop after this long: 30s, 2m, 1h, or plain seconds. Default 60s.
-    #[arg(long, value_name = "DURATION")]
-    pub time_limit: Option<String>,
-    /// Stop after this many generated sequences (deterministic with --seed).
-    #[arg(long, value_name = "N")]
-    pub generated_limit: Option<u64>,
-    /// Random seed.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Most regression tests to write (default 1000). The tests that keep the run's coverage
-    /// are chosen first; when they alone are more than the default, they are all written;
-    /// when they are more than a limit you set, the cut is reported with the coverage lost.
-    #[arg(long)]
-    pub output_limit: Option<usize>,
-    #[command(flatten)]
-    pub contracts: ContractArgs,
-    /// After the tests that keep the run's coverage, fill the suite up to --output-limit with
-    /// the most diverse other tests (the default writes only tests that add a distinct
-    /// exception or a distinct value on a covered path).
-    #[arg(long)]
-    pub fill: bool,
-    /// Per-call time limit (default 5s).
-    #[arg(long, value_name = "DURATION")]
-    pub call_timeout: Option<String>,
-    /// Package of all generated test classes (default: each class's tests in its own package;
-    /// tests of JDK classes such as java.* and javax.* go to package `jforge.tests`).
-    #[arg(long, value_name = "PACKAGE")]
-    pub test_package: Option<String>,
-    /// Favour methods that have fewer successful sequences (adaptive weights).
-    #[arg(long)]
-    pub adaptive_weights: bool,
-    /// Measure branch and line coverage of the classes under test on every sequence and use
-    /// it to guide generation (instrumented classes in the workers).
-    #[arg(long, overrides_with = "no_coverage")]
-    pub coverage: bool,
-    /// Turn coverage measurement and guidance off.
-    #[arg(long)]
-    pub no_coverage: bool,
-    /// Measure coverage but do not let it guide generation (for comparisons).
-    #[arg(long)]
-    pub no_guidance: bool,
-    /// With coverage: stop when no new branch was covered for this long (e.g. 10s).
-    #[arg(long, value_name = "DURATION")]
-    pub stop_on_plateau: Option<String>,
-    /// When coverage stops growing, explore the methods with uncovered branches with an SMT
-    /// solver (as `jforge concolic` does) and add the inputs it finds to the run.
-    #[arg(long)]
-    pub concolic: bool,
-    #[command(flatten)]
-    pub solver: crate::concolic::solver::SolverArgs,
-    /// Generate each class on its own (its own seed from --seed and its name, its share of
-    /// --generated-limit and --time-limit), so that its tests do not depend on the other
-    /// classes of the run; implied by --shard, whose shards then add up to this run.
-    #[arg(long)]
-    pub per_class: bool,
-}
-
-impl GenArgs {
-    /// Refuses flag values that cannot work, before anything starts.
-    pub fn check(&self) -> anyhow::Result<()> {
-        check_common(self.run.workers, &self.run.classes, &self.packages)?;
-        if self.project.project.is_some() && !self.jars.is_empty() {
-            anyhow::bail!(
-                "--jar cannot be used with --project: Maven gives each module's class path; select classes with --class or --package"
-            );
-        }
-        crate::cli::check_project_suite(&self.project, &self.suite)?;
-        for j in &self.jars {
-            if !j.is_file() && !j.is_dir() {
-                anyhow::bail!(
-                    "--jar {}: {}; pass the path of a jar file (or a folder of classes)",
-                    j.display(),
-                    if j.exists() {
-                        "not a file"
-                    } else {
-                        "no such file"
-                    }
-                );
-            }
-        }
-        Ok(())
-    }
-
-    /// `--output-dir`, else `jforge-tests`.
-    pub fn output_dir(&self) -> PathBuf {
-        self.suite
-            .output_dir
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("jforge-tests"))
-    }
-}
-
-fn method_filter(re: Option<&str>, flag: &str) -> anyhow::Result<Option<Regex>> {
-    re.map(|r| crate::cli::parse_regex(flag, r)).transpose()
-}
 
 /// Whether `gen` measures coverage without `--coverage` (see ARCHITECTURE.md, "Coverage
 /// guidance": decided by measured throughput cost).
@@ -165,122 +43,17 @@ fn finish_budget(limit: Duration) -> Duration {
     (limit / 4).max(Duration::from_secs(20))
 }
 
-/// Runs `jforge gen` through the shared pipeline (`crate::strategy::drive`); the outcome says
-/// whether error-revealing tests were written (exit 3). An interrupted run (Ctrl-C, SIGTERM)
-/// exits with status 130 from the signal handler, see `crate::interrupt`.
-pub fn run(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
-    if let Some(dir) = args.project.project.clone() {
-        return run_project(args, &dir);
-    }
-    run_one(args)
-}
-
-/// One `gen` run on a class path: per class with `--per-class` or `--shard`
-/// (`crate::per_class`), else all classes in one generator.
-pub fn run_one(args: GenArgs) -> anyhow::Result<crate::exit::Outcome> {
-    if args.per_class || args.run.shard.is_some() {
-        return crate::per_class::run(args);
-    }
+/// One `gen` run on a class path, all its classes in one generator.
+pub(super) fn drive(args: GenSettings) -> anyhow::Result<crate::exit::Outcome> {
     crate::strategy::drive(Gen {
         args,
         prepared: None,
     })
 }
 
-/// The classes a run selects (as [`Gen`] selects them), for `--per-class`: checked, loaded
-/// and not tested ones listed; no worker starts unless the JDK has no jmods.
-pub(crate) fn plan_classes(args: &GenArgs) -> anyhow::Result<Selected> {
-    args.check()?;
-    crate::strategy::look(&args.run, &args.jars, |session| {
-        check_class_versions(session, args)?;
-        select_classes(session, args)
-    })
-}
-
-/// `gen --project DIR`: one run per module (each with the whole `--time-limit`), on the
-/// class path its build uses, into its `src/test/java`, with the JUnit it declares; error
-/// tests next to them as `...ErrorCases`, which `mvn test` skips (the summary prints the
-/// command that runs them). `--class`/`--package` narrow each module's classes; a module
-/// without any of them is skipped.
-fn run_project(args: GenArgs, dir: &std::path::Path) -> anyhow::Result<crate::exit::Outcome> {
-    use crate::exit::Outcome;
-    args.check()?;
-    let modules = crate::project::plan(&args.project, args.run.java.as_deref())?;
-    let selects =
-        !args.run.classes.is_empty() || !args.packages.is_empty() || args.classlist.is_some();
-    let (mut outcome, mut ran) = (Outcome::Clean, 0);
-    for m in &modules {
-        let classes = crate::project::classes_of(m)?;
-        let wanted = |c: &String| {
-            args.run
-                .classes
-                .iter()
-                .any(|n| crate::select::normalize(n) == *c)
-                || args
-                    .packages
-                    .iter()
-                    .any(|p| c.starts_with(p.trim_end_matches(".*")))
-        };
-        if classes.is_empty()
-            || (selects && args.classlist.is_none() && !classes.iter().any(wanted))
-        {
-            eprintln!("note: module {}: no classes to test, skipped", m.name);
-            continue;
-        }
-        eprintln!(
-            "module {} ({} classes, JUnit {})",
-            m.name,
-            classes.len(),
-            m.junit.unwrap_or(4)
-        );
-        let mut a = args.clone();
-        a.project = Default::default();
-        a.run.classpath = m.classpath();
-        if !selects {
-            a.jars = vec![m.classes.clone()];
-        }
-        if selects {
-            a.run
-                .classes
-                .retain(|n| classes.contains(&crate::select::normalize(n)));
-            a.packages.retain(|p| {
-                classes
-                    .iter()
-                    .any(|c| c.starts_with(p.trim_end_matches(".*")))
-            });
-        }
-        crate::project::suite_into(m, &mut a.suite)?;
-        if modules.len() > 1 {
-            a.run.stats_json = args
-                .run
-                .stats_json
-                .as_ref()
-                .map(|p| crate::project::per_module(p, &m.name));
-        }
-        let o = run_one(a)?;
-        if o == Outcome::ErrorsFound {
-            outcome = o;
-        }
-        ran += 1;
-    }
-    if ran == 0 {
-        anyhow::bail!(
-            "no module of {} has the classes named by --class/--package",
-            dir.display()
-        );
-    }
-    if outcome == Outcome::ErrorsFound {
-        println!(
-            "error-revealing tests are in src/test/java as *ErrorCases, which `mvn test` does not run; run them with:\n  {}",
-            crate::project::errors_command(dir)
-        );
-    }
-    Ok(outcome)
-}
-
 /// `jforge gen`: feedback-directed random generation (Randoop) guided by coverage.
 pub struct Gen {
-    args: GenArgs,
+    args: GenSettings,
     /// Set by [`Strategy::prepare`].
     prepared: Option<Prepared>,
 }
@@ -305,56 +78,15 @@ struct Limits {
 }
 
 impl Limits {
-    fn parse(args: &GenArgs) -> anyhow::Result<Limits> {
-        Ok(Limits {
-            time_limit: match (&args.time_limit, args.generated_limit) {
-                (Some(t), _) => Some(parse_duration(t).context("--time-limit")?),
-                (None, Some(_)) => None,
-                (None, None) => Some(Duration::from_secs(60)),
-            },
-            call_timeout: match &args.call_timeout {
-                Some(t) => parse_duration(t).context("--call-timeout")?,
-                None => Duration::from_secs(5),
-            },
+    fn of(args: &GenSettings) -> Limits {
+        Limits {
+            time_limit: args.time_limit,
+            call_timeout: args.call_timeout,
             output_limit: args.output_limit.unwrap_or(DEFAULT_OUTPUT_LIMIT),
-            include: method_filter(args.include_methods.as_deref(), "--include-methods")?,
-            exclude: method_filter(args.exclude_methods.as_deref(), "--exclude-methods")?,
-            stop_on_plateau: args
-                .stop_on_plateau
-                .as_deref()
-                .map(parse_duration)
-                .transpose()
-                .context("--stop-on-plateau")?,
-        })
-    }
-}
-
-/// The classes a run tests.
-pub(crate) struct Selected {
-    pub(crate) classes: Vec<String>,
-    /// Found through --package/--jar and not tested, with the reason.
-    pub(crate) skipped: Vec<(String, SkipReason)>,
-    /// Named with --class/--classlist (an error when one cannot be tested).
-    pub(crate) explicit: HashSet<String>,
-}
-
-impl Selected {
-    /// The classes coverage measures: the classes under test and the classes of their
-    /// packages or jars that tests cannot name (`ClassNotPublic`). Why the latter: with
-    /// `--package`/`--jar` the user's measure is the package's (a build's JaCoCo report
-    /// counts every class file), and much of a package's code lives in package-private
-    /// classes its public API returns (guava collect: 2,292 of 6,114 branches). Measured,
-    /// a sequence that reaches new code there is a regression candidate and its test is
-    /// written; unmeasured, it was kept only by chance.
-    pub(crate) fn measured(&self) -> Vec<String> {
-        let mut all = self.classes.clone();
-        all.extend(
-            self.skipped
-                .iter()
-                .filter(|(_, why)| *why == SkipReason::ClassNotPublic)
-                .map(|(c, _)| c.clone()),
-        );
-        all
+            include: args.include_methods.clone(),
+            exclude: args.exclude_methods.clone(),
+            stop_on_plateau: args.stop_on_plateau,
+        }
     }
 }
 
@@ -373,14 +105,13 @@ impl Strategy for Gen {
     const COMMAND: &'static str = "gen";
     type Stats = Report;
 
-    fn run_args(&self) -> &RunArgs {
+    fn run_settings(&self) -> &RunSettings {
         &self.args.run
     }
 
     fn prepare(&mut self) -> anyhow::Result<()> {
         let args = &self.args;
-        args.check()?;
-        let limits = Limits::parse(args)?;
+        let limits = Limits::of(args);
         let out = RunOutput::for_suite(
             Tool::Gen,
             &args.suite,
@@ -388,7 +119,7 @@ impl Strategy for Gen {
             args.test_package.clone(),
         )?
         .context("internal error: gen writes a suite")?;
-        let solver = concolic_solver(args)?;
+        let solver = args.solver.clone();
         self.prepared = Some(Prepared {
             solver,
             limits,
@@ -426,7 +157,6 @@ impl Strategy for Gen {
             mut out,
         } = prepared.context(NOT_PREPARED)?;
         // ---- set-up: classes, operations, literals, coverage, workers
-        check_class_versions(&session, &args)?;
         let sel = select_classes(&mut session, &args)?;
         let mut ops = operations(&session, &args, &limits, &sel)?;
         let literals = literal_pool(&session.model, &sel.classes);
@@ -506,7 +236,7 @@ const NOT_PREPARED: &str = "internal error: jforge gen ran before its flags were
 /// What every step after set-up reads: the flags, the session, the selected classes, their
 /// operations and the coverage set-up (all fixed once the workers start).
 struct GenRun<'r> {
-    args: &'r GenArgs,
+    args: &'r GenSettings,
     limits: &'r Limits,
     session: &'r Session,
     sel: &'r Selected,
@@ -649,8 +379,11 @@ impl GenRun<'_> {
     ) -> Report {
         let stats = pool.stats();
         pool.shutdown();
+        let output_dir = self.args.output_dir();
         let mut report = Report::build(&RunFacts {
-            args: self.args,
+            output_dir: &output_dir,
+            seed: self.args.seed,
+            concolic: self.args.solver.is_some(),
             classes: &self.sel.classes,
             skipped_classes: &self.sel.skipped,
             ops: self.ops,
@@ -671,7 +404,7 @@ impl GenRun<'_> {
         report.phase_seconds = phases(timing);
         report.worker_seconds.instrumenting = timing.instrument.as_secs_f64();
         report.output = out.summary(
-            self.args.suite.checking.junit_classpath.as_deref(),
+            self.args.suite.junit_classpath.as_deref(),
             &self.session.entries,
             &suite.installed.files,
             &suite.installed.replaced,
@@ -680,85 +413,11 @@ impl GenRun<'_> {
     }
 }
 
-/// Refuses class files newer than the JDK can run, before anything is loaded.
-fn check_class_versions(session: &Session, args: &GenArgs) -> anyhow::Result<()> {
-    select::check_class_versions(
-        &args.run.classes,
-        args.classlist.as_deref(),
-        &args.packages,
-        &args.jars,
-        &session.cp,
-        session.java.version,
-    )
-}
-
-/// Resolves --class/--classlist/--package/--jar into the public classes to test and loads
-/// them and their helper classes into the model.
-fn select_classes(session: &mut Session, args: &GenArgs) -> anyhow::Result<Selected> {
-    let sel = session.with_classes(|model, cp, jdk| {
-        let sel = select::resolve(
-            &args.run.classes,
-            args.classlist.as_deref(),
-            &args.packages,
-            &args.jars,
-            cp,
-            jdk,
-        )?;
-        let mut classes = Vec::new();
-        let mut skipped = Vec::new();
-        let mut explicit = HashSet::new();
-        for asked in &sel.explicit {
-            // `Outer.Inner` names `Outer$Inner` when it is no class itself
-            let found = select::find_class(asked, &mut |n| Ok(model.load(cp, jdk, n)?.is_some()))?;
-            let Some(c) = found else {
-                return Err(select::unknown_class_error(asked, cp, jdk));
-            };
-            let Some(ci) = model.get(&c) else {
-                return Err(select::unknown_class_error(asked, cp, jdk));
-            };
-            let c = &c;
-            if matches!(ci.nesting, crate::model::Nesting::Local) || !ci.is_public() {
-                bail!(
-                    "class {c} is not public: jforge tests public classes through their public API"
-                );
-            }
-            if !model.is_accessible(c) {
-                bail!("class {c} is nested in a class that is not public, so tests cannot name it");
-            }
-            classes.push(c.clone());
-            explicit.insert(c.clone());
-        }
-        for c in &sel.discovered {
-            let found = model.load(cp, jdk, c)?.is_some();
-            if found && model.is_accessible(c) {
-                classes.push(c.clone());
-            } else if found {
-                skipped.push((c.clone(), SkipReason::ClassNotPublic));
-            } else {
-                skipped.push((c.clone(), SkipReason::ClassNotFound));
-            }
-        }
-        // The producer graph's classes only supply arguments; one that cannot be read is
-        // simply unused. So is the enum that stands in for `E extends Enum<E>`.
-        crate::model::producers::load_closure(model, cp, jdk, &classes);
-        let _ = model.load(cp, jdk, crate::generate::ops::ENUM_STAND_IN);
-        Ok(Selected {
-            classes,
-            skipped,
-            explicit,
-        })
-    })?;
-    if sel.classes.is_empty() {
-        bail!("none of the selected classes is public: nothing to test");
-    }
-    Ok(sel)
-}
-
 /// The operations of the selected classes (after --include/--exclude-methods and
 /// --builders); an explicitly named class with nothing to call is an error.
 fn operations(
     session: &Session,
-    args: &GenArgs,
+    args: &GenSettings,
     limits: &Limits,
     sel: &Selected,
 ) -> anyhow::Result<OpSet> {
@@ -833,7 +492,7 @@ fn literal_pool(model: &crate::model::Model, classes: &[String]) -> LiteralPool 
 /// both, one class folder, and `measured` says whether it has probes.
 fn coverage_setup(
     session: &mut Session,
-    args: &GenArgs,
+    args: &GenSettings,
     limits: &Limits,
     sel: &Selected,
     ops: &mut OpSet,
@@ -915,31 +574,6 @@ fn coverage_setup(
     Ok(Some(setup))
 }
 
-/// `--concolic`: the solver (a clear message when none is installed) and what the helper
-/// needs of the run (coverage, a JDK); without `--concolic` nothing needs a solver.
-fn concolic_solver(args: &GenArgs) -> anyhow::Result<Option<crate::concolic::solver::SolverSpec>> {
-    if !args.concolic {
-        // Why an error and not a warning: a solver flag without --concolic would be ignored,
-        // and the user who typed it expects the solver to run.
-        let given = args.solver.given();
-        if !given.is_empty() {
-            bail!(
-                "{} {} only to gen's concolic helper: add --concolic (or drop {})",
-                given.join(" and "),
-                if given.len() == 1 { "applies" } else { "apply" },
-                if given.len() == 1 { "it" } else { "them" }
-            );
-        }
-        return Ok(None);
-    }
-    if args.no_coverage {
-        bail!(
-            "--concolic starts when coverage stops growing, so it needs coverage (drop --no-coverage)"
-        );
-    }
-    args.solver.resolve().map(Some)
-}
-
 /// `--concolic`: the classes under test instrumented in trace mode, for the helper's own
 /// pool (made before gen's pool is taken: instrumenting may read JDK classes through it).
 fn traced_setup(
@@ -963,12 +597,12 @@ fn traced_setup(
     Ok(Some(setup))
 }
 
-fn gen_config(args: &GenArgs, limits: &Limits) -> GenConfig {
+fn gen_config(args: &GenSettings, limits: &Limits) -> GenConfig {
     GenConfig {
         seed: args.seed,
         time_limit: limits.time_limit,
         generated_limit: args.generated_limit,
-        error_exceptions: crate::contracts::error_exceptions(&args.contracts.error_exceptions),
+        error_exceptions: crate::contracts::error_exceptions(&args.error_exceptions),
         adaptive: args.adaptive_weights,
         max_candidates: (limits.output_limit * 4).max(100),
         stop_on_plateau: limits.stop_on_plateau,
@@ -982,7 +616,7 @@ fn gen_config(args: &GenArgs, limits: &Limits) -> GenConfig {
 fn generate(
     generator: &mut Generator,
     pool: &mut crate::runner::Pool,
-    args: &GenArgs,
+    args: &GenSettings,
     limits: &Limits,
     setup_time: Duration,
 ) -> anyhow::Result<Duration> {
@@ -1008,7 +642,7 @@ fn generate(
 fn build_tests(
     generator: &Generator,
     pool: &mut crate::runner::Pool,
-    args: &GenArgs,
+    args: &GenSettings,
     how: &Selecting,
     fstats: &mut FinishStats,
 ) -> anyhow::Result<(Vec<TestCase>, Vec<ErrorTest>)> {
@@ -1139,7 +773,7 @@ fn phases(t: &Timing) -> Phases {
     }
 }
 
-fn progress_bar(args: &GenArgs, time_limit: Option<Duration>) -> ProgressBar {
+fn progress_bar(args: &GenSettings, time_limit: Option<Duration>) -> ProgressBar {
     if args.run.quiet {
         return ProgressBar::hidden();
     }

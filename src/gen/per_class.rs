@@ -15,9 +15,10 @@
 //! of the other classes" that stays true when any of those change. Its price is one worker
 //! start and one check per class (ARCHITECTURE.md, "Shards").
 
+use super::GenSettings;
+use super::classes::Selected;
 use crate::exit::Outcome;
-use crate::gen_cmd::GenArgs;
-use crate::merge::Sharding;
+use crate::shard::Sharding;
 use crate::shard::{class_seed, share};
 use anyhow::{Context, Result};
 use serde_json::Value;
@@ -25,8 +26,8 @@ use std::time::Duration;
 
 /// Runs `gen` once per class of this shard (all classes without `--shard`) and writes the
 /// merged report.
-pub fn run(args: GenArgs) -> Result<Outcome> {
-    let sel = crate::gen_cmd::plan_classes(&args)?;
+pub(super) fn run(args: GenSettings) -> Result<Outcome> {
+    let sel = super::classes::plan_classes(&args)?;
     let mine = match args.run.shard {
         Some(s) => s.select(&sel.classes),
         None => sel.classes.clone(),
@@ -34,7 +35,7 @@ pub fn run(args: GenArgs) -> Result<Outcome> {
     let sharding = Sharding {
         shard: args.run.shard,
         selected_classes: sel.classes.len(),
-        options: options_key(&args),
+        options: args.options_key.clone(),
     };
     if mine.is_empty()
         && let Some(s) = args.run.shard
@@ -48,7 +49,7 @@ pub fn run(args: GenArgs) -> Result<Outcome> {
         .context("creating a temporary folder")?;
     let mut outcome = Outcome::Clean;
     let mut parts = Vec::new();
-    let deadline = time_limit(&args)?.map(|t| std::time::Instant::now() + t);
+    let deadline = args.time_limit.map(|t| std::time::Instant::now() + t);
     for (i, class) in mine.iter().enumerate() {
         if !args.run.quiet {
             eprintln!("class {} of {}: {class}", i + 1, mine.len());
@@ -61,7 +62,7 @@ pub fn run(args: GenArgs) -> Result<Outcome> {
             (left / (mine.len() - i) as u32).max(Duration::from_secs(1))
         });
         let one = class_args(&args, class, &json, sel.classes.len(), time);
-        match crate::gen_cmd::run_one(one) {
+        match super::run::drive(one) {
             Ok(o) => {
                 if o == Outcome::ErrorsFound {
                     outcome = o;
@@ -87,12 +88,12 @@ pub fn run(args: GenArgs) -> Result<Outcome> {
 /// One class's flags: the class alone (jars moved to the class path), its seed and shares of
 /// the limits.
 fn class_args(
-    args: &GenArgs,
+    args: &GenSettings,
     class: &str,
     json: &std::path::Path,
     selected: usize,
     time: Option<Duration>,
-) -> GenArgs {
+) -> GenSettings {
     let mut a = args.clone();
     a.per_class = false;
     a.run.shard = None;
@@ -107,18 +108,9 @@ fn class_args(
     a.run.classpath = cp.join(":");
     a.seed = class_seed(args.seed, class);
     a.generated_limit = args.generated_limit.map(|n| share(n, selected));
-    a.time_limit = time.map(|t| format!("{}ms", t.as_millis()));
+    a.time_limit = time.map(|t| Duration::from_millis(t.as_millis() as u64));
     a.run.stats_json = Some(json.to_path_buf());
     a
-}
-
-/// The run's time limit, as `gen` reads it (60 s unless only --generated-limit is given).
-fn time_limit(args: &GenArgs) -> Result<Option<Duration>> {
-    Ok(match (&args.time_limit, args.generated_limit) {
-        (Some(t), _) => Some(crate::cli::parse_duration(t).context("--time-limit")?),
-        (None, Some(_)) => None,
-        (None, None) => Some(Duration::from_secs(60)),
-    })
 }
 
 /// A class's report, with the run's `--seed` in place of the class's own.
@@ -135,12 +127,7 @@ fn read_part(json: &std::path::Path, seed: u64) -> Result<Value> {
 
 /// The envelope of a report with no part (a shard without classes) and the run's own
 /// fields: the classes selection skipped, `sharding`.
-fn finish_report(
-    merged: &mut Value,
-    args: &GenArgs,
-    sel: &crate::gen_cmd::Selected,
-    sharding: &Sharding,
-) {
+fn finish_report(merged: &mut Value, args: &GenSettings, sel: &Selected, sharding: &Sharding) {
     let Some(m) = merged.as_object_mut() else {
         return;
     };
@@ -166,40 +153,4 @@ fn finish_report(
         "sharding".into(),
         serde_json::to_value(sharding).unwrap_or_default(),
     );
-}
-
-/// The options that decide what a class's run does: two shards with another key are of
-/// different runs (`jforge merge` refuses them). Paths of the class path and the output are
-/// left out (they differ between machines); the selection and the limits are in.
-fn options_key(a: &GenArgs) -> String {
-    let jar_names: Vec<String> = a
-        .jars
-        .iter()
-        .filter_map(|j| j.file_name().map(|n| n.to_string_lossy().to_string()))
-        .collect();
-    format!(
-        "gen seed={} generated-limit={:?} time-limit={:?} output-limit={:?} class={:?} package={:?} classlist={:?} jar={:?} include={:?} exclude={:?} builders={:?} fill={} coverage={}/{}/{} adaptive={} junit={} tests-per-file={} test-package={:?} error-exceptions={:?} call-timeout={:?} plateau={:?}",
-        a.seed,
-        a.generated_limit,
-        a.time_limit,
-        a.output_limit,
-        a.run.classes,
-        a.packages,
-        a.classlist.as_ref().and_then(|c| c.file_name()),
-        jar_names,
-        a.include_methods,
-        a.exclude_methods,
-        a.builders.as_ref().and_then(|b| b.file_name()),
-        a.fill,
-        a.coverage,
-        a.no_coverage,
-        a.no_guidance,
-        a.adaptive_weights,
-        a.suite.junit,
-        a.suite.tests_per_file,
-        a.test_package,
-        a.contracts.error_exceptions,
-        a.call_timeout,
-        a.stop_on_plateau,
-    )
 }

@@ -3,11 +3,12 @@
 //! Flag names follow `jforge exhaustive` for the same concepts (scope, domains, omitted fields).
 
 use crate::builders::{self, Algorithm, Env, Options, ga};
-use crate::cli::{DomainArgs, ExhaustiveArgs, RunArgs};
-use crate::exhaustive::Settings;
+use crate::exhaustive::{DomainInput, Settings};
+use crate::flags::{DomainArgs, ProjectArgs, RunArgs};
 use crate::report::StopReason;
 use crate::select;
 use crate::session::{Session, WorkerSettings};
+use crate::settings::{ProjectSettings, RunSettings, parse_duration};
 use crate::strategy::{Finished, Strategy};
 use anyhow::{Context, bail};
 use clap::Args;
@@ -20,7 +21,7 @@ pub struct BuildersArgs {
     #[command(flatten)]
     pub run: RunArgs,
     #[command(flatten)]
-    pub project: crate::cli::ProjectArgs,
+    pub project: ProjectArgs,
     /// Search: hc (hill climbing on structure counts, BEAPI) or ga (genetic algorithm on
     /// field extensions, FASE'19).
     #[arg(long, value_enum, default_value = "hc")]
@@ -89,27 +90,48 @@ pub struct BuildersArgs {
 }
 
 impl BuildersArgs {
-    /// `--time-limit`, parsed.
-    fn time_limit(&self) -> anyhow::Result<Option<std::time::Duration>> {
-        self.time_limit
-            .as_deref()
-            .map(|t| crate::cli::parse_duration(t).context("--time-limit"))
-            .transpose()
-    }
-
-    /// The same settings in `jforge exhaustive`'s terms: the shared run and domain flags, the
-    /// scope, and `modCount` omitted unless `--omit-fields` says otherwise ('' keeps all).
-    fn exhaustive(&self) -> ExhaustiveArgs {
+    /// The flags read once into the plain settings of a run, or why they cannot work, before
+    /// anything starts.
+    pub fn settings(self) -> anyhow::Result<Plan> {
+        self.check()?;
+        let parse = |t: &Option<String>, flag: &'static str| {
+            t.as_deref()
+                .map(|t| parse_duration(t).context(flag))
+                .transpose()
+        };
+        let time_limit = parse(&self.time_limit, "--time-limit")?;
+        let compare_gen = parse(&self.compare_gen, "--compare-gen")?;
+        // `modCount` omitted unless --omit-fields says otherwise ('' keeps all).
         let mut domain = self.domain.clone();
         domain.omit_fields = Some(domain.omit_fields.unwrap_or_else(|| "modCount".into()))
             .filter(|o| !o.trim().is_empty());
-        ExhaustiveArgs {
-            run: self.run.clone(),
-            scope: Some(self.scope),
-            domain,
-            time_limit: self.time_limit.clone(),
-            ..ExhaustiveArgs::default()
-        }
+        Ok(Plan {
+            run: self.run.settings(),
+            project: self.project.settings(),
+            input: domain.input(Some(self.scope), None, None, None),
+            batch: self.domain.batch,
+            max_memory: self.domain.max_memory,
+            algorithm: self.algorithm,
+            output: self.output,
+            verify: self.verify,
+            seed: self.seed,
+            observer_sequences: self.observer_sequences,
+            max_combinations: self.max_combinations,
+            ga: ga::Params {
+                generations: self.generations,
+                population: self.population,
+                crossover: self.crossover_rate,
+                mutation: self.mutation_rate,
+                w1: self.w1,
+                w2: self.w2,
+                w3: self.w3,
+                seed: self.seed,
+                paper_fitness: self.paper_fitness,
+            },
+            compare_gen,
+            no_search_check: self.no_search_check,
+            time_limit,
+        })
     }
 
     fn check(&self) -> anyhow::Result<()> {
@@ -138,7 +160,6 @@ impl BuildersArgs {
                 bail!("{flag} {w}: the weights of the tie-break term must be at least 1");
             }
         }
-        self.time_limit()?;
         if self.population == 0 {
             bail!("--population must be at least 1 (default 30)");
         }
@@ -146,10 +167,35 @@ impl BuildersArgs {
     }
 }
 
+/// A run of `jforge builders`, read from its flags: the input space in `jforge exhaustive`'s
+/// terms (the scope, the domains), and the search's own settings.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    run: RunSettings,
+    project: Option<ProjectSettings>,
+    input: DomainInput,
+    batch: usize,
+    max_memory: Option<u64>,
+    algorithm: Algorithm,
+    output: Option<PathBuf>,
+    verify: Option<PathBuf>,
+    seed: u64,
+    observer_sequences: u64,
+    max_combinations: u64,
+    ga: ga::Params,
+    compare_gen: Option<std::time::Duration>,
+    no_search_check: bool,
+    time_limit: Option<std::time::Duration>,
+}
+
 /// Runs `jforge builders` through the shared pipeline (`crate::strategy::drive`).
 pub fn run(args: BuildersArgs) -> anyhow::Result<crate::exit::Outcome> {
-    if args.project.project.is_some() {
-        return run_project(args);
+    run_plan(args.settings()?)
+}
+
+fn run_plan(args: Plan) -> anyhow::Result<crate::exit::Outcome> {
+    if let Some(project) = args.project.clone() {
+        return run_project(args, &project);
     }
     crate::strategy::drive(Builders {
         args,
@@ -160,26 +206,26 @@ pub fn run(args: BuildersArgs) -> anyhow::Result<crate::exit::Outcome> {
 /// `builders --project`: one run per module holding some of the `--class` classes, on the
 /// class path its build uses; `--output` and `--stats-json` get the module's name when
 /// several modules run.
-fn run_project(args: BuildersArgs) -> anyhow::Result<crate::exit::Outcome> {
+fn run_project(args: Plan, project: &ProjectSettings) -> anyhow::Result<crate::exit::Outcome> {
     if args.run.classes.is_empty() {
         bail!("builders --project needs the classes to study: --class NAME (repeatable)");
     }
-    crate::project::run_modules(&args.project, &args.run, false, |m, shared| {
+    crate::project::run_modules(project, &args.run, false, |m, shared| {
         let mut a = args.clone();
-        a.project = Default::default();
+        a.project = None;
         a.run = shared;
         if m.many {
             a.output =
                 (args.output.as_ref()).map(|p| crate::project::per_module(p, &m.module.name));
         }
-        run(a)
+        run_plan(a)
     })
 }
 
 /// `jforge builders`: builder identification (BEAPI's hill climbing, or the genetic
 /// algorithm of FASE'19).
 pub struct Builders {
-    args: BuildersArgs,
+    args: Plan,
     /// Set by [`Strategy::prepare`].
     prepared: Option<Prepared>,
 }
@@ -209,25 +255,19 @@ impl Strategy for Builders {
     const COMMAND: &'static str = "builders";
     type Stats = BuildersStats;
 
-    fn run_args(&self) -> &RunArgs {
+    fn run_settings(&self) -> &RunSettings {
         &self.args.run
     }
 
     fn prepare(&mut self) -> anyhow::Result<()> {
         let args = &self.args;
-        args.check()?;
-        let settings = Settings::from_args(&args.exhaustive())?;
+        let settings = Settings::read(&args.input)?;
         let given = args
             .verify
             .as_deref()
             .map(crate::exhaustive::read_builders_file)
             .transpose()?;
-        let compare_gen = args
-            .compare_gen
-            .as_deref()
-            .map(crate::cli::parse_duration)
-            .transpose()
-            .context("--compare-gen")?;
+        let compare_gen = args.compare_gen;
         if let Some(o) = &args.output {
             // fail now rather than after the search
             std::fs::write(o, "").with_context(|| {
@@ -289,9 +329,9 @@ impl Strategy for Builders {
             ops: &ops,
             classes: &classes,
             settings: &settings,
-            batch: args.domain.batch,
-            memory_budget: crate::exhaustive::memory_budget(&args.exhaustive()),
-            deadline: args.time_limit()?.map(|t| (started + t, t)),
+            batch: args.batch,
+            memory_budget: crate::exhaustive::memory_budget(args.max_memory),
+            deadline: args.time_limit.map(|t| (started + t, t)),
         };
         let stop_reason = match (&given, args.algorithm) {
             (Some(_), _) => StopReason::Verified,
@@ -336,23 +376,13 @@ impl Strategy for Builders {
     }
 }
 
-fn options(args: &BuildersArgs, given: Option<Vec<regex::Regex>>) -> Options {
+fn options(args: &Plan, given: Option<Vec<regex::Regex>>) -> Options {
     Options {
         algorithm: args.algorithm,
         seed: args.seed,
         observer_sequences: args.observer_sequences,
         max_combinations: args.max_combinations,
-        ga: ga::Params {
-            generations: args.generations,
-            population: args.population,
-            crossover: args.crossover_rate,
-            mutation: args.mutation_rate,
-            w1: args.w1,
-            w2: args.w2,
-            w3: args.w3,
-            seed: args.seed,
-            paper_fitness: args.paper_fitness,
-        },
+        ga: args.ga.clone(),
         search_check: !args.no_search_check,
         given,
         quiet: args.run.quiet,

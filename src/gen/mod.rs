@@ -1,0 +1,73 @@
+//! `jforge gen`: feedback-directed random generation (Randoop) guided by coverage, as a
+//! command. It composes the random generator (`crate::generate`), the concolic helper
+//! (`crate::concolic::hybrid`, `--concolic`), the shared pipeline (`crate::strategy`) and the
+//! suite stage (`crate::suite`):
+//!
+//! ```text
+//! classes.rs    the classes a run tests, resolved, checked and loaded
+//! cmd.rs        the flags (GenArgs), read once into GenSettings; --project: one run per module
+//! per_class.rs  --per-class / --shard: one run per class, the reports merged
+//! run.rs        one run (Gen, a Strategy): set-up, generation, tests, check, report
+//! ```
+
+mod classes;
+pub mod cmd;
+mod per_class;
+mod run;
+
+use crate::concolic::solver::SolverSpec;
+use crate::settings::{ProjectSettings, RunSettings, SuiteSettings};
+use regex::Regex;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A `gen` run, read from its flags: plain values, every duration and pattern parsed.
+#[derive(Debug, Clone)]
+pub struct GenSettings {
+    pub run: RunSettings,
+    pub suite: SuiteSettings,
+    pub project: Option<ProjectSettings>,
+    /// `--classlist`: a file of class names.
+    pub classlist: Option<PathBuf>,
+    /// `--package` prefixes.
+    pub packages: Vec<String>,
+    /// `--jar`: every public class of these jars (added to the class path).
+    pub jars: Vec<PathBuf>,
+    pub include_methods: Option<Regex>,
+    pub exclude_methods: Option<Regex>,
+    /// `--builders FILE`: call only these methods of the classes under test.
+    pub builders: Option<PathBuf>,
+    /// `--time-limit` (60 s unless only `--generated-limit` is given; `None`: no limit).
+    pub time_limit: Option<Duration>,
+    pub generated_limit: Option<u64>,
+    pub seed: u64,
+    /// `--output-limit` as given (the default applies when `None`, and the cut is then soft).
+    pub output_limit: Option<usize>,
+    /// `--error-exceptions`.
+    pub error_exceptions: Vec<String>,
+    pub fill: bool,
+    pub call_timeout: Duration,
+    pub test_package: Option<String>,
+    pub adaptive_weights: bool,
+    /// `--coverage`, `--no-coverage`, `--no-guidance` as given.
+    pub coverage: bool,
+    pub no_coverage: bool,
+    pub no_guidance: bool,
+    pub stop_on_plateau: Option<Duration>,
+    /// `--concolic`: the solver, found before anything starts.
+    pub solver: Option<SolverSpec>,
+    pub per_class: bool,
+    /// The options that decide what a class's run does, as given (`--per-class`, `--shard`:
+    /// the report's `sharding.options`, which `jforge merge` compares between shards).
+    pub options_key: String,
+}
+
+impl GenSettings {
+    /// `--output-dir`, else `jforge-tests`.
+    pub fn output_dir(&self) -> PathBuf {
+        self.suite
+            .output_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("jforge-tests"))
+    }
+}
