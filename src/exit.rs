@@ -1,5 +1,5 @@
-//! The exit status of the jforge process: one definition for every command (README, "Exit
-//! status"; `jforge --help` prints the same table).
+//! The exit status of the jforge process: one definition for every command (docs/reports.md,
+//! "Exit status"; `jforge --help` prints the same table).
 //!
 //! Commands return `anyhow::Result<Outcome>`. An error exits with 2 (input or environment)
 //! unless it was tagged with [`internal`] (a bug in jforge) or [`budget`] (a limit was

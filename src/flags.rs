@@ -31,15 +31,15 @@ pub struct RunArgs {
     /// the workers, 1-8 GiB each, as the structures kept live for reuse are held there).
     #[arg(long, value_name = "MIB")]
     pub worker_heap: Option<u32>,
-    /// Write a JSON report here (README, "Reports").
+    /// Write a JSON report here (docs/reports.md).
     #[arg(long, value_name = "FILE")]
     pub stats_json: Option<PathBuf>,
     /// Hide the progress bar and progress lines.
     #[arg(long, short)]
     pub quiet: bool,
     /// Test only shard I of N (counted from 0) of the selected classes: a class's shard
-    /// depends on its name alone; `jforge merge` combines the shards' reports (README,
-    /// "Beyond one machine"). gen then generates each class on its own (`--per-class`).
+    /// depends on its name alone; `jforge merge` combines the shards' reports
+    /// (docs/shards.md). gen then generates each class on its own (`--per-class`).
     #[arg(long, value_name = "I/N", value_parser = crate::shard::parse)]
     pub shard: Option<crate::shard::Shard>,
 }

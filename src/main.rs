@@ -50,7 +50,7 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     // A panic is a bug in jforge: one short line (with the backtrace only when RUST_BACKTRACE
-    // asks for it), then exit 1 (README, "Exit status").
+    // asks for it), then exit 1 (docs/reports.md, "Exit status").
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         eprintln!("error: {}", exit::panic_line(info));

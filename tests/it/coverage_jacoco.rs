@@ -1,7 +1,7 @@
 //! Agreement with JaCoCo (Debian package libjacoco-java): jforge writes a suite for
 //! commons-lang3 classes, then `jforge coverage` and JaCoCo's agent measure the same suite; the
 //! line and branch percentages of every class must agree within one percentage point (see
-//! README "jforge coverage" for the counting rules).
+//! docs/coverage.md, "Counting", for the counting rules).
 
 use crate::support as common;
 use common::*;
@@ -187,7 +187,7 @@ fn line_and_branch_coverage_agree_with_jacoco() {
         assert_eq!(c["branches"]["total"].as_u64().unwrap(), j[3], "{report}");
         assert!((ob - jb).abs() <= 1.0, "branch coverage differs:\n{report}");
         if (ol - jl).abs() > 1.0 {
-            // The one documented difference (README, "jforge coverage"): a line whose code
+            // The one documented difference (docs/coverage.md, "Counting"): a line whose code
             // started but ended in an exception before JaCoCo's next probe is covered for
             // jforge (probe at the line's start) and missed for JaCoCo (probes after blocks).
             // So jforge may only be ahead, and only on lines that JaCoCo calls not covered.

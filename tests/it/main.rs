@@ -12,6 +12,7 @@ mod cli_errors;
 mod concolic_e2e;
 mod coverage_e2e;
 mod coverage_jacoco;
+mod docs;
 mod emit_e2e;
 mod emit_literal;
 mod emit_render;

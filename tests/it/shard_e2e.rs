@@ -271,7 +271,7 @@ fn merge_refuses_shards_of_other_runs_twice_or_missing() {
     );
 }
 
-/// The commands of the README's YAML recipes, continuation lines joined: each `jforge ...`
+/// The commands of the YAML recipes of docs/shards.md, continuation lines joined: each `jforge ...`
 /// line with flags of every string in every YAML document.
 fn recipe_commands(docs: &[serde_yaml::Value]) -> Vec<String> {
     fn strings(v: &serde_yaml::Value, out: &mut Vec<String>) {
@@ -297,24 +297,24 @@ fn recipe_commands(docs: &[serde_yaml::Value]) -> Vec<String> {
         .collect()
 }
 
-/// YAML documents of every ```yaml block of README.md.
-fn readme_yaml() -> Vec<serde_yaml::Value> {
+/// YAML documents of every ```yaml block of docs/shards.md ("Beyond one machine").
+fn shards_page_yaml() -> Vec<serde_yaml::Value> {
     use serde::Deserialize as _;
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/shards.md")).unwrap();
     let mut docs = Vec::new();
-    for block in readme.split("```yaml\n").skip(1) {
+    for block in page.split("```yaml\n").skip(1) {
         let text = block.split("\n```").next().unwrap();
         for d in serde_yaml::Deserializer::from_str(text) {
-            docs.push(serde_yaml::Value::deserialize(d).expect("README's YAML parses"));
+            docs.push(serde_yaml::Value::deserialize(d).expect("docs/shards.md's YAML parses"));
         }
     }
     docs
 }
 
 #[test]
-fn readme_recipes_are_yaml_and_use_flags_jforge_has() {
-    let docs = readme_yaml();
+fn shards_page_recipes_are_yaml_and_use_flags_jforge_has() {
+    let docs = shards_page_yaml();
     // GitHub Actions (one document) and Kubernetes (claim, indexed job, merge job).
     assert_eq!(docs.len(), 4, "{docs:#?}");
     let commands = recipe_commands(&docs);
@@ -338,7 +338,7 @@ fn readme_recipes_are_yaml_and_use_flags_jforge_has() {
         for flag in c.split_whitespace().filter(|w| w.starts_with("--")) {
             assert!(
                 text.contains(&format!("{flag} ")) || text.contains(&format!("{flag}\n")),
-                "README recipe uses `jforge {sub} {flag}`, which jforge {sub} does not have"
+                "docs/shards.md recipe uses `jforge {sub} {flag}`, which jforge {sub} does not have"
             );
         }
     }

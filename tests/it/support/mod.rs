@@ -164,7 +164,7 @@ pub fn run_ok(cmd: &mut Command) -> Output {
 }
 
 /// Runs a `jforge gen`/`exhaustive` command that must finish: exit 0, or 3 when it wrote
-/// error-revealing tests (README, "Exit status").
+/// error-revealing tests (docs/reports.md, "Exit status").
 pub fn run_done(cmd: &mut Command) -> Output {
     let o = cmd.output().expect("command runs");
     assert!(
