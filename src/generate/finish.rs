@@ -10,6 +10,7 @@
 use super::ops::OpSet;
 use super::random::{CandEnding, Candidate, ErrorCandidate, Generator, Violation};
 use super::select;
+pub use super::select::{EarlierTest, Selecting};
 use crate::contracts::null_input;
 use crate::emit::{Defect, Ending, TestCase};
 use crate::runner::{Blame, ExecMode, ExecRequest, Frame, Pool, SeqResult, StmtOutcome};
@@ -138,14 +139,6 @@ fn receiver_of_last(seq: &Sequence, ops: &OpSet) -> Option<u32> {
     }
 }
 
-/// A regression test read back from the earlier run's files (`emit::stored`).
-#[derive(Clone, Debug)]
-pub struct EarlierTest {
-    pub seq: Sequence,
-    /// The exception the test expects its last statement to throw.
-    pub exception: Option<String>,
-}
-
 /// What became of the earlier run's tests in selection (the final check may still drop
 /// some; the command counts what was written).
 #[derive(Debug, Default, Clone, serde::Serialize)]
@@ -156,20 +149,6 @@ pub struct EarlierStats {
     pub changed: usize,
     /// Tests chosen again (they still add coverage, an exception or a value).
     pub chosen: usize,
-}
-
-/// How the regression tests are chosen.
-pub struct Selecting<'e> {
-    /// `--output-limit`.
-    pub limit: usize,
-    /// The user set the limit (the cover is cut to it, with `left_out` counted).
-    pub hard_limit: bool,
-    /// `--fill`: fill to the limit instead of the lean extras.
-    pub fill: bool,
-    /// Tests of the earlier run, preferred to new ones (see [`select::choose`]).
-    pub earlier: &'e [EarlierTest],
-    /// End of the optional work (replacements).
-    pub deadline: Option<Instant>,
 }
 
 /// Build the regression tests: run the earlier run's tests again (those that still end the

@@ -27,13 +27,35 @@
 //! Everything is deterministic: candidates come in generation order and every tie is broken
 //! by length, then id.
 
-use super::finish::Selecting;
 use super::ops::OpSet;
 use super::random::{CandEnding, Candidate};
-use crate::sequence::Stmt;
+use crate::sequence::{Sequence, Stmt};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
 use std::hash::Hasher;
+use std::time::Instant;
+
+/// A regression test read back from the earlier run's files (`emit::stored`).
+#[derive(Clone, Debug)]
+pub struct EarlierTest {
+    pub seq: Sequence,
+    /// The exception the test expects its last statement to throw.
+    pub exception: Option<String>,
+}
+
+/// How the regression tests are chosen.
+pub struct Selecting<'e> {
+    /// `--output-limit`.
+    pub limit: usize,
+    /// The user set the limit (the cover is cut to it, with `left_out` counted).
+    pub hard_limit: bool,
+    /// `--fill`: fill to the limit instead of the lean extras.
+    pub fill: bool,
+    /// Tests of the earlier run, preferred to new ones (see [`choose`]).
+    pub earlier: &'e [EarlierTest],
+    /// End of the optional work (replacements).
+    pub deadline: Option<Instant>,
+}
 
 /// Lean suites: distinct values asserted per path (final operation and the branches it took
 /// in its own method, see [`paths`]), the covering tests' included. A value is what the

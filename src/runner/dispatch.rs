@@ -11,10 +11,10 @@
 //! left for it. Everything the threads share is behind one mutex; a chunk's results are
 //! delivered at once, so the lock is taken a few times per chunk, not per request.
 
-use crate::runner::pool::{STOP_GRACE, not_run, start_registered};
 use crate::runner::worker::{RunEnd, Worker, WorkerSpec};
 use crate::runner::{CrashKind, ExecMode, ExecRequest, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, Operation, Stmt};
+use anyhow::{Context, Result};
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -33,6 +33,9 @@ pub const CHUNK_MAX: usize = 16;
 pub fn chunk_len(n: usize, workers: usize) -> usize {
     n.div_ceil(4 * workers.max(1)).clamp(1, CHUNK_MAX)
 }
+
+/// How long past the pool's stop time a running request may still finish.
+const STOP_GRACE: Duration = Duration::from_secs(1);
 
 /// Requests of one batch for one worker slot to run in order.
 pub struct Chunk {
@@ -327,6 +330,24 @@ pub struct SlotCtx {
 /// How often a slot's thread samples its worker's resident set at most.
 const RSS_EVERY: Duration = Duration::from_millis(250);
 
+/// A worker for `slot` with `ops` registered: three tries (a JVM start can fail once), the
+/// last error if all failed. The pool starts its workers so; a slot's thread restarts one so.
+pub(crate) fn start_registered(
+    spec: &WorkerSpec,
+    ops: &[Operation],
+    slot: usize,
+) -> Result<Worker> {
+    let mut last = None;
+    for _ in 0..3 {
+        match Worker::start(spec, slot).and_then(|mut w| w.register(ops).map(|_| w)) {
+            Ok(w) => return Ok(w),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| anyhow::anyhow!("worker start failed")))
+        .with_context(|| format!("cannot restart worker {slot}"))
+}
+
 /// A slot's thread: runs the chunks it may take until none is left. A worker that died is
 /// restarted at once (the rest of its chunk is queued first, for whichever worker is free,
 /// or for this one when routed); a worker lost for good is started again for the next chunk,
@@ -500,6 +521,24 @@ fn rest_not_run(cx: &SlotCtx, c: &ChunkReqs, mut results: Vec<SeqResult>) {
         results.push(not_run(&c.reqs[results.len()], cx.slot));
     }
     cx.shared.deliver(c.batch, &c.idx, results);
+}
+
+/// The result of a request not run because the pool's stop time had passed.
+fn not_run(req: &ExecRequest, slot: usize) -> SeqResult {
+    SeqResult {
+        outcomes: vec![StmtOutcome::NotRun; req.seq.len()],
+        violations: Vec::new(),
+        observers: Vec::new(),
+        worker: slot,
+        coverage: None,
+        compared: Vec::new(),
+        compared_nums: Vec::new(),
+        forms: Vec::new(),
+        clock_reads: 0,
+        thrown: None,
+        survived: false,
+        trace: None,
+    }
 }
 
 #[cfg(test)]

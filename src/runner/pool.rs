@@ -12,7 +12,7 @@
 //! every other operation (register, stats, synchronous requests) requires that.
 
 use crate::exit::internal;
-use crate::runner::dispatch::{self, Chunk, Counts, Shared, SlotCtx};
+use crate::runner::dispatch::{self, Chunk, Counts, Shared, SlotCtx, start_registered};
 use crate::runner::jar;
 use crate::runner::worker::{Worker, WorkerSpec, WorkerTime};
 use crate::runner::{CrashKind, ExecRequest, JdkClasses, SeqResult, StmtOutcome};
@@ -158,43 +158,6 @@ fn write_stub_class(dir: &std::path::Path, op: &Operation) -> Result<()> {
         )
     })
 }
-
-pub(crate) fn start_registered(
-    spec: &WorkerSpec,
-    ops: &[Operation],
-    slot: usize,
-) -> Result<Worker> {
-    let mut last = None;
-    for _ in 0..3 {
-        match Worker::start(spec, slot).and_then(|mut w| w.register(ops).map(|_| w)) {
-            Ok(w) => return Ok(w),
-            Err(e) => last = Some(e),
-        }
-    }
-    Err(last.unwrap_or_else(|| anyhow::anyhow!("worker start failed")))
-        .with_context(|| format!("cannot restart worker {slot}"))
-}
-
-/// The result of a request not run because the pool's stop time had passed.
-pub(crate) fn not_run(req: &ExecRequest, slot: usize) -> SeqResult {
-    SeqResult {
-        outcomes: vec![StmtOutcome::NotRun; req.seq.len()],
-        violations: Vec::new(),
-        observers: Vec::new(),
-        worker: slot,
-        coverage: None,
-        compared: Vec::new(),
-        compared_nums: Vec::new(),
-        forms: Vec::new(),
-        clock_reads: 0,
-        thrown: None,
-        survived: false,
-        trace: None,
-    }
-}
-
-/// How long past the pool's stop time a running request may still finish.
-pub(crate) const STOP_GRACE: Duration = Duration::from_secs(1);
 
 impl Pool {
     /// Starts all workers in parallel.

@@ -1,0 +1,95 @@
+//! What a check does besides compiling and passing: measure coverage, run under a slowed
+//! clock, run under the console launcher, the time and memory limits of a test, the heap of
+//! run 1 and the time budget.
+
+use crate::emit::junit_jars::find_console_launcher;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// How the check measures the suite's coverage: instrumented copies of the classes under test
+/// (see `crate::coverage::Setup`).
+#[derive(Clone, Debug)]
+pub struct CoverageRun {
+    /// Instrumented class folder, put first on the run class path.
+    pub class_dir: PathBuf,
+    /// Extra JVM options (`--patch-module java.base=...` for JDK classes, ...).
+    pub jvm_args: Vec<String>,
+    /// Number of probes: [`Validation::suite_hits`](super::Validation::suite_hits) has this length.
+    pub total_probes: u32,
+}
+
+impl CoverageRun {
+    pub fn from_setup(s: &crate::coverage::Setup) -> CoverageRun {
+        CoverageRun {
+            class_dir: s.class_dir.clone(),
+            jvm_args: s.jvm_args.clone(),
+            total_probes: s.total_probes,
+        }
+    }
+}
+
+/// The slow-clock run: classes whose clock reads are rewritten (see
+/// `crate::instrument::clock`), put first on the class path, with `-Djforge.clock=slow`.
+#[derive(Clone, Debug)]
+pub struct ClockRun {
+    /// The rewritten class folder (the coverage one when coverage is measured: one folder).
+    pub class_dir: PathBuf,
+    /// Its JVM options (`--patch-module` when JDK classes are instrumented).
+    pub jvm_args: Vec<String>,
+}
+
+impl ClockRun {
+    pub fn from_setup(s: &crate::coverage::Setup) -> ClockRun {
+        ClockRun {
+            class_dir: s.class_dir.clone(),
+            jvm_args: s
+                .jvm_args
+                .iter()
+                .filter(|a| !a.starts_with("-Djforge.cov.probes="))
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
+/// What [`compile_and_run_with`](super::compile_and_run_with) checks besides compiling and passing.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// Measure the suite's coverage.
+    pub coverage: Option<CoverageRun>,
+    /// Run the suite once more under a slowed clock (run 5).
+    pub clock: Option<ClockRun>,
+    /// JUnit 4: class path entries that add the JUnit Platform console launcher with the
+    /// Vintage engine (empty when the JUnit class path has them already); `None` skips run 4.
+    pub console_launcher: Option<Vec<PathBuf>>,
+    /// A test slower than this in every run is reported as
+    /// [`FailureCause::TooSlow`](super::FailureCause::TooSlow).
+    pub slow_test: Duration,
+    /// A test whose thread allocates more bytes than this is reported as
+    /// [`FailureCause::TooMuchMemory`](super::FailureCause::TooMuchMemory).
+    pub max_test_bytes: u64,
+    /// Heap limit of run 1, in MiB.
+    pub first_run_heap_mb: u32,
+    /// The run's time budget: later runs (identity hashes, reverse order, console launcher)
+    /// are skipped, with a warning, once it has passed.
+    pub deadline: Option<Instant>,
+}
+
+impl CheckOptions {
+    /// The defaults: 1 s, 200 MB, `-Xmx256m`, the console launcher when found, no coverage.
+    pub fn new(junit: u8, junit_cp: &[PathBuf]) -> CheckOptions {
+        CheckOptions {
+            coverage: None,
+            clock: None,
+            console_launcher: if junit == 4 {
+                find_console_launcher(junit_cp)
+            } else {
+                None
+            },
+            slow_test: Duration::from_secs(1),
+            deadline: None,
+            max_test_bytes: 200 << 20,
+            first_run_heap_mb: 256,
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! Which members are worth calling or observing: identity and thread noise, `Throwable`'s
+//! own machinery, constructors that open files, static setters, observers by name and result
+//! type; and the signature --include-methods and --exclude-methods match against.
+
+use super::values::is_literal_type;
+use crate::model::{JType, MethodInfo};
+
+/// Methods never worth calling in a test (identity-based or thread-related).
+pub(super) const OBJECT_NOISE: &[&str] = &[
+    "getClass",
+    "hashCode",
+    "wait",
+    "notify",
+    "notifyAll",
+    "finalize",
+];
+
+/// `Throwable`'s own stack-trace and suppression machinery, inherited by every exception
+/// class under test: hundreds of tests of JDK code (`fillInStackTrace()`, `getStackTrace()`,
+/// `printStackTrace()`, `initCause(..)`) and none of the user's. `getMessage()`,
+/// `getLocalizedMessage()`, `getCause()` and `toString()` stay (they show the class's own
+/// constructor arguments), as do overrides the class declares.
+pub(super) fn is_inherited_throwable_noise(m: &MethodInfo) -> bool {
+    m.owner == "java.lang.Throwable"
+        && !matches!(
+            m.name.as_str(),
+            "getMessage" | "getLocalizedMessage" | "getCause" | "toString"
+        )
+}
+
+/// Whether a constructor of JDK class `class` with these parameters opens (and so creates) a
+/// file: `new PrintWriter("only")`, `new FileOutputStream(name)`. Helper classes never use
+/// those: a test calling them writes into whatever folder the build runs it in.
+pub(super) fn opens_a_file(class: &str, params: &[JType]) -> bool {
+    const FILE_CLASSES: &[&str] = &[
+        "java.io.FileOutputStream",
+        "java.io.FileWriter",
+        "java.io.PrintWriter",
+        "java.io.PrintStream",
+        "java.io.RandomAccessFile",
+        "java.util.Formatter",
+    ];
+    FILE_CLASSES.contains(&class)
+        && params
+            .iter()
+            .any(|p| *p == JType::string() || p.class_name() == Some("java.io.File"))
+}
+
+/// Parameters a helper class's member may take: literal types, or the helper's own type
+/// arguments (so `ArrayList<String>.add(String)` qualifies).
+pub(super) fn is_easy(p: &JType) -> bool {
+    is_literal_type(p) || matches!(p, JType::Var(_)) || *p == JType::object()
+}
+
+/// What an observer may return: a primitive, a String, or an array of primitives or of
+/// references (the worker reports an array's contents when they are values, and the test
+/// asserts them with `assertArrayEquals`).
+fn is_observable_type(t: &JType) -> bool {
+    match t {
+        JType::Array(e) => !matches!(e.as_ref(), JType::Array(_)),
+        _ => t.is_prim() || *t == JType::string(),
+    }
+}
+
+/// Whether `m`, whose result type is `ret` (as seen from the receiver), is an observer: an
+/// instance method without parameters named like a getter (`size`, `getX`, `isX`, a
+/// `toString` the class declares) whose result the test can assert.
+pub(super) fn is_observer(m: &MethodInfo, ret: Option<&JType>) -> bool {
+    !m.is_static()
+        && m.params.is_empty()
+        && ret.is_some_and(is_observable_type)
+        && is_observer_name(&m.name)
+        && !OBJECT_NOISE.contains(&m.name.as_str())
+        && !(m.name == "toString" && m.owner == "java.lang.Object")
+}
+
+/// A static `set*` method that changes the JVM's state (`Locale.setDefault(..)`): not one whose
+/// first parameter is an array, which it sets the elements of (`Arrays.setAll(int[], ..)`).
+pub(super) fn is_static_setter(m: &MethodInfo) -> bool {
+    m.is_static() && is_setter_name(&m.name) && !matches!(m.params.first(), Some(JType::Array(_)))
+}
+
+/// `setDefault`, `setCurrentMillisFixed`: `set` and a capital.
+pub(super) fn is_setter_name(n: &str) -> bool {
+    n.strip_prefix("set")
+        .and_then(|r| r.chars().next())
+        .is_some_and(|c| c.is_ascii_uppercase())
+}
+
+fn is_observer_name(n: &str) -> bool {
+    matches!(n, "size" | "count" | "length" | "toString" | "isEmpty")
+        || (n.starts_with("get") && n.len() > 3)
+        || (n.starts_with("is") && n.len() > 2)
+}
+
+/// `java.util.TreeMap.put(java.lang.Object,java.lang.Object)`: what --include-methods and
+/// --exclude-methods match against (erased parameter types, fully qualified, as javap and the
+/// JVM erase them: from the descriptor, so that `<T extends Appendable> T html(T)` is
+/// `html(java.lang.Appendable)`, not `html(java.lang.Object)`).
+pub fn qualified_signature(class: &str, name: &str, m: &MethodInfo) -> String {
+    let erased = crate::model::signature::parse_method_descriptor(&m.descriptor)
+        .ok()
+        .map(|(ps, _)| ps)
+        // an inner class's constructor takes its outer instance first: not a parameter here
+        .filter(|ps| ps.len() >= m.params.len())
+        .map(|ps| ps[ps.len() - m.params.len()..].to_vec());
+    let params: Vec<String> = match erased {
+        Some(ps) => ps.iter().map(|p| p.to_string()).collect(),
+        None => m.params.iter().map(|p| p.erasure().to_string()).collect(),
+    };
+    if name == "<init>" {
+        format!("{}({})", class, params.join(","))
+    } else {
+        format!("{}.{}({})", class, name, params.join(","))
+    }
+}

@@ -1,0 +1,481 @@
+//! Assembling a batch of new sequences: each class's weight, the choice of the next
+//! operation (by class, coverage or successes), and its inputs from the values of earlier
+//! sequences, literals, arrays, nulls and lambdas.
+
+use super::candidates::{Component, TypeId};
+use super::generator::{Built, Draft, Generator, Reusable};
+use super::oversized::{sizes, small_size};
+use crate::generate::ops::is_literal_type;
+use crate::model::JType;
+use crate::sequence::{OpId, OpKind, Sequence, Stmt, Value};
+use rand::Rng;
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// The most uncovered branches that raise a class's weight: past it, a big class does not
+/// starve the others.
+const CLASS_UNCOVERED_CAP: u32 = 200;
+
+/// Chance that a literal argument of an operation with a comparison pool comes from it.
+const OP_LITERAL_P: f64 = 0.5;
+
+impl<'a> Generator<'a> {
+    /// Each class's weight in the choice of the next operation, from the coverage so far
+    /// (once per batch): 1 + a tenth of the uncovered branches of the methods its operations
+    /// run (at most [`CLASS_UNCOVERED_CAP`]), counting only operations that have run at
+    /// least once (reachable: a class nothing can build a receiver for keeps weight 1
+    /// instead of drawing picks that fail to assemble), 0 when all its operations are
+    /// excluded. Why: picking operations uniformly gave a class with 100 methods 100 times
+    /// the sequences of one with a method, covered or not; now every class gets a share
+    /// and the time goes where branches are left (issue 22, req. 6). Without coverage or
+    /// guidance every class weighs 1.
+    ///
+    /// Deterministic whatever the number of workers: the tracker is fed with results in
+    /// generation order (`Pool::collect` returns them in request order), a batch is built
+    /// from the results of the batches before the one in flight, and the worker leaves out
+    /// of a sequence's probes what ran before its first statement (its own bookkeeping on
+    /// instrumented JDK classes, which depends on that worker's history; see
+    /// ARCHITECTURE.md, "Budget by class").
+    fn refresh_class_weights(&mut self) {
+        let mut seen: HashSet<u32> = HashSet::new();
+        let guided = self.cfg.guidance;
+        self.class_weight = self
+            .class_ops
+            .iter()
+            .map(|ops| {
+                if ops.iter().all(|&o| self.stats[o as usize].excluded) {
+                    return 0.0;
+                }
+                let Some(g) = self.cov.as_ref().filter(|_| guided) else {
+                    return 1.0;
+                };
+                seen.clear();
+                let uncovered: u32 = ops
+                    .iter()
+                    .filter(|&&o| self.stats[o as usize].calls > 0)
+                    .filter_map(|&o| g.op_method[o as usize])
+                    .filter(|&m| seen.insert(m))
+                    .map(|m| {
+                        let m = &g.tracker.methods[m as usize];
+                        m.branches - m.covered_branches
+                    })
+                    .sum();
+                1.0 + f64::from(uncovered.min(CLASS_UNCOVERED_CAP)) / 10.0
+            })
+            .collect();
+    }
+
+    /// The class whose operation comes next, by weight (`None` with one class, or none
+    /// weighs anything).
+    fn pick_class(&mut self) -> Option<usize> {
+        if self.class_ops.len() < 2 || self.class_weight.len() != self.class_ops.len() {
+            return None;
+        }
+        let total: f64 = self.class_weight.iter().sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let mut x = self.rng.random::<f64>() * total;
+        for (i, w) in self.class_weight.iter().enumerate() {
+            x -= w;
+            if *w > 0.0 && x <= 0.0 {
+                return Some(i);
+            }
+        }
+        self.class_weight.iter().rposition(|&w| w > 0.0)
+    }
+
+    /// The operations not excluded of the pool the next pick draws from: a class's
+    /// (`pick_class`), helpers' (`use_secondary`) or views'.
+    fn live_pool(&mut self, use_secondary: bool, use_views: bool) -> Vec<OpId> {
+        let class = if use_views || use_secondary || self.ops.primary.is_empty() {
+            None
+        } else {
+            self.pick_class()
+        };
+        let pool = if use_views {
+            &self.ops.views
+        } else if use_secondary || self.ops.primary.is_empty() {
+            &self.ops.secondary
+        } else if let Some(c) = class {
+            &self.class_ops[c]
+        } else {
+            &self.ops.primary
+        };
+        let live: Vec<OpId> = pool
+            .iter()
+            .copied()
+            .filter(|&o| !self.stats[o as usize].excluded)
+            .collect();
+        if live.is_empty() && class.is_some() {
+            // excluded since the weights were set: any class's
+            return self
+                .ops
+                .primary
+                .iter()
+                .copied()
+                .filter(|&o| !self.stats[o as usize].excluded)
+                .collect();
+        }
+        live
+    }
+
+    fn pick_op(&mut self) -> Option<OpId> {
+        let use_secondary = !self.ops.secondary.is_empty() && self.rng.random_bool(0.1);
+        // Coverage guidance reaches nested classes under test through the objects
+        // operations return (OpSet::views): a quarter of the choices.
+        let use_views = !use_secondary
+            && self.cov.is_some()
+            && self.cfg.guidance
+            && !self.ops.views.is_empty()
+            && self.rng.random_bool(0.25);
+        let live = self.live_pool(use_secondary, use_views);
+        if live.is_empty() {
+            return None;
+        }
+        if let Some(g) = &self.cov
+            && self.cfg.guidance
+            && !use_secondary
+            && self.rng.random_bool(0.5)
+        {
+            // Coverage guidance: weight 1 + uncovered branches of the op's own method (capped),
+            // so methods whose code still has unexplored branches are called more.
+            let w: Vec<f64> = live
+                .iter()
+                .map(|&o| {
+                    let unc = g.op_method[o as usize].map_or(0, |m| {
+                        let m = &g.tracker.methods[m as usize];
+                        m.branches - m.covered_branches
+                    });
+                    1.0 + unc.min(64) as f64
+                })
+                .collect();
+            let total: f64 = w.iter().sum();
+            let mut x = self.rng.random::<f64>() * total;
+            for (i, wi) in w.iter().enumerate() {
+                x -= wi;
+                if x <= 0.0 {
+                    return Some(live[i]);
+                }
+            }
+            return live.last().copied();
+        }
+        if self.cfg.adaptive && !use_secondary {
+            // Weight 1 / (1 + successes): methods with few successful sequences are favoured.
+            let w: Vec<f64> = live
+                .iter()
+                .map(|&o| 1.0 / (1.0 + self.stats[o as usize].successes as f64))
+                .collect();
+            let total: f64 = w.iter().sum();
+            let mut x = self.rng.random::<f64>() * total;
+            for (i, wi) in w.iter().enumerate() {
+                x -= wi;
+                if x <= 0.0 {
+                    return Some(live[i]);
+                }
+            }
+            return live.last().copied();
+        }
+        Some(live[self.rng.random_range(0..live.len())])
+    }
+
+    /// Build one new sequence ending in a call of `op`, or `None` when inputs are missing.
+    fn assemble(&mut self, op_id: OpId) -> Option<Built> {
+        let op = self.ops.table.get(op_id);
+        let inputs = self.op_inputs[op_id as usize].clone();
+        let mut b = Draft {
+            seq: Sequence {
+                stmts: Vec::with_capacity(self.cfg.max_len + 1),
+            },
+            tids: Vec::with_capacity(self.cfg.max_len + 1),
+            has_null: false,
+            classes: Vec::new(),
+        };
+        let mut parents = Vec::new();
+        let mut args = Vec::with_capacity(inputs.len());
+        let receiver_slots = usize::from(op.has_receiver() || op.outer_instance);
+        // What a stub's methods return: a value of the pool (never a random null, as for a
+        // receiver), `null` only when the pool has none (ops::build_ops_with_stubs).
+        let stub_values = op.stub.as_ref().map_or(usize::MAX, |s| s.super_params);
+        self.building = Some(op_id);
+        for (i, &need) in inputs.iter().enumerate() {
+            let returned = i >= stub_values;
+            let idx = self
+                .pick_value(
+                    &mut b,
+                    &mut parents,
+                    need,
+                    i < receiver_slots || returned,
+                    0,
+                )
+                .or_else(|| returned.then(|| self.push_null(&mut b, need)));
+            let Some(idx) = idx else {
+                self.building = None;
+                return None;
+            };
+            args.push(idx);
+        }
+        self.building = None;
+        let call = Stmt::Call { op: op_id, args };
+        let ret = self.op_ret[op_id as usize];
+        b.seq.stmts.push(call.clone());
+        b.tids.push(ret);
+        // Repetition (p 0.1, 0..=100 more copies): what makes deep states reachable. Also
+        // of a call given its own receiver (`list.addAll(list)`, `sb.append(sb)`), though
+        // each copy doubles it: not repeating those cost java.util.LinkedList 4 branches of
+        // the coverage corpus and StrBuilder none.
+        if op.kind == OpKind::Method && self.rng.random_bool(0.1) {
+            let m = self.rng.random_range(0..=100usize);
+            for _ in 0..m.min(self.cfg.max_len.saturating_sub(b.seq.len())) {
+                b.seq.stmts.push(call.clone());
+                b.tids.push(ret);
+            }
+        }
+        if b.seq.len() > self.cfg.max_len {
+            return None;
+        }
+        Some(Built {
+            comp: Component {
+                seq: Arc::new(b.seq),
+                tids: b.tids,
+                has_null: b.has_null,
+                cand: None,
+            },
+            op: op_id,
+            parents,
+            classes: b.classes,
+        })
+    }
+
+    /// Index of a statement in `b` whose value can be passed where `need` is expected.
+    pub(super) fn pick_value(
+        &mut self,
+        b: &mut Draft,
+        parents: &mut Vec<u64>,
+        need: TypeId,
+        receiver: bool,
+        depth: u32,
+    ) -> Option<u32> {
+        let need_ty = self.types[need as usize].clone();
+        // Reuse a value already in the sequence (not a number for an operation that
+        // allocates by its arguments: it may be a large one).
+        if self.rng.random_bool(0.4)
+            && !(sizes(&need_ty) && self.building_allocates())
+            && let Some(i) = self.reuse_in_draft(b, need, receiver)
+        {
+            return Some(i);
+        }
+        if !receiver && !need_ty.is_prim() && self.rng.random_bool(0.05) {
+            return Some(self.push_null(b, need));
+        }
+        if is_literal_type(&need_ty) {
+            return self.pick_literal(b, need, need_ty);
+        }
+        if let JType::Array(elem) = &need_ty {
+            return self.pick_array(b, parents, need, elem, depth);
+        }
+        // A component sequence with a reusable value of a subtype.
+        let types = self.assignable_types(need);
+        let total: usize = types.iter().map(|&t| self.by_type[t as usize].len()).sum();
+        if total == 0 {
+            // A literal where one fits: a String for Object, CharSequence, Comparable<String>,
+            // Serializable; an Integer for Number.
+            for lit in [JType::string(), JType::class("java.lang.Integer")] {
+                let lt = self.tid(&lit);
+                if self.is_sub(lt, need) {
+                    return self.pick_value(b, parents, lt, receiver, depth + 1);
+                }
+            }
+            // A lambda for a functional interface nothing made (`forEach(Consumer)`), a
+            // class literal for a `Class<X>`.
+            let value = crate::generate::ops::lambda_literal(self.model, &need_ty)
+                .or_else(|| crate::generate::ops::class_literal(self.model, &need_ty))?;
+            b.seq.stmts.push(Stmt::Lit { ty: need_ty, value });
+            b.tids.push(Some(need));
+            return Some(b.seq.len() as u32 - 1);
+        }
+        self.append_component(b, parents, &types, total)
+    }
+
+    /// Appends a `null` of type `need` to `b`; returns its index.
+    fn push_null(&self, b: &mut Draft, need: TypeId) -> u32 {
+        b.seq.stmts.push(Stmt::Lit {
+            ty: self.types[need as usize].clone(),
+            value: Value::Null,
+        });
+        b.tids.push(Some(need));
+        b.has_null = true;
+        b.seq.len() as u32 - 1
+    }
+
+    /// A statement already in `b` whose value fits `need` (never a `null` for a receiver),
+    /// chosen at random.
+    fn reuse_in_draft(&mut self, b: &Draft, need: TypeId, receiver: bool) -> Option<u32> {
+        let fits: Vec<u32> = (0..b.seq.len())
+            .filter(|&i| {
+                b.tids[i].is_some_and(|t| self.is_sub(t, need))
+                    && !(receiver
+                        && matches!(
+                            b.seq.stmts[i],
+                            Stmt::Lit {
+                                value: Value::Null,
+                                ..
+                            }
+                        ))
+            })
+            .map(|i| i as u32)
+            .collect();
+        if fits.is_empty() {
+            return None;
+        }
+        Some(fits[self.rng.random_range(0..fits.len())])
+    }
+
+    /// Whether the operation whose arguments are being picked ran out of memory before.
+    fn building_allocates(&self) -> bool {
+        self.building.is_some_and(|op| self.allocates.contains(&op))
+    }
+
+    /// A literal of `need_ty` appended to `b`: from the values the operation being built
+    /// compared against (half the time, when it has some), else from the run's pool (only
+    /// small numbers for an operation that ran out of memory).
+    fn pick_literal(&mut self, b: &mut Draft, need: TypeId, need_ty: JType) -> Option<u32> {
+        let own = self
+            .building
+            .and_then(|op| self.op_literals.get(op as usize))
+            .and_then(|p| p.as_deref())
+            .and_then(|p| p.choices(&need_ty))
+            .filter(|c| !c.is_empty());
+        let v = if let Some(ch) = own
+            && self.rng.random_bool(OP_LITERAL_P)
+        {
+            ch.get(self.rng.random_range(0..ch.len()))
+        } else if sizes(&need_ty) && self.building_allocates() {
+            let ch = self.literals.choices(&need_ty)?;
+            let small: Vec<Value> = (0..ch.len())
+                .map(|i| ch.get(i))
+                .filter(small_size)
+                .collect();
+            if small.is_empty() {
+                return None;
+            }
+            small[self.rng.random_range(0..small.len())].clone()
+        } else {
+            let ch = self.literals.choices(&need_ty)?;
+            if ch.is_empty() {
+                return None;
+            }
+            ch.get(self.rng.random_range(0..ch.len()))
+        };
+        b.seq.stmts.push(Stmt::Lit {
+            ty: need_ty,
+            value: v,
+        });
+        b.tids.push(Some(need));
+        Some(b.seq.len() as u32 - 1)
+    }
+
+    /// An array of 0 to 3 elements of type `elem` appended to `b` (no arrays nested deeper
+    /// than one level).
+    fn pick_array(
+        &mut self,
+        b: &mut Draft,
+        parents: &mut Vec<u64>,
+        need: TypeId,
+        elem: &JType,
+        depth: u32,
+    ) -> Option<u32> {
+        if depth > 1 {
+            return None;
+        }
+        let et = self.tid(elem);
+        let n = self.rng.random_range(0..=3usize);
+        let mut elems = Vec::with_capacity(n);
+        for _ in 0..n {
+            elems.push(self.pick_value(b, parents, et, false, depth + 1)?);
+        }
+        b.seq.stmts.push(Stmt::Array {
+            elem: elem.clone(),
+            elems,
+        });
+        b.tids.push(Some(need));
+        Some(b.seq.len() as u32 - 1)
+    }
+
+    /// Appends to `b` a component sequence holding a reusable value of one of `types`
+    /// (`total` values in all), and returns that value's statement.
+    fn append_component(
+        &mut self,
+        b: &mut Draft,
+        parents: &mut Vec<u64>,
+        types: &[TypeId],
+        total: usize,
+    ) -> Option<u32> {
+        // Tournament of two: of two random candidates the shorter sequence wins. This keeps
+        // sequences (and tests) short without losing depth, which repetition provides, and
+        // halves the copying that dominates the generator's time (bloat control).
+        let (k1, k2) = (
+            self.rng.random_range(0..total),
+            self.rng.random_range(0..total),
+        );
+        let first = self.nth_value(types, k1);
+        let second = self.nth_value(types, k2);
+        let chosen = match (first, second) {
+            (Some(a), Some(b2)) => Some(if b2.0.seq.len() < a.0.seq.len() {
+                b2
+            } else {
+                a
+            }),
+            (a, b2) => a.or(b2),
+        };
+        let (comp, stmt, class) = chosen?;
+        if b.seq.len() + comp.seq.len() > self.cfg.max_len {
+            return None;
+        }
+        b.classes.extend(class);
+        let off = b.seq.append(&comp.seq);
+        b.tids.extend(comp.tids.iter().copied());
+        b.has_null |= comp.has_null;
+        if let Some(c) = comp.cand {
+            parents.push(c);
+        }
+        Some(off + stmt)
+    }
+
+    /// The `k`-th reusable value over the lists of `types`.
+    fn nth_value(&self, types: &[TypeId], mut k: usize) -> Option<Reusable> {
+        for &t in types {
+            let l = self.by_type[t as usize].len();
+            if k < l {
+                return Some(self.by_type[t as usize][k].clone());
+            }
+            k -= l;
+        }
+        None
+    }
+
+    pub(super) fn build_batch(&mut self, n: usize) -> Vec<Built> {
+        self.refresh_class_weights();
+        let mut out = Vec::with_capacity(n);
+        let mut attempts = 0;
+        // An operation that crashed or timed out may end at most one sequence per batch, so
+        // that a hostile method costs a few worker restarts, not a batch full of them.
+        let mut suspects_used: HashSet<OpId> = HashSet::new();
+        while out.len() < n && attempts < n * 20 {
+            attempts += 1;
+            let Some(op) = self.pick_op() else { break };
+            if self.blame[op as usize] > 0 && !suspects_used.insert(op) {
+                continue;
+            }
+            let Some(built) = self.assemble(op) else {
+                continue;
+            };
+            let f = built.comp.seq.fingerprint();
+            if !self.seen_seqs.insert(f as u64, (f >> 64) as u64) {
+                continue;
+            }
+            out.push(built);
+        }
+        out
+    }
+}
