@@ -3,7 +3,7 @@
 //! at build time (JAVA_HOME or javac on PATH), as it is at run time.
 //!
 //! The protocol constants both sides share are written first, from the one source
-//! src/runner/protocol.txt: `$OUT_DIR/protocol_consts.rs` (included by src/runner/protocol.rs)
+//! src/runner/protocol.txt: `$OUT_DIR/protocol_consts.rs` (included by src/runner/protocol/consts.rs)
 //! and `jforge/worker/Proto.java` (compiled with the worker, not kept in the repository).
 
 use std::path::{Path, PathBuf};

@@ -5,7 +5,9 @@
 //! layers below take (`crate::settings` and the generators' own), and the checks clap cannot
 //! make by type alone are here. This module names no command: the commands name it.
 
-use crate::settings::{ProjectSettings, RunSettings, SuiteSettings};
+use crate::settings::{
+    DomainInput, ProjectSettings, ReportFiles, RunSettings, SolverChoice, SuiteSettings,
+};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -273,8 +275,8 @@ impl DomainArgs {
         config: Option<PathBuf>,
         builders: Option<PathBuf>,
         check: Option<String>,
-    ) -> crate::exhaustive::DomainInput {
-        crate::exhaustive::DomainInput {
+    ) -> DomainInput {
+        DomainInput {
             scope,
             config,
             ints: self.ints.clone(),
@@ -297,8 +299,8 @@ impl DomainArgs {
 
 impl CoverageReports {
     /// The report files asked for.
-    pub fn files(&self) -> crate::coverage::report::ReportFiles {
-        crate::coverage::report::ReportFiles {
+    pub fn files(&self) -> ReportFiles {
+        ReportFiles {
             xml: self.xml.clone(),
             html: self.html.clone(),
             json: self.json.clone(),
@@ -321,13 +323,16 @@ pub struct SolverArgs {
 }
 
 impl SolverArgs {
-    /// The solver executable (a clear message when none is installed) and the time limit.
-    pub fn resolve(&self) -> anyhow::Result<crate::concolic::solver::SolverSpec> {
+    /// The solver asked for (default z3) and its per-query time limit (default 10 s).
+    pub fn choice(&self) -> anyhow::Result<SolverChoice> {
         use anyhow::Context;
-        let timeout =
-            crate::settings::parse_duration(self.solver_timeout.as_deref().unwrap_or("10s"))
-                .context("--solver-timeout")?;
-        crate::concolic::solver::SolverSpec::find(self.solver.as_deref().unwrap_or("z3"), timeout)
+        Ok(SolverChoice {
+            solver: self.solver.clone().unwrap_or_else(|| "z3".into()),
+            timeout: crate::settings::parse_duration(
+                self.solver_timeout.as_deref().unwrap_or("10s"),
+            )
+            .context("--solver-timeout")?,
+        })
     }
 
     /// The solver flags given on the command line (for `gen`, where they need `--concolic`).

@@ -248,7 +248,7 @@ fn merge_coverage(args: &MergeArgs, found: &[Found]) -> Result<()> {
                 })?;
         lists.push(classes);
     }
-    let classes = combine_coverage(lists);
+    let classes = crate::coverage::report::combine(lists);
     let sharding = found[0]
         .value
         .get("sharding")
@@ -256,22 +256,6 @@ fn merge_coverage(args: &MergeArgs, found: &[Found]) -> Result<()> {
         .map(|s| Sharding { shard: None, ..s });
     crate::coverage::report::write(&args.reports.files(), &classes, sharding.as_ref(), false)?;
     Ok(())
-}
-
-/// The classes of several coverage reports, sorted by name; a class measured in two (a
-/// nested class measured with each of two classes) keeps its best measurement (most lines,
-/// then branches covered), since each saw only its own shard's tests.
-pub fn combine_coverage(lists: Vec<Vec<ClassSummary>>) -> Vec<ClassSummary> {
-    let mut by_name: BTreeMap<String, ClassSummary> = BTreeMap::new();
-    for c in lists.into_iter().flatten() {
-        let better = by_name.get(&c.name).is_none_or(|o| {
-            (c.lines.covered, c.branches.covered) > (o.lines.covered, o.branches.covered)
-        });
-        if better {
-            by_name.insert(c.name.clone(), c);
-        }
-    }
-    by_name.into_values().collect()
 }
 
 /// Keys whose numbers are peaks (the maximum over the parts), not counts.

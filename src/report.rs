@@ -5,7 +5,7 @@
 //! (`generate/report.rs`, `exhaustive/report.rs`, `builders`'s `Report`); this module knows no
 //! generator.
 
-use crate::generate::ops::SkipReason;
+use crate::sequence::SkipReason;
 use anyhow::Context;
 use serde::Serialize;
 use std::collections::BTreeMap;

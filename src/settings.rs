@@ -1,6 +1,8 @@
 //! The plain settings every command hands the shared layers: what is under test and how the
 //! worker JVMs run ([`RunSettings`]), the Maven project ([`ProjectSettings`]), where the written
-//! suite goes and how it is checked ([`SuiteSettings`]), and the parsers of their values.
+//! suite goes and how it is checked ([`SuiteSettings`]), the coverage reports
+//! ([`ReportFiles`]), the input space of a bounded-exhaustive search ([`DomainInput`]), the
+//! solver ([`SolverChoice`]), and the parsers of their values.
 //!
 //! Why plain structs beside the clap groups of `crate::flags`: a command reads its flags once,
 //! at its entry (`<command>/cmd.rs`), into these; `project`, `session`, `strategy`, the
@@ -85,6 +87,50 @@ impl Default for SuiteSettings {
             no_validate: false,
         }
     }
+}
+
+/// The report files of `jforge coverage` and `jforge merge` (`--json`, `--xml`, `--html` and
+/// the source folders the HTML shows).
+#[derive(Debug, Clone, Default)]
+pub struct ReportFiles {
+    pub xml: Option<PathBuf>,
+    pub html: Option<PathBuf>,
+    pub json: Option<PathBuf>,
+    pub sources: Vec<PathBuf>,
+}
+
+/// The input space as the command line gives it: each value a flag's text (`None`: not
+/// given), read against the `--config` file by `exhaustive::Settings::read`, which flags override.
+#[derive(Debug, Clone, Default)]
+pub struct DomainInput {
+    pub scope: Option<u32>,
+    /// `--config`: a properties file with the settings.
+    pub config: Option<PathBuf>,
+    pub ints: Option<String>,
+    pub strings: Option<String>,
+    pub longs: Option<String>,
+    pub shorts: Option<String>,
+    pub doubles: Option<String>,
+    pub chars: Option<String>,
+    pub booleans: Option<String>,
+    pub max_array: Option<u32>,
+    pub omit_fields: Option<String>,
+    pub methods: Option<String>,
+    /// The replaced `--misuse-exceptions` was given (a warning).
+    pub misuse_exceptions_given: bool,
+    pub error_exceptions: Vec<String>,
+    /// A builders file (not `auto`).
+    pub builders: Option<PathBuf>,
+    /// `--check METHOD`.
+    pub check: Option<String>,
+}
+
+/// The SMT solver asked for: `z3`, `cvc5` or a path, and the time limit of one query
+/// (`concolic::solver::SolverSpec::find` locates it).
+#[derive(Debug, Clone)]
+pub struct SolverChoice {
+    pub solver: String,
+    pub timeout: Duration,
 }
 
 /// A regular expression given to `what` (a flag, or `file:line`), with one line of error:

@@ -91,7 +91,7 @@ impl ConcolicArgs {
         }
         Ok(Plan {
             time_limit: parse_duration(&self.time_limit).context("--time-limit")?,
-            solver: self.solver.resolve()?,
+            solver: SolverSpec::find(&self.solver.choice()?)?,
             run: self.run.settings(),
             suite: self.suite.settings(),
             methods: self.methods,

@@ -132,14 +132,14 @@ pub struct SolverSpec {
 }
 
 impl SolverSpec {
-    /// The solver `spec` names (`z3`, `cvc5` or a path; a clear message when none is
-    /// installed) with this per-query time limit.
-    pub fn find(spec: &str, timeout: Duration) -> Result<SolverSpec> {
-        let (path, kind) = locate(spec)?;
+    /// The solver asked for (`z3`, `cvc5` or a path; a clear message when none is
+    /// installed) with its per-query time limit.
+    pub fn find(choice: &crate::settings::SolverChoice) -> Result<SolverSpec> {
+        let (path, kind) = locate(&choice.solver)?;
         Ok(SolverSpec {
             path,
             kind,
-            timeout,
+            timeout: choice.timeout,
         })
     }
 

@@ -6,12 +6,11 @@
 //! with javac; the JUnit Platform console launcher (Jupiter + Vintage engines, so JUnit 4 and 5
 //! suites both run) runs under a tiny launcher whose shutdown hook writes the hit probe ids.
 
-use crate::coverage::report::ReportFiles;
 use crate::coverage::{Setup, report, summarize};
 use crate::flags::{CoverageReports, ProjectArgs, check_common};
 use crate::model::classpath::{ClassPath, JdkClasses, JmodClasses};
 use crate::runner::java::find_java;
-use crate::settings::ProjectSettings;
+use crate::settings::{ProjectSettings, ReportFiles};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -193,7 +192,7 @@ fn measure_project(args: &Measure, project: &ProjectSettings) -> Result<crate::e
         lists.push(classes);
         sharding = sharding.or(s);
     }
-    let classes = crate::merge::combine_coverage(lists);
+    let classes = report::combine(lists);
     report::write(&args.reports, &classes, sharding.as_ref(), args.methods)?;
     Ok(crate::exit::Outcome::Clean)
 }

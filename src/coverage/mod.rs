@@ -597,3 +597,28 @@ pub fn totals(classes: &[ClassSummary]) -> (Counter, Counter, Counter) {
     }
     (l, b, m)
 }
+
+/// What the suite stage's check needs of a set-up (`emit::validate`).
+impl Setup {
+    /// The check's coverage run over these instrumented classes.
+    pub fn coverage_run(&self) -> crate::emit::validate::CoverageRun {
+        crate::emit::validate::CoverageRun {
+            class_dir: self.class_dir.clone(),
+            jvm_args: self.jvm_args.clone(),
+            total_probes: self.total_probes,
+        }
+    }
+
+    /// The check's slow-clock run over these rewritten classes (without the coverage probes).
+    pub fn clock_run(&self) -> crate::emit::validate::ClockRun {
+        crate::emit::validate::ClockRun {
+            class_dir: self.class_dir.clone(),
+            jvm_args: self
+                .jvm_args
+                .iter()
+                .filter(|a| !a.starts_with("-Djforge.cov.probes="))
+                .cloned()
+                .collect(),
+        }
+    }
+}

@@ -82,20 +82,27 @@ pub fn json(
     v
 }
 
-/// The report files of `jforge coverage` and `jforge merge` (`--json`, `--xml`, `--html` and
-/// the source folders the HTML shows).
-#[derive(Debug, Clone, Default)]
-pub struct ReportFiles {
-    pub xml: Option<std::path::PathBuf>,
-    pub html: Option<std::path::PathBuf>,
-    pub json: Option<std::path::PathBuf>,
-    pub sources: Vec<std::path::PathBuf>,
+/// The classes of several coverage reports, sorted by name; a class measured in two (a
+/// nested class measured with each of two classes) keeps its best measurement (most lines,
+/// then branches covered), since each saw only its own shard's tests.
+pub fn combine(lists: Vec<Vec<ClassSummary>>) -> Vec<ClassSummary> {
+    let mut by_name: std::collections::BTreeMap<String, ClassSummary> =
+        std::collections::BTreeMap::new();
+    for c in lists.into_iter().flatten() {
+        let better = by_name.get(&c.name).is_none_or(|o| {
+            (c.lines.covered, c.branches.covered) > (o.lines.covered, o.branches.covered)
+        });
+        if better {
+            by_name.insert(c.name.clone(), c);
+        }
+    }
+    by_name.into_values().collect()
 }
 
 /// The terminal table on stdout (every method with `methods`) and the `--json`, `--xml` and
 /// `--html` reports asked for: `jforge coverage`'s and `jforge merge`'s.
 pub fn write(
-    out: &ReportFiles,
+    out: &crate::settings::ReportFiles,
     classes: &[ClassSummary],
     sharding: Option<&crate::shard::Sharding>,
     methods: bool,

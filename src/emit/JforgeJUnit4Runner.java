@@ -1,4 +1,4 @@
-// Test runner used by jforge's validator (src/emit/validate.rs): runs JUnit 4 tests through
+// Test runner used by jforge's validator (src/emit/validate/): runs JUnit 4 tests through
 // JUnitCore in exactly the order of a list and writes one line per test to a results file (see
 // JforgeRunnerOutput.java), flushed as it goes, so that a test that kills or hangs the JVM is
 // still identified (START without a result line).

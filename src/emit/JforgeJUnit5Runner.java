@@ -1,4 +1,4 @@
-// Test runner used by jforge's validator (src/emit/validate.rs): runs JUnit 5 (Jupiter) tests
+// Test runner used by jforge's validator (src/emit/validate/): runs JUnit 5 (Jupiter) tests
 // through the JUnit Platform Launcher API in exactly the order of a list and reports them
 // through JforgePlatformListener to a results file (see JforgeRunnerOutput.java), flushed as it
 // goes, so that a test that kills or hangs the JVM is still identified (START without a result).

@@ -1,5 +1,5 @@
 // Reports JUnit Platform test events to jforge's results file (JforgeRunnerOutput.java). Used
-// in two ways by the validator (src/emit/validate.rs):
+// in two ways by the validator (src/emit/validate/):
 // - registered by JforgeJUnit5Runner, which opens the results file and writes DONE itself;
 // - auto-registered (META-INF/services) in a JVM that runs the JUnit console launcher
 //   (org.junit.platform.console.ConsoleLauncher) unchanged: then the results file is named by

@@ -3,7 +3,7 @@
 //! Wiring: settings (flags over an optional properties file), class selection and model
 //! loading as in `jforge gen`, operations from `generate::ops::build_ops` restricted to the
 //! classes under test (and to --methods / --builders), input domains, the worker pool with the
-//! canonicalization settings as system properties, the search (`search.rs`), then outputs:
+//! canonicalization settings as system properties, the search (`search/`), then outputs:
 //! summary, --csv, --dump, --stats-json and a JUnit suite (`--output-dir`).
 
 pub mod canon;
@@ -18,6 +18,7 @@ use crate::generate::ops::{OpSet, SkipReason, is_literal_type};
 use crate::model::{JType, Prim};
 use crate::runner::Pool;
 use crate::sequence::{OpKind, Stmt, Value};
+pub use crate::settings::DomainInput;
 use crate::suite::{Expect, ObserveItem, ObserveStats};
 use anyhow::{Context, bail};
 use regex::Regex;
@@ -250,32 +251,6 @@ pub const MISUSE_REPLACED: &str = "warning: --misuse-exceptions is ignored: outc
      classified as in jforge gen (an exception thrown for an invalid argument or state is \
      expected behaviour; a NullPointerException without a null input, an AssertionError and \
      the classes of --error-exceptions are errors)";
-
-/// The input space as the command line gives it: each value a flag's text (`None`: not
-/// given), read against the `--config` file by [`Settings::read`], which flags override.
-#[derive(Debug, Clone, Default)]
-pub struct DomainInput {
-    pub scope: Option<u32>,
-    /// `--config`: a properties file with the settings.
-    pub config: Option<PathBuf>,
-    pub ints: Option<String>,
-    pub strings: Option<String>,
-    pub longs: Option<String>,
-    pub shorts: Option<String>,
-    pub doubles: Option<String>,
-    pub chars: Option<String>,
-    pub booleans: Option<String>,
-    pub max_array: Option<u32>,
-    pub omit_fields: Option<String>,
-    pub methods: Option<String>,
-    /// The replaced `--misuse-exceptions` was given (a warning).
-    pub misuse_exceptions_given: bool,
-    pub error_exceptions: Vec<String>,
-    /// A builders file (not `auto`).
-    pub builders: Option<PathBuf>,
-    /// `--check METHOD`.
-    pub check: Option<String>,
-}
 
 impl Settings {
     /// The settings, else its key in the --config file, else its default.

@@ -241,7 +241,7 @@ fn concolic_solver(args: &GenArgs) -> anyhow::Result<Option<SolverSpec>> {
             "--concolic starts when coverage stops growing, so it needs coverage (drop --no-coverage)"
         );
     }
-    args.solver.resolve().map(Some)
+    SolverSpec::find(&args.solver.choice()?).map(Some)
 }
 
 /// Runs `jforge gen` through the shared pipeline (`crate::strategy::drive`); the outcome says

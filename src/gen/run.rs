@@ -9,7 +9,7 @@ use crate::emit::TestCase;
 use crate::emit::output::{Installed, RunOutput};
 use crate::emit::stored::Resolver;
 use crate::emit::suite::{Placement, Tool};
-use crate::emit::validate::{ClockRun, CoverageRun};
+
 use crate::generate::finish::{
     EarlierTest, ErrorTest, FinishStats, Selecting, error_tests, regression_tests,
 };
@@ -343,8 +343,8 @@ impl GenRun<'_> {
             &built.regression,
             &error_cases,
             &CheckSettings {
-                coverage: self.coverage.map(CoverageRun::from_setup),
-                clock: self.instrumented.map(ClockRun::from_setup),
+                coverage: self.coverage.map(crate::coverage::Setup::coverage_run),
+                clock: self.instrumented.map(crate::coverage::Setup::clock_run),
                 deadline: built.deadline,
                 ..CheckSettings::of(session, &args.suite, args.run.quiet)
             },

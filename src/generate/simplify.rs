@@ -1,7 +1,7 @@
 //! Readable regression tests: statements that do not bear on the final call are dropped and
 //! runs of a repeated call that nothing uses are collapsed before the tests are built.
 //!
-//! Generation repeats a call up to 100 times (`random.rs`, repetition) to reach deep states;
+//! Generation repeats a call up to 100 times (`random/assemble.rs`, repetition) to reach deep states;
 //! a written test with fifty identical `list.add(i0, str0);` lines is unreadable. Before
 //! `finish::regression_tests` observes its candidates, each run of identical consecutive
 //! calls whose results no statement uses is collapsed to its last call; the two-JVM

@@ -6,8 +6,8 @@
 use jforge::coverage::{Setup, summarize};
 use jforge::emit::suite::write_suites;
 use jforge::emit::validate::{
-    CheckOptions, CoverageRun, FailureCause, TOO_MUCH_MEMORY, TOO_SLOW, Validation,
-    compile_and_run_with, find_console_launcher, find_junit, removed_by_cause,
+    CheckOptions, FailureCause, TOO_MUCH_MEMORY, TOO_SLOW, Validation, compile_and_run_with,
+    find_console_launcher, find_junit, removed_by_cause,
 };
 use jforge::emit::{EmitConfig, Ending, TestCase, WrittenFile};
 use jforge::model::classpath::{ClassPath, JdkClasses};
@@ -361,7 +361,7 @@ fn suite_coverage_follows_the_removed_tests() {
     let files = write(&dir.path().join("a"), 4, &ops.table, &cases);
     let junit_cp = find_junit(4, None).unwrap();
     let mut opts = CheckOptions::new(4, &junit_cp);
-    opts.coverage = Some(CoverageRun::from_setup(&setup));
+    opts.coverage = Some(setup.coverage_run());
     let v = check(&files, 4, &opts);
     let d = || dump(&v, &files);
     assert_eq!(v.test_failures.len(), 1, "{}", d());

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// How the check measures the suite's coverage: instrumented copies of the classes under test
-/// (see `crate::coverage::Setup`).
+/// (`crate::coverage::Setup::coverage_run`).
 #[derive(Clone, Debug)]
 pub struct CoverageRun {
     /// Instrumented class folder, put first on the run class path.
@@ -18,16 +18,6 @@ pub struct CoverageRun {
     pub total_probes: u32,
 }
 
-impl CoverageRun {
-    pub fn from_setup(s: &crate::coverage::Setup) -> CoverageRun {
-        CoverageRun {
-            class_dir: s.class_dir.clone(),
-            jvm_args: s.jvm_args.clone(),
-            total_probes: s.total_probes,
-        }
-    }
-}
-
 /// The slow-clock run: classes whose clock reads are rewritten (see
 /// `crate::instrument::clock`), put first on the class path, with `-Djforge.clock=slow`.
 #[derive(Clone, Debug)]
@@ -36,20 +26,6 @@ pub struct ClockRun {
     pub class_dir: PathBuf,
     /// Its JVM options (`--patch-module` when JDK classes are instrumented).
     pub jvm_args: Vec<String>,
-}
-
-impl ClockRun {
-    pub fn from_setup(s: &crate::coverage::Setup) -> ClockRun {
-        ClockRun {
-            class_dir: s.class_dir.clone(),
-            jvm_args: s
-                .jvm_args
-                .iter()
-                .filter(|a| !a.starts_with("-Djforge.cov.probes="))
-                .cloned()
-                .collect(),
-        }
-    }
 }
 
 /// What [`compile_and_run_with`](super::compile_and_run_with) checks besides compiling and passing.

@@ -3,10 +3,11 @@
 //! returned types; and the view operations coverage guidance adds (`add_view_ops`).
 
 use super::filters::is_observer;
-use super::opset::{OpSet, SkipReason};
+use super::opset::OpSet;
 use super::values::is_literal_type;
 use crate::model::producers::default_implementation;
 use crate::model::{ClassInfo, JType, Model, TypeArg};
+use crate::sequence::SkipReason;
 use crate::sequence::{OpId, Operation};
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet, HashSet};

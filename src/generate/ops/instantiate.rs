@@ -3,8 +3,8 @@
 //! chosen for each call, and parameter types made concrete and accessible.
 
 use super::builder::Builder;
-use super::opset::SkipReason;
 use crate::model::{ClassInfo, JType, MethodInfo, Model, Nesting, TypeArg, TypeParam};
+use crate::sequence::SkipReason;
 
 /// The enum a type parameter bounded by `Enum<E>` gets when no other candidate fits: a JDK
 /// enum every JVM has, with a handful of constants (`gen` loads it into the model).

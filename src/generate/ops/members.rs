@@ -7,9 +7,9 @@ use super::filters::{
     OBJECT_NOISE, is_easy, is_inherited_throwable_noise, is_observer, is_static_setter,
     opens_a_file, qualified_signature,
 };
-use super::opset::SkipReason;
 use crate::model::producers;
 use crate::model::{ClassInfo, JType, MethodInfo, Nesting};
+use crate::sequence::SkipReason;
 use crate::sequence::{OpId, OpKind, Operation};
 
 impl<'a> Builder<'a> {

@@ -1,8 +1,8 @@
 //! The operations of a run (`OpSet`: the table, primary, helper and view operations,
-//! observers, instantiations) and why a class or member is left out (`SkipReason`).
+//! observers, instantiations); why a class or member is left out is `sequence::SkipReason`.
 
 use crate::model::JType;
-use crate::sequence::{OpId, OpTable};
+use crate::sequence::{OpId, OpTable, SkipReason};
 use std::collections::{BTreeMap, HashMap};
 
 /// The operations of a run.
@@ -35,67 +35,5 @@ impl OpSet {
     pub fn class_under_test(&self, op: OpId) -> Option<&str> {
         let class = self.owner_class.get(op as usize)?.as_deref()?;
         self.instantiations.contains_key(class).then_some(class)
-    }
-}
-
-/// Why a class or member is not tested. Written to `--stats-json` as its text; the warnings
-/// at the end of a run count members per reason.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum SkipReason {
-    /// A class found through --package/--jar that tests cannot name.
-    ClassNotPublic,
-    /// A class found through --package/--jar that could not be read.
-    ClassNotFound,
-    ClassTypeParams,
-    ReturnsNonPublic,
-    FieldTypeNotConcrete,
-    NotMemberOfInstantiation,
-    GenericConstructor,
-    MethodTypeParams,
-    TypesNotConcrete,
-    ParameterizedArray,
-    /// `exhaustive`: a parameter type has no domain.
-    NoInputValues,
-    /// A parameter type that no public constructor, static factory or constant jforge can
-    /// call makes (the member is still called, with `null` for it).
-    NoProducer,
-    /// A static setter or a write to a static field (`DateTimeZone.setDefault(..)`): a test
-    /// calling it changes the JVM for every test run after it, in the user's build too.
-    GlobalState,
-}
-
-impl SkipReason {
-    pub fn text(self) -> &'static str {
-        match self {
-            SkipReason::ClassNotPublic => "class is not public",
-            SkipReason::ClassNotFound => "class file not found",
-            SkipReason::ClassTypeParams => "type parameters cannot be instantiated",
-            SkipReason::ReturnsNonPublic => "returns a type that is not public",
-            SkipReason::FieldTypeNotConcrete => "field type cannot be made concrete",
-            SkipReason::NotMemberOfInstantiation => "not a member of the instantiated type",
-            SkipReason::GenericConstructor => "generic constructor",
-            SkipReason::MethodTypeParams => "method type parameters cannot be instantiated",
-            SkipReason::TypesNotConcrete => "types cannot be made concrete or are not public",
-            SkipReason::ParameterizedArray => "parameterized array parameter",
-            SkipReason::NoInputValues => "an input type has no values",
-            SkipReason::NoProducer => {
-                "a parameter type has no public constructor, static factory or constant to make it (only null is passed)"
-            }
-            SkipReason::GlobalState => {
-                "changes state shared by the whole JVM (name it in --include-methods to test it)"
-            }
-        }
-    }
-}
-
-impl std::fmt::Display for SkipReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.text())
-    }
-}
-
-impl serde::Serialize for SkipReason {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.text())
     }
 }

@@ -4,10 +4,10 @@
 
 use super::builder::Builder;
 use super::filters::{is_setter_name, opens_a_file, qualified_signature};
-use super::opset::SkipReason;
 use super::values::{class_literal, is_literal_type, lambda_literal};
 use crate::model::producers::{self, ProducerKind};
 use crate::model::{JType, MethodInfo};
+use crate::sequence::SkipReason;
 use crate::sequence::{OpId, OpKind, Operation};
 use std::collections::{BTreeSet, HashSet, VecDeque};
 
