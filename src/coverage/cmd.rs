@@ -369,10 +369,20 @@ impl Measurement<'_> {
                 String::from_utf8_lossy(&o.stderr)
             );
         };
-        if summary.is_empty() {
-            eprintln!(
-                "warning: the JUnit launcher printed no summary; its output:\n{text}\n{}",
-                String::from_utf8_lossy(&o.stderr)
+        // Why an error and not a warning: a run in which no test ran measures nothing, and a
+        // 0% table with exit 0 reads as a measurement (a launcher of another JUnit Platform
+        // version than the tests' finds no test at all).
+        if tests_found(&text) == Some(0) || summary.is_empty() {
+            bail!(
+                "no test ran: the JUnit launcher {} in {}; check that --tests holds compiled tests or their sources and that --junit-classpath has the JUnit Platform version the tests were written for; its output:\n{}\n{}",
+                if summary.is_empty() {
+                    "printed no summary (it failed)"
+                } else {
+                    "found no test"
+                },
+                test_root.display(),
+                tail(&text, 20),
+                tail(&String::from_utf8_lossy(&o.stderr), 20)
             );
         }
         let mut hit = vec![false; self.setup.total_probes as usize];
@@ -417,6 +427,24 @@ impl Measurement<'_> {
     }
 }
 
+/// The number of the console launcher's `[ N tests found ]` line, if it printed one.
+fn tests_found(out: &str) -> Option<u64> {
+    out.lines()
+        .find(|l| l.contains("tests found"))
+        .and_then(|l| {
+            l.trim_matches(|c: char| c == '[' || c == ']' || c.is_whitespace())
+                .split_whitespace()
+                .next()
+                .and_then(|n| n.parse().ok())
+        })
+}
+
+/// The last `n` lines of a process's output.
+fn tail(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
 fn javac_run(javac: &Path, cp: &[PathBuf], out: &Path, srcs: &[PathBuf]) -> Result<()> {
     let cp = std::env::join_paths(cp).context("a class path entry contains ':'")?;
     let o = Command::new(javac)
@@ -435,4 +463,17 @@ fn javac_run(javac: &Path, cp: &[PathBuf], out: &Path, srcs: &[PathBuf]) -> Resu
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_launchers_test_count_is_read_from_its_summary() {
+        let out = "Test run finished after 64 ms\n[         2 containers found      ]\n[         5 tests found           ]\n[         5 tests successful      ]\n";
+        assert_eq!(tests_found(out), Some(5));
+        assert_eq!(tests_found("[ 0 tests found ]"), Some(0));
+        assert_eq!(tests_found("Exception in thread main"), None);
+    }
 }

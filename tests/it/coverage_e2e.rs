@@ -164,6 +164,38 @@ fn coverage_command_measures_a_junit4_suite() {
 }
 
 #[test]
+fn coverage_command_refuses_a_run_in_which_no_test_ran() {
+    // A suite of no test (or a launcher that fails to find any) measures nothing: exit 2 with
+    // a clear error, never a 0% table with exit 0.
+    let d = tempfile::tempdir().unwrap();
+    let tests = d.path().join("t");
+    std::fs::create_dir_all(tests.join("cmd")).unwrap();
+    std::fs::write(
+        tests.join("cmd/NoTests.java"),
+        "package cmd;\npublic class NoTests {\n    public void notATest() {}\n}\n",
+    )
+    .unwrap();
+    let o = jforge()
+        .args(["coverage", "--quiet", "--classpath"])
+        .arg(subject())
+        .arg("--tests")
+        .arg(&tests)
+        .args(["--class", "cmd.CommandParser"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no test ran: the JUnit launcher found no test in"),
+        "{err}"
+    );
+    assert!(
+        !String::from_utf8_lossy(&o.stdout).contains("cmd.CommandParser"),
+        "no table is printed"
+    );
+}
+
+#[test]
 fn stop_on_plateau_ends_a_run_that_stops_finding_branches() {
     // the parser's reachable branches are found within seconds; with a 2 s plateau the run
     // ends long before its 300 s time limit, and the report says why
