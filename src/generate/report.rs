@@ -69,6 +69,9 @@ pub struct Report {
     /// `state-not-initialized`, `argument-breaks-contract`, `held-collection-breaks-contract`,
     /// `jdk-value`).
     pub set_aside: BTreeMap<String, u64>,
+    /// Calls whose sequence ended without a test because a test making them would print to
+    /// the console or change state the whole JVM shares.
+    pub left_out_calls: LeftOutCalls,
     pub incidents: Vec<Incident>,
     pub generated: u64,
     pub executed: u64,
@@ -112,6 +115,16 @@ pub struct Report {
     /// With `--concolic`: the helper's turns at plateaus and what they gave.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub concolic: Option<super::assist::AssistStats>,
+}
+
+/// Calls never written into a test, by why (gen's workers report them; see
+/// `generate::random::PRINTS_TO_CONSOLE` and `CHANGES_GLOBAL_STATE`).
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct LeftOutCalls {
+    /// Printed to System.out/System.err.
+    pub prints_to_console: u64,
+    /// Closed System.in/out/err, set a system property, the default locale or time zone.
+    pub changes_global_state: u64,
 }
 
 /// Worker time by what it went to, in seconds summed over the workers, over the whole run
@@ -322,6 +335,10 @@ impl Report {
                 .iter()
                 .map(|(c, n)| (c.name().to_string(), *n))
                 .collect(),
+            left_out_calls: LeftOutCalls {
+                prints_to_console: generator.stats.iter().map(|s| s.prints).sum(),
+                changes_global_state: generator.stats.iter().map(|s| s.global_state).sum(),
+            },
             incidents: generator.incidents.clone(),
             generated: progress.generated,
             executed: progress.executed,
@@ -374,6 +391,7 @@ impl Report {
         self.write_destination(out)?;
         self.write_errors(out)?;
         self.write_set_aside(out)?;
+        self.write_left_out(out)?;
         self.write_check(out)?;
         self.write_instability(out)
     }
@@ -514,6 +532,19 @@ impl Report {
             out,
             "set aside as invalid inputs (not error tests): {total} sequences whose violation the inputs caused, not the classes under test ({})",
             causes.join(", ")
+        )
+    }
+
+    /// Calls no test makes because a test would print or change the JVM for later tests.
+    fn write_left_out(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let l = &self.left_out_calls;
+        if l.prints_to_console == 0 && l.changes_global_state == 0 {
+            return Ok(());
+        }
+        writeln!(
+            out,
+            "left out of the tests: {} calls that printed to System.out/System.err, {} that changed state the whole JVM shares (closed a console stream, set a system property, the default locale or time zone)",
+            l.prints_to_console, l.changes_global_state
         )
     }
 

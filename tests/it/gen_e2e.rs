@@ -1785,3 +1785,50 @@ fn strbuilder_keeps_its_own_values_when_a_call_given_itself_times_out() {
     let run = compile_and_run_junit4(&out, lang3);
     assert!(run.failures.is_empty(), "{}", run.output);
 }
+
+#[test]
+fn calls_that_change_what_the_whole_jvm_shares_are_never_written() {
+    // gs.JvmWide closes System.out and System.err, sets and clears system properties, and
+    // changes the default locale and time zone. A test making such a call changes every test
+    // its build runs after it (a closed System.out silences the build's report). The worker
+    // reports such calls (and puts the state back); none is written, and they are counted.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, stats) = gen_from(
+        d.path(),
+        &[
+            "--class",
+            "gs.JvmWide",
+            "--generated-limit",
+            "1500",
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+        ],
+    );
+    let all: String = java_files(&out)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    for call in [
+        ".closeConsole()",
+        ".closeErrorsAndFail()",
+        ".remember(",
+        ".forget()",
+        ".speakFrench()",
+        ".moveToTokyo()",
+    ] {
+        assert!(!all.contains(call), "a test calls {call}:\n{all}");
+    }
+    assert!(all.contains(".increment("), "the counter is tested:\n{all}");
+    let left = &stats["left_out_calls"]["changes_global_state"];
+    assert!(
+        left.as_u64().unwrap() >= 6,
+        "{left} calls left out:\n{text}"
+    );
+    // The state was put back: `describe()` reads the default locale and a property, and its
+    // assertions hold in the check's fresh JVMs (a leak would have made them differ).
+    let run = compile_and_run_junit4(&out, &subjects().display().to_string());
+    assert!(run.failures.is_empty(), "{}", run.output);
+    assert!(run.tests_run >= 3, "{}", run.output);
+}

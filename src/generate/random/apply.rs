@@ -3,7 +3,9 @@
 //! (normally, in an exception, a timeout, a crash or console output).
 
 use super::blame::{Blame, stmt_op};
-use super::candidates::{CandEnding, EXCESSIVE_OUTPUT, PRINTS_TO_CONSOLE, Violation, thrown_cause};
+use super::candidates::{
+    CHANGES_GLOBAL_STATE, CandEnding, EXCESSIVE_OUTPUT, PRINTS_TO_CONSOLE, Violation, thrown_cause,
+};
 use super::generator::{Built, Generator};
 use crate::runner::{Observed, SeqResult, StmtOutcome};
 use crate::sequence::{OpId, Sequence, Stmt, Value};
@@ -68,6 +70,9 @@ impl<'a> Generator<'a> {
                 }
                 StmtOutcome::Exception { class, .. } if class.as_ref() == PRINTS_TO_CONSOLE => {
                     self.note_printing(&b, i)
+                }
+                StmtOutcome::Exception { class, .. } if class.as_ref() == CHANGES_GLOBAL_STATE => {
+                    self.note_global_state(&b, i)
                 }
                 StmtOutcome::Exception {
                     class,

@@ -147,6 +147,24 @@ impl<'a> Generator<'a> {
             );
         }
     }
+
+    /// A call that changed state the whole JVM shares (closed a console stream, set a system
+    /// property, the default locale or time zone): its sequence ends there, never a test; an
+    /// operation that does it on each of its first calls is excluded.
+    pub(super) fn note_global_state(&mut self, b: &Built, i: usize) {
+        let op = match &b.comp.seq.stmts[i] {
+            Stmt::Call { op, .. } => *op,
+            _ => b.op,
+        };
+        let st = &mut self.stats[op as usize];
+        st.global_state += 1;
+        if st.successes == 0 && st.global_state == u64::from(self.cfg.blame_limit) {
+            self.exclude(
+                op,
+                "left out: changes state the whole JVM shares whenever called (closes System.out, sets a system property or a default; a test would change every later test of the build)",
+            );
+        }
+    }
 }
 
 /// The runtime classes of the object arguments of statement `i` that a hang of its call

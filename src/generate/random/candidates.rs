@@ -18,7 +18,14 @@ pub const EXCESSIVE_OUTPUT: &str = "jforge.ExcessiveOutput";
 /// printed anything to System.out/err: its sequence is never written as a test.
 pub const PRINTS_TO_CONSOLE: &str = "jforge.PrintsToConsole";
 
-/// The worker's system property that turns on [`PRINTS_TO_CONSOLE`].
+/// Pseudo-exception the worker reports, when [`CONSOLE_PROPERTY`] is `quiet`, for a call that
+/// changed state the whole JVM shares: closed System.in/out/err, set or cleared a system
+/// property, changed the default locale or time zone (the worker puts it back). A test making
+/// that call would change the JVM of every test its build runs after it: never written.
+pub const CHANGES_GLOBAL_STATE: &str = "jforge.ChangesGlobalState";
+
+/// The worker's system property that turns on [`PRINTS_TO_CONSOLE`] and
+/// [`CHANGES_GLOBAL_STATE`].
 pub const CONSOLE_PROPERTY: &str = "jforge.console";
 
 /// A sequence with the static type of each statement's value.
@@ -134,6 +141,8 @@ pub struct OpStat {
     pub crashes: u64,
     /// Calls that printed to System.out/err (with gen's quiet console).
     pub prints: u64,
+    /// Calls that changed state the whole JVM shares ([`CHANGES_GLOBAL_STATE`]).
+    pub global_state: u64,
     pub excluded: bool,
 }
 

@@ -37,8 +37,9 @@ mod run;
 
 pub use blame::crash_name;
 pub use candidates::{
-    CONSOLE_PROPERTY, CandEnding, Candidate, CompRef, Component, DefectKey, EXCESSIVE_OUTPUT,
-    ErrorCandidate, Incident, OpStat, PRINTS_TO_CONSOLE, Progress, TypeId, Violation, thrown_cause,
+    CHANGES_GLOBAL_STATE, CONSOLE_PROPERTY, CandEnding, Candidate, CompRef, Component, DefectKey,
+    EXCESSIVE_OUTPUT, ErrorCandidate, Incident, OpStat, PRINTS_TO_CONSOLE, Progress, TypeId,
+    Violation, thrown_cause,
 };
 pub use generator::{GenConfig, Generator};
 pub use guide::CovGuide;

@@ -702,6 +702,8 @@ final class Executor {
         Object r = null;
         Object self = recv ? vals[s.args[0]] : null;
         long printedBefore = OutputSink.written;
+        long closesBefore = GlobalState.closes();
+        long propertiesBefore = GlobalState.propertyChanges();
         if (recv && self == null) {
             vals[i] = null;
             return exception(i, new NullPointerException());
@@ -741,6 +743,10 @@ final class Executor {
         } catch (InvocationTargetException e) {
             Throwable c = e.getCause() == null ? e : e.getCause();
             Fatal.check(c);
+            String changed = GlobalState.changedSince(closesBefore, propertiesBefore);
+            if (changed != null && QUIET_CONSOLE) {
+                return flagged(i, GlobalState.CHANGES_GLOBAL_STATE, changed);
+            }
             vals[i] = null;
             thrown = c;
             thrownAt = i;
@@ -751,6 +757,10 @@ final class Executor {
             if (traced) {
                 tracing.pause();
             }
+        }
+        String changed = GlobalState.changedSince(closesBefore, propertiesBefore);
+        if (changed != null && QUIET_CONSOLE) {
+            return flagged(i, GlobalState.CHANGES_GLOBAL_STATE, changed);
         }
         long printed = OutputSink.written - printedBefore;
         if (printed > MAX_OUTPUT) {

@@ -36,10 +36,7 @@ public final class Main {
             realErr.println("usage: jforge.worker.Main SOCKET PROGRESS_FILE CALL_TIMEOUT_MS [INITIAL_LIMIT_MS]");
             Runtime.getRuntime().halt(Proto.EXIT_USAGE);
         }
-        PrintStream sink = new PrintStream(new OutputSink());
-        System.setOut(sink);
-        System.setErr(sink);
-        System.setIn(java.io.InputStream.nullInputStream());
+        GlobalState.install();
         MappedByteBuffer progress;
         try (FileChannel fc = FileChannel.open(Path.of(args[1]), StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {

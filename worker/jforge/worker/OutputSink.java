@@ -21,4 +21,10 @@ final class OutputSink extends OutputStream {
     public void write(byte[] b, int off, int len) {
         written += len;
     }
+
+    /** A call that closes System.out or System.err (see GlobalState). */
+    @Override
+    public void close() {
+        GlobalState.consoleCloses++;
+    }
 }
