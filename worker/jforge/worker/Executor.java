@@ -743,8 +743,8 @@ final class Executor {
         } catch (InvocationTargetException e) {
             Throwable c = e.getCause() == null ? e : e.getCause();
             Fatal.check(c);
-            String changed = GlobalState.changedSince(closesBefore, propertiesBefore);
-            if (changed != null && QUIET_CONSOLE) {
+            String changed = GlobalState.after(QUIET_CONSOLE, closesBefore, propertiesBefore);
+            if (changed != null) {
                 return flagged(i, GlobalState.CHANGES_GLOBAL_STATE, changed);
             }
             vals[i] = null;
@@ -758,8 +758,8 @@ final class Executor {
                 tracing.pause();
             }
         }
-        String changed = GlobalState.changedSince(closesBefore, propertiesBefore);
-        if (changed != null && QUIET_CONSOLE) {
+        String changed = GlobalState.after(QUIET_CONSOLE, closesBefore, propertiesBefore);
+        if (changed != null) {
             return flagged(i, GlobalState.CHANGES_GLOBAL_STATE, changed);
         }
         long printed = OutputSink.written - printedBefore;

@@ -14,7 +14,8 @@ import java.util.TimeZone;
  * default locale and time zone. Why watch it: a test that makes such a call changes the JVM of
  * every test its build runs after it (a closed System.out silences Surefire's report; a property
  * or a default changes what later tests compute). gen's workers (-Djforge.console=quiet) report
- * such a call as jforge.ChangesGlobalState, never a test; every worker puts the state back.
+ * such a call as jforge.ChangesGlobalState, never a test, and put the state back; the other
+ * workers only replace a closed console stream.
  *
  * <p>Cost per call: two counter reads, three reads of the default locales and one of the default
  * time zone's id (the zone itself is cloned by TimeZone.getDefault()).
@@ -110,10 +111,27 @@ final class GlobalState {
     }
 
     /**
+     * After a call: with {@code watch} (gen's workers), what it changed since the marks taken
+     * before it, or null, the state put back; otherwise only a closed console stream is
+     * replaced (so that what is printed later is still counted) and null returned: the other
+     * generators keep the JVM as the calls left it, as a test run would.
+     */
+    static String after(boolean watch, long closesBefore, long propertyChangesBefore) {
+        if (watch) {
+            return changedSince(closesBefore, propertyChangesBefore);
+        }
+        if (consoleCloses != closesBefore) {
+            installConsole();
+            consoleCloses = closesBefore;
+        }
+        return null;
+    }
+
+    /**
      * What a call changed since the marks taken before it, or null; the state is put back
      * before this returns.
      */
-    static String changedSince(long closesBefore, long propertyChangesBefore) {
+    private static String changedSince(long closesBefore, long propertyChangesBefore) {
         if (props == null) {
             return null;
         }
