@@ -1832,3 +1832,45 @@ fn calls_that_change_what_the_whole_jvm_shares_are_never_written() {
     assert!(run.failures.is_empty(), "{}", run.output);
     assert!(run.tests_run >= 3, "{}", run.output);
 }
+
+#[test]
+fn what_the_jdk_decides_for_a_class_under_test_is_not_its_test() {
+    // jb.Counter inherits Object.equals (identity) and jb.Mode java.lang.Enum's final
+    // methods: a test of `counter0.equals(counter1)` or `mode0.ordinal()` pins the JDK, not
+    // the class (on Apache Commons CSV, 81 identity equals and the ordinal of every
+    // QuoteMode). The classes' own methods are tested.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, _) = gen_from(
+        d.path(),
+        &[
+            "--class",
+            "jb.Counter",
+            "--class",
+            "jb.Mode",
+            "--generated-limit",
+            "2000",
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+        ],
+    );
+    let all: String = java_files(&out)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    for call in [
+        ".equals(",
+        ".ordinal()",
+        ".name()",
+        ".compareTo(",
+        ".getDeclaringClass()",
+        ".describeConstable()",
+    ] {
+        assert!(!all.contains(call), "a test calls {call}:\n{all}");
+    }
+    assert!(
+        all.contains(".retries()") && all.contains(".add("),
+        "the classes' own methods are tested:\n{all}\n{text}"
+    );
+}

@@ -4,8 +4,8 @@
 
 use super::builder::Builder;
 use super::filters::{
-    OBJECT_NOISE, is_easy, is_inherited_throwable_noise, is_observer, is_static_setter,
-    opens_a_file, qualified_signature,
+    OBJECT_NOISE, is_easy, is_inherited_jdk_behaviour, is_inherited_throwable_noise, is_observer,
+    is_static_setter, opens_a_file, qualified_signature,
 };
 use crate::model::producers;
 use crate::model::{ClassInfo, JType, MethodInfo, Nesting};
@@ -143,6 +143,7 @@ impl<'a> Builder<'a> {
             if OBJECT_NOISE.contains(&m.name.as_str())
                 || (m.owner == "java.lang.Object" && m.name == "toString")
                 || is_inherited_throwable_noise(m)
+                || (cut && is_inherited_jdk_behaviour(m))
             {
                 continue;
             }
