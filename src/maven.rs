@@ -111,9 +111,18 @@ fn first_errors(o: &Output) -> String {
     let plain = regex::Regex::new("\x1b\\[[0-9;]*m")
         .map(|re| re.replace_all(&text, "").to_string())
         .unwrap_or(text);
+    // Maven's advice on re-running it with -e or -X follows every failure: not the cause.
+    const BOILERPLATE: [&str; 5] = [
+        "To see the full stack trace",
+        "Re-run Maven using the -X",
+        "For more information about the errors",
+        "[Help 1] http",
+        "After correcting the problems",
+    ];
     let errors: Vec<&str> = plain
         .lines()
         .filter(|l| l.starts_with("[ERROR]") && l.len() > "[ERROR] ".len())
+        .filter(|l| !BOILERPLATE.iter().any(|b| l.contains(b)))
         .take(5)
         .collect();
     if !errors.is_empty() {
