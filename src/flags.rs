@@ -60,6 +60,15 @@ pub struct ProjectArgs {
     /// Only this module of --project (its artifactId; repeatable).
     #[arg(long = "module", value_name = "NAME", requires = "project")]
     pub modules: Vec<String>,
+    /// A flag for every Maven call of --project (repeatable; e.g. --maven-arg=-Drat.skip
+    /// --maven-arg=-Pfast), after those of the MAVEN_ARGS environment variable.
+    #[arg(
+        long = "maven-arg",
+        value_name = "ARG",
+        requires = "project",
+        allow_hyphen_values = true
+    )]
+    pub maven_args: Vec<String>,
 }
 
 /// Where the written JUnit suite goes and how it is checked: every command that writes tests.
@@ -240,12 +249,19 @@ impl RunArgs {
 }
 
 impl ProjectArgs {
-    /// `--project` and its `--module`s, when a project is given.
-    pub fn settings(&self) -> Option<ProjectSettings> {
-        self.project.as_ref().map(|dir| ProjectSettings {
+    /// `--project`, its `--module`s and the Maven flags (`MAVEN_ARGS`, then `--maven-arg`),
+    /// when a project is given; `MAVEN_ARGS` that no shell could split is an error.
+    pub fn settings(&self) -> anyhow::Result<Option<ProjectSettings>> {
+        let Some(dir) = &self.project else {
+            return Ok(None);
+        };
+        let mut maven_args = crate::maven::env_args()?;
+        maven_args.extend(self.maven_args.iter().cloned());
+        Ok(Some(ProjectSettings {
             dir: dir.clone(),
             modules: self.modules.clone(),
-        })
+            maven_args,
+        }))
     }
 }
 

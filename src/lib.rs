@@ -13,6 +13,7 @@ pub mod r#gen; // `gen` is reserved in Rust 2024: the folder keeps the command's
 pub mod generate;
 pub mod instrument;
 pub mod interrupt;
+pub mod maven;
 pub mod merge;
 pub mod model;
 pub mod params;

@@ -2,12 +2,16 @@
 //!
 //! Why: a Java developer should not assemble `--classpath target/classes:` plus every
 //! dependency jar by hand, nor tell jforge where tests go and which JUnit the build runs.
-//! Maven knows all of it, so one `mvn` run asks it (no pom is read by jforge):
-//! `compile` (so that classes exist and are not older than their sources; Maven's compiler
-//! plugin decides what is stale), `help:effective-pom` (each module's artifact, packaging
-//! and build folders, interpolated) and `dependency:build-classpath` with test scope (the
-//! class path the module's own tests compile and run with), plugin versions pinned so the
-//! result does not depend on the Maven installed.
+//! Maven knows all of it, so jforge asks it (no pom is read by jforge), in two calls: `compile`
+//! (so that classes exist and are not older than their sources; Maven's compiler plugin
+//! decides what is stale) with `dependency:build-classpath` at test scope (the class path the
+//! module's own tests compile and run with, in the same reactor so that a module's siblings
+//! are their `target/classes`), then `help:effective-pom` alone into a file (each module's
+//! artifact, packaging and build folders, interpolated; sharing a call with `compile`, some
+//! builds wrote a second document and an invalid element into it). Plugin versions are pinned
+//! so the result does not depend on the Maven installed; the user's Maven flags
+//! (`ProjectSettings::maven_args`) go to every call (`crate::maven`). The effective POM is read
+//! tolerantly ([`modules_of`]): only the few elements jforge needs must be well formed.
 //!
 //! Each module with Java classes (packaging other than `pom`) becomes a [`Module`]: its
 //! classes, its `src/test/java` (from the effective POM), its test class path, and the JUnit
@@ -19,7 +23,6 @@ use crate::settings::{ProjectSettings, RunSettings, SuiteSettings};
 use anyhow::{Context, Result, bail};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 const HELP_PLUGIN: &str = "org.apache.maven.plugins:maven-help-plugin:3.4.0";
 const DEPENDENCY_PLUGIN: &str = "org.apache.maven.plugins:maven-dependency-plugin:3.6.1";
@@ -38,6 +41,8 @@ pub struct Module {
     pub dependencies: Vec<PathBuf>,
     /// 4 or 5, from the JUnit jars on `dependencies`; `None` when it declares none.
     pub junit: Option<u8>,
+    /// The user's Maven flags, for the Maven calls made for this module later.
+    pub maven_args: Vec<String>,
 }
 
 impl Module {
@@ -71,7 +76,7 @@ impl Module {
                 .context(
                     "the project's JUnit 5 has no junit-platform-engine jar on its test class path",
                 )?;
-            jars.push(fetch_launcher(&version)?);
+            jars.push(fetch_launcher(&version, &self.maven_args)?);
         }
         Ok(jars
             .iter()
@@ -139,8 +144,9 @@ pub fn junit_snippet() -> &'static str {
 }
 
 /// The modules of the Maven project in `dir` (a folder with a pom.xml), compiled.
-/// `java`: the JDK Maven runs with (`--java`), else Maven's own choice.
-pub fn read(dir: &Path, java: Option<&Path>) -> Result<Vec<Module>> {
+/// `java`: the JDK Maven runs with (`--java`), else Maven's own choice; `maven_args`: the
+/// user's flags for every Maven call.
+pub fn read(dir: &Path, java: Option<&Path>, maven_args: &[String]) -> Result<Vec<Module>> {
     let pom = dir.join("pom.xml");
     if !pom.is_file() {
         bail!(
@@ -152,66 +158,70 @@ pub fn read(dir: &Path, java: Option<&Path>) -> Result<Vec<Module>> {
         std::fs::canonicalize(dir).with_context(|| format!("cannot read {}", dir.display()))?;
     let work = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-project-"))
         .context("cannot create a temporary folder")?;
-    run_maven(&dir, work.path(), java)?;
-    let text = std::fs::read_to_string(work.path().join("effective.xml"))
-        .context("Maven wrote no effective POM")?;
+    let java_home = match java {
+        Some(j) => Some(crate::runner::java::find_java(Some(j))?.home),
+        None => None,
+    };
+    let call = |doing: String| crate::maven::Call {
+        dir: &dir,
+        java_home: java_home.clone(),
+        user: maven_args,
+        doing,
+    };
+    compile_with_classpaths(
+        &call(format!("compile the project in {}", dir.display())),
+        work.path(),
+    )?;
+    let effective = work.path().join("effective.xml");
+    call(format!("write the effective POM of {}", dir.display())).run(&[
+        format!("{HELP_PLUGIN}:effective-pom"),
+        format!("-Doutput={}", effective.display()),
+    ])?;
+    let text = std::fs::read_to_string(&effective).with_context(|| {
+        format!(
+            "Maven wrote no effective POM at {} although it succeeded",
+            effective.display()
+        )
+    })?;
+    let mut modules = modules_of(&text, &classpaths_in(work.path())?)?;
+    modules
+        .iter_mut()
+        .for_each(|m| m.maven_args = maven_args.to_vec());
+    Ok(modules)
+}
+
+/// `mvn compile dependency:build-classpath`: each module's test class path into
+/// `out/<groupId>:<artifactId>.cp`.
+fn compile_with_classpaths(call: &crate::maven::Call, out: &Path) -> Result<()> {
+    call.run(&[
+        "compile".to_string(),
+        format!("{DEPENDENCY_PLUGIN}:build-classpath"),
+        format!(
+            "-Dmdep.outputFile={}/${{project.groupId}}:${{project.artifactId}}.cp",
+            out.display()
+        ),
+        "-Dmdep.includeScope=test".to_string(),
+    ])?;
+    Ok(())
+}
+
+/// The class paths written by [`compile_with_classpaths`], by `groupId:artifactId`.
+fn classpaths_in(out: &Path) -> Result<BTreeMap<String, Vec<PathBuf>>> {
     let mut cps = BTreeMap::new();
-    for e in std::fs::read_dir(work.path())?.flatten() {
+    let entries =
+        std::fs::read_dir(out).with_context(|| format!("cannot read {}", out.display()))?;
+    for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().to_string();
         if let Some(id) = name.strip_suffix(".cp") {
-            let text = std::fs::read_to_string(e.path())?;
+            let text = std::fs::read_to_string(e.path())
+                .with_context(|| format!("cannot read {}", e.path().display()))?;
             cps.insert(
                 id.to_string(),
                 crate::emit::junit_jars::split_cp(text.trim()),
             );
         }
     }
-    modules_of(&text, &cps)
-}
-
-/// `mvn compile help:effective-pom dependency:build-classpath` into `out`.
-fn run_maven(dir: &Path, out: &Path, java: Option<&Path>) -> Result<()> {
-    let mut c = Command::new("mvn");
-    c.current_dir(dir)
-        .args(["-B", "-q", "-Dstyle.color=never", "compile"])
-        .arg(format!("{HELP_PLUGIN}:effective-pom"))
-        .arg(format!("-Doutput={}", out.join("effective.xml").display()))
-        .arg(format!("{DEPENDENCY_PLUGIN}:build-classpath"))
-        .arg(format!(
-            "-Dmdep.outputFile={}/${{project.groupId}}:${{project.artifactId}}.cp",
-            out.display()
-        ))
-        .arg("-Dmdep.includeScope=test")
-        .stdin(Stdio::null());
-    if let Some(j) = java {
-        let home = crate::runner::java::find_java(Some(j))?.home;
-        c.env("JAVA_HOME", home);
-    }
-    let o = c.output().map_err(|e| {
-        anyhow::anyhow!(
-            "cannot run mvn ({e}): --project needs Maven on the PATH (apt-get install maven), or pass --classpath instead"
-        )
-    })?;
-    if !o.status.success() {
-        let text =
-            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
-        // Maven may still colour a line or two: the escapes go.
-        let plain = regex::Regex::new("\x1b\\[[0-9;]*m")
-            .map(|re| re.replace_all(&text, "").to_string())
-            .unwrap_or(text);
-        let errors: Vec<&str> = plain
-            .lines()
-            .filter(|l| l.contains("ERROR"))
-            .take(6)
-            .collect();
-        bail!(
-            "Maven could not compile or describe the project in {} ({}):\n{}\nfix the build (`mvn compile` must pass) and run jforge again",
-            dir.display(),
-            o.status,
-            errors.join("\n")
-        );
-    }
-    Ok(())
+    Ok(cps)
 }
 
 /// The text of `node`'s child element `name`.
@@ -223,54 +233,131 @@ fn child<'a>(node: roxmltree::Node<'a, 'a>, name: &str) -> Option<&'a str> {
 }
 
 /// The modules described by an effective POM (one `<project>` or a `<projects>` list) with
-/// their class paths by `groupId:artifactId`.
+/// their class paths by `groupId:artifactId`. Read tolerantly: several XML documents in the
+/// file are each read, and a document that is not well-formed XML is read again without
+/// the parts jforge does not need (properties, plugins, profiles...), where Maven has been
+/// seen to write invalid element names such as `<javaTarget.qualifier?>`.
 fn modules_of(effective: &str, cps: &BTreeMap<String, Vec<PathBuf>>) -> Result<Vec<Module>> {
-    let doc = roxmltree::Document::parse(effective).context("Maven's effective POM is not XML")?;
-    let mut out = Vec::new();
-    for p in doc.descendants().filter(|n| n.has_tag_name("project")) {
-        let packaging = child(p, "packaging").unwrap_or("jar");
-        if packaging == "pom" {
-            continue;
-        }
-        let artifact = child(p, "artifactId").context("a project without artifactId")?;
-        let group = child(p, "groupId")
-            .or_else(|| {
-                p.children()
-                    .find(|c| c.has_tag_name("parent"))
-                    .and_then(|pa| child(pa, "groupId"))
-            })
-            .context("a project without groupId")?;
-        let build = p
-            .children()
-            .find(|c| c.has_tag_name("build"))
-            .with_context(|| format!("{artifact}: no <build> in the effective POM"))?;
-        let dir = |tag: &str| -> Result<PathBuf> {
-            child(build, tag)
-                .map(PathBuf::from)
-                .with_context(|| format!("{artifact}: no {tag} in the effective POM"))
+    let mut out: Vec<Module> = Vec::new();
+    let mut unread = Vec::new();
+    for text in xml_documents(effective) {
+        let text = match roxmltree::Document::parse(text) {
+            Ok(_) => text.to_string(),
+            Err(_) => without_unneeded_parts(text),
         };
-        let classes = dir("outputDirectory")?;
-        let deps = cps
-            .get(&format!("{group}:{artifact}"))
-            .cloned()
-            .unwrap_or_default();
-        out.push(Module {
-            name: artifact.to_string(),
-            basedir: classes
-                .parent()
-                .and_then(Path::parent)
-                .map(Path::to_path_buf)
-                .unwrap_or_default(),
-            classes,
-            test_sources: dir("testSourceDirectory")?,
-            junit: junit_of(&deps),
-            dependencies: deps,
-        });
+        let doc = match roxmltree::Document::parse(&text) {
+            Ok(doc) => doc,
+            Err(e) => {
+                unread.push(e.to_string());
+                continue;
+            }
+        };
+        for p in doc.descendants().filter(|n| n.has_tag_name("project")) {
+            if let Some(m) = module_of(p, cps)?
+                && !out
+                    .iter()
+                    .any(|o| o.name == m.name && o.classes == m.classes)
+            {
+                out.push(m);
+            }
+        }
     }
     if out.is_empty() {
+        if let Some(e) = unread.first() {
+            bail!(
+                "Maven's effective POM is not XML jforge can read ({e}); run `mvn help:effective-pom` in the project to see it, and report it to jforge with that output"
+            );
+        }
         bail!("the project has no module with Java classes (every module's packaging is pom)");
     }
     Ok(out)
+}
+
+/// The XML documents in `text`, one per `<?xml` declaration (and what comes before the
+/// first, when it is not blank).
+fn xml_documents(text: &str) -> Vec<&str> {
+    let mut starts: Vec<usize> = text.match_indices("<?xml").map(|(i, _)| i).collect();
+    if starts.first() != Some(&0) {
+        starts.insert(0, 0);
+    }
+    starts
+        .iter()
+        .enumerate()
+        .map(|(k, &a)| &text[a..starts.get(k + 1).copied().unwrap_or(text.len())])
+        .filter(|d| !d.trim().is_empty())
+        .collect()
+}
+
+/// `text` without the elements jforge does not read from an effective POM (outer ones
+/// first, so that what they hold goes with them).
+fn without_unneeded_parts(text: &str) -> String {
+    const UNNEEDED: [&str; 14] = [
+        "profiles",
+        "reporting",
+        "pluginManagement",
+        "plugins",
+        "properties",
+        "dependencyManagement",
+        "dependencies",
+        "distributionManagement",
+        "repositories",
+        "pluginRepositories",
+        "developers",
+        "contributors",
+        "resources",
+        "testResources",
+    ];
+    let mut out = text.to_string();
+    for name in UNNEEDED {
+        let re = format!(r"(?s)<{name}(\s[^>]*)?/>|<{name}(\s[^>]*)?>.*?</{name}\s*>");
+        if let Ok(re) = regex::Regex::new(&re) {
+            out = re.replace_all(&out, "").to_string();
+        }
+    }
+    out
+}
+
+/// The module a `<project>` of the effective POM describes; `None` for packaging `pom`.
+fn module_of(p: roxmltree::Node, cps: &BTreeMap<String, Vec<PathBuf>>) -> Result<Option<Module>> {
+    let packaging = child(p, "packaging").unwrap_or("jar");
+    if packaging == "pom" {
+        return Ok(None);
+    }
+    let artifact = child(p, "artifactId").context("a project without artifactId")?;
+    let group = child(p, "groupId")
+        .or_else(|| {
+            p.children()
+                .find(|c| c.has_tag_name("parent"))
+                .and_then(|pa| child(pa, "groupId"))
+        })
+        .context("a project without groupId")?;
+    let build = p
+        .children()
+        .find(|c| c.has_tag_name("build"))
+        .with_context(|| format!("{artifact}: no <build> in the effective POM"))?;
+    let dir = |tag: &str| -> Result<PathBuf> {
+        child(build, tag)
+            .map(PathBuf::from)
+            .with_context(|| format!("{artifact}: no {tag} in the effective POM"))
+    };
+    let classes = dir("outputDirectory")?;
+    let deps = cps
+        .get(&format!("{group}:{artifact}"))
+        .cloned()
+        .unwrap_or_default();
+    Ok(Some(Module {
+        name: artifact.to_string(),
+        basedir: classes
+            .parent()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+            .unwrap_or_default(),
+        classes,
+        test_sources: dir("testSourceDirectory")?,
+        junit: junit_of(&deps),
+        dependencies: deps,
+        maven_args: Vec::new(),
+    }))
 }
 
 /// The modules named by `--module` (all when none is named); an unknown name lists the
@@ -298,7 +385,7 @@ pub fn choose(modules: Vec<Module>, names: &[String]) -> Result<Vec<Module>> {
 /// without JUnit left out with a warning that shows what to add (an error when none is left).
 pub fn plan(project: &ProjectSettings, java: Option<&Path>) -> Result<Vec<Module>> {
     let dir = project.dir.as_path();
-    let modules = choose(read(dir, java)?, &project.modules)?;
+    let modules = choose(read(dir, java, &project.maven_args)?, &project.modules)?;
     let (with, without): (Vec<Module>, Vec<Module>) =
         modules.into_iter().partition(|m| m.junit.is_some());
     if with.is_empty() {
@@ -355,7 +442,7 @@ pub fn module_runs(
     let modules = if needs_junit {
         plan(project, java)?
     } else {
-        choose(read(dir, java)?, &project.modules)?
+        choose(read(dir, java, &project.maven_args)?, &project.modules)?
     };
     let wanted: Vec<String> = classes
         .iter()
@@ -455,7 +542,7 @@ pub fn errors_command(dir: &Path) -> String {
 }
 
 /// `junit-platform-launcher` at `version`, from jforge's cache or fetched through Maven.
-fn fetch_launcher(version: &str) -> Result<PathBuf> {
+fn fetch_launcher(version: &str, maven_args: &[String]) -> Result<PathBuf> {
     let name = format!("junit-platform-launcher-{version}.jar");
     let caches = crate::runner::jar::cache_dirs();
     if let Some(p) = caches
@@ -470,26 +557,24 @@ fn fetch_launcher(version: &str) -> Result<PathBuf> {
         .map(|c| c.join("junit"))
         .find(|d| std::fs::create_dir_all(d).is_ok())
         .context("no writable cache folder ($XDG_CACHE_HOME, ~/.cache or the temp directory)")?;
-    let o = Command::new("mvn")
-        .args(["-B", "-q", "-Dstyle.color=never"])
-        .arg(format!("{DEPENDENCY_PLUGIN}:copy"))
-        .arg(format!(
-            "-Dartifact=org.junit.platform:junit-platform-launcher:{version}"
-        ))
-        .arg(format!("-DoutputDirectory={}", dest.display()))
-        .stdin(Stdio::null())
-        .output()
-        .context("cannot run mvn to fetch the JUnit Platform launcher")?;
     let jar = dest.join(&name);
-    if !o.status.success() || !jar.is_file() {
+    crate::maven::Call {
+        dir: &dest,
+        java_home: None,
+        user: maven_args,
+        doing: format!(
+            "fetch org.junit.platform:junit-platform-launcher:{version} (needed to check JUnit 5 tests)"
+        ),
+    }
+    .run(&[
+        format!("{DEPENDENCY_PLUGIN}:copy"),
+        format!("-Dartifact=org.junit.platform:junit-platform-launcher:{version}"),
+        format!("-DoutputDirectory={}", dest.display()),
+    ])?;
+    if !jar.is_file() {
         bail!(
-            "cannot fetch org.junit.platform:junit-platform-launcher:{version} through Maven (needed to check JUnit 5 tests): {}",
-            String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .filter(|l| l.contains("ERROR"))
-                .take(3)
-                .collect::<Vec<_>>()
-                .join(" / ")
+            "Maven fetched org.junit.platform:junit-platform-launcher:{version} but {} is not there; pass the JUnit jars with --junit-classpath",
+            jar.display()
         );
     }
     Ok(jar)
@@ -553,6 +638,43 @@ mod tests {
         );
         let e = choose(m, &["nope".to_string()]).unwrap_err().to_string();
         assert!(e.contains("its modules are: core, app"), "{e}");
+    }
+
+    /// What `help:effective-pom` wrote for Apache Commons CSV when it shared a call with
+    /// `compile`: a header document, then the project with an invalid element name.
+    const BROKEN: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<!-- Generated by Maven Help Plugin -->
+<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <groupId>org.apache.commons</groupId><artifactId>commons-csv</artifactId>
+  <properties>
+    <javaTarget.qualifier></javaTarget.qualifier>
+    <javaTarget.qualifier?></javaTarget.qualifier?>
+  </properties>
+  <build>
+    <outputDirectory>/c/target/classes</outputDirectory><testSourceDirectory>/c/src/test/java</testSourceDirectory>
+    <plugins><plugin><configuration><a?b/></configuration></plugin></plugins>
+  </build>
+</project>"#;
+
+    #[test]
+    fn an_effective_pom_is_read_past_extra_documents_and_invalid_names() {
+        let mut cps = BTreeMap::new();
+        cps.insert(
+            "org.apache.commons:commons-csv".to_string(),
+            vec![PathBuf::from("/m2/junit-jupiter-api-5.12.2.jar")],
+        );
+        let m = modules_of(BROKEN, &cps).unwrap();
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert_eq!(m[0].name, "commons-csv");
+        assert_eq!(m[0].classes, PathBuf::from("/c/target/classes"));
+        assert_eq!(m[0].test_sources, PathBuf::from("/c/src/test/java"));
+        assert_eq!(m[0].junit, Some(5));
+        // A document nothing can be read from is still an error that says what to do.
+        let e = modules_of("<project><build>", &cps)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("mvn help:effective-pom"), "{e}");
     }
 
     #[test]

@@ -50,6 +50,8 @@ pub struct ProjectSettings {
     pub dir: PathBuf,
     /// Only these modules (artifactIds); empty: every module.
     pub modules: Vec<String>,
+    /// Flags for every Maven call (`MAVEN_ARGS` split into words, then `--maven-arg`).
+    pub maven_args: Vec<String>,
 }
 
 /// Where a written JUnit suite goes and how it is checked: every command that writes tests.

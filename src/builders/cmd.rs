@@ -107,7 +107,7 @@ impl BuildersArgs {
             .filter(|o| !o.trim().is_empty());
         Ok(Plan {
             run: self.run.settings(),
-            project: self.project.settings(),
+            project: self.project.settings()?,
             input: domain.input(Some(self.scope), None, None, None),
             batch: self.domain.batch,
             max_memory: self.domain.max_memory,

@@ -65,7 +65,7 @@ impl CoverageArgs {
         Ok(Measure {
             classpath: self.classpath,
             tests: self.tests,
-            project: self.project.settings(),
+            project: self.project.settings()?,
             classes: self.classes,
             packages: self.packages,
             reports: self.reports.files(),

@@ -16,7 +16,6 @@
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// The JUnit 4 release resolved through Maven (the last of the 4.x line).
 pub const JUNIT4_VERSION: &str = "4.13.2";
@@ -263,35 +262,24 @@ fn resolve_with_maven(caches: &[PathBuf]) -> Result<()> {
     let work =
         crate::interrupt::temp_dir_in(tempfile::Builder::new().prefix("junit-resolve-"), parent)
             .with_context(|| format!("cannot create a folder in {}", parent.display()))?;
-    let mvn = on_path("mvn").context("mvn is not on the PATH")?;
+    on_path("mvn").context("mvn is not on the PATH")?;
     std::fs::write(work.path().join("pom.xml"), resolve_pom())?;
     let out = work.path().join("jars");
     eprintln!(
         "jforge: no JUnit jars on this machine; fetching JUnit {JUNIT4_VERSION} and the console launcher {CONSOLE_VERSION} through Maven into {} (once)",
         dest.display()
     );
-    let o = Command::new(mvn)
-        .args([
-            "-q",
-            "-B",
-            "-Dstyle.color=never",
-            "dependency:copy-dependencies",
-        ])
-        .arg(format!("-DoutputDirectory={}", out.display()))
-        .current_dir(work.path())
-        .stdin(Stdio::null())
-        .output()
-        .context("cannot run mvn (is Maven installed and on the PATH?)")?;
-    if !o.status.success() {
-        let text =
-            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
-        let last: Vec<&str> = text
-            .lines()
-            .filter(|l| l.contains("ERROR"))
-            .take(3)
-            .collect();
-        bail!("mvn failed ({}): {}", o.status, last.join(" / "));
+    let user = crate::maven::env_args()?;
+    crate::maven::Call {
+        dir: work.path(),
+        java_home: None,
+        user: &user,
+        doing: "fetch JUnit and its console launcher".to_string(),
     }
+    .run(&[
+        "dependency:copy-dependencies".to_string(),
+        format!("-DoutputDirectory={}", out.display()),
+    ])?;
     // Another run may have finished first: its folder is as good as ours.
     if !dest.is_dir() {
         std::fs::rename(&out, dest)

@@ -108,7 +108,7 @@ impl ExhaustiveArgs {
         Ok(Plan {
             run: self.run.settings(),
             suite: self.suite.settings(),
-            project: self.project.settings(),
+            project: self.project.settings()?,
             input: self.domain.input(
                 self.scope,
                 self.config.clone(),

@@ -127,7 +127,7 @@ impl GenArgs {
             options_key: options_key(&self),
             run: self.run.settings(),
             suite: self.suite.settings(),
-            project: self.project.settings(),
+            project: self.project.settings()?,
             classlist: self.classlist,
             packages: self.packages,
             jars: self.jars,

@@ -830,3 +830,91 @@ fn coverage_exhaustive_and_builders_take_a_maven_project() {
         "mvn test runs the exhaustive suite"
     );
 }
+
+/// `gen -q --project <copy of mavenargs> --generated-limit 50`, without MAVEN_ARGS from the
+/// environment running the tests.
+fn gen_on_mavenargs(proj: &Path) -> Command {
+    let mut c = jforge();
+    c.args(["gen", "-q", "--generated-limit", "50", "--project"])
+        .arg(proj)
+        .env_remove("MAVEN_ARGS");
+    c
+}
+
+/// What `gen` on the mavenargs subject must do when the profile `jforge` reached every Maven
+/// call: compiled into out/ (compile), JUnit 4 found (the class path), out/classes read (the
+/// effective POM), tests written.
+fn assert_built_with_the_profile(proj: &Path, o: &std::process::Output) {
+    let text = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(
+        proj.join("out/classes/com/acme/tally/Tally.class")
+            .is_file()
+    );
+    assert!(!proj.join("target/classes").exists(), "{text}");
+    let test = proj.join("src/test/java/com/acme/tally/TallyRegressionTest.java");
+    let src = std::fs::read_to_string(&test).unwrap_or_default();
+    assert!(src.contains("import org.junit.Test;"), "{text}");
+}
+
+/// `--maven-arg` reaches every Maven call: the subject builds only with its profile, which
+/// sets the Java release its sources need, declares JUnit and moves the build folder.
+#[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
+fn maven_arg_reaches_every_maven_call() {
+    let d = tempfile::tempdir().unwrap();
+    let proj = d.path().join("proj");
+    copy_dir(&subjects_src("mavenargs"), &proj);
+    let o = gen_on_mavenargs(&proj)
+        .args(["--maven-arg=-Pjforge", "--maven-arg", "-Dunused=a b"])
+        .output()
+        .unwrap();
+    assert_built_with_the_profile(&proj, &o);
+}
+
+/// `MAVEN_ARGS` is split as a shell would and reaches every Maven call, as `--maven-arg` does.
+#[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
+fn maven_args_from_the_environment_reach_every_maven_call() {
+    let d = tempfile::tempdir().unwrap();
+    let proj = d.path().join("proj");
+    copy_dir(&subjects_src("mavenargs"), &proj);
+    let o = gen_on_mavenargs(&proj)
+        .env("MAVEN_ARGS", "-Dunused='a b'  -Pjforge")
+        .output()
+        .unwrap();
+    assert_built_with_the_profile(&proj, &o);
+}
+
+/// A build Maven cannot compile: exit 2, the command as it can be pasted, Maven's first
+/// `[ERROR]` line, and how to pass Maven flags; nothing written.
+#[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
+fn a_maven_failure_names_the_command_and_the_first_error() {
+    let d = tempfile::tempdir().unwrap();
+    let proj = d.path().join("proj");
+    copy_dir(&subjects_src("mavenargs"), &proj);
+    let o = gen_on_mavenargs(&proj)
+        .arg("--maven-arg=-Dunused=a b")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    let command = format!(
+        "command: cd {} && mvn -B -q -Dstyle.color=never '-Dunused=a b' compile ",
+        std::fs::canonicalize(&proj).unwrap().display()
+    );
+    assert!(err.contains(&command), "{err}");
+    let first = err
+        .lines()
+        .find(|l| l.starts_with("[ERROR]"))
+        .unwrap_or_default();
+    assert!(first.contains("COMPILATION ERROR"), "{err}");
+    assert!(
+        err.contains("switch expressions are not supported in -source 8"),
+        "{err}"
+    );
+    assert!(err.contains("--maven-arg=FLAG"), "{err}");
+    assert!(err.contains("MAVEN_ARGS"), "{err}");
+    assert!(!proj.join("src/test").exists());
+}
