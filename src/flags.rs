@@ -277,6 +277,8 @@ impl SuiteArgs {
             errors_unrun: false,
             junit_classpath: self.checking.junit_classpath.clone(),
             no_validate: self.checking.no_validate,
+            test_release: None,
+            header: None,
         }
     }
 }

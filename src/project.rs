@@ -43,6 +43,12 @@ pub struct Module {
     pub junit: Option<u8>,
     /// The user's Maven flags, for the Maven calls made for this module later.
     pub maven_args: Vec<String>,
+    /// `project.build.sourceDirectory` (the main sources: where the license header is read
+    /// when the module has no tests yet).
+    pub sources: PathBuf,
+    /// The Java release its tests are compiled for (maven-compiler-plugin's `testRelease`,
+    /// `release`, else `source`/`target`: see [`test_release_of`]); `None`: not said.
+    pub test_release: Option<u32>,
 }
 
 impl Module {
@@ -243,7 +249,17 @@ fn modules_of(effective: &str, cps: &BTreeMap<String, Vec<PathBuf>>) -> Result<V
     for text in xml_documents(effective) {
         let text = match roxmltree::Document::parse(text) {
             Ok(_) => text.to_string(),
-            Err(_) => without_unneeded_parts(text),
+            Err(_) => {
+                // First only the elements whose names XML does not allow (a property named
+                // `javaTarget.qualifier?`), so that the properties and plugins the release
+                // level is read from stay; then everything jforge does not read.
+                let fixed = without_invalid_elements(text);
+                if roxmltree::Document::parse(&fixed).is_ok() {
+                    fixed
+                } else {
+                    without_unneeded_parts(&fixed)
+                }
+            }
         };
         let doc = match roxmltree::Document::parse(&text) {
             Ok(doc) => doc,
@@ -286,6 +302,36 @@ fn xml_documents(text: &str) -> Vec<&str> {
         .map(|(k, &a)| &text[a..starts.get(k + 1).copied().unwrap_or(text.len())])
         .filter(|d| !d.trim().is_empty())
         .collect()
+}
+
+/// `text` without the elements whose names are no XML names (`<javaTarget.qualifier?>`, a
+/// property Maven's help plugin writes as it finds it), each with what it holds.
+fn without_invalid_elements(text: &str) -> String {
+    let Ok(open) = regex::Regex::new(r"<([A-Za-z_][^\s<>/]*)(/?)>") else {
+        return text.to_string();
+    };
+    let valid = |n: &str| {
+        n.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':'))
+    };
+    let mut out = text.to_string();
+    // Each pass removes one element; a bound keeps a malformed file from looping.
+    for _ in 0..1000 {
+        let Some(c) = open.captures_iter(&out).find(|c| !valid(&c[1])) else {
+            break;
+        };
+        let whole = c.get(0).map_or(0..0, |m| m.range());
+        let end = if &c[2] == "/" {
+            whole.end
+        } else {
+            let close = format!("</{}>", &c[1]);
+            out[whole.end..]
+                .find(&close)
+                .map_or(whole.end, |i| whole.end + i + close.len())
+        };
+        out.replace_range(whole.start..end, "");
+    }
+    out
 }
 
 /// `text` without the elements jforge does not read from an effective POM (outer ones
@@ -341,23 +387,178 @@ fn module_of(p: roxmltree::Node, cps: &BTreeMap<String, Vec<PathBuf>>) -> Result
             .with_context(|| format!("{artifact}: no {tag} in the effective POM"))
     };
     let classes = dir("outputDirectory")?;
+    let basedir = classes
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let sources = child(build, "sourceDirectory")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| basedir.join("src/main/java"));
     let deps = cps
         .get(&format!("{group}:{artifact}"))
         .cloned()
         .unwrap_or_default();
     Ok(Some(Module {
         name: artifact.to_string(),
-        basedir: classes
-            .parent()
-            .and_then(Path::parent)
-            .map(Path::to_path_buf)
-            .unwrap_or_default(),
+        basedir,
         classes,
         test_sources: dir("testSourceDirectory")?,
         junit: junit_of(&deps),
         dependencies: deps,
         maven_args: Vec::new(),
+        sources,
+        test_release: test_release_of(p),
     }))
+}
+
+/// The `<properties>` of an effective POM's `<project>`, by name.
+fn properties_of<'a>(project: roxmltree::Node<'a, 'a>) -> BTreeMap<&'a str, &'a str> {
+    project
+        .children()
+        .filter(|c| c.has_tag_name("properties"))
+        .flat_map(|ps| ps.children().filter(roxmltree::Node::is_element))
+        .map(|p| (p.tag_name().name(), p.text().map_or("", str::trim)))
+        .collect()
+}
+
+/// `value` with its `${name}` references replaced from `props` (an effective POM
+/// interpolates most of them; a profile's property may still name another), a few levels
+/// deep; `None` when one stays unresolved.
+fn resolve(value: &str, props: &BTreeMap<&str, &str>) -> Option<String> {
+    let mut v = value.trim().to_string();
+    for _ in 0..8 {
+        let Some(start) = v.find("${") else {
+            return Some(v);
+        };
+        let end = start + v[start..].find('}')?;
+        let with = props.get(&v[start + 2..end])?;
+        v.replace_range(start..=end, with);
+    }
+    (!v.contains("${")).then_some(v)
+}
+
+/// A Java level as Maven's compiler plugin takes it: `8`, `1.8`, `17` -> 8, 8, 17.
+fn java_level(v: &str) -> Option<u32> {
+    let v = v.trim();
+    let v = v.strip_prefix("1.").filter(|r| !r.is_empty()).unwrap_or(v);
+    v.parse().ok().filter(|&n| n > 0)
+}
+
+/// The maven-compiler-plugin of a `<build>` or `<pluginManagement>`.
+fn compiler_in<'a, 'i>(parent: Option<roxmltree::Node<'a, 'i>>) -> Option<roxmltree::Node<'a, 'i>> {
+    parent?
+        .children()
+        .filter(|c| c.has_tag_name("plugins"))
+        .flat_map(|ps| ps.children().filter(|c| c.has_tag_name("plugin")))
+        .find(|p| child(*p, "artifactId") == Some("maven-compiler-plugin"))
+}
+
+/// The Java release a module's tests are compiled for, from its effective POM's `<project>`:
+/// maven-compiler-plugin's `testRelease`, then `release`, then `testTarget`/`testSource`,
+/// then `target`/`source`, each from the plugin's `default-testCompile` execution, its
+/// configuration, or the property the plugin reads (`maven.compiler.testRelease`, ...);
+/// `${...}` references resolved against the project's properties.
+pub fn test_release_of(project: roxmltree::Node) -> Option<u32> {
+    let props = properties_of(project);
+    // The build's plugin, else the one its pluginManagement configures.
+    let build = project.children().find(|c| c.has_tag_name("build"));
+    let managed = build.and_then(|b| b.children().find(|c| c.has_tag_name("pluginManagement")));
+    let plugin = compiler_in(build).or_else(|| compiler_in(managed));
+    let mut configs = Vec::new();
+    if let Some(plugin) = plugin {
+        configs.extend(
+            plugin
+                .descendants()
+                .filter(|e| e.has_tag_name("execution"))
+                .filter(|e| {
+                    child(*e, "id") == Some("default-testCompile")
+                        || e.descendants()
+                            .any(|g| g.has_tag_name("goal") && g.text() == Some("testCompile"))
+                })
+                .filter_map(|e| e.children().find(|c| c.has_tag_name("configuration"))),
+        );
+        configs.extend(plugin.children().find(|c| c.has_tag_name("configuration")));
+    }
+    let level = |key: &str| -> Option<u32> {
+        let set = |v: &str| resolve(v, &props).and_then(|v| java_level(&v));
+        configs
+            .iter()
+            .find_map(|c| child(*c, key).and_then(set))
+            .or_else(|| {
+                props
+                    .get(format!("maven.compiler.{key}").as_str())
+                    .and_then(|v| set(v))
+            })
+    };
+    [
+        "testRelease",
+        "release",
+        "testTarget",
+        "testSource",
+        "target",
+        "source",
+    ]
+    .into_iter()
+    .find_map(level)
+}
+
+/// The leading block comment of a Java source (`/* ... */` before anything but blank lines),
+/// its lines without trailing blanks.
+fn leading_comment(text: &str) -> Option<String> {
+    let rest = text.trim_start_matches('\u{feff}').trim_start();
+    if !rest.starts_with("/*") {
+        return None;
+    }
+    let end = rest.find("*/")? + 2;
+    Some(
+        rest[..end]
+            .lines()
+            .map(str::trim_end)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+/// The license header of a module: the leading block comment that its test sources (its main
+/// sources when it has no tests yet) share, files jforge wrote left out. Shared means by at
+/// least 90% of the files (a file or two without it, say a generated one, do not matter);
+/// `None` when there are no sources or no such comment.
+pub fn license_header(m: &Module) -> Option<String> {
+    let mut files = Vec::new();
+    java_files(&m.test_sources, 0, &mut files);
+    files.retain(|p| crate::emit::suite::Marker::of_file(p).is_none());
+    if files.is_empty() {
+        java_files(&m.sources, 0, &mut files);
+    }
+    shared_header(files.iter().filter_map(|p| std::fs::read_to_string(p).ok()))
+}
+
+/// The leading comment at least 90% of `texts` start with (see [`license_header`]).
+fn shared_header(texts: impl Iterator<Item = String>) -> Option<String> {
+    let mut count: BTreeMap<Option<String>, usize> = BTreeMap::new();
+    let mut total = 0;
+    for t in texts {
+        *count.entry(leading_comment(&t)).or_default() += 1;
+        total += 1;
+    }
+    let (header, n) = count.into_iter().max_by_key(|(_, n)| *n)?;
+    (n * 10 >= total * 9).then_some(header)?
+}
+
+/// The `.java` files below `dir`.
+fn java_files(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        match e.file_type() {
+            Ok(t) if t.is_dir() && depth < 64 => java_files(&p, depth + 1, out),
+            Ok(t) if t.is_file() && p.extension().is_some_and(|x| x == "java") => out.push(p),
+            _ => {}
+        }
+    }
 }
 
 /// The modules named by `--module` (all when none is named); an unknown name lists the
@@ -508,11 +709,14 @@ pub fn run_modules(
 
 /// A suite written with `--project`: into the module's `src/test/java`, with the JUnit it
 /// declares (4 when none), error tests as `...ErrorCases` (which `mvn test` skips), checked
-/// with the module's JUnit jars unless `--junit-classpath` says otherwise.
+/// with the module's JUnit jars unless `--junit-classpath` says otherwise, compiled for the
+/// Java release its tests are, each file under the license header its sources share.
 pub fn suite_into(m: &Module, suite: &mut SuiteSettings) -> Result<()> {
     suite.output_dir = Some(m.test_sources.clone());
     suite.junit = m.junit.unwrap_or(4);
     suite.errors_unrun = true;
+    suite.test_release = m.test_release;
+    suite.header = license_header(m);
     if suite.junit_classpath.is_none() {
         suite.junit_classpath = Some(m.junit_classpath()?);
     }
@@ -697,5 +901,171 @@ mod tests {
             None
         );
         assert_eq!(junit_of(&[PathBuf::from("/x/junit-3.8.2.jar")]), None);
+    }
+
+    /// The parts of Apache Commons CSV 1.14.1's effective POM (`mvn help:effective-pom`)
+    /// that set its level: `maven.compiler.release` 8 from a JDK 9+ profile of its parent,
+    /// `source`/`target` 1.8 in the compiler plugin's pluginManagement.
+    const COMMONS_CSV: &str = r#"<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <artifactId>commons-csv</artifactId>
+  <properties>
+    <commons.compiler.release>8</commons.compiler.release>
+    <maven.compiler.release>8</maven.compiler.release>
+    <maven.compiler.source>1.8</maven.compiler.source>
+    <maven.compiler.target>1.8</maven.compiler.target>
+  </properties>
+  <build>
+    <pluginManagement><plugins><plugin>
+      <artifactId>maven-compiler-plugin</artifactId><version>3.14.0</version>
+      <configuration><source>1.8</source><target>1.8</target><encoding>UTF-8</encoding></configuration>
+    </plugin></plugins></pluginManagement>
+  </build>
+</project>"#;
+
+    fn release_of(xml: &str) -> Option<u32> {
+        let doc = roxmltree::Document::parse(xml).unwrap();
+        test_release_of(doc.root_element())
+    }
+
+    #[test]
+    fn the_test_release_comes_from_the_compiler_plugin_or_its_properties() {
+        assert_eq!(release_of(COMMONS_CSV), Some(8));
+        let pom = |props: &str, config: &str| {
+            format!(
+                "<project><properties>{props}</properties><build><plugins><plugin>\
+                 <artifactId>maven-compiler-plugin</artifactId>{config}</plugin></plugins></build></project>"
+            )
+        };
+        // Nothing said: the JDK's own.
+        assert_eq!(release_of(&pom("", "")), None);
+        // source/target alone, "1.x" or "x".
+        assert_eq!(
+            release_of(&pom(
+                "<maven.compiler.source>1.7</maven.compiler.source>",
+                ""
+            )),
+            Some(7)
+        );
+        assert_eq!(
+            release_of(&pom(
+                "",
+                "<configuration><target>11</target></configuration>"
+            )),
+            Some(11)
+        );
+        // release beats source/target; testRelease beats release.
+        assert_eq!(
+            release_of(&pom(
+                "<maven.compiler.release>11</maven.compiler.release>",
+                "<configuration><source>1.8</source><target>1.8</target></configuration>"
+            )),
+            Some(11)
+        );
+        assert_eq!(
+            release_of(&pom(
+                "<maven.compiler.release>11</maven.compiler.release><maven.compiler.testRelease>17</maven.compiler.testRelease>",
+                ""
+            )),
+            Some(17)
+        );
+        // The testCompile execution's configuration beats the plugin's.
+        assert_eq!(
+            release_of(&pom(
+                "",
+                "<configuration><release>8</release></configuration><executions><execution>\
+                 <id>default-testCompile</id><configuration><release>21</release></configuration>\
+                 </execution></executions>"
+            )),
+            Some(21)
+        );
+        // A reference the effective POM left is resolved; an unresolvable one is no level.
+        assert_eq!(
+            release_of(&pom(
+                "<jdk.level>${base.level}</jdk.level><base.level>9</base.level>",
+                "<configuration><release>${jdk.level}</release></configuration>"
+            )),
+            Some(9)
+        );
+        assert_eq!(
+            release_of(&pom(
+                "<maven.compiler.release>${nowhere}</maven.compiler.release><maven.compiler.source>8</maven.compiler.source>",
+                ""
+            )),
+            Some(8)
+        );
+        // Read into each module.
+        let m = modules_of(EFFECTIVE, &BTreeMap::new()).unwrap();
+        assert_eq!(m[0].test_release, None);
+        assert_eq!(m[0].sources, PathBuf::from("/p/core/src/main/java"));
+    }
+
+    const APACHE: &str = "/*\n * Licensed to the Apache Software Foundation (ASF) under one\n * or more contributor license agreements.\n */";
+
+    #[test]
+    fn elements_with_names_xml_does_not_allow_are_cut_and_the_rest_is_read() {
+        let text = "<project><properties><a>1</a><javaTarget.qualifier?>x</javaTarget.qualifier?><b?/><maven.compiler.release>8</maven.compiler.release></properties></project>";
+        assert!(roxmltree::Document::parse(text).is_err());
+        let fixed = without_invalid_elements(text);
+        assert_eq!(
+            fixed,
+            "<project><properties><a>1</a><maven.compiler.release>8</maven.compiler.release></properties></project>"
+        );
+        let doc = roxmltree::Document::parse(&fixed).unwrap();
+        assert_eq!(test_release_of(doc.root_element()), Some(8));
+    }
+
+    #[test]
+    fn the_license_header_is_the_comment_nearly_every_source_starts_with() {
+        let d = tempfile::tempdir().unwrap();
+        let m = Module {
+            name: "m".into(),
+            basedir: d.path().to_path_buf(),
+            classes: d.path().join("target/classes"),
+            test_sources: d.path().join("src/test/java"),
+            dependencies: vec![],
+            junit: Some(4),
+            maven_args: vec![],
+            sources: d.path().join("src/main/java"),
+            test_release: None,
+        };
+        let put = |rel: &str, text: &str| {
+            let p = d.path().join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        assert_eq!(license_header(&m), None, "no sources");
+        // No tests yet: the main sources say it (trailing blanks and CRLF do not matter).
+        put(
+            "src/main/java/a/A.java",
+            &format!(
+                "{}  \r\npackage a;\nclass A {{}}\n",
+                APACHE.replace('\n', "\r\n")
+            ),
+        );
+        put(
+            "src/main/java/a/B.java",
+            &format!("{APACHE}\npackage a;\nclass B {{}}\n"),
+        );
+        assert_eq!(license_header(&m).as_deref(), Some(APACHE));
+        // Tests there: theirs, one file in ten without it still counts, a file jforge wrote
+        // is not asked.
+        put(
+            "src/test/java/a/ATest.java",
+            "/* Another header */\npackage a;\n",
+        );
+        put(
+            "src/test/java/a/BRegressionTest.java",
+            "// jforge: gen, classes: a.B, run: 1\npackage a;\n",
+        );
+        assert_eq!(license_header(&m).as_deref(), Some("/* Another header */"));
+        for i in 0..9 {
+            put(
+                &format!("src/test/java/a/T{i}Test.java"),
+                &format!("{APACHE}\npackage a;\n"),
+            );
+        }
+        assert_eq!(license_header(&m).as_deref(), Some(APACHE));
+        put("src/test/java/a/ZTest.java", "package a;\nclass ZTest {}\n");
+        assert_eq!(license_header(&m), None, "2 of 11 without: not shared");
     }
 }

@@ -74,6 +74,12 @@ pub struct SuiteSettings {
     pub junit_classpath: Option<String>,
     /// Do not compile and run the written suite.
     pub no_validate: bool,
+    /// The Java release the suite is compiled for in the check (`javac --release N`), the
+    /// one the project's build compiles its tests for (`None`: the JDK's own).
+    pub test_release: Option<u32>,
+    /// A comment written above the marker line of every file (the project's license
+    /// header), `/* ... */` lines without the final newline.
+    pub header: Option<String>,
 }
 
 impl Default for SuiteSettings {
@@ -87,6 +93,8 @@ impl Default for SuiteSettings {
             errors_unrun: false,
             junit_classpath: None,
             no_validate: false,
+            test_release: None,
+            header: None,
         }
     }
 }

@@ -282,6 +282,8 @@ pub struct RunOutput {
     placements: HashMap<u128, Placement>,
     /// Last word of the error-revealing test classes (see [`RunOutput::errors_unrun`]).
     error_suffix: &'static str,
+    /// The comment above every file's marker (`SuiteSettings::header`).
+    header: Option<String>,
 }
 
 impl RunOutput {
@@ -332,6 +334,7 @@ impl RunOutput {
             staged: Vec::new(),
             placements: HashMap::new(),
             error_suffix: super::suite::TEST_SUFFIX,
+            header: None,
         })
     }
 
@@ -361,6 +364,7 @@ impl RunOutput {
         if suite.errors_unrun {
             out.errors_unrun();
         }
+        out.header = suite.header.clone();
         Ok(Some(out))
     }
 
@@ -450,6 +454,7 @@ impl RunOutput {
             },
             error_suffix: self.error_suffix,
             placements: &self.placements,
+            header: self.header.as_deref(),
         };
         let taken = |root: Root, rel: &Path| {
             let p = self.target(root).dir.join(rel);

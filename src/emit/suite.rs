@@ -22,6 +22,8 @@
 //! the command that wrote it, the class(es) under test it was written for, and the run (a hash
 //! of the run's output, so that `--seed` + `--generated-limit` stay byte-identical). A run
 //! replaces only files whose marker names its own command and only classes it tests.
+//! Above it may stand one block comment, the project's license header (`--project`, see
+//! `crate::project::license_header`); the marker is read after it.
 
 use super::junit::render_class;
 use super::{EmitConfig, TestCase, WrittenFile, WrittenTest};
@@ -207,15 +209,30 @@ impl Marker {
         })
     }
 
-    /// The marker of a file, from its first line.
+    /// The marker of a file, from its first line, or the first after a leading block comment
+    /// (a license header).
     pub fn of_file(path: &Path) -> Option<Marker> {
-        use std::io::BufRead;
+        use std::io::Read;
         let f = std::fs::File::open(path).ok()?;
-        let mut line = String::new();
-        std::io::BufReader::new(std::io::Read::take(f, 4096))
-            .read_line(&mut line)
-            .ok()?;
-        Marker::parse(&line)
+        let mut head = Vec::new();
+        f.take(64 << 10).read_to_end(&mut head).ok()?;
+        Marker::of_text(&String::from_utf8_lossy(&head))
+    }
+
+    /// The marker of a file's text: its first line, or the first after a leading `/* ... */`
+    /// comment.
+    pub fn of_text(text: &str) -> Option<Marker> {
+        let text = text.trim_start_matches('\u{feff}');
+        let rest = match text.trim_start().strip_prefix("/*") {
+            Some(comment) => {
+                let after = &comment[comment.find("*/")? + 2..];
+                after
+                    .trim_start_matches([' ', '\t'])
+                    .trim_start_matches(['\r', '\n'])
+            }
+            None => text,
+        };
+        Marker::parse(rest.lines().next()?)
     }
 }
 
@@ -258,6 +275,8 @@ pub struct SuiteSpec<'a> {
     /// Regression tests read back from an earlier run, by sequence fingerprint: the test
     /// class (simple name) and method they had, kept when the family's stem is unchanged.
     pub placements: &'a HashMap<u128, Placement>,
+    /// A comment above the marker line of every file (the license header of `--project`).
+    pub header: Option<&'a str>,
 }
 
 /// Where a test read back from an earlier run was: kept there, under its name.
@@ -550,7 +569,8 @@ impl SuiteRenderer<'_> {
     }
 }
 
-/// Prepend the marker line; the run id hashes everything the run writes.
+/// Prepend the marker line (under the header, when there is one); the run id hashes
+/// everything the run writes.
 fn add_markers(spec: &SuiteSpec, files: &mut [Rendered]) {
     let mut h = twox_hash::XxHash64::with_seed(0x6a66);
     h.write(spec.tool.name().as_bytes());
@@ -563,17 +583,22 @@ fn add_markers(spec: &SuiteSpec, files: &mut [Rendered]) {
         h.write(f.text.as_bytes());
     }
     let run = format!("{:016x}", h.finish());
+    let header = spec
+        .header
+        .map(|h| format!("{}\n", h.trim_end()))
+        .unwrap_or_default();
+    let shift = 1 + header.lines().count();
     for f in files {
         let m = Marker {
             tool: spec.tool.name().to_string(),
             classes: vec![f.class_under_test.clone()],
             run: run.clone(),
         };
-        f.text = format!("{}\n{}", m.line(), f.text);
+        f.text = format!("{header}{}\n{}", m.line(), f.text);
         for t in &mut f.tests {
-            t.lines = (t.lines.0 + 1, t.lines.1 + 1);
+            t.lines = (t.lines.0 + shift, t.lines.1 + shift);
             for a in &mut t.assertions {
-                a.0 += 1;
+                a.0 += shift;
             }
         }
     }
@@ -773,6 +798,7 @@ mod tests {
             error_root: Root::Errors,
             error_suffix: TEST_SUFFIX,
             placements: &HashMap::new(),
+            header: None,
         };
         let taken = |root: Root, rel: &Path| {
             root == Root::Suite && rel == Path::new("other/SquareRegressionTest.java")
@@ -852,6 +878,26 @@ mod tests {
         // identical input, identical output (run id included)
         let again = render_suite(&spec, &ops, &regression, &errors, &taken).unwrap();
         assert!(files.iter().zip(&again).all(|(a, b)| a.text == b.text));
+        // Under a license header: every file starts with it, then the same text; line
+        // ranges follow.
+        let header = "/*\n * Licensed to the Apache Software Foundation (ASF)\n */";
+        let headed = SuiteSpec {
+            header: Some(header),
+            ..spec
+        };
+        let under = render_suite(&headed, &ops, &regression, &errors, &taken).unwrap();
+        for (a, b) in files.iter().zip(&under) {
+            assert_eq!(b.text, format!("{header}\n{}", a.text));
+            assert_eq!(Marker::of_text(&b.text), Marker::of_text(&a.text));
+            let lines: Vec<&str> = b.text.lines().collect();
+            for (ta, tb) in a.tests.iter().zip(&b.tests) {
+                assert_eq!(tb.lines, (ta.lines.0 + 3, ta.lines.1 + 3));
+                assert_eq!(lines[tb.lines.1 - 1], "    }");
+                for (x, y) in ta.assertions.iter().zip(&tb.assertions) {
+                    assert_eq!((x.0 + 3, x.1), *y);
+                }
+            }
+        }
     }
 
     #[test]
@@ -866,7 +912,17 @@ mod tests {
             "// jforge: gen, classes: com.acme.Circle com.acme.Outer$Inner, run: 0123456789abcdef"
         );
         assert_eq!(Marker::parse(&m.line()), Some(m.clone()));
-        assert_eq!(Marker::parse(&format!("{}\r\n", m.line())), Some(m));
+        assert_eq!(Marker::parse(&format!("{}\r\n", m.line())), Some(m.clone()));
+        // Under a license header, as `--project` writes it.
+        let header = "/*\n * Licensed to the Apache Software Foundation (ASF)\n */";
+        assert_eq!(
+            Marker::of_text(&format!("{header}\n{}\npackage a;\n", m.line())),
+            Some(m.clone())
+        );
+        assert_eq!(
+            Marker::of_text(&format!("{header}\npackage a;\n{}\n", m.line())),
+            None
+        );
         for bad in [
             "// Generated by jforge, an automatic unit-test generator for Java.",
             "// jforge: gen, run: 1",

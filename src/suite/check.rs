@@ -36,11 +36,13 @@ pub struct CheckSettings<'a> {
     pub clock: Option<ClockRun>,
     /// The check may not run past this (the finishing budget).
     pub deadline: Option<Instant>,
+    /// Compile the tests for this Java release (`SuiteSettings::test_release`).
+    pub release: Option<u32>,
 }
 
 impl<'a> CheckSettings<'a> {
     /// The check of a command's suite: the session's JDK and class path, the suite settings
-    /// (`--junit`, `--junit-classpath`, `--no-validate`); no coverage, clock or deadline
+    /// (`--junit`, `--junit-classpath`, `--no-validate`, the release of `--project`); no coverage, clock or deadline
     /// (a command that has them sets those fields on top).
     pub fn of(
         session: &'a crate::session::Session,
@@ -58,6 +60,7 @@ impl<'a> CheckSettings<'a> {
             coverage: None,
             clock: None,
             deadline: None,
+            release: suite.test_release,
         }
     }
 }
@@ -176,6 +179,7 @@ impl WrittenSuite<'_> {
         check.coverage = settings.coverage.clone();
         check.clock = settings.clock.clone();
         check.deadline = settings.deadline;
+        check.release = settings.release;
         // One more round than removals need: a round that drops slow-clock assertions
         // writes the tests again, and they are checked again.
         for round in 0..4 {

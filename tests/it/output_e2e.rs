@@ -918,3 +918,83 @@ fn a_maven_failure_names_the_command_and_the_first_error() {
     assert!(err.contains("MAVEN_ARGS"), "{err}");
     assert!(!proj.join("src/test").exists());
 }
+
+/// `gen --project` on a project like Apache Commons CSV (tests/subjects/licensed, module
+/// `level`): its tests are compiled for Java 8 (`maven.compiler.release` of its parent, by a
+/// `${...}` reference) and its sources share the Apache license header. The check compiles the written tests with `--release 8`, so the JDK 12+
+/// calls the generator reaches (`Enum.describeConstable()`, `CharSequence.isEmpty()`) are
+/// removed and `mvn test` compiles and passes; every written file starts with the header,
+/// then jforge's marker; a re-run reads the files back and keeps their tests.
+#[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
+fn a_maven_project_gets_tests_at_its_release_under_its_license_header() {
+    let d = tempfile::tempdir().unwrap();
+    let proj = d.path().join("proj");
+    copy_dir(&subjects_src("licensed"), &proj);
+    let tests = proj.join("level/src/test/java");
+    let hand = tests.join("org/acme/level/LevelHandTest.java");
+    let hand_text = std::fs::read_to_string(&hand).unwrap();
+    let header = &hand_text[..hand_text.find("*/").unwrap() + 2];
+    let run = |json: &Path| {
+        let o = jforge()
+            .args(["gen", "-q", "--project"])
+            .arg(&proj)
+            .args(["--generated-limit", "1500", "--seed", "7", "--stats-json"])
+            .arg(json)
+            .output()
+            .unwrap();
+        let text =
+            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+        assert!(matches!(o.status.code(), Some(0 | 3)), "{text}");
+        read_json(json)
+    };
+    let first = run(&d.path().join("1.json"));
+    assert_eq!(first["validation"]["clean"], true, "{first:#}");
+    assert!(
+        first["validation"]["compile_removed"].as_u64().unwrap() > 0,
+        "no test called API newer than Java 8, so --release 8 is not shown: {first:#}"
+    );
+    let written: Vec<PathBuf> = java_files(&tests)
+        .into_iter()
+        .filter(|p| *p != hand)
+        .collect();
+    assert!(!written.is_empty(), "nothing written: {first:#}");
+    for f in &written {
+        let src = std::fs::read_to_string(f).unwrap();
+        assert!(
+            src.starts_with(&format!("{header}\n// jforge: gen, classes: ")),
+            "{}: not under the project's header:\n{src}",
+            f.display()
+        );
+        for newer in ["describeConstable", ".isEmpty()"] {
+            assert!(
+                !src.contains(newer),
+                "{}: calls {newer}:\n{src}",
+                f.display()
+            );
+        }
+    }
+    // The project's own build compiles them for Java 8 and runs them.
+    let (ok, out) = mvn_status(&proj, &["test"]);
+    assert!(ok, "{out}");
+
+    // A re-run finds the files under the header and keeps their tests (those that carry
+    // their sequence).
+    let stored: usize = written
+        .iter()
+        .map(|f| {
+            let src = std::fs::read_to_string(f).unwrap();
+            src.matches("// jforge-seq: ").count()
+        })
+        .sum();
+    assert!(stored > 0, "{first:#}");
+    let second = run(&d.path().join("2.json"));
+    let e = &second["earlier_suite"];
+    assert_eq!(e["tests"].as_u64(), Some(stored as u64), "{second:#}");
+    assert_eq!(e["kept"], e["tests"], "{second:#}");
+    for f in java_files(&tests).into_iter().filter(|p| *p != hand) {
+        let src = std::fs::read_to_string(&f).unwrap();
+        assert!(src.starts_with(header), "{}", f.display());
+        assert_eq!(src.matches("// jforge: gen").count(), 1, "{}", f.display());
+    }
+}

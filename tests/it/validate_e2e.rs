@@ -439,3 +439,62 @@ fn a_launcher_that_cannot_start_is_skipped_not_blamed() {
         d()
     );
 }
+
+/// A test that calls API newer than the release the project compiles its tests for
+/// (`String.isBlank()`, Java 11) does not compile with `--release 8` and is removed; the
+/// others stay. Without a release (the JDK's own) it compiles.
+#[test]
+fn tests_using_api_newer_than_the_release_are_removed() {
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("vsub/tests/LevelTest.java");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let text = "package vsub.tests;\n\
+                import org.junit.Test;\n\
+                import static org.junit.Assert.*;\n\
+                public class LevelTest {\n\
+                \x20   @Test\n\
+                \x20   public void test1() {\n\
+                \x20       assertFalse(\"a\".isEmpty());\n\
+                \x20   }\n\
+                \x20   @Test\n\
+                \x20   public void test2() {\n\
+                \x20       assertFalse(\"a\".isBlank());\n\
+                \x20   }\n\
+                }\n";
+    std::fs::write(&path, text).unwrap();
+    let test = |case: usize, method: &str, lines: (usize, usize)| jforge::emit::WrittenTest {
+        case,
+        method: method.into(),
+        lines,
+        assertions: vec![],
+    };
+    let files = vec![WrittenFile {
+        path,
+        class_name: "vsub.tests.LevelTest".into(),
+        error_suite: false,
+        tests: vec![test(0, "test1", (5, 8)), test(1, "test2", (9, 12))],
+    }];
+    let junit_cp = find_junit(4, None).unwrap();
+    let mut opts = CheckOptions::new(4, &junit_cp);
+    opts.console_launcher = None;
+    let jdk = check(&files, 4, &opts);
+    assert!(jdk.compile_failures.is_empty(), "{}", dump(&jdk, &files));
+    assert_eq!(jdk.passed.len(), 2, "{}", dump(&jdk, &files));
+
+    opts.release = Some(8);
+    let v = check(&files, 4, &opts);
+    let failed: Vec<&str> = v.compile_failures.iter().map(|f| f.1.as_str()).collect();
+    assert_eq!(failed, ["test2"], "{}", dump(&v, &files));
+    assert!(v.compile_failures[0].2.contains("isBlank"), "{v:#?}");
+    assert_eq!(v.passed.len(), 1, "{}", dump(&v, &files));
+
+    // A release this javac cannot compile for: the JDK's own, with a warning.
+    opts.release = Some(3);
+    let v = check(&files, 4, &opts);
+    assert!(v.compile_failures.is_empty(), "{}", dump(&v, &files));
+    assert!(
+        v.warnings.iter().any(|w| w.contains("refuses release 3")),
+        "{:?}",
+        v.warnings
+    );
+}

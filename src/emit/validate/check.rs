@@ -2,7 +2,9 @@
 //! still a candidate, the verdicts; with each phase's wall time (`JFORGE_TIMING=1` prints
 //! them).
 
-use super::javac::{BrokenMethods, TestSources, join_cp, no_junit_api, run_javac};
+use super::javac::{
+    BrokenMethods, TestSources, join_cp, level_flags, level_refused, no_junit_api, run_javac,
+};
 use super::jvm::{Env, Key, Outcome, Run, run_tests};
 use super::options::CheckOptions;
 use super::result::{FailureCause, Validation};
@@ -204,10 +206,19 @@ impl<'a> Check<'a> {
         ])?;
         let mut broken: BrokenMethods = BTreeMap::new();
         let mut compiled = false;
-        for round in 0..20 {
+        let mut levels = level_flags(self.opts.release).into_iter();
+        let mut level = levels.next().unwrap_or_default();
+        let mut round = 0;
+        while round < 20 {
             let t0 = Instant::now();
             sources.write()?;
-            let (ok, out) = run_javac(self.javac, &compile_cp, &self.classes, &sources.copies)?;
+            let (ok, out) = run_javac(
+                self.javac,
+                &compile_cp,
+                &self.classes,
+                &sources.copies,
+                &level,
+            )?;
             timed(
                 &mut validation.timings,
                 format!("javac round {} ({} files)", round + 1, sources.copies.len()),
@@ -217,6 +228,19 @@ impl<'a> Check<'a> {
                 compiled = true;
                 break;
             }
+            if !level.is_empty() && level_refused(&out) {
+                // This javac cannot compile for the release so: the next flags, else none.
+                level = levels.next().unwrap_or_default();
+                if level.is_empty() {
+                    validation.warnings.push(format!(
+                        "the tests were compiled for the JDK's own Java release: its javac refuses release {} (javac said: {})",
+                        self.opts.release.unwrap_or_default(),
+                        out.lines().next().unwrap_or("").trim()
+                    ));
+                }
+                continue;
+            }
+            round += 1;
             let new_broken = sources.blame(&out, &mut broken)?;
             sources.blank(&new_broken);
         }

@@ -23,14 +23,17 @@ pub(super) fn join_cp(parts: &[&[PathBuf]]) -> Result<std::ffi::OsString> {
     .context("a class path entry contains ':'; rename it")
 }
 
+/// One javac run; `level`: the flags that set the Java release (see [`level_flags`]).
 pub(super) fn run_javac(
     javac: &Path,
     cp: &std::ffi::OsStr,
     out: &Path,
     sources: &[PathBuf],
+    level: &[String],
 ) -> Result<(bool, String)> {
     let o = Command::new(javac)
         .args(JAVAC_JVM)
+        .args(level)
         .args([
             "-encoding",
             "UTF-8",
@@ -55,6 +58,32 @@ pub(super) fn run_javac(
     let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&o.stderr));
     Ok((o.status.success(), text))
+}
+
+/// The javac flags that compile for Java `release`, best first: `--release N` (which also
+/// holds the JDK's API to that release), then `-source N -target N` (a JDK 8 javac has no
+/// `--release`; a newer one may have dropped a release as `--release` but not as `-source`).
+/// When javac refuses each ([`level_refused`]), the check compiles with none.
+pub(super) fn level_flags(release: Option<u32>) -> Vec<Vec<String>> {
+    let Some(n) = release else {
+        return Vec::new();
+    };
+    let n = n.to_string();
+    vec![
+        vec!["--release".into(), n.clone()],
+        vec!["-source".into(), n.clone(), "-target".into(), n],
+    ]
+}
+
+/// javac failed on its flags rather than on a source: no error names a file, and one speaks
+/// of the release, source or target (`release version 5 not supported`, `invalid flag:
+/// --release`, `Source option 5 is no longer supported`, `invalid target release: 21`).
+pub(super) fn level_refused(out: &str) -> bool {
+    let lower = out.to_lowercase();
+    parse_javac_errors(out).is_empty()
+        && ["release", "source option", "target option", "invalid flag"]
+            .iter()
+            .any(|w| lower.contains(w))
 }
 
 /// `(file, line, message)` for each javac error; the message includes the lines javac prints

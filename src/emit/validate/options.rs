@@ -49,6 +49,11 @@ pub struct CheckOptions {
     /// The run's time budget: later runs (identity hashes, reverse order, console launcher)
     /// are skipped, with a warning, once it has passed.
     pub deadline: Option<Instant>,
+    /// Compile the tests for this Java release: `--release N`, else `-source N -target N`
+    /// when javac refuses that, else the JDK's own with a warning (see
+    /// `javac::level_flags`). A test that calls API newer than the release does not compile
+    /// and is removed like any other.
+    pub release: Option<u32>,
 }
 
 impl CheckOptions {
@@ -66,6 +71,7 @@ impl CheckOptions {
             deadline: None,
             max_test_bytes: 200 << 20,
             first_run_heap_mb: 256,
+            release: None,
         }
     }
 }
