@@ -952,10 +952,7 @@ pub(crate) fn render_class(
         );
         lines.push("// (a likely bug in the code under test).".into());
     } else {
-        lines.push(
-            "// Regression tests: they pass on the code they were generated from and fail when"
-                .into(),
-        );
+        lines.push(super::stored::REGRESSION_HEADER.into());
         lines.push("// its observable behaviour changes.".into());
     }
     if let Some(p) = package {

@@ -43,6 +43,8 @@ enum V {
     E(String, String),
     /// A lambda: arity, the parameter it returns or the value it returns (neither: void).
     L(u8, Option<u8>, Option<Box<V>>),
+    /// A class literal `X.class`: the field descriptor of `X` (`Ljava/lang/String;`, `[I`).
+    K(String),
 }
 
 #[derive(Serialize, Deserialize)]
@@ -104,13 +106,16 @@ fn value_of(v: &Value) -> Option<V> {
             LambdaBody::Arg(i) => V::L(*n, Some(*i), None),
             LambdaBody::Value(v) => V::L(*n, None, Some(Box::new(value_of(v)?))),
         },
-        // a class literal's type is stored in the literal's own type text
-        Value::Array(..) | Value::Class(_) => return None,
+        // `X` is erased (a class without type arguments, an array or a primitive type): its
+        // descriptor names it exactly, nested classes included (`La/B$C;`)
+        Value::Class(x) => V::K(x.descriptor()),
+        // an observed value, never a literal of a sequence
+        Value::Array(..) => return None,
     })
 }
 
-fn value_from(v: V) -> Value {
-    match v {
+fn value_from(v: V) -> Option<Value> {
+    Some(match v {
         V::N => Value::Null,
         V::Z(b) => Value::Bool(b),
         V::B(x) => Value::Byte(x),
@@ -123,13 +128,15 @@ fn value_from(v: V) -> Value {
         V::T(s) => Value::Str(s),
         V::E(c, n) => Value::Enum(c, n),
         V::L(n, Some(i), _) => Value::Lambda(n, LambdaBody::Arg(i)),
-        V::L(n, None, Some(v)) => Value::Lambda(n, LambdaBody::Value(Box::new(value_from(*v)))),
+        V::L(n, None, Some(v)) => Value::Lambda(n, LambdaBody::Value(Box::new(value_from(*v)?))),
         V::L(n, None, None) => Value::Lambda(n, LambdaBody::Void),
-    }
+        V::K(d) => Value::Class(crate::model::signature::parse_field_descriptor(&d).ok()?),
+    })
 }
 
 /// The stored-sequence line of a test (without indentation), or `None` for a sequence that
-/// cannot be stored (none today: literals are never arrays).
+/// cannot be stored (none today: literals are never arrays). A test written without the line
+/// is still read back by [`read_file`], and counted as unreadable.
 pub fn line(ops: &OpTable, seq: &Sequence, exception: Option<&str>) -> Option<String> {
     let mut s = Vec::with_capacity(seq.len());
     for st in &seq.stmts {
@@ -192,7 +199,7 @@ impl Resolver {
                 },
                 St::L(ty, v) => Stmt::Lit {
                     ty: self.types.get(&ty)?.clone(),
-                    value: value_from(v),
+                    value: value_from(v)?,
                 },
                 St::A(ty, elems) if earlier(&elems) => Stmt::Array {
                     elem: self.types.get(&ty)?.clone(),
@@ -227,17 +234,24 @@ fn add_type(types: &mut HashMap<String, JType>, t: &JType) {
     }
 }
 
+/// The line of a regression test class's header (`emit::junit` writes it) that tells it from
+/// an error-revealing one: only regression tests carry stored sequences.
+pub const REGRESSION_HEADER: &str =
+    "// Regression tests: they pass on the code they were generated from and fail when";
+
 /// One test read from an earlier run's file.
 #[derive(Clone, Debug)]
 pub struct StoredTest {
     /// Simple name of the test class it was in.
     pub class: String,
     pub method: String,
-    /// The text after [`PREFIX`].
-    pub json: String,
+    /// The text after [`PREFIX`]; `None` for a regression test written without the line (a
+    /// sequence [`line`] could not store): it cannot be read back, and is counted as such.
+    pub json: Option<String>,
 }
 
-/// The tests of a file that carry a stored sequence, in file order.
+/// The regression tests of a file, with their stored sequences, in file order (none for a
+/// file of error-revealing tests: they carry no stored sequence).
 pub fn read_file(path: &Path) -> Vec<StoredTest> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Vec::new();
@@ -246,6 +260,14 @@ pub fn read_file(path: &Path) -> Vec<StoredTest> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    read_text(&class, &text)
+}
+
+/// [`read_file`] of the text of test class `class`.
+fn read_text(class: &str, text: &str) -> Vec<StoredTest> {
+    if !text.lines().any(|l| l == REGRESSION_HEADER) {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     let mut pending: Option<String> = None;
     for l in text.lines() {
@@ -254,13 +276,11 @@ pub fn read_file(path: &Path) -> Vec<StoredTest> {
             pending = Some(json.to_string());
         } else if let Some(rest) = t.strip_prefix("public void ") {
             let method = rest.split('(').next().unwrap_or("").trim().to_string();
-            if let Some(json) = pending.take() {
-                out.push(StoredTest {
-                    class: class.clone(),
-                    method,
-                    json,
-                });
-            }
+            out.push(StoredTest {
+                class: class.to_string(),
+                method,
+                json: pending.take(),
+            });
         }
     }
     out
@@ -319,5 +339,118 @@ mod tests {
         assert!(empty.decode(l.strip_prefix(PREFIX).unwrap()).is_none());
         // a reference to a later statement is refused
         assert!(r.decode(r#"{"s":[{"C":["x",[1]]}]}"#).is_none());
+    }
+
+    /// `static <E extends Enum<E>> E parse(Class<E>, String)` instantiated with `E` = `a.B$M`,
+    /// as `Enum.<QuoteMode>valueOf(QuoteMode.class, ..)` and `b.<T>get(Class<T>)` are.
+    fn generic_table() -> (OpTable, JType) {
+        let mut t = table();
+        let m = JType::class("a.B$M");
+        let class_m = JType::generic("java.lang.Class", vec![m.clone()]);
+        t.intern(Operation {
+            kind: OpKind::StaticMethod,
+            class: "a.B".into(),
+            name: "parse".into(),
+            descriptor: "(Ljava/lang/Class;Ljava/lang/String;)Ljava/lang/Enum;".into(),
+            owner: JType::class("a.B"),
+            params: vec![class_m.clone(), JType::string()],
+            ret: Some(m),
+            varargs: false,
+            overloaded: false,
+            method_type_args: vec![JType::class("a.B$M")],
+            outer_instance: false,
+            stub: None,
+        });
+        (t, class_m)
+    }
+
+    #[test]
+    fn class_literals_of_generic_calls_round_trip() {
+        let (t, class_m) = generic_table();
+        let int = JType::Prim(crate::model::Prim::Int);
+        let class_of = |x: JType| JType::generic("java.lang.Class", vec![x]);
+        let mut t = t;
+        // class literals of an array and a primitive type, as `Class<X>` parameters take
+        for x in [JType::Array(Box::new(JType::class("a.B$M"))), int.clone()] {
+            t.intern(Operation {
+                kind: OpKind::StaticMethod,
+                class: "a.B".into(),
+                name: "of".into(),
+                descriptor: format!("(Ljava/lang/Class;)V{}", x.descriptor()),
+                owner: JType::class("a.B"),
+                params: vec![class_of(x)],
+                ret: None,
+                varargs: false,
+                overloaded: true,
+                method_type_args: Vec::new(),
+                outer_instance: false,
+                stub: None,
+            });
+        }
+        let seq = Sequence {
+            stmts: vec![
+                Stmt::Lit {
+                    ty: class_m,
+                    value: Value::Class(JType::class("a.B$M")),
+                },
+                Stmt::Lit {
+                    ty: JType::string(),
+                    value: Value::Str("fast".into()),
+                },
+                Stmt::Call {
+                    op: 1,
+                    args: vec![0, 1],
+                },
+                Stmt::Lit {
+                    ty: class_of(JType::Array(Box::new(JType::class("a.B$M")))),
+                    value: Value::Class(JType::Array(Box::new(JType::class("a.B$M")))),
+                },
+                Stmt::Call {
+                    op: 2,
+                    args: vec![3],
+                },
+                Stmt::Lit {
+                    ty: class_of(int.clone()),
+                    value: Value::Class(int),
+                },
+                Stmt::Call {
+                    op: 3,
+                    args: vec![5],
+                },
+            ],
+        };
+        let l = line(&t, &seq, Some("java.lang.IllegalArgumentException")).unwrap();
+        assert!(l.is_ascii() && !l.contains('\n'), "{l}");
+        let (back, x) = Resolver::new(&t)
+            .decode(l.strip_prefix(PREFIX).unwrap())
+            .unwrap();
+        assert_eq!(back, seq);
+        assert_eq!(x.as_deref(), Some("java.lang.IllegalArgumentException"));
+        // a damaged descriptor is refused, not read as another class
+        let bad = l.replace("La/B$M;", "La/B$M");
+        assert!(
+            Resolver::new(&t)
+                .decode(bad.strip_prefix(PREFIX).unwrap())
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn tests_without_a_stored_line_are_read_as_unreadable() {
+        let header = REGRESSION_HEADER;
+        let text = format!(
+            "{header}\npublic class ARegressionTest {{\n    // jforge-seq: {{\"s\":[]}}\n    \
+             @Test\n    public void test1() throws Throwable {{\n    }}\n    @Test\n    \
+             public void test2() throws Throwable {{\n    }}\n}}\n"
+        );
+        let read = read_text("ARegressionTest", &text);
+        let got: Vec<(&str, Option<&str>)> = read
+            .iter()
+            .map(|t| (t.method.as_str(), t.json.as_deref()))
+            .collect();
+        assert_eq!(got, [("test1", Some(r#"{"s":[]}"#)), ("test2", None)]);
+        // error-revealing tests carry no stored sequence and are not read back
+        let errors = text.replace(header, "// Error-revealing tests: each test FAILS");
+        assert!(read_text("AErrorTest", &errors).is_empty());
     }
 }

@@ -671,7 +671,8 @@ fn build_tests(
 struct Earlier {
     /// Those whose sequence this run's operations express, in file order.
     tests: Vec<EarlierTest>,
-    /// Those that call a member this run does not test.
+    /// Those that call a member this run does not test, or were written without a stored
+    /// sequence.
     unreadable: usize,
     /// Fingerprints of `tests`' sequences.
     fingerprints: HashSet<u128>,
@@ -689,7 +690,7 @@ fn read_earlier(out: &mut RunOutput, ops: &OpSet, classes: &[String]) -> Earlier
     };
     let mut placements = HashMap::new();
     for t in stored {
-        let Some((seq, exception)) = resolver.decode(&t.json) else {
+        let Some((seq, exception)) = t.json.as_deref().and_then(|j| resolver.decode(j)) else {
             earlier.unreadable += 1;
             continue;
         };

@@ -233,7 +233,8 @@ pub struct EarlierSuite {
     pub removed: usize,
     /// No longer end as they did (normally, or with their exception).
     pub removed_changed: usize,
-    /// Call a member this run does not test (removed, renamed, filtered out).
+    /// Call a member this run does not test (removed, renamed, filtered out), or were
+    /// written without a stored sequence.
     pub removed_unreadable: usize,
     /// Chosen again but failed the final check.
     pub removed_failing: usize,

@@ -3,7 +3,8 @@
 //! that holds the first run's suite reads it back and keeps it (names, bodies, order), adds
 //! only what is new and removes only what no longer passes or adds nothing; a method changed
 //! between the runs gets its tests updated and nothing else moves. Subjects: two versions of
-//! `rerun.Tally` (tests/subjects/rerun/v1 and v2: `scaled` adds one in v2).
+//! `rerun.Tally` (tests/subjects/rerun/v1 and v2: `scaled` adds one in v2), and
+//! `generic.Registry` (tests/subjects/gen/generic: generic methods that take a class literal).
 
 use crate::support::*;
 use std::collections::BTreeMap;
@@ -235,4 +236,75 @@ fn the_default_suite_is_lean_and_keeps_coverage_and_exceptions() {
     let run = compile_and_run_junit4(&lean_dir, &v1.display().to_string());
     assert!(run.failures.is_empty(), "{:?}", run.failures);
     assert_eq!(run.tests_run as u64, n_lean);
+}
+
+/// `public void` test methods of the regression files under `dir` without a `jforge-seq` line
+/// right above their `@Test`.
+fn tests_without_stored_line(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in java_files(dir) {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            if l.trim().starts_with("public void ")
+                && !(i >= 2
+                    && lines[i - 1].trim() == "@Test"
+                    && lines[i - 2].trim().starts_with("// jforge-seq: "))
+            {
+                out.push(format!("{}: {}", f.display(), l.trim()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn tests_of_generic_methods_taking_class_literals_are_stored_and_kept() {
+    let classes = compiled("gen/generic");
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let run = |json: &str| {
+        let json = d.path().join(json);
+        run_done(
+            jforge()
+                .args([
+                    "gen",
+                    "--quiet",
+                    "--class",
+                    "generic.Registry",
+                    "--seed",
+                    "1",
+                ])
+                .args(["--generated-limit", "2000", "--workers", "1"])
+                .arg("--classpath")
+                .arg(&classes)
+                .arg("--output-dir")
+                .arg(&out)
+                .arg("--stats-json")
+                .arg(&json),
+        );
+        read_json(&json)
+    };
+    let first = run("1.json");
+    let written = first["regression_tests"].as_u64().unwrap();
+    // the suite calls the generic methods with explicit type arguments and class literals
+    let before = methods(&out);
+    let generic = before
+        .values()
+        .filter(|b| b.contains(">get(") && b.contains(".class"))
+        .count();
+    assert!(generic > 0, "no test of get(Class<T>): {before:?}");
+    // every test carries its sequence
+    let missing = tests_without_stored_line(&out);
+    assert!(
+        missing.is_empty(),
+        "written without a stored sequence: {missing:#?}"
+    );
+    // and a re-run reads every one back and keeps it, unchanged
+    let second = run("2.json");
+    let e = &second["earlier_suite"];
+    assert_eq!(e["tests"].as_u64(), Some(written), "{second}");
+    assert_eq!(e["removed_unreadable"].as_u64(), Some(0), "{second}");
+    assert_eq!(e["kept"].as_u64(), Some(written), "{second}");
+    assert_eq!(methods(&out), before);
 }
