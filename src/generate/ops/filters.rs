@@ -28,23 +28,17 @@ pub(super) fn is_inherited_throwable_noise(m: &MethodInfo) -> bool {
         )
 }
 
-/// Methods whose result is the JDK's, not the class's, when the class under test inherits
-/// them: `Object.equals` (identity: `builder0.equals(builder1)` asserts only that two objects
-/// are two) and `java.lang.Enum`'s final methods (`ordinal()`, `name()`, `compareTo`,
-/// `getDeclaringClass()`, `describeConstable()`, which pin the declaration order and the
-/// JDK's implementation). An override the class declares stays.
+/// `java.lang.Enum`'s final methods, inherited by every enum under test (`ordinal()`,
+/// `name()`, `compareTo`, `getDeclaringClass()`, `describeConstable()`, `equals`): their
+/// results are the JDK's and the declaration order, not the enum's own behaviour. (Inherited
+/// `Object.equals`, identity, was left out too and dropped again: the random stream it moved
+/// made re-runs of an unchanged class add tests, 57 of 361 lines on tests/subjects/rerun.)
 pub(super) fn is_inherited_jdk_behaviour(m: &MethodInfo) -> bool {
-    (m.owner == "java.lang.Object" && m.name == "equals")
-        || (m.owner == "java.lang.Enum"
-            && matches!(
-                m.name.as_str(),
-                "ordinal"
-                    | "name"
-                    | "compareTo"
-                    | "getDeclaringClass"
-                    | "describeConstable"
-                    | "equals"
-            ))
+    m.owner == "java.lang.Enum"
+        && matches!(
+            m.name.as_str(),
+            "ordinal" | "name" | "compareTo" | "getDeclaringClass" | "describeConstable" | "equals"
+        )
 }
 
 /// Whether a constructor of JDK class `class` with these parameters opens (and so creates) a
