@@ -102,9 +102,7 @@ impl ExhaustiveArgs {
             .transpose()?;
         let auto_builders = self.builders.as_deref() == Some(std::path::Path::new("auto"));
         let builders = self.builders.clone().filter(|_| !auto_builders);
-        if self.project.project.is_some() {
-            check_project_suite(&self.project, &self.suite)?;
-        }
+        check_project_suite(&self.project, &self.suite)?;
         Ok(Plan {
             run: self.run.settings(),
             suite: self.suite.settings(),

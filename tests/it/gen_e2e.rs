@@ -1728,10 +1728,7 @@ fn a_constructor_needing_two_different_dates_an_amount_and_a_list_gets_tests() {
     assert_eq!(stats["stop_reason"], "time-limit", "{text}");
     // The suite builds bookings that the constructor accepts: a test that calls a method
     // on one and asserts what it returns, compiled and run here.
-    let all: String = java_files(&out)
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect();
+    let all = java_sources(&out);
     assert!(all.contains(".total();"), "no test calls total():\n{all}");
     let run = compile_and_run_junit4(&out, &subjects().display().to_string());
     assert!(run.failures.is_empty(), "{}", run.output);
@@ -1806,10 +1803,7 @@ fn calls_that_change_what_the_whole_jvm_shares_are_never_written() {
             "1",
         ],
     );
-    let all: String = java_files(&out)
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect();
+    let all = java_sources(&out);
     for call in [
         ".closeConsole()",
         ".closeErrorsAndFail()",
@@ -1854,10 +1848,7 @@ fn what_the_jdk_decides_for_an_enum_under_test_is_not_its_test() {
             "1",
         ],
     );
-    let all: String = java_files(&out)
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect();
+    let all = java_sources(&out);
     for call in [
         "mode0.equals(",
         ".ordinal()",

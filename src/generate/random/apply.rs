@@ -2,7 +2,7 @@
 //! added, the values its code compared against (comparison logging), and how it ended
 //! (normally, in an exception, a timeout, a crash or console output).
 
-use super::blame::{Blame, stmt_op};
+use super::blame::{Blame, LeftOut, stmt_op};
 use super::candidates::{
     CHANGES_GLOBAL_STATE, CandEnding, EXCESSIVE_OUTPUT, PRINTS_TO_CONSOLE, Violation, thrown_cause,
 };
@@ -69,10 +69,10 @@ impl<'a> Generator<'a> {
                     self.blame_stmt(&b, i, Blame::Output)
                 }
                 StmtOutcome::Exception { class, .. } if class.as_ref() == PRINTS_TO_CONSOLE => {
-                    self.note_printing(&b, i)
+                    self.note_left_out(&b, i, LeftOut::Prints)
                 }
                 StmtOutcome::Exception { class, .. } if class.as_ref() == CHANGES_GLOBAL_STATE => {
-                    self.note_global_state(&b, i)
+                    self.note_left_out(&b, i, LeftOut::GlobalState)
                 }
                 StmtOutcome::Exception {
                     class,

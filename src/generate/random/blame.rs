@@ -130,41 +130,43 @@ impl<'a> Generator<'a> {
         self.stats[op as usize].crashes += 1;
     }
 
-    /// A call that printed to the console: its sequence is dropped (a test calling it would
-    /// print in every build); an operation that printed on each of its first
-    /// `blame_limit` calls is excluded, one that prints only sometimes stays.
-    pub(super) fn note_printing(&mut self, b: &Built, i: usize) {
+    /// A call no test may make: it printed to System.out/err, or it changed state the whole
+    /// JVM shares (closed a console stream, set a system property, the default locale or
+    /// time zone). Its sequence ends there, never a test; an operation that does it on each of
+    /// its first `blame_limit` calls is excluded, one that does it only sometimes stays.
+    pub(super) fn note_left_out(&mut self, b: &Built, i: usize, why: LeftOut) {
         let op = match &b.comp.seq.stmts[i] {
             Stmt::Call { op, .. } => *op,
             _ => b.op,
         };
         let st = &mut self.stats[op as usize];
-        st.prints += 1;
-        if st.successes == 0 && st.prints == u64::from(self.cfg.blame_limit) {
-            self.exclude(
-                op,
-                "left out: prints to System.out/System.err whenever called (a test would print in every build)",
-            );
+        let (count, reason) = match why {
+            LeftOut::Prints => {
+                st.prints += 1;
+                (
+                    st.prints,
+                    "left out: prints to System.out/System.err whenever called (a test would print in every build)",
+                )
+            }
+            LeftOut::GlobalState => {
+                st.global_state += 1;
+                (
+                    st.global_state,
+                    "left out: changes state the whole JVM shares whenever called (closes System.out, sets a system property or a default; a test would change every later test of the build)",
+                )
+            }
+        };
+        if st.successes == 0 && count == u64::from(self.cfg.blame_limit) {
+            self.exclude(op, reason);
         }
     }
+}
 
-    /// A call that changed state the whole JVM shares (closed a console stream, set a system
-    /// property, the default locale or time zone): its sequence ends there, never a test; an
-    /// operation that does it on each of its first calls is excluded.
-    pub(super) fn note_global_state(&mut self, b: &Built, i: usize) {
-        let op = match &b.comp.seq.stmts[i] {
-            Stmt::Call { op, .. } => *op,
-            _ => b.op,
-        };
-        let st = &mut self.stats[op as usize];
-        st.global_state += 1;
-        if st.successes == 0 && st.global_state == u64::from(self.cfg.blame_limit) {
-            self.exclude(
-                op,
-                "left out: changes state the whole JVM shares whenever called (closes System.out, sets a system property or a default; a test would change every later test of the build)",
-            );
-        }
-    }
+/// Why [`Generator::note_left_out`] leaves a call out of the tests.
+#[derive(Clone, Copy)]
+pub(super) enum LeftOut {
+    Prints,
+    GlobalState,
 }
 
 /// The runtime classes of the object arguments of statement `i` that a hang of its call
