@@ -52,6 +52,7 @@ pub fn confirm(search: &mut Search, pool: &mut Pool) -> anyhow::Result<Vec<TestC
         match case {
             Some(mut c) => {
                 unasserted_after_an_element(search, &mut c);
+                unasserted_once_a_process_runs(search, &mut c);
                 cases.push(c)
             }
             None => search.targets[ti].status = Status::Failed(Failure::Unstable),
@@ -70,6 +71,27 @@ fn unasserted_after_an_element(search: &Search, c: &mut TestCase) {
         |s| matches!(s, crate::sequence::Stmt::Call { op, .. } if search.element_ops.contains(op)),
     );
     if takes {
+        c.asserts.iter_mut().for_each(|a| *a = None);
+        c.observers.clear();
+    }
+}
+
+/// A test that starts an operating-system process (`ProcessBuilder.start()`,
+/// `startPipeline(..)`) asserts nothing: what the process reports (`isAlive()`,
+/// `exitValue()`, `info()`, `waitFor(..)` within a time) depends on how fast the machine
+/// schedules it, and two runs of the confirmation may agree by chance (under load, the
+/// suite's reverse-order run once saw `isAlive()` true where both had seen false). The
+/// test still shows the call completes.
+fn unasserted_once_a_process_runs(search: &Search, c: &mut TestCase) {
+    let table = &search.ops.table;
+    let starts = c.seq.stmts.iter().any(|s| match s {
+        crate::sequence::Stmt::Call { op, .. } => {
+            let o = table.get(*op);
+            o.class == "java.lang.ProcessBuilder" && o.name.starts_with("start")
+        }
+        _ => false,
+    });
+    if starts {
         c.asserts.iter_mut().for_each(|a| *a = None);
         c.observers.clear();
     }

@@ -520,7 +520,7 @@ fn vary_grows_the_receiver_for_indices_beyond_its_size() {
 fn process_launchers_run_a_harmless_command_and_files_are_the_temp_dir() {
     // without a command ProcessBuilder.start() threw "Cannot run program" and no Process
     // existed; without a File the redirects threw NullPointerException
-    let (r, _d) = report_with_suite(&[
+    let (r, d) = report_with_suite(&[
         "java.lang.ProcessBuilder",
         "java.lang.Process",
         "java.lang.ProcessBuilder$Redirect",
@@ -543,6 +543,12 @@ fn process_launchers_run_a_harmless_command_and_files_are_the_temp_dir() {
     assert!(r["invoked"].as_u64().unwrap() >= 40, "{r:#}");
     // the smoke suite runs the command again, in a fresh JVM, and passes
     assert_eq!(r["suite"]["tests"], r["invoked"], "{:#}", r["suite"]);
+    // what a started process reports depends on the scheduler (isAlive() was once false in
+    // both confirming runs and true in the suite's reverse-order run): nothing is asserted
+    let process_tests =
+        std::fs::read_to_string(d.path().join("smoke/jforge/tests/ProcessSmokeTest.java")).unwrap();
+    assert!(process_tests.contains("isAlive()"), "{process_tests}");
+    assert!(!process_tests.contains("assert"), "{process_tests}");
     assert_eq!(r["suite"]["validation"]["clean"], true, "{:#}", r["suite"]);
 }
 
