@@ -49,6 +49,160 @@ pub struct Module {
     /// The Java release its tests are compiled for (maven-compiler-plugin's `testRelease`,
     /// `release`, else `source`/`target`: see [`test_release_of`]); `None`: not said.
     pub test_release: Option<u32>,
+    /// `project.build.testOutputDirectory`: the module's compiled tests (after `mvn
+    /// test-compile`, [`compile_tests`]).
+    pub test_classes: PathBuf,
+    /// Which of its test classes its build runs (Surefire's includes and excludes).
+    pub test_filter: TestFilter,
+}
+
+/// The test classes a module's build runs: maven-surefire-plugin's `<includes>` and
+/// `<excludes>` (its defaults when the build sets none), as regular expressions over binary
+/// class names for the JUnit Platform console launcher's `--include-classname` and
+/// `--exclude-classname`.
+///
+/// Why: `coverage --project` compiled and ran every file of src/test/java, including a
+/// benchmark the build excludes (which did not compile without its profile) and a
+/// two-minute performance test it never runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestFilter {
+    pub includes: Vec<String>,
+    pub excludes: Vec<String>,
+}
+
+/// Surefire's default includes and excludes (3.x).
+const SUREFIRE_INCLUDES: [&str; 4] = [
+    "**/Test*.java",
+    "**/*Test.java",
+    "**/*Tests.java",
+    "**/*TestCase.java",
+];
+const SUREFIRE_EXCLUDES: [&str; 1] = ["**/*$*"];
+
+impl Default for TestFilter {
+    fn default() -> Self {
+        let re = |v: &[&str]| v.iter().filter_map(|p| surefire_pattern(p)).collect();
+        TestFilter {
+            includes: re(&SUREFIRE_INCLUDES),
+            excludes: re(&SUREFIRE_EXCLUDES),
+        }
+    }
+}
+
+/// A Surefire include/exclude pattern (`**/*Test.java`, `org/acme/**/Foo*`,
+/// `%regex[.*Perf.*Test.*]`) as a regular expression over a binary class name; `None` for an
+/// empty pattern. A glob matches the class file's path: `**/` is any package (or none), `*`
+/// any part of one name, `?` one character, `.java`/`.class` at the end are dropped; a
+/// `%regex[...]` is matched by Surefire against the path of the class file
+/// (`org/acme/FooTest.class`), so its `/` become `.` and a trailing `.class` goes.
+pub fn surefire_pattern(p: &str) -> Option<String> {
+    let p = p.trim();
+    if p.is_empty() {
+        return None;
+    }
+    if let Some(inner) = p.strip_prefix("%regex[").and_then(|r| r.strip_suffix(']')) {
+        let inner = inner
+            .trim_end_matches("\\.class")
+            .trim_end_matches("\\.java")
+            .trim_end_matches(".class")
+            .trim_end_matches(".java");
+        return Some(format!("^{}$", inner.replace('/', "\\.")));
+    }
+    let p = p
+        .trim_end_matches(".java")
+        .trim_end_matches(".class")
+        .trim_start_matches('/');
+    let mut re = String::from("^");
+    let mut rest = p;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("**/") {
+            re.push_str("(.*\\.)?");
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("**") {
+            re.push_str(".*");
+            rest = r;
+        } else {
+            let c = rest.chars().next().unwrap_or('*');
+            match c {
+                '*' => re.push_str("[^.]*"),
+                '?' => re.push_str("[^.]"),
+                '/' => re.push_str("\\."),
+                '$' => re.push_str("\\$"),
+                c if c.is_alphanumeric() || c == '_' => re.push(c),
+                c => re.push_str(&regex::escape(&c.to_string())),
+            }
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    re.push('$');
+    Some(re)
+}
+
+/// The Surefire filter of a module from its effective POM's `<project>`: the
+/// maven-surefire-plugin's `<includes>`/`<excludes>` (its configuration, else its
+/// `default-test` execution's), Surefire's defaults for what it does not set. A `<test>`
+/// parameter (a single test chosen on the command line) is not the build's view and is
+/// ignored.
+pub fn test_filter_of(project: roxmltree::Node) -> TestFilter {
+    let mut f = TestFilter::default();
+    let build = project.children().find(|c| c.has_tag_name("build"));
+    let plugin = build
+        .into_iter()
+        .flat_map(|b| b.children().filter(|c| c.has_tag_name("plugins")))
+        .flat_map(|ps| ps.children().filter(|c| c.has_tag_name("plugin")))
+        .find(|p| child(*p, "artifactId") == Some("maven-surefire-plugin"));
+    let Some(plugin) = plugin else {
+        return f;
+    };
+    let mut configs: Vec<roxmltree::Node> = plugin
+        .children()
+        .filter(|c| c.has_tag_name("configuration"))
+        .collect();
+    configs.extend(
+        plugin
+            .descendants()
+            .filter(|e| e.has_tag_name("execution") && child(*e, "id") == Some("default-test"))
+            .filter_map(|e| e.children().find(|c| c.has_tag_name("configuration"))),
+    );
+    let list = |tag: &str, item: &str| -> Option<Vec<String>> {
+        configs.iter().find_map(|c| {
+            let l = c.children().find(|x| x.has_tag_name(tag))?;
+            let v: Vec<String> = l
+                .children()
+                .filter(|x| x.has_tag_name(item))
+                .filter_map(|x| x.text())
+                .flat_map(|t| t.split(','))
+                .filter_map(surefire_pattern)
+                .collect();
+            Some(v)
+        })
+    };
+    if let Some(v) = list("includes", "include").filter(|v| !v.is_empty()) {
+        f.includes = v;
+    }
+    if let Some(mut v) = list("excludes", "exclude") {
+        // Surefire always leaves out nested classes unless an include names them.
+        v.extend(f.excludes.iter().cloned());
+        f.excludes = v;
+    }
+    f
+}
+
+/// `mvn test-compile` in the project: its own tests compiled as its build compiles them
+/// (into each module's `test_classes`), for [`Module::test_classes`].
+pub fn compile_tests(dir: &Path, java: Option<&Path>, maven_args: &[String]) -> Result<()> {
+    let java_home = match java {
+        Some(j) => Some(crate::runner::java::find_java(Some(j))?.home),
+        None => None,
+    };
+    crate::maven::Call {
+        dir,
+        java_home,
+        user: maven_args,
+        doing: format!("compile the tests of the project in {}", dir.display()),
+    }
+    .run(&["test-compile".to_string()])?;
+    Ok(())
 }
 
 impl Module {
@@ -89,6 +243,33 @@ impl Module {
             .map(|p| p.display().to_string())
             .collect::<Vec<_>>()
             .join(":"))
+    }
+}
+
+impl Module {
+    /// The JUnit Platform console launcher to run the module's own tests with: for JUnit 5
+    /// the `junit-platform-console-standalone` jar of the project's own Platform version
+    /// (fetched through Maven; a launcher of another version found no test in a project on
+    /// JUnit 5.14 and reported 0% with exit 0); `None` for JUnit 4, which any launcher with
+    /// the Vintage engine runs.
+    pub fn console_launcher(&self) -> Result<Option<PathBuf>> {
+        if self.junit != Some(5) {
+            return Ok(None);
+        }
+        let version = self
+            .dependencies
+            .iter()
+            .find_map(|p| version_of(p, "junit-platform-engine"))
+            .context(
+                "the project's JUnit 5 has no junit-platform-engine jar on its test class path",
+            )?;
+        fetch_platform_jar(
+            "junit-platform-console-standalone",
+            &version,
+            &self.maven_args,
+            "to run the project's own tests",
+        )
+        .map(Some)
     }
 }
 
@@ -399,6 +580,9 @@ fn module_of(p: roxmltree::Node, cps: &BTreeMap<String, Vec<PathBuf>>) -> Result
         .get(&format!("{group}:{artifact}"))
         .cloned()
         .unwrap_or_default();
+    let test_classes = child(build, "testOutputDirectory")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| basedir.join("target/test-classes"));
     Ok(Some(Module {
         name: artifact.to_string(),
         basedir,
@@ -409,6 +593,8 @@ fn module_of(p: roxmltree::Node, cps: &BTreeMap<String, Vec<PathBuf>>) -> Result
         maven_args: Vec::new(),
         sources,
         test_release: test_release_of(p),
+        test_classes,
+        test_filter: test_filter_of(p),
     }))
 }
 
@@ -547,6 +733,27 @@ fn shared_header(texts: impl Iterator<Item = String>) -> Option<String> {
 }
 
 /// The `.java` files below `dir`.
+/// The binary names of the test classes jforge wrote into a module's test sources (files
+/// with jforge's marker): left out when the module's own suite is run.
+pub fn jforge_test_classes(m: &Module) -> Vec<String> {
+    let mut files = Vec::new();
+    java_files(&m.test_sources, 0, &mut files);
+    let mut out: Vec<String> = files
+        .iter()
+        .filter(|p| crate::emit::suite::Marker::of_file(p).is_some())
+        .filter_map(|p| p.strip_prefix(&m.test_sources).ok())
+        .map(|rel| {
+            rel.with_extension("")
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().to_string())
+                .collect::<Vec<_>>()
+                .join(".")
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 fn java_files(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
@@ -747,7 +954,23 @@ pub fn errors_command(dir: &Path) -> String {
 
 /// `junit-platform-launcher` at `version`, from jforge's cache or fetched through Maven.
 fn fetch_launcher(version: &str, maven_args: &[String]) -> Result<PathBuf> {
-    let name = format!("junit-platform-launcher-{version}.jar");
+    fetch_platform_jar(
+        "junit-platform-launcher",
+        version,
+        maven_args,
+        "needed to check JUnit 5 tests",
+    )
+}
+
+/// `org.junit.platform:<artifact>:<version>`'s jar from the jforge cache, fetched through
+/// Maven (`dependency:copy`) on first use.
+fn fetch_platform_jar(
+    artifact: &str,
+    version: &str,
+    maven_args: &[String],
+    why: &str,
+) -> Result<PathBuf> {
+    let name = format!("{artifact}-{version}.jar");
     let caches = crate::runner::jar::cache_dirs();
     if let Some(p) = caches
         .iter()
@@ -766,18 +989,16 @@ fn fetch_launcher(version: &str, maven_args: &[String]) -> Result<PathBuf> {
         dir: &dest,
         java_home: None,
         user: maven_args,
-        doing: format!(
-            "fetch org.junit.platform:junit-platform-launcher:{version} (needed to check JUnit 5 tests)"
-        ),
+        doing: format!("fetch org.junit.platform:{artifact}:{version} ({why})"),
     }
     .run(&[
         format!("{DEPENDENCY_PLUGIN}:copy"),
-        format!("-Dartifact=org.junit.platform:junit-platform-launcher:{version}"),
+        format!("-Dartifact=org.junit.platform:{artifact}:{version}"),
         format!("-DoutputDirectory={}", dest.display()),
     ])?;
     if !jar.is_file() {
         bail!(
-            "Maven fetched org.junit.platform:junit-platform-launcher:{version} but {} is not there; pass the JUnit jars with --junit-classpath",
+            "Maven fetched org.junit.platform:{artifact}:{version} but {} is not there; pass the JUnit jars with --junit-classpath",
             jar.display()
         );
     }
@@ -1015,6 +1236,52 @@ mod tests {
     }
 
     #[test]
+    fn surefire_patterns_become_class_name_expressions() {
+        let m = |pat: &str, class: &str| {
+            regex::Regex::new(&surefire_pattern(pat).unwrap())
+                .unwrap()
+                .is_match(class)
+        };
+        assert!(m("**/*Test.java", "org.apache.commons.csv.CSVParserTest"));
+        assert!(m("**/*Test.java", "CSVParserTest"));
+        assert!(!m("**/*Test.java", "org.apache.commons.csv.CSVParserTests"));
+        assert!(m("**/Test*.java", "a.b.TestFoo"));
+        assert!(!m("**/Test*.java", "a.TestPkg.Foo"));
+        assert!(m("**/*Benchmark*", "org.apache.commons.csv.CSVBenchmark"));
+        assert!(m("**/*$*", "a.FooTest$Inner"));
+        assert!(!m("**/*$*", "a.FooTest"));
+        assert!(m("org/acme/**/It*.java", "org.acme.x.y.ItCase"));
+        assert!(!m("org/acme/**/It*.java", "org.other.ItCase"));
+        assert!(m("%regex[.*Perf.*Test.*]", "a.PerfLoadTest"));
+        assert!(surefire_pattern("  ").is_none());
+    }
+
+    #[test]
+    fn the_surefire_filter_is_read_from_the_effective_pom() {
+        let pom =
+            |plugin: &str| format!("<project><build><plugins>{plugin}</plugins></build></project>");
+        let read = |text: &str| {
+            let doc = roxmltree::Document::parse(text).unwrap();
+            test_filter_of(doc.root_element())
+        };
+        // nothing configured: Surefire's defaults
+        assert_eq!(read(&pom("")), TestFilter::default());
+        let f = read(&pom(
+            "<plugin><artifactId>maven-surefire-plugin</artifactId><configuration>\
+             <excludes><exclude>**/*Benchmark*</exclude><exclude>**/PerformanceTest.java</exclude></excludes>\
+             </configuration></plugin>",
+        ));
+        assert_eq!(f.includes, TestFilter::default().includes);
+        assert_eq!(f.excludes.len(), 3, "{f:?}");
+        let f = read(&pom(
+            "<plugin><artifactId>maven-surefire-plugin</artifactId><executions><execution>\
+             <id>default-test</id><configuration><includes><include>**/*Spec.java</include></includes>\
+             </configuration></execution></executions></plugin>",
+        ));
+        assert_eq!(f.includes, vec!["^(.*\\.)?[^.]*Spec$".to_string()]);
+    }
+
+    #[test]
     fn the_license_header_is_the_comment_nearly_every_source_starts_with() {
         let d = tempfile::tempdir().unwrap();
         let m = Module {
@@ -1027,6 +1294,8 @@ mod tests {
             maven_args: vec![],
             sources: d.path().join("src/main/java"),
             test_release: None,
+            test_classes: d.path().join("target/test-classes"),
+            test_filter: TestFilter::default(),
         };
         let put = |rel: &str, text: &str| {
             let p = d.path().join(rel);

@@ -2,6 +2,10 @@
  * Runs another main class (the JUnit console launcher) and, when the JVM exits, writes the ids
  * of the coverage probes that were hit (one per line) to the file named by the first argument.
  * Arguments: OUT_FILE PROBE_COUNT MAIN_CLASS ARGS...
+ *
+ * System.out and System.err cannot be closed while it runs: a project's own test that closes
+ * System.out (a printer over it, closed) silenced the launcher's summary, which is how the
+ * number of tests that ran is read.
  */
 public final class JforgeCovLauncher {
     private JforgeCovLauncher() {}
@@ -18,6 +22,8 @@ public final class JforgeCovLauncher {
                 e.printStackTrace();
             }
         }));
+        System.setOut(unclosable(System.out));
+        System.setErr(unclosable(System.err));
         Class<?> c = Class.forName(a[2]);
         String[] rest = java.util.Arrays.copyOfRange(a, 3, a.length);
         try {
@@ -25,5 +31,15 @@ public final class JforgeCovLauncher {
         } catch (java.lang.reflect.InvocationTargetException e) {
             throw e.getCause();
         }
+    }
+
+    /** A stream over {@code s} whose close() only flushes. */
+    private static java.io.PrintStream unclosable(java.io.PrintStream s) {
+        return new java.io.PrintStream(s, true) {
+            @Override
+            public void close() {
+                flush();
+            }
+        };
     }
 }

@@ -155,7 +155,7 @@ fn measure(args: Measure) -> Result<crate::exit::Outcome> {
             "say which tests to run: --tests DIR|JAR (or --project DIR for a Maven project's own tests)"
         );
     };
-    let (classes, sharding) = measured(&args, tests)?;
+    let (classes, sharding) = measured(&args, Tests::Given(tests))?;
     report::write(&args.reports, &classes, sharding.as_ref(), args.methods)?;
     Ok(crate::exit::Outcome::Clean)
 }
@@ -171,14 +171,36 @@ fn measure_project(args: &Measure, project: &ProjectSettings) -> Result<crate::e
         &args.packages,
         true,
     )?;
+    // The build's view (issue 33): without --tests, each module's tests as its build compiles
+    // and runs them: `mvn test-compile`, Surefire's includes/excludes, the JUnit launcher of
+    // the project's Platform version.
+    if args.tests.is_none() {
+        crate::project::compile_tests(&project.dir, args.java.as_deref(), &project.maven_args)?;
+    }
     let (mut lists, mut sharding) = (Vec::new(), None);
     for r in runs {
-        let tests = args.tests.clone().unwrap_or(r.module.test_sources.clone());
-        if !tests.exists() {
+        let tests = match &args.tests {
+            Some(t) => Tests::Given(t.clone()),
+            None if r.module.test_classes.is_dir() => Tests::Own(
+                OwnSuite::of(&r.module, Vec::new())
+                    .with_context(|| format!("module {}", r.module.name))?,
+            ),
+            None => {
+                eprintln!(
+                    "note: module {}: no compiled tests in {}, skipped",
+                    r.module.name,
+                    r.module.test_classes.display()
+                );
+                continue;
+            }
+        };
+        if let Tests::Given(t) = &tests
+            && !t.exists()
+        {
             eprintln!(
                 "note: module {}: no tests in {}, skipped",
                 r.module.name,
-                tests.display()
+                t.display()
             );
             continue;
         }
@@ -197,11 +219,19 @@ fn measure_project(args: &Measure, project: &ProjectSettings) -> Result<crate::e
     Ok(crate::exit::Outcome::Clean)
 }
 
+/// The tests `coverage` runs.
+enum Tests {
+    /// `--tests`: a folder of sources or classes, or a jar; every test class in it runs.
+    Given(PathBuf),
+    /// A project module's own suite, as its build runs it.
+    Own(OwnSuite),
+}
+
 /// The coverage of the selected classes (this shard's) by `tests`, per class, and the
 /// report's `sharding` with `--shard`.
 fn measured(
     args: &Measure,
-    tests: PathBuf,
+    tests: Tests,
 ) -> Result<(
     Vec<crate::coverage::ClassSummary>,
     Option<crate::shard::Sharding>,
@@ -245,11 +275,16 @@ fn measured(
     }
     // After the class-version check (which names the JDK to use), before anything is
     // instrumented or compiled; a shard with no class has no tests either.
-    if !tests.exists() {
-        bail!("--tests {}: no such file or folder", tests.display());
+    if let Tests::Given(t) = &tests
+        && !t.exists()
+    {
+        bail!("--tests {}: no such file or folder", t.display());
     }
     let setup = Setup::prepare(&javac, &cp, jmods.as_mut(), &classes)?;
-    let junit = junit_classpath(args.junit_classpath.as_deref())?;
+    let junit = match (&tests, &args.junit_classpath) {
+        (Tests::Own(own), None) => own.junit.clone(),
+        _ => junit_classpath(args.junit_classpath.as_deref())?,
+    };
 
     let tmp = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-coverage"))
         .context("creating a temporary folder")?;
@@ -260,9 +295,16 @@ fn measured(
         junit: &junit,
         setup: &setup,
         tmp: tmp.path(),
+        filter: match &tests {
+            Tests::Own(own) => Some(&own.selection),
+            Tests::Given(_) => None,
+        },
     };
     let launcher_dir = m.compile_launcher()?;
-    let test_root = m.test_classes(&tests)?;
+    let test_root = match &tests {
+        Tests::Given(t) => m.test_classes(t)?,
+        Tests::Own(own) => own.test_classes.clone(),
+    };
     let hit = m.run_tests(&launcher_dir, &test_root, args.quiet)?;
     Ok((summarize(&setup.maps, &hit), sharding))
 }
@@ -306,6 +348,111 @@ struct Measurement<'a> {
     junit: &'a [PathBuf],
     setup: &'a Setup,
     tmp: &'a Path,
+    /// Which test classes run (`None`: every class found).
+    filter: Option<&'a TestSelection>,
+}
+
+/// Which test classes of a test root run: regular expressions over binary class names (the
+/// build's Surefire includes and excludes, see `crate::project::TestFilter`), and classes
+/// left out by name (the files jforge wrote, when a project's own suite is measured before
+/// adding to it).
+#[derive(Clone, Debug, Default)]
+pub struct TestSelection {
+    pub includes: Vec<String>,
+    pub excludes: Vec<String>,
+    pub leave_out: Vec<String>,
+}
+
+impl TestSelection {
+    /// The console launcher's flags for this selection.
+    fn launcher_args(&self) -> Vec<String> {
+        let mut a = Vec::new();
+        for i in &self.includes {
+            a.extend(["--include-classname".to_string(), i.clone()]);
+        }
+        for e in &self.excludes {
+            a.extend(["--exclude-classname".to_string(), e.clone()]);
+        }
+        for c in &self.leave_out {
+            a.extend([
+                "--exclude-classname".to_string(),
+                format!("^{}$", regex::escape(c)),
+            ]);
+        }
+        a
+    }
+}
+
+/// A module's own tests as its build runs them: compiled by its build (`mvn test-compile`),
+/// Surefire's selection, the JUnit launcher of its Platform version.
+#[derive(Clone, Debug)]
+pub struct OwnSuite {
+    /// `target/test-classes`.
+    pub test_classes: PathBuf,
+    /// The JUnit jars: the console launcher first.
+    pub junit: Vec<PathBuf>,
+    pub selection: TestSelection,
+}
+
+impl OwnSuite {
+    /// The own suite of `m`: its compiled tests, its Surefire selection, its launcher
+    /// (`crate::project::Module::console_launcher`; Debian's for JUnit 4) and `leave_out`.
+    pub fn of(m: &crate::project::Module, leave_out: Vec<String>) -> Result<OwnSuite> {
+        let mut junit = match m.console_launcher()? {
+            Some(l) => vec![l],
+            None => junit_classpath(None)?,
+        };
+        // the project's own JUnit jars are on its class path already
+        junit.dedup();
+        Ok(OwnSuite {
+            test_classes: m.test_classes.clone(),
+            junit,
+            selection: TestSelection {
+                includes: m.test_filter.includes.clone(),
+                excludes: m.test_filter.excludes.clone(),
+                leave_out,
+            },
+        })
+    }
+}
+
+/// What a module's own suite covered of the classes `setup` instrumented.
+pub struct OwnRun {
+    /// Hit probes (indexed by probe id).
+    pub hit: Vec<bool>,
+    /// Tests the launcher found.
+    pub tests: u64,
+}
+
+/// Runs `suite` against the instrumented classes of `setup` (the probe ids of the caller's
+/// run) on the class path `cp`.
+pub fn run_own_suite(
+    java: &Path,
+    javac: &Path,
+    cp: &ClassPath,
+    setup: &Setup,
+    suite: &OwnSuite,
+) -> Result<OwnRun> {
+    if !suite.test_classes.is_dir() {
+        bail!(
+            "the project's tests are not compiled: no {}",
+            suite.test_classes.display()
+        );
+    }
+    let tmp = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-own-suite"))
+        .context("creating a temporary folder")?;
+    let m = Measurement {
+        java,
+        javac,
+        cp,
+        junit: &suite.junit,
+        setup,
+        tmp: tmp.path(),
+        filter: Some(&suite.selection),
+    };
+    let launcher_dir = m.compile_launcher()?;
+    let (hit, tests) = m.run_counted(&launcher_dir, &suite.test_classes, true)?;
+    Ok(OwnRun { hit, tests })
 }
 
 impl Measurement<'_> {
@@ -346,6 +493,16 @@ impl Measurement<'_> {
     /// Runs the suite under the launcher (JUnit's summary lines on stderr unless `quiet`)
     /// and returns which probes it hit.
     fn run_tests(&self, launcher_dir: &Path, test_root: &Path, quiet: bool) -> Result<Vec<bool>> {
+        Ok(self.run_counted(launcher_dir, test_root, quiet)?.0)
+    }
+
+    /// [`Self::run_tests`] and the number of tests the launcher found.
+    fn run_counted(
+        &self,
+        launcher_dir: &Path,
+        test_root: &Path,
+        quiet: bool,
+    ) -> Result<(Vec<bool>, u64)> {
         let hits_file = self.tmp.join("hits.txt");
         let o = self.launch(launcher_dir, test_root, &hits_file)?;
         let text = String::from_utf8_lossy(&o.stdout);
@@ -393,7 +550,7 @@ impl Measurement<'_> {
                 hit[id] = true;
             }
         }
-        Ok(hit)
+        Ok((hit, tests_found(&text).unwrap_or(0)))
     }
 
     /// The test JVM: the JUnit console launcher scanning `test_root`, under the launcher
@@ -417,10 +574,12 @@ impl Measurement<'_> {
                 "--disable-banner",
                 "--details=summary",
                 "--disable-ansi-colors",
-                "--include-classname",
-                ".*",
-                "--scan-classpath",
             ])
+            .args(match self.filter {
+                Some(f) => f.launcher_args(),
+                None => vec!["--include-classname".to_string(), ".*".to_string()],
+            })
+            .arg("--scan-classpath")
             .arg(test_root)
             .output()
             .with_context(|| format!("running {}", self.java.display()))

@@ -98,6 +98,10 @@ pub struct GenArgs {
     /// classes of the run; implied by --shard, whose shards then add up to this run.
     #[arg(long)]
     pub per_class: bool,
+    /// With --project: write tests for everything the run covers, not only for what the
+    /// project's own tests miss.
+    #[arg(long)]
+    pub ignore_own_tests: bool,
 }
 
 impl GenArgs {
@@ -149,12 +153,19 @@ impl GenArgs {
             stop_on_plateau,
             solver,
             per_class: self.per_class,
+            ignore_own_tests: self.ignore_own_tests,
+            own_suite: None,
         })
     }
 
     /// Refuses flag values that cannot work.
     fn check(&self) -> anyhow::Result<()> {
         check_common(self.run.workers, &self.run.classes, &self.packages)?;
+        if self.ignore_own_tests && self.project.project.is_none() {
+            anyhow::bail!(
+                "--ignore-own-tests applies only with --project (without it no own tests are run)"
+            );
+        }
         if self.project.project.is_some() && !self.jars.is_empty() {
             anyhow::bail!(
                 "--jar cannot be used with --project: Maven gives each module's class path; select classes with --class or --package"
@@ -274,6 +285,19 @@ fn run_project(args: GenSettings, project: &ProjectSettings) -> anyhow::Result<O
     let modules = crate::project::plan(project, args.run.java.as_deref())?;
     let selects =
         !args.run.classes.is_empty() || !args.packages.is_empty() || args.classlist.is_some();
+    // The project's own tests, compiled as its build compiles them, run first in each module
+    // so that only tests adding to them are written (issue 33). A build whose tests do not
+    // compile still gets tests: all the run covers, with a warning that says why.
+    let own_tests = !args.ignore_own_tests
+        && match crate::project::compile_tests(dir, args.run.java.as_deref(), &project.maven_args) {
+            Ok(()) => true,
+            Err(e) => {
+                eprintln!(
+                    "warning: the project's own tests did not compile, so the tests written cannot be chosen to add to them: {e:#}"
+                );
+                false
+            }
+        };
     let (mut outcome, mut ran) = (Outcome::Clean, 0);
     for m in &modules {
         let classes = crate::project::classes_of(m)?;
@@ -316,6 +340,16 @@ fn run_project(args: GenSettings, project: &ProjectSettings) -> anyhow::Result<O
             });
         }
         crate::project::suite_into(m, &mut a.suite)?;
+        if own_tests && m.test_classes.is_dir() {
+            let leave_out = crate::project::jforge_test_classes(m);
+            match crate::coverage::cmd::OwnSuite::of(m, leave_out) {
+                Ok(own) => a.own_suite = Some(own),
+                Err(e) => eprintln!(
+                    "warning: module {}: its own tests cannot be run ({e:#}); writing tests for all the run covers",
+                    m.name
+                ),
+            }
+        }
         if modules.len() > 1 {
             a.run.stats_json = args
                 .run

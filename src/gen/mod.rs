@@ -57,6 +57,11 @@ pub struct GenSettings {
     /// `--concolic`: the solver, found before anything starts.
     pub solver: Option<SolverSpec>,
     pub per_class: bool,
+    /// `--ignore-own-tests`: with `--project`, write tests for all the run covers.
+    pub ignore_own_tests: bool,
+    /// With `--project`: the module's own suite, run first so that only tests that add to
+    /// it are written (set per module by `cmd::run_project`).
+    pub own_suite: Option<crate::coverage::cmd::OwnSuite>,
     /// The options that decide what a class's run does, as given (`--per-class`, `--shard`:
     /// the report's `sharding.options`, which `jforge merge` compares between shards).
     pub options_key: String,

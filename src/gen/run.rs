@@ -189,12 +189,29 @@ impl Strategy for Gen {
             generator.assist = Some(Box::new(helper));
         }
         let setup_time = started.elapsed();
-        let generation = generate(&mut generator, &mut pool, &args, &limits, setup_time)?;
+        // The project's own suite runs beside generation (its probes are needed only to
+        // choose the tests): a suite that takes a minute does not eat the time limit.
+        let (java, cp) = (&session.java, &session.cp);
+        let (generation, own) = std::thread::scope(|scope| {
+            let own = scope.spawn(|| own_suite_baseline(java, cp, &args, cov_setup.as_ref()));
+            let generation = generate(&mut generator, &mut pool, &args, &limits, setup_time);
+            let own = own.join().unwrap_or_else(|_| {
+                eprintln!("warning: measuring the project's own tests failed; writing tests for all the run covers");
+                None
+            });
+            (generation, own)
+        });
+        let generation = generation?;
         // The helper's JVMs and solver are not needed to finish the tests.
         generator.assist = None;
 
         // ---- tests: chosen, observed in two JVMs, minimized
-        let built = run.finish_tests(&generator, &mut pool, &earlier.tests)?;
+        let built = run.finish_tests(
+            &generator,
+            &mut pool,
+            &earlier.tests,
+            own.as_ref().map(|o| &o.probes),
+        )?;
 
         // ---- the shared suite stage's check, then into place: only now are earlier files
         // replaced
@@ -210,6 +227,14 @@ impl Strategy for Gen {
             instrument,
         };
         let mut report = run.report(&generator, pool, &out, &built, &suite, &timing);
+        if let (Some(o), Some(setup)) = (&own, cov_setup.as_ref()) {
+            add_own_suite(
+                &mut report,
+                setup,
+                o,
+                suite.validation.suite_hits.as_deref(),
+            );
+        }
         report.earlier_suite = earlier.diff(&suite.regression, &built.fstats);
         Ok(Finished {
             stop_reason: report.stop_reason,
@@ -298,6 +323,7 @@ impl GenRun<'_> {
         generator: &Generator,
         pool: &mut crate::runner::Pool,
         earlier: &[EarlierTest],
+        baseline: Option<&crate::generate::select::ProbeSet>,
     ) -> anyhow::Result<BuiltTests> {
         let finish_start = Instant::now();
         let finish_budget = self.limits.time_limit.map(finish_budget);
@@ -313,6 +339,7 @@ impl GenRun<'_> {
             fill: self.args.fill,
             earlier,
             deadline: work_deadline,
+            baseline,
         };
         let (regression, errors) = build_tests(generator, pool, self.args, &how, &mut fstats)?;
         Ok(BuiltTests {
@@ -736,6 +763,97 @@ impl Earlier {
                 .saturating_sub(e.changed + self.unreadable + removed_failing),
         })
     }
+}
+
+/// What the project's own suite covered of the classes under test (`--project`).
+struct OwnBaseline {
+    probes: crate::generate::select::ProbeSet,
+    hit: Vec<bool>,
+    tests: u64,
+}
+
+/// Runs the module's own suite (`GenSettings::own_suite`) against the run's instrumented
+/// classes, so that its probes are those of the run. Without coverage, or when the suite
+/// cannot run, `None` with a warning: the run then writes tests for all it covers.
+fn own_suite_baseline(
+    java: &crate::runner::java::JavaHome,
+    cp: &crate::model::classpath::ClassPath,
+    args: &GenSettings,
+    setup: Option<&crate::coverage::Setup>,
+) -> Option<OwnBaseline> {
+    let own = args.own_suite.as_ref()?;
+    let (Some(setup), Some(javac)) = (setup.filter(|s| s.measured), &java.javac) else {
+        eprintln!(
+            "warning: without coverage the project's own tests cannot be measured; writing tests for all the run covers"
+        );
+        return None;
+    };
+    let started = Instant::now();
+    match crate::coverage::cmd::run_own_suite(&java.java, javac, cp, setup, own) {
+        Ok(r) => {
+            let mut probes = crate::generate::select::ProbeSet::default();
+            for (i, h) in r.hit.iter().enumerate() {
+                if *h {
+                    probes.insert(i as u32);
+                }
+            }
+            let per_class = crate::coverage::summarize(&setup.maps, &r.hit);
+            let (lines, branches, _) = crate::coverage::totals(&per_class);
+            eprintln!(
+                "the project's own tests: {} tests, {}/{} branches, {}/{} lines of the classes under test ({:.1} s); writing only tests that add to them",
+                r.tests,
+                branches.covered,
+                branches.total,
+                lines.covered,
+                lines.total,
+                started.elapsed().as_secs_f64()
+            );
+            Some(OwnBaseline {
+                probes,
+                hit: r.hit,
+                tests: r.tests,
+            })
+        }
+        Err(e) => {
+            eprintln!(
+                "warning: the project's own tests could not be measured ({e:#}); writing tests for all the run covers"
+            );
+            None
+        }
+    }
+}
+
+/// The own suite's coverage, and the own and written suites' together, in the report.
+fn add_own_suite(
+    report: &mut Report,
+    setup: &crate::coverage::Setup,
+    own: &OwnBaseline,
+    written: Option<&[bool]>,
+) {
+    let Some(cov) = report.coverage.as_mut() else {
+        return;
+    };
+    let count = |hit: &[bool]| {
+        let (lines, branches, _) =
+            crate::coverage::totals(&crate::coverage::summarize(&setup.maps, hit));
+        (branches.covered, lines.covered)
+    };
+    let (own_branches, own_lines) = count(&own.hit);
+    let both: Option<Vec<bool>> = written.map(|w| {
+        own.hit
+            .iter()
+            .enumerate()
+            .map(|(i, h)| *h || w.get(i).copied().unwrap_or(false))
+            .collect()
+    });
+    let (with_branches, with_lines) = both.as_deref().map_or((own_branches, own_lines), count);
+    cov.own_suite = Some(crate::generate::report::OwnSuiteCoverage {
+        tests: own.tests,
+        branches_covered: own_branches,
+        lines_covered: own_lines,
+        with_written_branches: with_branches,
+        with_written_lines: with_lines,
+    });
 }
 
 /// The written suite's coverage (from the final check) next to the run's, and where the

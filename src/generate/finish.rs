@@ -65,6 +65,9 @@ pub struct SelectionStats {
     pub exception_tests: usize,
     /// Lean suites: tests written for another value of a final operation (or its first test).
     pub value_tests: usize,
+    /// With `--project`: candidates that reach nothing the project's own suite does not
+    /// (never written).
+    pub within_own_suite: usize,
     /// Branch and line probes the candidates (legal sequences) covered; the run's figure
     /// also counts sequences that crashed, timed out or broke a contract.
     pub legal_branches: u32,
@@ -190,15 +193,8 @@ pub fn regression_tests(
     if let Some(g) = &generator.cov {
         selection_coverage(g, &cands, &choice, &mut stats.selection);
     }
-    let kept = observe_chosen(
-        generator,
-        pool,
-        &cands,
-        &paths,
-        &choice,
-        how.deadline,
-        stats,
-    )?;
+    stats.selection.within_own_suite = choice.within_own_suite;
+    let kept = observe_chosen(generator, pool, &cands, &paths, &choice, how, stats)?;
     stats.earlier.chosen = kept.iter().filter(|(i, _)| *i < first_new).count();
     Ok(kept.into_iter().map(|(_, t)| t).collect())
 }
@@ -317,9 +313,10 @@ fn observe_chosen(
     cands: &[Candidate],
     paths: &[select::Path],
     choice: &select::Choice,
-    deadline: Option<Instant>,
+    how: &Selecting,
     stats: &mut FinishStats,
 ) -> anyhow::Result<Vec<(usize, TestCase)>> {
+    let deadline = how.deadline;
     let mut tried: HashSet<usize> = choice.chosen.iter().copied().collect();
     let all: Vec<usize> = choice
         .chosen
@@ -341,7 +338,7 @@ fn observe_chosen(
             stats.replacements_cut = true;
             break;
         }
-        let mut covered = select::ProbeSet::default();
+        let mut covered = how.covered_before();
         for (i, _) in &kept {
             if let Some(ids) = &cands[*i].cov {
                 covered.extend(ids);

@@ -274,6 +274,22 @@ pub struct CoverageRow {
     /// against the same instrumented classes (absent when the check did not run).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suite: Option<SuiteCoverage>,
+    /// With `--project`: what the project's own tests cover, and with the written ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub own_suite: Option<OwnSuiteCoverage>,
+}
+
+/// The project's own suite, measured on the run's instrumented classes before choosing the
+/// tests to write (`gen --project`).
+#[derive(Debug, Clone, Serialize)]
+pub struct OwnSuiteCoverage {
+    /// Tests its JUnit launcher found.
+    pub tests: u64,
+    pub branches_covered: u32,
+    pub lines_covered: u32,
+    /// The own suite and the written one together.
+    pub with_written_branches: u32,
+    pub with_written_lines: u32,
 }
 
 /// The written suite's coverage next to the run's, and where the difference went.
@@ -694,6 +710,26 @@ fn write_coverage(c: &CoverageRow, out: &mut dyn std::io::Write) -> std::io::Res
         c.lines_total,
         s.line_percent
     )?;
+    if let Some(o) = &c.own_suite {
+        // The written suite leaves out on purpose what the own tests cover: the figure that
+        // matters is the two together.
+        writeln!(
+            out,
+            "  the project's own tests ({}): branches {}/{}, lines {}/{}; with the written ones: branches {}/{} (+{}), lines {}/{} (+{})",
+            o.tests,
+            o.branches_covered,
+            c.branches_total,
+            o.lines_covered,
+            c.lines_total,
+            o.with_written_branches,
+            c.branches_total,
+            o.with_written_branches.saturating_sub(o.branches_covered),
+            o.with_written_lines,
+            c.lines_total,
+            o.with_written_lines.saturating_sub(o.lines_covered),
+        )?;
+        return Ok(());
+    }
     let mut why = Vec::new();
     if s.branches_only_in_illegal_sequences > 0 {
         why.push(format!(
@@ -827,6 +863,7 @@ fn coverage_row(generator: &Generator) -> Option<CoverageRow> {
             series: g.series.clone(),
             classes: g.summaries(),
             suite: None,
+            own_suite: None,
         }
     })
 }

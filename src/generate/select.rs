@@ -55,6 +55,29 @@ pub struct Selecting<'e> {
     pub earlier: &'e [EarlierTest],
     /// End of the optional work (replacements).
     pub deadline: Option<Instant>,
+    /// With `--project`: the probes the project's own suite covers. The suite then only
+    /// adds to it: the cover starts from these probes, and the lean extras (an exception, a
+    /// value) come only from candidates that reach a probe the own suite does not.
+    pub baseline: Option<&'e ProbeSet>,
+}
+
+impl Selecting<'_> {
+    /// The probes covered before any test is chosen: the own suite's, or none.
+    pub fn covered_before(&self) -> ProbeSet {
+        self.baseline.cloned().unwrap_or_default()
+    }
+
+    /// Whether candidate `c` may be a lean extra: it reaches a probe the own suite does not
+    /// (always, without an own suite).
+    pub fn adds_to_baseline(&self, c: &Candidate) -> bool {
+        match self.baseline {
+            None => true,
+            Some(b) => c
+                .cov
+                .as_ref()
+                .is_some_and(|ids| ids.iter().any(|&i| !b.contains(i))),
+        }
+    }
 }
 
 /// Lean suites: distinct values asserted per path (final operation and the branches it took
@@ -340,8 +363,10 @@ pub struct Choice {
     /// Probes covered by some candidate but by none of the chosen (the cover was cut at an
     /// explicit `--output-limit`).
     pub left_out: usize,
-    /// Probes covered by the candidates together.
+    /// Probes covered by the candidates together (beyond the own suite's, with one).
     pub universe: usize,
+    /// With an own suite: candidates that reach nothing it does not (never written).
+    pub within_own_suite: usize,
 }
 
 /// Cover, then the lean extras (or with `--fill` the diverse fill) up to the limit. When
@@ -358,25 +383,31 @@ pub fn choose(
     first_new: usize,
 ) -> Choice {
     let (limit, hard_limit) = (how.limit, how.hard_limit);
-    let mut covered = ProbeSet::default();
+    let mut covered = how.covered_before();
+    let before = covered.len();
     let new: HashSet<usize> = (first_new..cands.len()).collect();
     let mut cover = greedy_cover(cands, &new, &mut covered);
     let old: HashSet<usize> = (0..first_new).collect();
     cover.extend(greedy_cover(cands, &old, &mut covered));
-    let universe = covered.len();
+    let universe = covered.len() - before;
     let cover_len = cover.len();
     let mut left_out = 0;
     if hard_limit && cover.len() > limit {
         cover.truncate(limit);
-        let mut kept = ProbeSet::default();
+        let mut kept = how.covered_before();
         for &i in &cover {
             if let Some(ids) = &cands[i].cov {
                 kept.extend(ids);
             }
         }
-        left_out = universe - kept.len();
+        left_out = universe - (kept.len() - before);
     }
-    let taken: HashSet<usize> = cover.iter().copied().collect();
+    // Lean extras only from candidates that add to the own suite (all without one).
+    let mut taken: HashSet<usize> = (0..cands.len())
+        .filter(|&i| !how.adds_to_baseline(&cands[i]))
+        .collect();
+    let not_extras = taken.len();
+    taken.extend(cover.iter().copied());
     let room = limit.saturating_sub(cover.len());
     let mut chosen = cover;
     let mut tentative = Vec::new();
@@ -397,5 +428,10 @@ pub fn choose(
         cover: cover_len,
         left_out,
         universe,
+        within_own_suite: if how.baseline.is_some() {
+            not_extras
+        } else {
+            0
+        },
     }
 }

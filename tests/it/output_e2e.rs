@@ -998,3 +998,81 @@ fn a_maven_project_gets_tests_at_its_release_under_its_license_header() {
         assert_eq!(src.matches("// jforge: gen").count(), 1, "{}", f.display());
     }
 }
+
+/// `gen --project` on `ownsuite` (one class, 14 branches; its own JUnit 5 tests cover 4;
+/// `GradeSlowTest` would cover the rest but the build's Surefire excludes it; `ConsoleTest`
+/// closes System.out): the own suite runs first as the build runs it (3 tests, 4 branches,
+/// also in `coverage --project`), only tests that add to it are written (fewer than with
+/// `--ignore-own-tests`, together with the own ones past what either covers alone), a
+/// re-run leaves out the tests jforge wrote, and `mvn test` passes with them in place.
+#[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
+fn a_project_s_own_tests_run_first_as_its_build_runs_them_and_the_written_ones_add_to_them() {
+    let d = tempfile::tempdir().unwrap();
+    let proj = d.path().join("proj");
+    copy_dir(&subjects_src("ownsuite"), &proj);
+    // the build's view: the excluded test does not count, and a test closing System.out
+    // does not hide the launcher's count
+    let cov = d.path().join("cov.json");
+    run_ok(
+        jforge()
+            .args(["coverage", "-q", "--project"])
+            .arg(&proj)
+            .arg("--json")
+            .arg(&cov),
+    );
+    let cov = read_json(&cov);
+    assert_eq!(cov["branches"]["covered"], 4, "{cov:#}");
+    assert_eq!(cov["branches"]["total"], 14, "{cov:#}");
+
+    let gen_on = |proj: &Path, json: &Path, extra: &[&str]| {
+        let o = run_done(
+            jforge()
+                .args([
+                    "gen",
+                    "--generated-limit",
+                    "2000",
+                    "--seed",
+                    "1",
+                    "--project",
+                ])
+                .arg(proj)
+                .arg("--stats-json")
+                .arg(json)
+                .args(extra),
+        );
+        (
+            read_json(json),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        )
+    };
+    let (r, err) = gen_on(&proj, &d.path().join("g.json"), &[]);
+    let own = &r["coverage"]["own_suite"];
+    assert_eq!(own["tests"], 3, "{own:#}\n{err}");
+    assert_eq!(own["branches_covered"], 4, "{own:#}");
+    assert!(
+        own["with_written_branches"].as_u64().unwrap() >= 12,
+        "{own:#}"
+    );
+    assert!(err.contains("writing only tests that add to them"), "{err}");
+    let written = r["regression_tests"].as_u64().unwrap();
+    assert!(written > 0, "{r:#}");
+
+    let all = d.path().join("all");
+    copy_dir(&subjects_src("ownsuite"), &all);
+    let (r_all, _) = gen_on(&all, &d.path().join("a.json"), &["--ignore-own-tests"]);
+    assert!(r_all["coverage"]["own_suite"].is_null(), "{r_all:#}");
+    assert!(
+        r_all["regression_tests"].as_u64().unwrap() > written,
+        "adding to the own tests writes fewer: {} vs {written}",
+        r_all["regression_tests"]
+    );
+
+    // a re-run: the tests jforge wrote are not the project's own
+    let (again, err) = gen_on(&proj, &d.path().join("g2.json"), &[]);
+    assert_eq!(again["coverage"]["own_suite"]["tests"], 3, "{err}");
+    assert_eq!(again["coverage"]["own_suite"]["branches_covered"], 4);
+
+    let (ok, out) = mvn_status(&proj, &["test"]);
+    assert!(ok, "{out}");
+}
