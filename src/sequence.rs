@@ -156,6 +156,21 @@ impl Operation {
             OpKind::Method | OpKind::FieldGet | OpKind::FieldSet
         )
     }
+    /// An instance `equals(Object)` (whatever class declares it).
+    pub fn is_equals(&self) -> bool {
+        self.kind == OpKind::Method
+            && self.name == "equals"
+            && self.descriptor == "(Ljava/lang/Object;)Z"
+    }
+    /// An instance `hashCode()`.
+    pub fn is_hash_code(&self) -> bool {
+        self.kind == OpKind::Method && self.name == "hashCode" && self.descriptor == "()I"
+    }
+    /// An instance `ordinal()` returning `int` (`Enum.ordinal()` on an enum receiver, or an
+    /// interface method of that name an enum implements).
+    pub fn is_ordinal(&self) -> bool {
+        self.kind == OpKind::Method && self.name == "ordinal" && self.descriptor == "()I"
+    }
     /// Short human name, e.g. `java.util.TreeMap.put(Object,Object)`.
     pub fn signature(&self) -> String {
         let params: Vec<String> = self
@@ -272,6 +287,13 @@ pub enum Stmt {
 }
 
 impl Stmt {
+    /// Whether this is `x.equals(x)`: the receiver passed as its own argument (true by the
+    /// reflexivity contract, which the worker checks apart: nothing worth asserting or
+    /// writing on its own).
+    /// `is_equals` says whether an operation is `equals(Object)` ([`Operation::is_equals`]).
+    pub fn is_self_equals(&self, is_equals: impl Fn(OpId) -> bool) -> bool {
+        matches!(self, Stmt::Call { op, args } if args.len() == 2 && args[0] == args[1] && is_equals(*op))
+    }
     /// Indices of the statements whose values this one reads.
     pub fn inputs(&self) -> &[u32] {
         match self {

@@ -331,6 +331,14 @@ impl MethodWriter<'_> {
         {
             return e;
         }
+        // Nor does an inlined static field read of exactly that type.
+        if let Some(Stmt::Call { op, .. }) = self.case.seq.stmts.get(i as usize)
+            && self.ops.get(*op).kind == OpKind::StaticFieldGet
+            && self.ops.get(*op).ret.as_ref() == Some(param)
+            && !is_identifier(&e)
+        {
+            return e;
+        }
         cast(&self.namer.ty(param), param.is_prim(), &e)
     }
 
@@ -643,11 +651,12 @@ impl MethodWriter<'_> {
     fn render(&mut self) {
         let seq = self.case.seq.clone();
         let n = seq.stmts.len();
-        // Literals used once as an input and never asserted or observed are inlined.
+        // Literals and static field reads used once as an input and never asserted or
+        // observed are inlined.
         let uses = self.use_counts(n);
         let pinned = self.pinned(n);
         for i in 0..n {
-            let inline = uses[i] == 1 && !pinned[i];
+            let inline = uses[i] == 1 && !pinned[i] && self.inlinable(i);
             self.statement(&seq.stmts[i], i, i + 1 == n, inline);
         }
         if matches!(
@@ -658,6 +667,32 @@ impl MethodWriter<'_> {
         }
         if let Ending::ErrorContract { contract, a, b } = &self.case.ending {
             self.contract_lines(*contract, *a, *b);
+        }
+    }
+
+    /// Whether statement `i` (used once) may stand at its use instead of its own line: a
+    /// literal always; a static field read (`TimeUnit.DAYS`) when no statement between it
+    /// and its use runs code of the program (only literals, arrays and other static field
+    /// reads lie between), so that reading the field later reads the same value even when
+    /// the field is not final (the operation does not say). Any other call keeps its line.
+    fn inlinable(&self, i: usize) -> bool {
+        let stmts = &self.case.seq.stmts;
+        let quiet = |s: &Stmt| match s {
+            Stmt::Lit { .. } | Stmt::Array { .. } => true,
+            Stmt::Call { op, .. } => self.ops.get(*op).kind == OpKind::StaticFieldGet,
+        };
+        match &stmts[i] {
+            Stmt::Lit { .. } => true,
+            s @ Stmt::Call { .. } if quiet(s) => {
+                let user = stmts
+                    .iter()
+                    .enumerate()
+                    .skip(i + 1)
+                    .find(|(_, s)| s.inputs().contains(&(i as u32)))
+                    .map(|(j, _)| j);
+                user.is_some_and(|j| stmts[i + 1..j].iter().all(quiet))
+            }
+            _ => false,
         }
     }
 
@@ -699,8 +734,8 @@ impl MethodWriter<'_> {
     }
 
     /// Lines of statement `i` (`last`: with the case's ending): its declaration and the
-    /// assertion on its value, or the try/catch of the exception it throws. A literal used
-    /// once (`inline`) gets no line: its use holds it.
+    /// assertion on its value, or the try/catch of the exception it throws. A literal or
+    /// static field read used once (`inline`) gets no line: its use holds it.
     fn statement(&mut self, stmt: &Stmt, i: usize, last: bool, inline: bool) {
         let expect_exc = match &self.case.ending {
             Ending::ExpectedException { class } if last => Some(class.clone()),
@@ -742,8 +777,8 @@ impl MethodWriter<'_> {
     }
 
     /// The declared type (`None`: no value), source expression and whether it is a method or
-    /// constructor call, of `stmt`; `None` when it is a literal to `inline` (its expression
-    /// then stands for its value).
+    /// constructor call, of `stmt`; `None` when it is a literal or static field read to
+    /// `inline` (its expression then stands for its value).
     fn expression(&mut self, stmt: &Stmt, inline: bool) -> Option<(Option<JType>, String, bool)> {
         Some(match stmt {
             Stmt::Lit { ty, value } => {
@@ -768,6 +803,10 @@ impl MethodWriter<'_> {
             Stmt::Call { op, args } => {
                 let op = self.ops.get(*op);
                 let expr = self.call_expr(op, args);
+                if inline && op.kind == OpKind::StaticFieldGet {
+                    self.exprs.push(Some(expr));
+                    return None;
+                }
                 let is_call = matches!(
                     op.kind,
                     OpKind::Constructor | OpKind::Method | OpKind::StaticMethod

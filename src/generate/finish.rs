@@ -14,7 +14,7 @@ pub use super::select::{EarlierTest, Selecting};
 use crate::contracts::null_input;
 use crate::emit::{Defect, Ending, TestCase};
 use crate::runner::{Blame, ExecMode, ExecRequest, Frame, Pool, SeqResult, StmtOutcome};
-use crate::sequence::{OpId, Sequence, Stmt, Value};
+use crate::sequence::{OpId, OpKind, Sequence, Stmt, Value};
 use crate::suite::{Expect, ObserveItem, ObserveStats};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -170,7 +170,13 @@ pub fn regression_tests(
     // readable tests: collapse unused repetitions first (simplify.rs), so that the cover is
     // chosen over the sequences that will be written
     let noisy = |id: u32| generator.is_jdk_probe(id);
-    let new = super::simplify::collapse_candidates(generator.final_candidates(), pool, &noisy)?;
+    let is_equals = |op: OpId| ops.table.get(op).is_equals();
+    let new = super::simplify::collapse_candidates(
+        generator.final_candidates(),
+        pool,
+        &noisy,
+        &is_equals,
+    )?;
     // a sequence generated again is the earlier test
     let seen: HashSet<u128> = cands.iter().map(|c| c.comp.seq.fingerprint()).collect();
     let new = new
@@ -326,7 +332,11 @@ fn observe_chosen(
         .collect();
     let mut kept = observe(generator, pool, cands, &all, stats)?;
     let stable_chosen = kept.iter().filter(|(i, _)| tried.contains(i)).count();
-    kept = new_values(paths, kept, &tried);
+    let idle = |op: OpId| {
+        let op = generator.ops.table.get(op);
+        op.kind == OpKind::StaticFieldGet || op.is_equals() || op.is_hash_code() || op.is_ordinal()
+    };
+    kept = new_values(paths, kept, &tried, &idle);
     stats.selection.value_tests = kept.iter().filter(|(i, _)| !tried.contains(i)).count();
     tried.extend(choice.tentative.iter().copied());
     let mut dropped = stable_chosen < choice.chosen.len();
@@ -371,11 +381,16 @@ fn final_value(t: &TestCase) -> Option<Asserted> {
 
 /// Lean suites: the observed tests of `chosen` (all kept) and of the tentative rest (in
 /// the order observed, kept when their path has no test yet, or has fewer than
-/// [`select::VALUES_PER_PATH`] values and theirs is new).
+/// [`select::VALUES_PER_PATH`] values and theirs is new). A tentative test that ends
+/// normally, asserts nothing after its final call and whose final call is `idle` (a static
+/// field read, `equals`, `hashCode`, `ordinal()`: values [`crate::suite::worth_asserting`]
+/// leaves out, `x.equals(x)` first) is not kept: its last line says nothing, and the cover
+/// did not need it for coverage.
 fn new_values(
     paths_of: &[select::Path],
     observed: Vec<(usize, TestCase)>,
     chosen: &HashSet<usize>,
+    idle: &dyn Fn(OpId) -> bool,
 ) -> Vec<(usize, TestCase)> {
     let mut values: HashMap<select::Path, HashSet<_>> = HashMap::new();
     let mut paths: HashSet<select::Path> = HashSet::new();
@@ -392,6 +407,12 @@ fn new_values(
     for (i, t) in observed {
         if chosen.contains(&i) {
             out.push((i, t));
+            continue;
+        }
+        if t.ending == Ending::Normal
+            && final_value(&t).is_none()
+            && matches!(t.seq.stmts.last(), Some(Stmt::Call { op, .. }) if idle(*op))
+        {
             continue;
         }
         let path = paths_of[i];

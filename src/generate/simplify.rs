@@ -14,7 +14,7 @@
 
 use super::random::{CandEnding, Candidate, Component};
 use crate::runner::{ExecMode, ExecRequest, Pool, SeqResult, StmtOutcome};
-use crate::sequence::{Sequence, Stmt};
+use crate::sequence::{OpId, Sequence, Stmt};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -92,6 +92,34 @@ pub fn slice_to_final(seq: &Sequence) -> Option<(Sequence, Vec<usize>)> {
     Some((keep_only(seq, &keep), keep))
 }
 
+/// `seq` without its `x.equals(x)` calls (the receiver its own argument) whose value no
+/// statement uses, the final call excepted (the test's subject: selection decides about
+/// it), and the indices kept; `None` when there is none. Such a call is true by the
+/// reflexivity contract (the worker checks it apart) and is never asserted, so its line
+/// says nothing; [`collapse_pass`] keeps it where the run without it ends otherwise or
+/// covers less (an `equals` whose `this == o` branch only it reaches).
+pub fn drop_self_equals(
+    seq: &Sequence,
+    is_equals: &dyn Fn(OpId) -> bool,
+) -> Option<(Sequence, Vec<usize>)> {
+    let n = seq.stmts.len();
+    let mut used = vec![false; n];
+    for s in &seq.stmts {
+        for &i in s.inputs() {
+            if let Some(u) = used.get_mut(i as usize) {
+                *u = true;
+            }
+        }
+    }
+    let keep: Vec<usize> = (0..n)
+        .filter(|&i| i + 1 == n || used[i] || !seq.stmts[i].is_self_equals(is_equals))
+        .collect();
+    if keep.len() == n {
+        return None;
+    }
+    Some((keep_only(seq, &keep), keep))
+}
+
 /// The statements of `seq` at the (increasing) indices `keep`, inputs renumbered; a dropped
 /// statement is never an input of a kept one.
 fn keep_only(seq: &Sequence, keep: &[usize]) -> Sequence {
@@ -158,12 +186,15 @@ pub fn collapse_candidates(
     cands: Vec<Candidate>,
     pool: &mut Pool,
     noisy: &dyn Fn(u32) -> bool,
+    is_equals: &dyn Fn(OpId) -> bool,
 ) -> anyhow::Result<Vec<Candidate>> {
     // Each run to its last call; where that loses the ending or coverage (a repeated call
     // that reaches another branch the second time, e.g. `trimToSize()`), to its last two.
     // First the statements that do not bear on the final call go (kept where the final
-    // call needs them after all: a static side effect, coverage only they reach).
+    // call needs them after all: a static side effect, coverage only they reach), then the
+    // unused `x.equals(x)` calls (kept where they cover something of their own).
     let mut cands = collapse_pass(cands, pool, &slice_to_final, noisy)?;
+    cands = collapse_pass(cands, pool, &|seq| drop_self_equals(seq, is_equals), noisy)?;
     for keep_last in [1, 2] {
         cands = collapse_pass(cands, pool, &|seq| collapse_runs(seq, keep_last), noisy)?;
     }
@@ -287,6 +318,28 @@ mod tests {
             ],
         };
         assert!(collapse_repeats(&seq).is_none());
+    }
+
+    #[test]
+    fn unused_self_equals_calls_go_but_the_final_call_stays() {
+        // op 1 is equals: 0 x = new X(); 1 x.equals(x); 2 b = x.equals(x) used by 3;
+        // 3 f(x, b); 4 x.equals(y) (not its own argument); 5 x.equals(x) (final)
+        let is_equals = |op: OpId| op == 1;
+        let seq = Sequence {
+            stmts: vec![
+                call(0, &[]),
+                call(1, &[0, 0]),
+                call(1, &[0, 0]),
+                call(2, &[0, 2]),
+                call(1, &[0, 3]),
+                call(1, &[0, 0]),
+            ],
+        };
+        let (short, keep) = drop_self_equals(&seq, &is_equals).unwrap();
+        assert_eq!(keep, vec![0, 2, 3, 4, 5]);
+        assert_eq!(short.stmts[2], call(2, &[0, 1]));
+        assert_eq!(short.stmts[3], call(1, &[0, 2]));
+        assert!(drop_self_equals(&short, &is_equals).is_none());
     }
 
     #[test]

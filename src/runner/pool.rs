@@ -258,6 +258,11 @@ impl Pool {
         Ok(())
     }
 
+    /// The registered operation with id `id` (ids are those of the run's `OpTable`).
+    pub fn op(&self, id: OpId) -> Option<&Operation> {
+        self.ops.get(id as usize)
+    }
+
     /// Registers the ops of `ops` not yet registered, in every worker (and after each restart).
     pub fn register(&mut self, ops: &OpTable) -> Result<Vec<(OpId, String)>> {
         self.ensure_idle()?;

@@ -11,6 +11,12 @@
 //!   values break an object contract is not a regression test (the generator reports it as
 //!   an error instead).
 //!
+//!
+//! A stable, writable value is still not asserted when the assertion cannot fail
+//! ([`worth_asserting`]): a static field read (`TimeUnit.DAYS` asserted equal to
+//! `TimeUnit.DAYS`), `x.equals(x)`, `equals`/`hashCode` of an object whose class keeps
+//! `Object`'s identity (`hashCode` of an enum too) and an enum's `ordinal()`.
+//!
 //! Why shared: `exhaustive` once wrote its structure tests from a single run (values that
 //! differ between JVMs were asserted) and asserted enum constants tests cannot name, after
 //! `gen` had fixed both.
@@ -20,7 +26,7 @@ pub mod check;
 use crate::emit::{Ending, TestCase};
 use crate::model::Model;
 use crate::runner::{ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
-use crate::sequence::{OpId, SeqRef, Stmt, Value};
+use crate::sequence::{OpId, OpKind, Operation, SeqRef, Stmt, Value};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -97,6 +103,70 @@ fn array_text(items: &[Value]) -> String {
         .collect()
 }
 
+/// Whether the value of a call of `op` on `args` (receiver first, for an observer the
+/// observed statement alone) is worth asserting, `outcomes` being the statements' outcomes
+/// in a run: not when the assertion could only fail if the JDK changed, i.e. when it
+/// restates the test's own code:
+/// - a static field read (`TimeUnit timeUnit0 = TimeUnit.DAYS; assertEquals(TimeUnit.DAYS,
+///   timeUnit0)`, a `static final String`): the assertion repeats the expression;
+/// - `x.equals(x)`: reflexivity, which the worker checks as a contract apart;
+/// - `equals` on a receiver whose runtime class keeps `Object.equals` (identity: true only
+///   for the same object, which the test's text already says) and `hashCode` on one whose
+///   class keeps identity hashing (`Object.hashCode`, `Enum.hashCode`): a number of the JVM,
+///   asserted only when two runs happened to agree;
+/// - `ordinal()` of an enum: the declaration order (the JDK's `Enum.ordinal`, reached
+///   through an interface the enum implements or an observer).
+///
+/// Where "does the class override equals" is decided: by the worker, on the receiver's
+/// runtime class, not by the model on its static type. A `Ranked` (an interface) or a
+/// factory's declared `Object` says nothing of the object behind it: an enum, an anonymous
+/// stub jforge made, a JDK-internal or hidden class the model cannot load. The worker
+/// already answers it for every object it reports (`Outcomes.overrides`: the runtime class's
+/// public `equals(Object)` is declared below `Object`; only then is the object's
+/// fingerprint, its class and `hashCode()`, sent), so no new protocol field is needed: an
+/// object without a fingerprint compares by identity (arrays too). That the same answer
+/// stands for `hashCode` is the equals/hashCode contract (a class that overrides one
+/// overrides both); a class that overrides only `hashCode` loses an assertion, never gets a
+/// useless one.
+pub fn worth_asserting(op: &Operation, args: &[u32], outcomes: &[StmtOutcome]) -> bool {
+    if op.kind == OpKind::StaticFieldGet {
+        return false;
+    }
+    let receiver = || {
+        args.first()
+            .and_then(|&r| outcomes.get(r as usize))
+            .filter(|_| op.has_receiver())
+    };
+    if op.is_equals() {
+        return args.get(1) != args.first() && !receiver().is_some_and(identity_equality);
+    }
+    if op.is_hash_code() {
+        return !receiver().is_some_and(|o| {
+            identity_equality(o)
+                || matches!(o, StmtOutcome::Normal(Observed::Value(Value::Enum(..))))
+        });
+    }
+    if op.is_ordinal() {
+        return !(op.class == "java.lang.Enum"
+            || receiver().is_some_and(|o| {
+                matches!(o, StmtOutcome::Normal(Observed::Value(Value::Enum(..))))
+            }));
+    }
+    true
+}
+
+/// Whether the object a statement produced compares by identity (`Object.equals`): an
+/// object the worker sent no fingerprint for, or an array.
+fn identity_equality(o: &StmtOutcome) -> bool {
+    matches!(
+        o,
+        StmtOutcome::Normal(Observed::Object {
+            fingerprint: None,
+            ..
+        }) | StmtOutcome::Normal(Observed::Value(Value::Array(..)))
+    )
+}
+
 fn stmt_value(o: &StmtOutcome) -> Option<Value> {
     match o {
         StmtOutcome::Normal(Observed::Value(v)) => Some(v.clone()),
@@ -171,7 +241,12 @@ pub fn observe(
         let seq = &it.seq;
         let mut asserts = vec![None; seq.len()];
         for (i, st) in seq.stmts.iter().enumerate() {
-            if !matches!(st, Stmt::Call { .. }) {
+            let Stmt::Call { op, args } = st else {
+                continue;
+            };
+            if pool.op(*op).is_some_and(|op| {
+                !worth_asserting(op, args, &r1.outcomes) || !worth_asserting(op, args, &r2.outcomes)
+            }) {
                 continue;
             }
             if let (Some(a), Some(b)) = (stmt_value(&r1.outcomes[i]), stmt_value(&r2.outcomes[i])) {
@@ -184,6 +259,12 @@ pub fn observe(
         }
         let mut observers = Vec::new();
         for (o1, o2) in r1.observers.iter().zip(&r2.observers) {
+            if pool.op(o1.op).is_some_and(|op| {
+                !worth_asserting(op, &[o1.stmt], &r1.outcomes)
+                    || !worth_asserting(op, &[o2.stmt], &r2.outcomes)
+            }) {
+                continue;
+            }
             if let (Ok(a), Ok(b)) = (&o1.result, &o2.result) {
                 if a == b && assertable(model, a) && o1.stmt == o2.stmt && o1.op == o2.op {
                     observers.push((o1.stmt, o1.op, a.clone()));
@@ -205,4 +286,79 @@ pub fn observe(
         }));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::JType;
+    use std::sync::Arc;
+
+    fn object(fingerprint: Option<u64>) -> StmtOutcome {
+        StmtOutcome::Normal(Observed::Object {
+            class: Arc::from("com.x.Meter"),
+            fingerprint,
+        })
+    }
+    fn value(v: Value) -> StmtOutcome {
+        StmtOutcome::Normal(Observed::Value(v))
+    }
+    fn method(class: &str, name: &str, descriptor: &str) -> Operation {
+        let owner = JType::class(class);
+        Operation::instance_call(class, name, descriptor, &owner, None)
+    }
+
+    #[test]
+    fn assertions_that_cannot_fail_are_not_worth_writing() {
+        let equals = method("java.lang.Object", "equals", "(Ljava/lang/Object;)Z");
+        let hash = method("java.lang.Object", "hashCode", "()I");
+        let ordinal = method("com.x.Ranked", "ordinal", "()I");
+        let size = method("com.x.Meter", "size", "()I");
+        let unit = value(Value::Enum("com.x.Unit".into(), "KILO".into()));
+        let identity = object(None);
+        let valued = object(Some(7));
+        // a static field read (`TimeUnit.DAYS`, a static final String)
+        let mut days = method("java.util.concurrent.TimeUnit", "DAYS", "");
+        days.kind = OpKind::StaticFieldGet;
+        assert!(!worth_asserting(&days, &[], &[]));
+        // x.equals(x), whatever x's class
+        let outs = [valued.clone(), valued.clone()];
+        assert!(!worth_asserting(&equals, &[0, 0], &outs));
+        assert!(worth_asserting(&equals, &[0, 1], &outs));
+        // equals and hashCode of an object that compares by identity (no fingerprint), or
+        // of an array; hashCode of an enum constant
+        let outs = [identity.clone(), valued.clone()];
+        assert!(!worth_asserting(&equals, &[0, 1], &outs));
+        assert!(worth_asserting(&equals, &[1, 0], &outs));
+        assert!(!worth_asserting(&hash, &[0], &outs));
+        assert!(worth_asserting(&hash, &[1], &outs));
+        let array = value(Value::Array("int".into(), vec![Value::Int(1)]));
+        assert!(!worth_asserting(&hash, &[0], &[array]));
+        assert!(!worth_asserting(&hash, &[0], std::slice::from_ref(&unit)));
+        // an enum's equals is meaningful (KILO is not TON)
+        assert!(worth_asserting(
+            &equals,
+            &[0, 1],
+            &[unit.clone(), identity.clone()]
+        ));
+        // ordinal() of an enum, through an interface or Enum itself; of a stub it is its own
+        assert!(!worth_asserting(
+            &ordinal,
+            &[0],
+            std::slice::from_ref(&unit)
+        ));
+        assert!(worth_asserting(
+            &ordinal,
+            &[0],
+            std::slice::from_ref(&identity)
+        ));
+        let enum_ordinal = method("java.lang.Enum", "ordinal", "()I");
+        assert!(!worth_asserting(&enum_ordinal, &[0], &[]));
+        // anything else is asserted as before
+        assert!(worth_asserting(
+            &size,
+            &[0],
+            std::slice::from_ref(&identity)
+        ));
+    }
 }

@@ -772,3 +772,92 @@ fn junit5_class_header() {
     assert!(text.contains("import static org.junit.jupiter.api.Assertions.*;\n"));
     assert!(text.contains("@TestMethodOrder(MethodOrderer.MethodName.class)\n"));
 }
+
+#[test]
+fn static_field_reads_used_once_are_inlined_like_literals() {
+    // issue 33: `TimeUnit timeUnit0 = TimeUnit.DAYS;` on a line of its own only to be
+    // passed on once; read at its use instead (`task0.waitFor(100L, TimeUnit.DAYS)`), unless
+    // a call runs between (a static field need not be final) or the value is asserted.
+    let unit = JType::class("java.util.concurrent.TimeUnit");
+    let task = JType::class("com.x.Task");
+    let mut ops = OpTable::default();
+    let new_task = ops.intern(op(
+        OpKind::Constructor,
+        task.clone(),
+        "<init>",
+        vec![],
+        Some(task.clone()),
+    ));
+    let days = ops.intern(op(
+        OpKind::StaticFieldGet,
+        unit.clone(),
+        "DAYS",
+        vec![],
+        Some(unit.clone()),
+    ));
+    let mut wait = op(
+        OpKind::Method,
+        task.clone(),
+        "waitFor",
+        vec![JType::Prim(Prim::Long), unit.clone()],
+        Some(JType::Prim(Prim::Boolean)),
+    );
+    wait.overloaded = true;
+    let wait = ops.intern(wait);
+    let long = |v| lit(JType::Prim(Prim::Long), Value::Long(v));
+    // task = new Task(); 100L; TimeUnit.DAYS; task.waitFor(100L, DAYS)
+    let c = case(
+        vec![
+            call(new_task, &[]),
+            long(100),
+            call(days, &[]),
+            call(wait, &[0, 1, 2]),
+        ],
+        vec![None, None, None, Some(Value::Bool(false))],
+        Ending::Normal,
+    );
+    let src = render_test(&ops, &c, "test01", 4);
+    let want = r#"    @Test
+    public void test01() throws Throwable {
+        Task task0 = new Task();
+        boolean b0 = task0.waitFor(100L, TimeUnit.DAYS);
+        assertFalse(b0);
+    }
+"#;
+    assert_eq!(src, want);
+    // DAYS; task = new Task() (a call between: the read keeps its line); task.waitFor(..)
+    let c = case(
+        vec![
+            call(days, &[]),
+            call(new_task, &[]),
+            long(1),
+            call(wait, &[1, 2, 0]),
+        ],
+        vec![None, None, None, Some(Value::Bool(true))],
+        Ending::Normal,
+    );
+    let src = render_test(&ops, &c, "test02", 4);
+    assert!(
+        src.contains("TimeUnit timeUnit0 = TimeUnit.DAYS;\n"),
+        "{src}"
+    );
+    assert!(src.contains("task0.waitFor(1L, timeUnit0);"), "{src}");
+    // used twice: a variable
+    let c = case(
+        vec![
+            call(new_task, &[]),
+            call(days, &[]),
+            long(2),
+            call(wait, &[0, 2, 1]),
+            long(3),
+            call(wait, &[0, 4, 1]),
+        ],
+        vec![],
+        Ending::Normal,
+    );
+    let src = render_test(&ops, &c, "test03", 4);
+    assert!(
+        src.contains("TimeUnit timeUnit0 = TimeUnit.DAYS;\n"),
+        "{src}"
+    );
+}

@@ -1864,3 +1864,129 @@ fn what_the_jdk_decides_for_an_enum_under_test_is_not_its_test() {
         "the classes' own methods are tested:\n{all}\n{text}"
     );
 }
+
+/// The regression suite `gen` writes for tests/subjects/quality (an enum implementing an
+/// interface, a class with static final constants that keeps Object's equals), once per
+/// test-binary run; its lines trimmed.
+fn quality_suite() -> &'static [String] {
+    static SUITE: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    SUITE.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        let out = d.path().join("tests");
+        let json = d.path().join("stats.json");
+        let mut args = gen_args(&out, &json);
+        args.extend(
+            [
+                "--class",
+                "quality.Meter",
+                "--class",
+                "quality.Unit",
+                "--class",
+                "quality.Ranked",
+                "--generated-limit",
+                "2000",
+                "--seed",
+                "1",
+            ]
+            .map(String::from),
+        );
+        run_done(
+            jforge()
+                .args(&args)
+                .arg("--classpath")
+                .arg(compiled("quality")),
+        );
+        let stats = read_json(&json);
+        assert_eq!(stats["validation"]["clean"], true, "{stats:#}");
+        java_sources(&out)
+            .lines()
+            .map(|l| l.trim().to_string())
+            .collect()
+    })
+}
+
+/// Each line of the quality suite followed by the next one.
+fn quality_line_pairs() -> impl Iterator<Item = (&'static str, &'static str)> {
+    let lines = quality_suite();
+    lines
+        .iter()
+        .zip(lines.iter().skip(1))
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+}
+
+/// Whether `line` is an assertion whose last argument is the variable `var`.
+fn asserts_var(line: &str, var: &str) -> bool {
+    line.starts_with("assert") && line.ends_with(&format!("({var});"))
+        || line.starts_with("assert") && line.ends_with(&format!(", {var});"))
+}
+
+#[test]
+#[ignore = "slow: a gen run on tests/subjects/quality"]
+fn static_field_reads_are_not_asserted_and_are_inlined() {
+    // issue 33: `Unit unit0 = Unit.KILO; assertEquals(Unit.KILO, unit0);`, `String str0 =
+    // Meter.NAME; assertEquals("meter", str0);` assert the test's own expression.
+    let read = regex::Regex::new(r"^\S+ (\w+) = [A-Z]\w*\.[A-Z][A-Z0-9_]*;$").unwrap();
+    let asserted: Vec<_> = quality_line_pairs()
+        .filter(|(a, b)| {
+            read.captures(a)
+                .is_some_and(|c| asserts_var(b, c.get(1).unwrap().as_str()))
+        })
+        .collect();
+    assert!(asserted.is_empty(), "{asserted:#?}");
+    // a read used once is written at its use, as literals are: `meter0.in(Unit.KILO)`
+    let inlined = regex::Regex::new(r"\w\((?:[^;]*, )?Unit\.(GRAM|KILO|TON)[,)]").unwrap();
+    assert!(
+        quality_suite().iter().any(|l| inlined.is_match(l)),
+        "{}",
+        quality_suite().join("\n")
+    );
+}
+
+#[test]
+#[ignore = "slow: a gen run on tests/subjects/quality"]
+fn no_test_calls_equals_with_its_own_receiver() {
+    // `boolean b0 = unit1.equals(unit1); assertTrue(b0);`: reflexivity, a contract the
+    // worker checks apart; never asserted, not written when unused or alone.
+    let call = regex::Regex::new(r"(\w+)\.equals\((\w+)\)").unwrap();
+    let own: Vec<&String> = quality_suite()
+        .iter()
+        .filter(|l| call.captures_iter(l).any(|c| c[1] == c[2]))
+        .collect();
+    assert!(own.is_empty(), "{own:#?}");
+}
+
+#[test]
+#[ignore = "slow: a gen run on tests/subjects/quality"]
+fn identity_equals_is_not_asserted() {
+    // `boolean b0 = ranked0.equals(str0); assertFalse(b0);`: the stub (like Meter) keeps
+    // Object.equals, so the result says only that these are two objects.
+    let call = regex::Regex::new(r"^boolean (\w+) = (?:ranked|meter)\d+\.equals\(").unwrap();
+    let asserted: Vec<_> = quality_line_pairs()
+        .filter(|(a, b)| {
+            call.captures(a)
+                .is_some_and(|c| asserts_var(b, c.get(1).unwrap().as_str()))
+        })
+        .collect();
+    assert!(asserted.is_empty(), "{asserted:#?}");
+}
+
+#[test]
+#[ignore = "slow: a gen run on tests/subjects/quality"]
+fn enum_ordinals_are_not_asserted() {
+    // `int i0 = unit0.ordinal(); assertEquals(0, i0);` (Ranked.ordinal() is Enum.ordinal()
+    // on a Unit): the declaration order.
+    let call = regex::Regex::new(r"^int (\w+) = unit\d+\.ordinal\(\);$").unwrap();
+    let asserted: Vec<_> = quality_line_pairs()
+        .filter(|(a, b)| {
+            call.captures(a)
+                .is_some_and(|c| asserts_var(b, c.get(1).unwrap().as_str()))
+        })
+        .collect();
+    assert!(asserted.is_empty(), "{asserted:#?}");
+    let observed: Vec<&String> = quality_suite()
+        .iter()
+        .filter(|l| l.starts_with("assert") && l.contains(".ordinal())"))
+        .filter(|l| l.contains("unit"))
+        .collect();
+    assert!(observed.is_empty(), "{observed:#?}");
+}
