@@ -54,6 +54,7 @@ Usage:
   bench/real_projects.py --layout-only NAME DIR   # lay one project out into DIR (an empty
                                                   # or missing folder) and exit
   bench/real_projects.py --list
+  bench/real_projects.py --table A.json B.json    # one table from earlier --json files
 """
 import argparse
 import datetime
@@ -433,6 +434,9 @@ def run_project(name, args, work):
         cov = ((s or {}).get("coverage") or {}).get("suite") or {}
         res[key]["jforge_suite_coverage"] = {k: cov.get(k) for k in ("branches_covered", "branches_total",
                                                                        "lines_covered", "lines_total") if k in cov}
+        # jforge's final check: tests it removed and why (a budget cut can remove them all).
+        res[key]["validation"] = (s or {}).get("validation")
+        res[key]["regression_tests"] = (s or {}).get("regression_tests")
     if not args.keep:
         shutil.rmtree(proj, ignore_errors=True)
     return res
@@ -467,6 +471,9 @@ def table(results):
             churn_s += ", tests uncounted"
         if r["gen"]["exit"] not in (0, 3):
             verdict = f"gen failed (exit {r['gen']['exit']}); " + verdict
+        v = r["gen"].get("validation") or {}
+        if v.get("budget_cut") and v.get("failing_removed"):
+            err += f" (check cut by its budget: {v['failing_removed']} tests removed)"
         if r["missing_license_header"]:
             verdict += f"; {len(r['missing_license_header'])} files without the license header"
         if r["written_console_output"] or r["console_calls"]:
@@ -506,7 +513,15 @@ def main():
     ap.add_argument("--layout-only", nargs=2, metavar=("NAME", "DIR"))
     ap.add_argument("--flags", metavar="NAME", help="print the Maven flags project NAME needs, one a line")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--table", nargs="+", metavar="JSON", help="print the table of earlier --json files and exit")
     a = ap.parse_args()
+    if a.table:
+        results = []
+        for path in a.table:
+            with open(path) as f:
+                results += json.load(f)["projects"]
+        print(table(results))
+        return
     if a.list:
         for n, p in PROJECTS.items():
             print(f"{n}\t{p['group']}:{p['artifact']}:{p['version']}")
