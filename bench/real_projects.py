@@ -13,8 +13,10 @@ Per project, in a fresh copy of that layout (a git repository, for the churn):
   1. own suite:   mvn -B clean org.jacoco:jacoco-maven-plugin:VER:prepare-agent verify
                   then mvn -B org.jacoco:jacoco-maven-plugin:VER:report
                   (the project's own `mvn verify`, its tests run with the JaCoCo agent, which
-                  prepare-agent hands Surefire through the `argLine` property; the report
-                  is a call of its own so that a failing build still reports coverage):
+                  prepare-agent hands Surefire through the `argLine` property; without
+                  prepare-agent when the build attaches JaCoCo itself, as the effective POM
+                  says (two agents on one file stop the fork); the report is a call of its
+                  own so that a failing build still reports coverage):
                   branch and line coverage of the main classes, pass/fail, wall time.
   2. gen:         jforge gen --project DIR --time-limit T --stats-json ... (wall time).
   3. written:     the files jforge wrote (under src/test/java, found by their `// jforge:`
@@ -230,9 +232,26 @@ def jacoco_csv_totals(project):
     return tot
 
 
-def verify_with_coverage(project, flags):
-    """The project's `mvn verify` with the JaCoCo agent, then JaCoCo's report (its own call)."""
-    rc, out, secs = mvn(project, ["clean", f"{JACOCO_PLUGIN}:prepare-agent", "verify"], flags)
+def attaches_jacoco(project, flags):
+    """Whether the project's build already runs JaCoCo's prepare-agent (commons-dbutils does):
+    a second agent on the same file stops Surefire's fork, so it is not added then."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "effective.xml")
+        rc, out, _ = mvn(project, ["help:effective-pom", f"-Doutput={path}"], flags)
+        if rc != 0 or not os.path.exists(path):
+            raise SystemExit(f"mvn help:effective-pom failed in {project}:\n" + "\n".join(first_errors(out)))
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    text = re.sub(r"<pluginManagement>.*?</pluginManagement>", "", text, flags=re.S)
+    text = re.sub(r"<reporting>.*?</reporting>", "", text, flags=re.S)
+    return "<goal>prepare-agent</goal>" in text
+
+
+def verify_with_coverage(project, flags, own_agent):
+    """The project's `mvn verify` with the JaCoCo agent (its own when its build attaches one),
+    then JaCoCo's report (its own call)."""
+    agent = [] if own_agent else [f"{JACOCO_PLUGIN}:prepare-agent"]
+    rc, out, secs = mvn(project, ["clean"] + agent + ["verify"], flags)
     rrc, rout, rsecs = mvn(project, [f"{JACOCO_PLUGIN}:report"], flags)
     cov = jacoco_csv_totals(project) if rrc == 0 else None
     tests = surefire_counts(out)
@@ -298,11 +317,12 @@ def suite_counts(files):
     return c
 
 
-CONSOLE_CALL = re.compile(r"\bSystem\s*\.\s*(out|err)\b|\.printStackTrace\s*\(")
+CONSOLE_CALL = re.compile(r"\bSystem\s*\.\s*(out|err)\b")
 
 
 def console_calls(files):
-    """Lines of the written files that use System.out/System.err or printStackTrace."""
+    """Lines of the written files that name System.out or System.err (what a test prints
+    through the code under test is in written_console_output, from the build's output)."""
     hits = []
     for path in files:
         with open(path, encoding="utf-8", errors="replace") as fh:
@@ -393,8 +413,10 @@ def run_project(name, args, work):
     # The header the project's own tests share (its main sources' when it has no tests),
     # read before jforge writes: the one apache-rat accepts in the folder jforge writes to.
     header = license_header(proj, "test") or license_header(proj, "main")
+    own_agent = attaches_jacoco(proj, flags)
+    res["jacoco_agent"] = "the project's own" if own_agent else JACOCO_PLUGIN
     log(f"{name}: own suite (mvn verify with JaCoCo)")
-    res["own"] = verify_with_coverage(proj, flags)
+    res["own"] = verify_with_coverage(proj, flags, own_agent)
     log(f"{name}: jforge gen --project --time-limit {args.time_limit}")
     res["gen"], stats1 = jforge_gen(args.jforge, proj, flags, args.time_limit, os.path.join(work, f"{name}-1.json"))
     files = written_files(proj)
@@ -402,13 +424,13 @@ def run_project(name, args, work):
     res["missing_license_header"] = [os.path.relpath(f, proj) for f in missing_header(files, header)] if header else []
     res["console_calls"] = console_calls(files)[:20]
     log(f"{name}: own+written (mvn verify with JaCoCo)")
-    res["own_written"] = verify_with_coverage(proj, flags)
+    res["own_written"] = verify_with_coverage(proj, flags, own_agent)
     if not res["own_written"]["coverage"]:
         # The build failed before JaCoCo's data was complete (apache-rat on the written files,
         # a failing test): measure the coverage anyway, past those two, and say so.
         fb = COVERAGE_FALLBACK
-        rc, out, secs = mvn(proj, ["clean", f"{JACOCO_PLUGIN}:prepare-agent", "test",
-                                   f"{JACOCO_PLUGIN}:report"] + fb, flags)
+        agent = [] if own_agent else [f"{JACOCO_PLUGIN}:prepare-agent"]
+        rc, out, secs = mvn(proj, ["clean"] + agent + ["test", f"{JACOCO_PLUGIN}:report"] + fb, flags)
         res["own_written"]["coverage"] = jacoco_csv_totals(proj) if rc == 0 else None
         res["own_written"]["coverage_flags"] = fb
         res["own_written"]["coverage_surefire"] = surefire_counts(out)
@@ -462,6 +484,9 @@ def table(results):
         w, ch = r["written"], r["rerun"]["churn"]
         err = "" if not w["error_tests"] else f" (+{w['error_tests']} error tests)"
         verdict = "passes" if r["own_written"]["passed"] else "FAILS"
+        sf = r["own_written"].get("surefire") or r["own_written"].get("coverage_surefire")
+        if not r["own_written"]["passed"] and sf and sf["failures"] + sf["errors"]:
+            verdict += f" ({sf['failures'] + sf['errors']} of {sf['run']} tests fail)"
         if not r["own"]["passed"]:
             verdict += " (fails without them too)"
         churn_s = f"{ch['changed']}/{w['lines'] + w['error_lines']} ({100 * ch['share']:.1f}%)" if ch["share"] is not None else "-"
@@ -476,8 +501,10 @@ def table(results):
             err += f" (check cut by its budget: {v['failing_removed']} tests removed)"
         if r["missing_license_header"]:
             verdict += f"; {len(r['missing_license_header'])} files without the license header"
-        if r["written_console_output"] or r["console_calls"]:
-            verdict += "; prints"
+        if r["written_console_output"]:
+            verdict += f"; prints ({len(r['written_console_output'])} lines)"
+        if r["console_calls"]:
+            verdict += f"; {len(r['console_calls'])} calls of System.out/err"
         if r["own_written"].get("coverage_flags"):
             verdict += " (coverage with " + " ".join(r["own_written"]["coverage_flags"]) + ")"
         rows.append(

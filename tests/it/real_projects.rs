@@ -5,6 +5,9 @@
 //! pass in the project's own `mvn verify` with no extra flags, start with the project's
 //! license header, print nothing, and a re-run must change few lines and count every test.
 //! Needs Maven Central (the layout and Maven's plugins); without it the test fails and says so.
+//! It does not pass yet (2026-11-27): the written tests compile, pass `mvn verify` and carry the
+//! header, but a re-run changed 354 of 2,730 lines at `--time-limit 20s` (13%; 7.3% at 60 s in
+//! bench/real_projects.py): see BENCHMARKS.md, "Real projects (issue 33)".
 
 use crate::support::*;
 use std::path::{Path, PathBuf};
@@ -127,7 +130,7 @@ fn console_output(mvn_out: &str, classes: &[String]) -> Vec<String> {
 }
 
 #[test]
-#[ignore = "slow: lays Commons DbUtils out from Maven Central, runs jforge gen --project twice and mvn verify"]
+#[ignore = "slow: lays Commons DbUtils out from Maven Central, runs jforge gen --project twice and mvn verify; fails today: a re-run changes 7-13% of the written lines (tests appended, tests that now end differently removed), above the 5% of issue 33"]
 fn commons_dbutils_from_maven_central_gets_a_green_quiet_stable_suite() {
     let d = tempfile::tempdir().unwrap();
     let proj = d.path().join(PROJECT);
