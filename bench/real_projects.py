@@ -396,7 +396,10 @@ def jforge_gen(jforge, project, flags, time_limit, stats):
     if os.path.exists(stats):
         with open(stats) as f:
             s = json.load(f)
+    with open(stats[:-len(".json")] + ".stderr", "w") as f:  # the whole of it, next to the stats
+        f.write(err)
     return {"exit": rc, "seconds": round(secs, 1), "stderr_tail": err.strip().splitlines()[-8:],
+            "errors": [l for l in err.splitlines() if l.startswith("error")][:5],
             "command": " ".join(cmd)}, s
 
 
