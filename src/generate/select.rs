@@ -402,10 +402,28 @@ pub fn choose(
         }
         left_out = universe - (kept.len() - before);
     }
-    // Lean extras only from candidates that add to the own suite (all without one).
-    let mut taken: HashSet<usize> = (0..cands.len())
-        .filter(|&i| !how.adds_to_baseline(&cands[i]))
-        .collect();
+    // Lean extras only from candidates that add to the own suite (all without one). On a
+    // re-run into a project, the earlier tests count as its own too for the new candidates:
+    // a new extra must reach a probe neither the own suite nor the earlier tests reach, so
+    // an unchanged project's suite stays as it was (a 20 s re-run into Commons CSV added 635
+    // lines of extras on probes the earlier tests already held).
+    let mut with_earlier = how.covered_before();
+    if how.baseline.is_some() {
+        for c in &cands[..first_new] {
+            if let Some(ids) = &c.cov {
+                with_earlier.extend(ids);
+            }
+        }
+    }
+    let adds = |i: usize| match how.baseline {
+        None => true,
+        Some(_) if i < first_new => how.adds_to_baseline(&cands[i]),
+        Some(_) => cands[i]
+            .cov
+            .as_ref()
+            .is_some_and(|ids| ids.iter().any(|&p| !with_earlier.contains(p))),
+    };
+    let mut taken: HashSet<usize> = (0..cands.len()).filter(|&i| !adds(i)).collect();
     let not_extras = taken.len();
     taken.extend(cover.iter().copied());
     let room = limit.saturating_sub(cover.len());
