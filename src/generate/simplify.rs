@@ -28,10 +28,9 @@ pub fn collapse_repeats(seq: &Sequence) -> Option<(Sequence, Vec<usize>)> {
     collapse_runs(seq, 1)
 }
 
-/// Like [`collapse_repeats`], keeping the last `keep_last` calls of each run.
-pub fn collapse_runs(seq: &Sequence, keep_last: usize) -> Option<(Sequence, Vec<usize>)> {
-    let n = seq.stmts.len();
-    let mut used = vec![false; n];
+/// Which statements' values some statement of `seq` takes as an input.
+fn used_values(seq: &Sequence) -> Vec<bool> {
+    let mut used = vec![false; seq.stmts.len()];
     for s in &seq.stmts {
         for &i in s.inputs() {
             if let Some(u) = used.get_mut(i as usize) {
@@ -39,6 +38,13 @@ pub fn collapse_runs(seq: &Sequence, keep_last: usize) -> Option<(Sequence, Vec<
             }
         }
     }
+    used
+}
+
+/// Like [`collapse_repeats`], keeping the last `keep_last` calls of each run.
+pub fn collapse_runs(seq: &Sequence, keep_last: usize) -> Option<(Sequence, Vec<usize>)> {
+    let n = seq.stmts.len();
+    let used = used_values(seq);
     let keep: Vec<usize> = (0..n)
         .filter(|&i| {
             // how many identical calls follow statement i in its run
@@ -103,14 +109,7 @@ pub fn drop_self_equals(
     is_equals: &dyn Fn(OpId) -> bool,
 ) -> Option<(Sequence, Vec<usize>)> {
     let n = seq.stmts.len();
-    let mut used = vec![false; n];
-    for s in &seq.stmts {
-        for &i in s.inputs() {
-            if let Some(u) = used.get_mut(i as usize) {
-                *u = true;
-            }
-        }
-    }
+    let used = used_values(seq);
     let keep: Vec<usize> = (0..n)
         .filter(|&i| i + 1 == n || used[i] || !seq.stmts[i].is_self_equals(is_equals))
         .collect();

@@ -1955,18 +1955,24 @@ fn no_test_calls_equals_with_its_own_receiver() {
     assert!(own.is_empty(), "{own:#?}");
 }
 
+/// The pairs of lines of the quality suite where the first declares a variable matching
+/// `decl` (group 1: its name) and the second asserts it.
+fn asserted_right_after(decl: &str) -> Vec<(&'static str, &'static str)> {
+    let call = regex::Regex::new(decl).unwrap();
+    quality_line_pairs()
+        .filter(|(a, b)| {
+            call.captures(a)
+                .is_some_and(|c| asserts_var(b, c.get(1).unwrap().as_str()))
+        })
+        .collect()
+}
+
 #[test]
 #[ignore = "slow: a gen run on tests/subjects/quality"]
 fn identity_equals_is_not_asserted() {
     // `boolean b0 = ranked0.equals(str0); assertFalse(b0);`: the stub (like Meter) keeps
     // Object.equals, so the result says only that these are two objects.
-    let call = regex::Regex::new(r"^boolean (\w+) = (?:ranked|meter)\d+\.equals\(").unwrap();
-    let asserted: Vec<_> = quality_line_pairs()
-        .filter(|(a, b)| {
-            call.captures(a)
-                .is_some_and(|c| asserts_var(b, c.get(1).unwrap().as_str()))
-        })
-        .collect();
+    let asserted = asserted_right_after(r"^boolean (\w+) = (?:ranked|meter)\d+\.equals\(");
     assert!(asserted.is_empty(), "{asserted:#?}");
 }
 
@@ -1975,13 +1981,7 @@ fn identity_equals_is_not_asserted() {
 fn enum_ordinals_are_not_asserted() {
     // `int i0 = unit0.ordinal(); assertEquals(0, i0);` (Ranked.ordinal() is Enum.ordinal()
     // on a Unit): the declaration order.
-    let call = regex::Regex::new(r"^int (\w+) = unit\d+\.ordinal\(\);$").unwrap();
-    let asserted: Vec<_> = quality_line_pairs()
-        .filter(|(a, b)| {
-            call.captures(a)
-                .is_some_and(|c| asserts_var(b, c.get(1).unwrap().as_str()))
-        })
-        .collect();
+    let asserted = asserted_right_after(r"^int (\w+) = unit\d+\.ordinal\(\);$");
     assert!(asserted.is_empty(), "{asserted:#?}");
     let observed: Vec<&String> = quality_suite()
         .iter()
