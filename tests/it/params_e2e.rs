@@ -653,7 +653,18 @@ fn an_element_of_a_made_collection_and_arguments_checked_together() {
     // all but getInstance(Locale): the locales made have no country
     let currency = &r["per_class"]["java.util.Currency"];
     assert_eq!(currency["methods"], 12, "{currency:#}");
-    assert_eq!(currency["invoked"], 11, "{currency:#}");
+    let not_invoked: Vec<&Value> = r["per_method"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| {
+            m["method"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("java.util.Currency."))
+                && m["status"] != "invoked"
+        })
+        .collect();
+    assert_eq!(currency["invoked"], 11, "{currency:#}\n{not_invoked:#?}");
     // month, day, day of week and time checked together: all 1 at once
     let s = call("java.util.SimpleTimeZone.setStartRule(int,int,int,int)");
     assert!(s.contains(".setStartRule(1, 1, 1, 1)"), "{s}");
