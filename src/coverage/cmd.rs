@@ -398,12 +398,11 @@ impl OwnSuite {
     /// The own suite of `m`: its compiled tests, its Surefire selection, its launcher
     /// (`crate::project::Module::console_launcher`; Debian's for JUnit 4) and `leave_out`.
     pub fn of(m: &crate::project::Module, leave_out: Vec<String>) -> Result<OwnSuite> {
-        let mut junit = match m.console_launcher()? {
+        // the project's own JUnit jars are on its class path already: only the launcher
+        let junit = match m.console_launcher()? {
             Some(l) => vec![l],
             None => junit_classpath(None)?,
         };
-        // the project's own JUnit jars are on its class path already
-        junit.dedup();
         Ok(OwnSuite {
             test_classes: m.test_classes.clone(),
             junit,

@@ -70,14 +70,15 @@ impl Selecting<'_> {
     /// Whether candidate `c` may be a lean extra: it reaches a probe the own suite does not
     /// (always, without an own suite).
     pub fn adds_to_baseline(&self, c: &Candidate) -> bool {
-        match self.baseline {
-            None => true,
-            Some(b) => c
-                .cov
-                .as_ref()
-                .is_some_and(|ids| ids.iter().any(|&i| !b.contains(i))),
-        }
+        self.baseline.is_none_or(|b| reaches_outside(c, b))
     }
+}
+
+/// Whether candidate `c` reached a probe outside `set`.
+fn reaches_outside(c: &Candidate, set: &ProbeSet) -> bool {
+    c.cov
+        .as_ref()
+        .is_some_and(|ids| ids.iter().any(|&i| !set.contains(i)))
 }
 
 /// Lean suites: distinct values asserted per path (final operation and the branches it took
@@ -418,10 +419,7 @@ pub fn choose(
     let adds = |i: usize| match how.baseline {
         None => true,
         Some(_) if i < first_new => how.adds_to_baseline(&cands[i]),
-        Some(_) => cands[i]
-            .cov
-            .as_ref()
-            .is_some_and(|ids| ids.iter().any(|&p| !with_earlier.contains(p))),
+        Some(_) => reaches_outside(&cands[i], &with_earlier),
     };
     let mut taken: HashSet<usize> = (0..cands.len()).filter(|&i| !adds(i)).collect();
     let not_extras = taken.len();
