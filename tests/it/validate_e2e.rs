@@ -498,3 +498,56 @@ fn tests_using_api_newer_than_the_release_are_removed() {
         v.warnings
     );
 }
+
+/// A type newer than the release, imported at the top of the file
+/// (`java.lang.reflect.InaccessibleObjectException`, Java 9, as a Commons Lang 3.17.0 test
+/// of an expected exception wrote it under `--release 8`): the import is no test method, yet
+/// the check removes the tests that name the type and keeps the others, instead of stopping.
+#[test]
+fn an_import_newer_than_the_release_removes_the_tests_that_use_it() {
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("vsub/tests/ImportTest.java");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let text = "package vsub.tests;\n\
+                import java.lang.reflect.InaccessibleObjectException;\n\
+                import org.junit.Test;\n\
+                import static org.junit.Assert.*;\n\
+                public class ImportTest {\n\
+                \x20   @Test\n\
+                \x20   public void test1() {\n\
+                \x20       assertFalse(\"a\".isEmpty());\n\
+                \x20   }\n\
+                \x20   @Test\n\
+                \x20   public void test2() {\n\
+                \x20       Object e = new InaccessibleObjectException(\"x\");\n\
+                \x20       assertNotNull(e);\n\
+                \x20   }\n\
+                }\n";
+    std::fs::write(&path, text).unwrap();
+    let test = |case: usize, method: &str, lines: (usize, usize)| jforge::emit::WrittenTest {
+        case,
+        method: method.into(),
+        lines,
+        assertions: vec![],
+    };
+    let files = vec![WrittenFile {
+        path,
+        class_name: "vsub.tests.ImportTest".into(),
+        error_suite: false,
+        tests: vec![test(0, "test1", (6, 9)), test(1, "test2", (10, 14))],
+    }];
+    let junit_cp = find_junit(4, None).unwrap();
+    let mut opts = CheckOptions::new(4, &junit_cp);
+    opts.console_launcher = None;
+    opts.release = Some(8);
+    let v = check(&files, 4, &opts);
+    let failed: Vec<&str> = v.compile_failures.iter().map(|f| f.1.as_str()).collect();
+    assert_eq!(failed, ["test2"], "{}", dump(&v, &files));
+    assert!(
+        v.compile_failures[0]
+            .2
+            .contains("InaccessibleObjectException"),
+        "{v:#?}"
+    );
+    assert_eq!(v.passed.len(), 1, "{}", dump(&v, &files));
+}

@@ -199,10 +199,14 @@ impl<'a> TestSources<'a> {
     }
 
     /// Maps the errors of a failed javac round to test methods, adding their messages to
-    /// `broken`; returns the methods that failed for the first time. An error outside every
-    /// test method, or again in a blanked-out one, is an `Err`.
+    /// `broken`; returns the methods that failed for the first time. An import javac cannot
+    /// resolve is blanked out in the copy: the type is newer than the release the tests are
+    /// compiled for (`java.lang.reflect.InaccessibleObjectException` under `--release 8`), and
+    /// the methods that name it fail in this round or the next and are removed with it (the
+    /// file is written again from the tests that remain, so the import goes too). Any other
+    /// error outside every test method, or again in a blanked-out one, is an `Err`.
     pub(super) fn blame(
-        &self,
+        &mut self,
         out: &str,
         broken: &mut BrokenMethods,
     ) -> Result<Vec<(usize, usize)>> {
@@ -216,6 +220,12 @@ impl<'a> TestSources<'a> {
             let Some(fi) = self.file_index(&file) else {
                 bail!("javac reported an error in {file}, which is not a generated test:\n{out}");
             };
+            if let Some(text) = self.lines[fi].get_mut(line.wrapping_sub(1))
+                && text.trim_start().starts_with("import ")
+            {
+                text.clear();
+                continue;
+            }
             let Some(ti) = files[fi]
                 .tests
                 .iter()
