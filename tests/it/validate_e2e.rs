@@ -602,3 +602,60 @@ fn a_short_progress_timeout_does_not_count_the_jvm_start() {
     assert!(v.test_failures.is_empty(), "{}", dump(&v, &files));
     assert_eq!(v.passed.len(), 1, "{}", dump(&v, &files));
 }
+
+/// A test that lists a package folder it found on the class path depends on the class path's
+/// layout: a build puts its test classes before its classes, so the listing differs (Commons
+/// DbUtils: a test asserted a listing of 27 entries, 47 in `mvn verify`). Run 3 puts another
+/// folder holding the tests' packages first and removes it; a test that reads no folder stays.
+#[test]
+fn a_test_that_lists_a_class_path_folder_is_removed() {
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("vsub/tests/FolderTest.java");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let text = "package vsub.tests;\n\
+                import org.junit.Test;\n\
+                import static org.junit.Assert.*;\n\
+                public class FolderTest {\n\
+                \x20   @Test\n\
+                \x20   public void test1() throws Exception {\n\
+                \x20       java.io.File f = new java.io.File(FolderTest.class.getResource(\"\").toURI());\n\
+                \x20       assertTrue(java.util.Arrays.asList(f.list()).contains(\"FolderTest.class\"));\n\
+                \x20   }\n\
+                \x20   @Test\n\
+                \x20   public void test2() {\n\
+                \x20       assertEquals(3, \"abc\".length());\n\
+                \x20   }\n\
+                }\n";
+    std::fs::write(&path, text).unwrap();
+    let test = |case: usize, method: &str, lines: (usize, usize)| jforge::emit::WrittenTest {
+        case,
+        method: method.into(),
+        lines,
+        assertions: vec![],
+    };
+    let files = vec![WrittenFile {
+        path,
+        class_name: "vsub.tests.FolderTest".into(),
+        error_suite: false,
+        tests: vec![test(0, "test1", (5, 9)), test(1, "test2", (10, 13))],
+    }];
+    let junit_cp = find_junit(4, None).unwrap();
+    let mut opts = CheckOptions::new(4, &junit_cp);
+    opts.console_launcher = None;
+    let v = check(&files, 4, &opts);
+    let failed: Vec<(&str, FailureCause)> = v
+        .test_failures
+        .iter()
+        .map(|f| (f.method.as_str(), f.cause))
+        .collect();
+    assert_eq!(
+        failed,
+        [("test1", FailureCause::ReverseOrder)],
+        "{}",
+        dump(&v, &files)
+    );
+    assert_eq!(
+        v.passed,
+        [("vsub.tests.FolderTest".to_string(), "test2".to_string())]
+    );
+}

@@ -39,7 +39,7 @@ impl Run {
         match self {
             Run::Forward => "run 1 (declaration order, small heap)",
             Run::IdentityHash => "run 2 (one identity hash code for all objects)",
-            Run::Reverse => "run 3 (reverse order)",
+            Run::Reverse => "run 3 (reverse order, another class path layout)",
             Run::Console => "run 4 (JUnit console launcher)",
             Run::SlowClock => "run 5 (slowed clock)",
         }
@@ -79,6 +79,11 @@ pub(super) struct Env<'a> {
     pub(super) allow_sm: bool,
     /// Class path of the runner runs (instrumented classes, runner, tests, user, JUnit).
     pub(super) run_cp: std::ffi::OsString,
+    /// Class path of run 3 (reverse order): `run_cp` behind a folder that holds, for each
+    /// package of the tests, an empty-but-for-a-marker folder (see
+    /// `WrittenSuite::shadow_folder`), as a build's test-classes folder stands before its
+    /// classes: a test that lists a package folder found on the class path differs there.
+    pub(super) reverse_cp: std::ffi::OsString,
     /// Class path of the console launcher run, when there is one.
     pub(super) console_cp: Option<std::ffi::OsString>,
     /// Class path and JVM options of the slow-clock run, when there is one.
@@ -294,6 +299,7 @@ fn select_for_runner(
     std::fs::write(&order, text).context("cannot write to the temporary folder")?;
     let cp = match (&env.slow_clock, run) {
         (Some((cp, _)), Run::SlowClock) => cp,
+        (_, Run::Reverse) => &env.reverse_cp,
         _ => &env.run_cp,
     };
     cmd.arg("-cp")

@@ -14,8 +14,10 @@
 //!   collector, which halves its time on a thousand tests: see [`JAVAC_JVM`]). javac errors
 //!   (`File.java:LINE: error: ...`) are mapped to the method whose line range holds LINE; those
 //!   methods are blanked out (lines kept, so numbers stay valid) and the rest is compiled
-//!   again, so that one bad test does not hide the results of the others. An error outside
-//!   every test method (an import, the class header) is an `Err`.
+//!   again, so that one bad test does not hide the results of the others. An import javac
+//!   cannot resolve (a type newer than the release) is blanked out too, and the methods that
+//!   name the type fail with it; any other error outside every test method (the class
+//!   header) is an `Err`.
 //! - The runner (Java source kept next to this file: `JforgeJUnit4Runner.java` via `JUnitCore`,
 //!   `JforgeJUnit5Runner.java` via the Platform Launcher, `JforgePlatformListener.java`, all
 //!   writing the results file through `JforgeRunnerOutput.java`) is compiled once per JUnit
@@ -28,7 +30,10 @@
 //!      methods in declaration order, `-Xmx256m`;
 //!   2. the runner, declaration order, every identity hash code 1 (HotSpot `-XX:hashCode=2`,
 //!      see [`FailureCause::IdentityHash`]);
-//!   3. the runner, classes and methods in **reverse** order, default JVM options;
+//!   3. the runner, classes and methods in **reverse** order, default JVM options, and a
+//!      folder first on the class path that holds each of the tests' packages with a marker
+//!      file in it, as a build's test-classes folder stands before its classes: a test that
+//!      lists a package folder found on the class path (`getResource("")`) differs here;
 //!   4. JUnit 4 only, when the Platform console launcher is found ([`find_console_launcher`]):
 //!      `org.junit.platform.console.ConsoleLauncher` itself (JUnit 4 tests run through the
 //!      Vintage engine), declaration order; the runner's listener is registered through
@@ -47,7 +52,7 @@
 //!   run differs from run 1 in one respect that can break a test (order, identity hashes,
 //!   launcher; a larger heap or another JIT only hide failures), so the cause says why. Run 1
 //!   removes tests that need more than 256 MB of heap; run 3 those that depend on static
-//!   state left by the tests before them (a test that needs an earlier test runs before it in
+//!   state left by the tests before them or on the class path's layout (a test that needs an earlier test runs before it in
 //!   one of the two orders, one broken by a later test runs after it). The identity hash run
 //!   comes second because a test that depends on identity hashes fails by chance in any run
 //!   (when its hash has one hex digit less...), and in run 2 for sure: placed there, it leaves

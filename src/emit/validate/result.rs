@@ -42,7 +42,9 @@ pub enum FailureCause {
     /// iteration order of a `HashSet` of such objects...), which differ from JVM to JVM.
     IdentityHash,
     /// Behaved differently in run 3: classes and methods in reverse order, fresh JVM, default
-    /// JVM options: depends on what the tests before it left behind (static state).
+    /// JVM options, another folder first on the class path holding the tests' packages:
+    /// depends on what the tests before it left behind (static state) or on the class path's
+    /// layout (a package folder's listing).
     ReverseOrder,
     /// Behaved differently under the JUnit Platform console launcher (JUnit 4 via Vintage).
     ConsoleLauncher,
