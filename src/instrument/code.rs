@@ -684,31 +684,61 @@ impl ProbePlan {
                 targets,
                 ..
             } => {
-                for (k, t) in targets.iter().enumerate() {
-                    let key = (*low as i64 + k as i64) as i32;
-                    let kind = ProbeKind::SwitchCase { key };
-                    let tr = self.add_trampoline(code, kind, off, line, *t)?;
-                    self.insn_tramps[i].push(tr);
-                }
-                let tr =
-                    self.add_trampoline(code, ProbeKind::SwitchDefault, off, line, *default)?;
-                self.insn_tramps[i].push(tr);
+                let cases = targets
+                    .iter()
+                    .enumerate()
+                    .map(|(k, t)| ((*low as i64 + k as i64) as i32, *t));
+                self.add_switch_probes(code, i, line, cases, *default)?;
             }
             Kind::Lookup { default, pairs } => {
-                for (key, t) in pairs {
-                    let kind = ProbeKind::SwitchCase { key: *key };
-                    let tr = self.add_trampoline(code, kind, off, line, *t)?;
-                    self.insn_tramps[i].push(tr);
-                }
-                let tr =
-                    self.add_trampoline(code, ProbeKind::SwitchDefault, off, line, *default)?;
-                self.insn_tramps[i].push(tr);
+                self.add_switch_probes(code, i, line, pairs.iter().copied(), *default)?;
             }
             Kind::Jump16(t) | Kind::Jump32(t) => {
                 code.must_index(*t, "jump target")?;
             }
             Kind::Plain => {}
         }
+        Ok(())
+    }
+
+    /// The probes of switch `i`: one per distinct target, as JaCoCo counts a switch's
+    /// branches, so that jforge's branch figures are the user's. Entries (cases, then the
+    /// default) that jump to the same place share its trampoline: `case 1: case 2:` is one
+    /// branch, and so are a tableswitch's gap keys and any case whose target is the
+    /// default's (they are the default path: its probe is `SwitchDefault`). A probe takes
+    /// the key of the first case that reaches it. Before, every entry had its own probe:
+    /// Commons CLI's `PatternOptionBuilder` had 65 branches to JaCoCo's 44.
+    fn add_switch_probes(
+        &mut self,
+        code: &Instructions,
+        i: usize,
+        line: Option<u32>,
+        cases: impl Iterator<Item = (i32, u32)>,
+        default: u32,
+    ) -> Result<()> {
+        let off = code.insns[i].off;
+        let mut by_target: HashMap<u32, usize> = HashMap::new();
+        for (key, t) in cases {
+            let tr = match by_target.get(&t) {
+                Some(&tr) => tr,
+                None => {
+                    let kind = if t == default {
+                        ProbeKind::SwitchDefault
+                    } else {
+                        ProbeKind::SwitchCase { key }
+                    };
+                    let tr = self.add_trampoline(code, kind, off, line, t)?;
+                    by_target.insert(t, tr);
+                    tr
+                }
+            };
+            self.insn_tramps[i].push(tr);
+        }
+        let tr = match by_target.get(&default) {
+            Some(&tr) => tr,
+            None => self.add_trampoline(code, ProbeKind::SwitchDefault, off, line, default)?,
+        };
+        self.insn_tramps[i].push(tr);
         Ok(())
     }
 

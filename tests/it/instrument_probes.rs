@@ -25,6 +25,9 @@ const EXPECTED: &[(&str, &str, &str, u32, u32, u32)] = &[
     // second switch on the index (2 + default)
     ("subj/Branches", "str", "(Ljava/lang/String;)I", 4, 2, 6),
     ("subj/Branches", "make", "(I)Ljava/lang/Object;", 1, 1, 0),
+    // tableswitch 1..4 with 1 and 2 sharing a target and 3 (a gap) the default's: 3 distinct
+    // targets, 3 branches, as JaCoCo counts them
+    ("subj/Branches", "shared", "(I)Ljava/lang/String;", 4, 0, 3),
     ("subj/Base", "<init>", "(Ljava/lang/String;)V", 3, 0, 0),
     ("subj/Base", "tag", "()Ljava/lang/String;", 1, 0, 0),
     ("subj/Ctor", "<init>", "(I)V", 2, 1, 0),
@@ -242,5 +245,26 @@ fn malformed_input_gives_errors_not_panics() {
             b[i] = (state >> 8) as u8;
         }
         let _ = instrument_class(&b, 0, 0);
+    }
+}
+
+/// A switch has one branch probe per distinct target, as JaCoCo counts a switch's branches:
+/// `case 1: case 2:` share one (it takes the first key), and the tableswitch's gap key 3
+/// goes to the default, whose probe it shares.
+#[test]
+fn switch_entries_with_one_target_share_a_probe() {
+    for release in [8, 17] {
+        let maps = compile_and_instrument(release);
+        let ps = maps["subj/Branches"].method_probes("shared", "(I)Ljava/lang/String;");
+        let mut kinds: Vec<String> = ps
+            .iter()
+            .filter_map(|p| match p.kind {
+                ProbeKind::SwitchCase { key } => Some(format!("case {key}")),
+                ProbeKind::SwitchDefault => Some("default".to_string()),
+                _ => None,
+            })
+            .collect();
+        kinds.sort();
+        assert_eq!(kinds, ["case 1", "case 4", "default"], "release {release}");
     }
 }

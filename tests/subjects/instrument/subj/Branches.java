@@ -61,4 +61,16 @@ public class Branches {
     public static Object make(int x) {
         return new StringBuilder(x > 0 ? "p" : "n"); //@make
     }
+
+    public static String shared(int x) {
+        switch (x) { //@shared-switch
+            case 1:
+            case 2:
+                return "low"; //@shared-low
+            case 4:
+                return "four"; //@shared-four
+            default:
+                return "other"; //@shared-default
+        }
+    }
 }
