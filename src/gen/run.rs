@@ -452,6 +452,7 @@ fn operations(
     let named = Some(&sel.explicit);
     let mut ops =
         build_ops_with_stubs(&session.model, &sel.classes, include, exclude, false, named);
+    ops.test_package = args.test_package.clone();
     if let Some(f) = &args.builders {
         crate::builders::restrict_ops(&mut ops, f)?;
     }
@@ -470,7 +471,7 @@ fn operations(
         });
         if !has && sel.explicit.contains(c) {
             bail!(
-                "class {c} has no public constructor, method or field jforge can call{}",
+                "class {c} has no constructor, method or field jforge can call{}",
                 if include.is_some() || exclude.is_some() {
                     " (after --include-methods/--exclude-methods)"
                 } else {
