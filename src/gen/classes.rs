@@ -1,7 +1,7 @@
 //! The classes a `gen` run tests: `--class`, `--classlist`, `--package` and `--jar` resolved,
-//! checked (class-file versions, nameable in their tests' package) and loaded into the model with the classes
-//! that supply their arguments. A run selects them on its session; `--per-class` selects them
-//! once up front ([`plan_classes`]) to run each on its own.
+//! checked (class-file versions, nameable in their tests' package) and loaded into the model
+//! with the classes that supply their arguments. A run selects them on its session;
+//! `--per-class` selects them once up front ([`plan_classes`]) to run each on its own.
 
 use super::GenSettings;
 use crate::generate::ops::SkipReason;
@@ -30,12 +30,13 @@ pub(crate) struct Selected {
 
 impl Selected {
     /// The classes coverage measures: the classes under test and the classes of their
-    /// packages or jars that tests cannot name (`ClassNotPublic`). Why the latter: with
-    /// `--package`/`--jar` the user's measure is the package's (a build's JaCoCo report
-    /// counts every class file), and much of a package's code lives in package-private
-    /// classes its public API returns (guava collect: 2,292 of 6,114 branches). Measured,
-    /// a sequence that reaches new code there is a regression candidate and its test is
-    /// written; unmeasured, it was kept only by chance.
+    /// packages or jars that tests cannot name (`ClassNotPublic`: private nested classes;
+    /// package-private ones are under test, their tests being in their package). Why the
+    /// latter: with `--package`/`--jar` the user's measure is the package's (a build's
+    /// JaCoCo report counts every class file), and much of a package's code lives in
+    /// classes its public API returns (guava collect: 2,292 of 6,114 branches in
+    /// package-private ones). Measured, a sequence that reaches new code there is a
+    /// regression candidate and its test is written; unmeasured, it was kept only by chance.
     pub(crate) fn measured(&self) -> Vec<String> {
         let mut all = self.classes.clone();
         all.extend(

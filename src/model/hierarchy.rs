@@ -194,10 +194,10 @@ impl Model {
     }
 
     /// Public methods (and in a home package, [`Model::set_home_packages`], those of package
-    /// or protected access declared in it) callable through class `name`: declared and inherited, overridden ones
-    /// removed (class methods beat interface methods, more specific interfaces beat less specific
-    /// ones), no bridge/synthetic methods, static interface methods only of `name` itself.
-    /// Sorted by name, then descriptor.
+    /// or protected access declared in it) callable through class `name`: declared and
+    /// inherited, overridden ones removed (class methods beat interface methods, more specific
+    /// interfaces beat less specific ones), no bridge/synthetic methods, static interface
+    /// methods only of `name` itself. Sorted by name, then descriptor.
     pub fn methods_of(&self, name: &str) -> Vec<&MethodInfo> {
         let Some(c) = self.classes.get(name) else {
             return Vec::new();
