@@ -1,7 +1,7 @@
 //! The classes a `gen` run tests: `--class`, `--classlist`, `--package` and `--jar` resolved,
-//! checked (class-file versions, public, nameable) and loaded into the model with the classes
-//! that supply their arguments. A run selects them on its session; `--per-class` selects them
-//! once up front ([`plan_classes`]) to run each on its own.
+//! checked (class-file versions, nameable in their tests' package) and loaded into the model
+//! with the classes that supply their arguments. A run selects them on its session;
+//! `--per-class` selects them once up front ([`plan_classes`]) to run each on its own.
 
 use super::GenSettings;
 use crate::generate::ops::SkipReason;
@@ -30,12 +30,13 @@ pub(crate) struct Selected {
 
 impl Selected {
     /// The classes coverage measures: the classes under test and the classes of their
-    /// packages or jars that tests cannot name (`ClassNotPublic`). Why the latter: with
-    /// `--package`/`--jar` the user's measure is the package's (a build's JaCoCo report
-    /// counts every class file), and much of a package's code lives in package-private
-    /// classes its public API returns (guava collect: 2,292 of 6,114 branches). Measured,
-    /// a sequence that reaches new code there is a regression candidate and its test is
-    /// written; unmeasured, it was kept only by chance.
+    /// packages or jars that tests cannot name (`ClassNotPublic`: private nested classes;
+    /// package-private ones are under test, their tests being in their package). Why the
+    /// latter: with `--package`/`--jar` the user's measure is the package's (a build's
+    /// JaCoCo report counts every class file), and much of a package's code lives in
+    /// classes its public API returns (guava collect: 2,292 of 6,114 branches in
+    /// package-private ones). Measured, a sequence that reaches new code there is a
+    /// regression candidate and its test is written; unmeasured, it was kept only by chance.
     pub(crate) fn measured(&self) -> Vec<String> {
         let mut all = self.classes.clone();
         all.extend(
@@ -60,8 +61,11 @@ fn check_class_versions(session: &Session, args: &GenSettings) -> anyhow::Result
     )
 }
 
-/// Resolves --class/--classlist/--package/--jar into the public classes to test (class files
-/// newer than the JDK refused first) and loads them and their helper classes into the model.
+/// Resolves --class/--classlist/--package/--jar into the classes to test (class files newer
+/// than the JDK refused first) and loads them and their helper classes into the model. The
+/// tests are written in their classes' packages, so classes of package access are tested too
+/// (not private, local or anonymous ones, nor the JDK's: their tests are in `jforge.tests`),
+/// and the model's home packages are set to those packages (`Model::set_home_packages`).
 pub(super) fn select_classes(
     session: &mut Session,
     args: &GenSettings,
@@ -76,27 +80,24 @@ pub(super) fn select_classes(
             cp,
             jdk,
         )?;
-        let mut classes = Vec::new();
-        let mut skipped = Vec::new();
-        let mut explicit = HashSet::new();
+        let mut named = Vec::new();
         for asked in &sel.explicit {
             // `Outer.Inner` names `Outer$Inner` when it is no class itself
             let found = select::find_class(asked, &mut |n| Ok(model.load(cp, jdk, n)?.is_some()))?;
-            let Some(c) = found else {
-                return Err(select::unknown_class_error(asked, cp, jdk));
-            };
-            let Some(ci) = model.get(&c) else {
-                return Err(select::unknown_class_error(asked, cp, jdk));
-            };
-            let c = &c;
-            if matches!(ci.nesting, crate::model::Nesting::Local) || !ci.is_public() {
-                bail!(
-                    "class {c} is not public: jforge tests public classes through their public API"
-                );
+            match found {
+                Some(c) if model.get(&c).is_some() => named.push(c),
+                _ => return Err(select::unknown_class_error(asked, cp, jdk)),
             }
-            if !model.is_accessible(c) {
-                bail!("class {c} is nested in a class that is not public, so tests cannot name it");
-            }
+        }
+        model.set_home_packages(home_packages(
+            named.iter().chain(&sel.discovered),
+            args.test_package.as_deref(),
+        ));
+        let mut classes = Vec::new();
+        let mut skipped = Vec::new();
+        let mut explicit = HashSet::new();
+        for c in &named {
+            check_testable(model, c)?;
             classes.push(c.clone());
             explicit.insert(c.clone());
         }
@@ -121,7 +122,70 @@ pub(super) fn select_classes(
         })
     })?;
     if sel.classes.is_empty() {
-        bail!("none of the selected classes is public: nothing to test");
+        bail!(
+            "none of the selected classes can be tested (all are private or local): nothing to test"
+        );
     }
     Ok(sel)
+}
+
+/// The packages whose things of package access the tests can call: the packages of the
+/// selected `classes` where their tests are written (not the JDK's: a test cannot be in
+/// `java.util`), or with `--test-package` that package when a selected class is in it.
+fn home_packages<'a>(
+    classes: impl Iterator<Item = &'a String>,
+    test_package: Option<&str>,
+) -> Vec<String> {
+    let mut home = Vec::new();
+    for c in classes {
+        let package = c.rsplit_once('.').map(|(p, _)| p);
+        let Some(p) = crate::emit::suite::test_package(c, test_package) else {
+            continue;
+        };
+        if package == Some(p.as_str()) && !home.contains(&p) {
+            home.push(p);
+        }
+    }
+    home
+}
+
+/// Refuses a class named with --class that no test can name: local or anonymous, private, a
+/// JDK class that is not public (its tests are in another package), or nested in such a one.
+fn check_testable(model: &crate::model::Model, c: &str) -> anyhow::Result<()> {
+    let Some(ci) = model.get(c) else {
+        bail!("class {c} not found");
+    };
+    if matches!(ci.nesting, crate::model::Nesting::Local) {
+        bail!("class {c} is local or anonymous: tests cannot name it");
+    }
+    if model.is_accessible(c) {
+        return Ok(());
+    }
+    if ci.is_private() {
+        bail!("class {c} is private: tests cannot name it");
+    }
+    if !ci.is_public() {
+        bail!(
+            "class {c} is not public and its tests cannot be in its package: jforge tests it through its public API"
+        );
+    }
+    bail!("class {c} is nested in a class that tests cannot name")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::home_packages;
+
+    #[test]
+    fn home_packages_are_the_packages_tests_are_written_in() {
+        let classes: Vec<String> = ["a.b.C", "a.b.D$E", "java.util.TreeMap", "x.Y", "Plain"]
+            .map(String::from)
+            .to_vec();
+        // the JDK's tests are in jforge.tests: never home; the default package has none
+        assert_eq!(home_packages(classes.iter(), None), ["a.b", "x"]);
+        // --test-package: only that package, when a class is in it
+        assert_eq!(home_packages(classes.iter(), Some("x")), ["x"]);
+        assert!(home_packages(classes.iter(), Some("t")).is_empty());
+        assert!(home_packages(classes[2..3].iter(), None).is_empty());
+    }
 }

@@ -27,10 +27,12 @@ pub struct GenArgs {
     /// File with one class name per line (# comments allowed).
     #[arg(long, value_name = "FILE")]
     pub classlist: Option<PathBuf>,
-    /// Test every public class whose name starts with this package prefix (repeatable).
+    /// Test every class whose name starts with this package prefix, public or package-private
+    /// (its tests are in its package; of the JDK, public ones) (repeatable).
     #[arg(long = "package", value_name = "PREFIX")]
     pub packages: Vec<String>,
-    /// Test every public class of this jar (repeatable; the jar is added to the class path).
+    /// Test every class of this jar, public or package-private (repeatable; the jar is added
+    /// to the class path).
     #[arg(long = "jar", value_name = "JAR")]
     pub jars: Vec<PathBuf>,
     /// Only methods whose signature matches (e.g. 'java.util.TreeMap.put\(.*').

@@ -31,7 +31,8 @@ pub struct GenSettings {
     pub classlist: Option<PathBuf>,
     /// `--package` prefixes.
     pub packages: Vec<String>,
-    /// `--jar`: every public class of these jars (added to the class path).
+    /// `--jar`: every class of these jars a test in its package can name (added to the class
+    /// path).
     pub jars: Vec<PathBuf>,
     pub include_methods: Option<Regex>,
     pub exclude_methods: Option<Regex>,

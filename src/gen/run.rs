@@ -452,6 +452,7 @@ fn operations(
     let named = Some(&sel.explicit);
     let mut ops =
         build_ops_with_stubs(&session.model, &sel.classes, include, exclude, false, named);
+    ops.test_package = args.test_package.clone();
     if let Some(f) = &args.builders {
         crate::builders::restrict_ops(&mut ops, f)?;
     }
@@ -470,7 +471,7 @@ fn operations(
         });
         if !has && sel.explicit.contains(c) {
             bail!(
-                "class {c} has no public constructor, method or field jforge can call{}",
+                "class {c} has no constructor, method or field jforge can call{}",
                 if include.is_some() || exclude.is_some() {
                     " (after --include-methods/--exclude-methods)"
                 } else {
@@ -564,7 +565,9 @@ fn coverage_setup(
                 .maps
                 .iter()
                 .map(|m| m.class_name.replace('/', "."))
-                .filter(|n| !classes.contains(n))
+                // (a class under test of package access too: its instances mostly come from
+                // public factories typed as its interfaces, `Evens.upTo(n)`'s `List`)
+                .filter(|n| !classes.contains(n) || !model.is_public_api(n))
                 .collect();
             for n in &nested {
                 // a nested class that cannot be read simply gives no views

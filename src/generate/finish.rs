@@ -131,7 +131,11 @@ fn observer_calls(ops: &OpSet, seq: &Sequence, stmt: u32) -> Vec<(u32, OpId)> {
     };
     let Some(ty) = ty else { return Vec::new() };
     ops.observers.get(&ty).map_or(Vec::new(), |v| {
-        v.iter().take(MAX_OBSERVERS).map(|&o| (stmt, o)).collect()
+        v.iter()
+            .filter(|&&o| ops.observable(seq, o))
+            .take(MAX_OBSERVERS)
+            .map(|&o| (stmt, o))
+            .collect()
     })
 }
 

@@ -30,6 +30,9 @@ pub struct Model {
     classes: BTreeMap<String, ClassInfo>,
     /// Names looked for and found nowhere (not asked for again).
     missing: BTreeSet<String>,
+    /// The packages tests are written in ([`Model::set_home_packages`]): there, classes,
+    /// constructors, methods and fields of package or protected access are accessible too.
+    home: BTreeSet<String>,
 }
 
 impl Model {
@@ -92,14 +95,26 @@ impl Model {
     }
 
     /// Public and, for member classes, every enclosing class public; never local/anonymous.
-    /// A member class whose enclosing class is not loaded is treated as inaccessible.
+    /// In a home package ([`Model::set_home_packages`]) also of package or protected access
+    /// (never private). A member class whose enclosing class is not loaded is treated as
+    /// inaccessible.
     pub fn is_accessible(&self, name: &str) -> bool {
+        self.accessible_in(name, &self.home)
+    }
+
+    /// [`Model::is_accessible`] from outside every package: public and every enclosing class
+    /// public. What a test of another package can name.
+    pub fn is_public_api(&self, name: &str) -> bool {
+        self.accessible_in(name, &BTreeSet::new())
+    }
+
+    fn accessible_in(&self, name: &str, home: &BTreeSet<String>) -> bool {
         let mut cur = name;
         for _ in 0..64 {
             let Some(c) = self.classes.get(cur) else {
                 return false;
             };
-            if !c.is_public() {
+            if !c.is_public() && (c.is_private() || !home.contains(c.package())) {
                 return false;
             }
             match &c.nesting {
@@ -109,6 +124,35 @@ impl Model {
             }
         }
         false
+    }
+
+    /// The packages the tests of a run are written in: there the classes, constructors,
+    /// methods and fields of package or protected access of that package are accessible too
+    /// ([`Model::is_accessible`], [`Model::methods_of`], [`Model::constructors_of`],
+    /// [`Model::fields_of`]). Packages whose tests live elsewhere (`java.*` and the JDK's
+    /// others: [`crate::emit::suite::test_package`]) are never home. Empty by default: the
+    /// public API only.
+    pub fn set_home_packages(&mut self, packages: impl IntoIterator<Item = String>) {
+        self.home = packages.into_iter().collect();
+    }
+
+    /// The home packages ([`Model::set_home_packages`]).
+    pub fn home_packages(&self) -> &BTreeSet<String> {
+        &self.home
+    }
+
+    /// Whether member `access` flags declared in `owner` make it usable through class `name`:
+    /// public, or not private with `owner` and `name` both in one home package (a member of
+    /// package access declared in another package is not inherited, and a protected one of
+    /// another package is not accessible to a test that is no subclass).
+    pub fn member_usable(&self, access: u16, owner: &str, name: &str) -> bool {
+        if access & super::access::PUBLIC != 0 {
+            return true;
+        }
+        let package = |n: &str| n.rsplit_once('.').map_or("", |(p, _)| p).to_string();
+        access & super::access::PRIVATE == 0
+            && package(owner) == package(name)
+            && self.home.contains(&package(owner))
     }
 
     /// Transitive proper supertypes (loaded ones only) in breadth-first order from `name`,
@@ -149,17 +193,20 @@ impl Model {
             .collect()
     }
 
-    /// Public methods callable through class `name`: declared and inherited, overridden ones
-    /// removed (class methods beat interface methods, more specific interfaces beat less specific
-    /// ones), no bridge/synthetic methods, static interface methods only of `name` itself.
-    /// Sorted by name, then descriptor.
+    /// Public methods (and in a home package, [`Model::set_home_packages`], those of package
+    /// or protected access declared in it) callable through class `name`: declared and
+    /// inherited, overridden ones removed (class methods beat interface methods, more specific
+    /// interfaces beat less specific ones), no bridge/synthetic methods, static interface
+    /// methods only of `name` itself. Sorted by name, then descriptor.
     pub fn methods_of(&self, name: &str) -> Vec<&MethodInfo> {
         let Some(c) = self.classes.get(name) else {
             return Vec::new();
         };
         let supers = self.supertypes(name);
         let key = super::subclass::override_key;
-        let usable = |m: &&MethodInfo| m.is_public() && !m.is_synthetic_or_bridge();
+        let usable = |m: &&MethodInfo| {
+            self.member_usable(m.access, &m.owner, name) && !m.is_synthetic_or_bridge()
+        };
         let mut chosen: BTreeMap<(String, String), &MethodInfo> = BTreeMap::new();
 
         // Classes: `name` (unless an interface) and its superclass chain, nearest first.
@@ -249,19 +296,21 @@ impl Model {
             .collect()
     }
 
-    /// Public constructors; none for abstract classes and interfaces.
+    /// Public constructors (in a home package also protected and package-access ones); none
+    /// for abstract classes and interfaces.
     pub fn constructors_of(&self, name: &str) -> Vec<&MethodInfo> {
         match self.classes.get(name) {
             Some(c) if !c.is_interface() && !c.is_abstract() => c
                 .constructors
                 .iter()
-                .filter(|m| m.is_public() && !m.is_synthetic_or_bridge())
+                .filter(|m| self.member_usable(m.access, name, name) && !m.is_synthetic_or_bridge())
                 .collect(),
             _ => Vec::new(),
         }
     }
 
-    /// Public fields declared and inherited; a field hides same-named ones of its supertypes.
+    /// Public fields declared and inherited (in a home package also those of package or
+    /// protected access declared in it); a field hides same-named ones of its supertypes.
     /// Sorted by name.
     pub fn fields_of(&self, name: &str) -> Vec<&FieldInfo> {
         let mut chosen: BTreeMap<&str, &FieldInfo> = BTreeMap::new();
@@ -275,8 +324,11 @@ impl Model {
                 if hidden.contains(f.name.as_str()) {
                     continue;
                 }
-                // Any declaration (public or not) hides farther ones; only public ones are kept.
-                if f.is_public() && f.access & super::access::SYNTHETIC == 0 {
+                // Any declaration (public or not) hides farther ones; only accessible ones
+                // are kept.
+                if self.member_usable(f.access, &f.owner, name)
+                    && f.access & super::access::SYNTHETIC == 0
+                {
                     chosen.insert(&f.name, f);
                 }
                 hidden.insert(&f.name);

@@ -96,6 +96,10 @@ impl ClassInfo {
     pub fn is_public(&self) -> bool {
         self.access & access::PUBLIC != 0
     }
+    /// A private member class (its `InnerClasses` flags).
+    pub fn is_private(&self) -> bool {
+        self.access & access::PRIVATE != 0
+    }
     pub fn is_interface(&self) -> bool {
         self.access & access::INTERFACE != 0
     }

@@ -104,8 +104,8 @@ pub fn producers<'m>(model: &'m Model, ty: &str) -> Vec<Producer<'m>> {
         factories(model, ci, ty, &mut out);
         if !ci.is_interface() && !ci.is_abstract() {
             for m in model.constructors_of(&class) {
-                if m.is_public() && inner_free(ci) && !is_unrepeatable(&class, "<init>", &m.params)
-                {
+                // (constructors_of: public, or of package access in a home package)
+                if inner_free(ci) && !is_unrepeatable(&class, "<init>", &m.params) {
                     out.push(Producer {
                         kind: ProducerKind::Constructor,
                         class: class.clone(),
@@ -172,10 +172,12 @@ fn producer_classes(model: &Model, ty: &str) -> Vec<String> {
     out
 }
 
-/// The public static final fields of `ci` whose type is a subtype of `ty`.
+/// The public static final fields of `ci` (in a home package also those of package access,
+/// `Model::set_home_packages`) whose type is a subtype of `ty`.
 fn constants<'m>(model: &'m Model, ci: &'m ClassInfo, ty: &str, out: &mut Vec<Producer<'m>>) {
     for f in &ci.fields {
-        let is_const = f.is_public() && f.is_static() && f.is_final();
+        let is_const =
+            model.member_usable(f.access, &f.owner, &ci.name) && f.is_static() && f.is_final();
         if is_const && f.ty.class_name().is_some_and(|n| is_subclass(model, n, ty)) {
             out.push(Producer {
                 kind: ProducerKind::Constant,
@@ -188,7 +190,8 @@ fn constants<'m>(model: &'m Model, ci: &'m ClassInfo, ty: &str, out: &mut Vec<Pr
     }
 }
 
-/// The public static methods declared in `ci` whose result is a subtype of `ty`, less the
+/// The public static methods declared in `ci` (in a home package also those of package
+/// access) whose result is a subtype of `ty`, less the
 /// clock's `now` family.
 fn factories<'m>(model: &'m Model, ci: &'m ClassInfo, ty: &str, out: &mut Vec<Producer<'m>>) {
     for m in &ci.methods {
@@ -197,7 +200,7 @@ fn factories<'m>(model: &'m Model, ci: &'m ClassInfo, ty: &str, out: &mut Vec<Pr
             .as_ref()
             .and_then(|r| r.class_name())
             .is_some_and(|n| is_subclass(model, n, ty));
-        if m.is_public()
+        if model.member_usable(m.access, &m.owner, &ci.name)
             && m.is_static()
             && returns_ty
             && !reads_clock(m)

@@ -153,7 +153,7 @@ fn class_not_public_or_without_members() {
             "--output-dir",
             out.to_str().unwrap(),
         ],
-        &["not public"],
+        &["ds.BinarySearchTree$Node is private"],
     );
 }
 
@@ -177,7 +177,7 @@ fn class_without_callable_members() {
             "--output-dir",
             out.to_str().unwrap(),
         ],
-        &["quirks.NoApi has no public constructor, method or field"],
+        &["quirks.NoApi has no constructor, method or field jforge can call"],
     );
 }
 

@@ -30,6 +30,7 @@ mod model_hierarchy;
 mod modern_java;
 mod output_e2e;
 mod params_e2e;
+mod reach_e2e;
 mod real_projects;
 mod runner_exec;
 mod runner_hostile;

@@ -375,6 +375,22 @@ fn subjects_hierarchy() {
         Some(JType::object())
     );
     assert_eq!(m.field_type(&JType::class("p.Hier$Sub"), value), None);
+    // In a home package (the tests are written there) package access is accessible; private
+    // and anonymous classes and private constructors are not.
+    m.set_home_packages(["p".to_string()]);
+    assert!(m.is_accessible("p.Hier$Hidden$InHidden"));
+    assert!(!m.is_public_api("p.Hier$Hidden$InHidden"));
+    assert!(!m.is_accessible("p.Subject$1"), "anonymous");
+    assert_eq!(
+        m.constructors_of("p.Subject").len(),
+        1,
+        "not the private one"
+    );
+    m.set_home_packages(["q".to_string()]);
+    assert!(
+        !m.is_accessible("p.Hier$Hidden$InHidden"),
+        "another package"
+    );
 }
 
 #[test]

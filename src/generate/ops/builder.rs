@@ -4,6 +4,7 @@
 
 use super::filters::is_observer;
 use super::opset::OpSet;
+use super::reach::Reach;
 use super::values::is_literal_type;
 use crate::model::producers::default_implementation;
 use crate::model::{ClassInfo, JType, Model, TypeArg};
@@ -114,7 +115,31 @@ impl<'a> Builder<'a> {
         b.unproduced_skips();
         b.returned_type_observers();
         b.set.owner_class.resize(b.set.table.len(), None);
+        b.drop_unreachable();
         self.set
+    }
+
+    /// Leaves out the operations no test can call (things of package access of two
+    /// packages, see [`Reach`]), reported as of types that are not public.
+    fn drop_unreachable(&mut self) {
+        let set = &mut self.set;
+        let nowhere: HashSet<OpId> = (0..set.reach.len() as OpId)
+            .filter(|&id| set.reach[id as usize] == Reach::Nowhere)
+            .collect();
+        if nowhere.is_empty() {
+            return;
+        }
+        for &id in &nowhere {
+            let op = set.table.get(id);
+            let sig = format!("{}.{}{}", op.class, op.name, op.descriptor);
+            set.skipped.push((sig, SkipReason::TypesNotConcrete));
+        }
+        set.primary.retain(|id| !nowhere.contains(id));
+        set.secondary.retain(|id| !nowhere.contains(id));
+        set.views.retain(|id| !nowhere.contains(id));
+        for obs in set.observers.values_mut() {
+            obs.retain(|id| !nowhere.contains(id));
+        }
     }
 }
 
@@ -385,5 +410,6 @@ pub fn add_view_ops(
         frontier = next;
     }
     b.set.owner_class.resize(b.set.table.len(), None);
+    b.drop_unreachable();
     *set = b.set;
 }

@@ -33,9 +33,18 @@ impl<'a> Builder<'a> {
     }
 
     pub(super) fn push(&mut self, op: Operation, cut: bool, class: &str) -> OpId {
+        let reach = super::reach::reach_of(self.model, &op);
         let id = self.set.table.intern(op);
         if self.set.owner_class.len() <= id as usize {
             self.set.owner_class.resize(id as usize + 1, None);
+        }
+        if reach != super::reach::Reach::Anywhere {
+            if self.set.reach.len() <= id as usize {
+                self.set
+                    .reach
+                    .resize(id as usize + 1, super::reach::Reach::Anywhere);
+            }
+            self.set.reach[id as usize] = reach;
         }
         if cut {
             self.set.owner_class[id as usize] = Some(class.to_string());

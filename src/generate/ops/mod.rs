@@ -12,7 +12,8 @@
 //! (which members are worth calling or observing), `builder` (building the operations, and
 //! the views coverage guidance adds), `members` (a class's constructors, methods and fields),
 //! `instantiate` (type arguments chosen for generic classes, methods and parameters),
-//! `producers` (the producer graph's operations) and `stubs` (anonymous subclasses).
+//! `producers` (the producer graph's operations), `stubs` (anonymous subclasses) and `reach`
+//! (which package's tests can call an operation: those of package access in their package).
 
 mod builder;
 mod filters;
@@ -20,6 +21,7 @@ mod instantiate;
 mod members;
 mod opset;
 mod producers;
+mod reach;
 mod stubs;
 mod values;
 
@@ -28,4 +30,5 @@ pub use builder::{add_view_ops, build_ops, build_ops_with_stubs};
 pub use filters::qualified_signature;
 pub use instantiate::ENUM_STAND_IN;
 pub use opset::OpSet;
+pub use reach::Reach;
 pub use values::{class_literal, is_literal_type, lambda_literal};

@@ -1,8 +1,9 @@
 //! The operations of a run (`OpSet`: the table, primary, helper and view operations,
 //! observers, instantiations); why a class or member is left out is `sequence::SkipReason`.
 
+use super::reach::Reach;
 use crate::model::JType;
-use crate::sequence::{OpId, OpTable, SkipReason};
+use crate::sequence::{OpId, OpTable, Sequence, SkipReason, Stmt};
 use std::collections::{BTreeMap, HashMap};
 
 /// The operations of a run.
@@ -26,6 +27,12 @@ pub struct OpSet {
     pub instantiations: BTreeMap<String, JType>,
     /// Members left out, with the reason (for the summary and --stats-json).
     pub skipped: Vec<(String, SkipReason)>,
+    /// For each op id: where a test can call it (see [`Reach`]); empty, or shorter than the
+    /// table, where every operation is callable anywhere (the model's home packages empty).
+    pub reach: Vec<Reach>,
+    /// `--test-package`: the package of every test, when given (else each test is in its class
+    /// under test's package, see [`crate::emit::suite::test_package`]).
+    pub test_package: Option<String>,
 }
 
 impl OpSet {
@@ -35,5 +42,54 @@ impl OpSet {
     pub fn class_under_test(&self, op: OpId) -> Option<&str> {
         let class = self.owner_class.get(op as usize)?.as_deref()?;
         self.instantiations.contains_key(class).then_some(class)
+    }
+
+    /// Where a test can call operation `op`.
+    pub fn reach(&self, op: OpId) -> &Reach {
+        static ANYWHERE: Reach = Reach::Anywhere;
+        self.reach.get(op as usize).unwrap_or(&ANYWHERE)
+    }
+
+    /// Whether the test of `seq` can call every operation in it: those of package access it
+    /// uses are of one package, the package its test is written in (that of the last class
+    /// under test it calls, as [`crate::emit::suite::owner`] decides). Always true when no
+    /// operation is confined to a package.
+    pub fn callable(&self, seq: &Sequence) -> bool {
+        if self.reach.iter().all(|r| *r == Reach::Anywhere) {
+            return true;
+        }
+        let mut reach = Reach::Anywhere;
+        for s in &seq.stmts {
+            if let Stmt::Call { op, .. } = s {
+                reach = reach.and(self.reach(*op).clone());
+                if reach == Reach::Nowhere {
+                    return false;
+                }
+            }
+        }
+        match reach {
+            Reach::Anywhere => true,
+            Reach::Package(p) => self.test_package_of(seq).as_deref() == Some(&*p),
+            Reach::Nowhere => false,
+        }
+    }
+
+    /// Whether the test of `seq` can call observer `op` after it.
+    pub fn observable(&self, seq: &Sequence, op: OpId) -> bool {
+        match self.reach(op) {
+            Reach::Anywhere => true,
+            Reach::Package(p) => self.test_package_of(seq).as_deref() == Some(&**p),
+            Reach::Nowhere => false,
+        }
+    }
+
+    /// The package the test of `seq` is written in: that of the last class under test it
+    /// calls (`None` when it calls none).
+    fn test_package_of(&self, seq: &Sequence) -> Option<String> {
+        let owner = seq.stmts.iter().rev().find_map(|s| match s {
+            Stmt::Call { op, .. } => self.class_under_test(*op),
+            _ => None,
+        })?;
+        crate::emit::suite::test_package(owner, self.test_package.as_deref())
     }
 }

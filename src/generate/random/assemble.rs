@@ -231,7 +231,9 @@ impl<'a> Generator<'a> {
                 b.tids.push(ret);
             }
         }
-        if b.seq.len() > self.cfg.max_len {
+        // Things of package access of another package than the test's (ops::Reach): a test
+        // that would not compile.
+        if b.seq.len() > self.cfg.max_len || !self.ops.callable(&b.seq) {
             return None;
         }
         Some(Built {

@@ -1,10 +1,10 @@
 package quirks;
 
-/** Public, but nothing can be called from outside: jforge must say so. */
+/** Public, but nothing can be called, not even from its own package: jforge must say so. */
 public class NoApi {
     private NoApi() {}
 
     private int hidden() { return 1; }
 
-    static int packagePrivate() { return 2; }
+    private static int alsoHidden() { return 2; }
 }

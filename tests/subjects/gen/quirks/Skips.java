@@ -2,7 +2,7 @@ package quirks;
 
 /** Members jforge cannot call: skipped, and counted per reason in one warning each. */
 public class Skips {
-    static class Hidden {}
+    private static class Hidden {}
 
     public Skips() {}
     public <T> Skips(T seed) {}
