@@ -74,6 +74,8 @@ Usage:
                        [--defects4j DIR] [--mirrors DIR] [--repo P=GIT_DIR]... [--cache DIR]
                        [--jforge PATH] [--randoop-jar JAR] [--anchor-scripts DIR]
                        [--json FILE] [--fresh]
+  bench/real_faults.py --build-only [selection flags]   # lay out and compile only
+  bench/real_faults.py --table FILE.json                # the tables of an earlier --json
 """
 import argparse
 import datetime
@@ -572,7 +574,24 @@ def cell(v):
     return f"**detected** ({n} tests)" if det else f"missed: {reason} ({n} tests)"
 
 
+def report_builds(rows, skipped):
+    """--build-only: which faults compile, per project."""
+    print("| project | faults | both versions compile | skipped |")
+    print("|---|---|---|---|")
+    for p in sorted({r["project"] for r in rows}, key=list(PROJECTS).index):
+        mine = [r for r in rows if r["project"] == p]
+        bad = [r for r in mine if r.get("skip")]
+        print(f"| {p} | {len(mine)} | {len(mine) - len(bad)} | {len(bad)} |")
+    for r in rows:
+        if r.get("skip"):
+            print(f"skipped {r['project']}-{r['bug']}: {r['skip']}")
+    for p, why in skipped.items():
+        print(f"skipped in {p}: {why}")
+
+
 def report(rows, skipped, tools):
+    if not tools:
+        return report_builds(rows, skipped)
     print("| project | bug | class(es) | " + " | ".join(tools) + " |")
     print("|---|---|---|" + "---|" * len(tools))
     for r in rows:
@@ -605,6 +624,11 @@ def report(rows, skipped, tools):
                 reasons[v["reason"]] = reasons.get(v["reason"], 0) + 1
         if reasons:
             print(f"{t} misses: " + ", ".join(f"{k}: {n}" for k, n in sorted(reasons.items(), key=lambda x: REASONS.index(x[0]) if x[0] in REASONS else 9)))
+    for r in rows:
+        for t in tools:
+            for c in r.get("tools", {}).get(t, {}).get("classes", []):
+                if c["reason"] == REASONS[0] and c["gen"].get("error"):
+                    print(f"{r['project']}-{r['bug']} {t} on {c['class'].rsplit('.', 1)[-1]}: {c['gen']['error']}")
     for r in rows:
         if r.get("skip"):
             print(f"skipped {r['project']}-{r['bug']}: {r['skip']}")
@@ -639,9 +663,15 @@ def main():
     ap.add_argument("--json", help="write every figure to this file")
     ap.add_argument("--fresh", action="store_true", help="ignore cached builds and results")
     ap.add_argument("--list", action="store_true", help="list the selectable faults per project and exit")
+    ap.add_argument("--table", metavar="JSON", help="print the tables of an earlier --json file and exit")
     ap.add_argument("--build-only", action="store_true",
                     help="only lay out and compile the selected faults (no tool runs); says which compile")
     a = ap.parse_args()
+    if a.table:
+        with open(a.table) as f:
+            d = json.load(f)
+        report(d["faults"], d["meta"]["skipped_projects"], d["meta"]["tools"])
+        return
     a.repo = dict(r.split("=", 1) for r in a.repo)
     a.projects = [p for p in a.projects.split(",") if p]
     a.tools = [t for t in a.tools.split(",") if t]
