@@ -481,9 +481,12 @@ def classify(cov, cls, changed):
     """How far the suite got towards the changed lines of cls's source file (a REASONS entry)."""
     if cov is None or cov["class_lines_covered"] == 0:
         return REASONS[0], {}
-    top = cls.split("$")[0]
-    path = top.replace(".", "/") + ".java"
-    entry = next((v for k, v in changed.items() if k.endswith(path)), None)
+    # The class's source file: its name, or that of an enclosing class (a top-level class may
+    # have a `$` in its name, such as Gson's `$Gson$Types`).
+    parts = cls.replace(".", "/").split("$")
+    paths = ["$".join(parts[:i]) + ".java" for i in range(len(parts), 0, -1) if parts[i - 1]]
+    path = next((p for p in paths if any(k.endswith("/" + p) for k in changed)), paths[-1])
+    entry = next((v for k, v in changed.items() if k.endswith("/" + path)), None)
     sfile = os.path.basename(path)
     if not entry:
         return REASONS[3], {"note": "the patch changes no line of this class's file"}
