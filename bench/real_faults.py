@@ -114,6 +114,7 @@ PROJECTS = {
 MAIN_DEPS = {
     "Cli": ["commons-lang:commons-lang:2.1"],  # TypeHandler of CLI 1.x uses commons-lang's NumberUtils
     "Gson": ["com.google.code.findbugs:jsr305:3.0.0"],  # annotations at some commits
+    "Jsoup": ["commons-lang:commons-lang:2.4"],  # Document, Entities of jsoup 0.x use StringUtils
 }
 CENTRAL = "https://repo1.maven.org/maven2"
 TOOLS = ("jforge", "randoop")
