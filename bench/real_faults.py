@@ -27,9 +27,11 @@ Per fault, cached under `--cache` (default ~/.cache/jforge-bench/real-faults/<P>
    only applies in reverse, or not at all, skips the bug with that reason);
 2. each version's main sources compiled with JDK 17's javac (`--release 8 -nowarn
    -encoding UTF-8`, ISO-8859-1 when UTF-8 fails; `module-info.java` left out), non-Java
-   files of the source and resources folders copied next to the classes. The projects chosen
-   have no dependency outside the JDK in their main code; a bug whose sources do not compile
-   is skipped with javac's first error;
+   files of the source and resources folders copied next to the classes. The jars the main
+   code needs at some commits (MAIN_DEPS, from Defects4J's lib folders: commons-lang 2.1 for
+   CLI 1.x, 2.4 for jsoup 0.x, jsr305 for Gson) come from Maven Central (SHA-1 checked,
+   cached in <cache>/jars) and go on every class path below; a bug whose sources do not
+   compile is skipped with javac's first error;
 3. per tool and per modified class C (tests in `<bug>/runs/<tool>-<seconds>s-seed<S>/<C>/`):
    - jforge: `jforge gen --quiet --class C --classpath FIXED --time-limit <S>s --seed S
      --workers W --output-dir out --error-output-dir errors --stats-json stats.json`
