@@ -45,7 +45,10 @@ Per fault, cached under `--cache` (default ~/.cache/jforge-bench/real-faults/<P>
    the JaCoCo agent, `includes=C:C$*`); a test that fails in any of the three is flaky and
    set aside; then once on FAULTY (the same compiled tests, the faulty classes in place of the
    fixed ones): the fault is detected when a test that is not flaky fails there (a run that
-   hangs on FAULTY, after passing on FIXED, counts as detected: "timeout");
+   hangs on FAULTY, after passing on FIXED, counts as detected: "timeout"). A test that
+   fails there only with a linkage error (NoSuchMethodError and its kin: it calls a member
+   the fix added or changed the signature of) reveals an API difference, not the fault: when
+   all the failures are such, the fault is a miss, "only linkage errors (the API differs)";
 5. a miss gets the furthest stage its tests reached on FIXED, from JaCoCo's XML report of
    the first run (line counters of C and its nested classes, class files compiled with line
    numbers) and the patch's hunks (the fixed-version lines the patch removes or changes, or
@@ -62,7 +65,9 @@ Per fault, cached under `--cache` (default ~/.cache/jforge-bench/real-faults/<P>
    over its classes.
 
 Results go to `<bug>/runs/.../result.json` as soon as a class is done: an interrupted run,
-restarted with the same flags, resumes where it stopped (`--fresh` ignores the cache).
+restarted with the same flags, resumes where it stopped (`--fresh` ignores the cache); a
+result judged by an earlier version of the rules of step 4-5 (JUDGED) is judged again from
+its kept logs, without running the tools again.
 Prints a per-fault table and per-project totals (Markdown); `--json FILE` writes them all.
 
 Selection: the projects of `--projects` (default: every project of PROJECTS whose history is
@@ -125,6 +130,14 @@ TEST_TIMEOUT = 300
 FAILURE_LINE = re.compile(r"^\d+\) (\S.*)$", re.M)
 # The stages of a miss, from the least reached to the most.
 REASONS = ["class not reached", "method not reached", "line not covered", "covered, no assertion differs"]
+# A test that fails on the faulty version only because a member or class the fix added (or
+# changed the signature of) is missing there does not reveal the fault: a miss of its own,
+# ranked after the others.
+LINKAGE = re.compile(r"\b(NoSuchMethodError|NoSuchFieldError|NoClassDefFoundError|AbstractMethodError|"
+                     r"IncompatibleClassChangeError|IllegalAccessError|InstantiationError)\b")
+LINKAGE_ONLY = "only linkage errors (the API differs)"
+REASONS.append(LINKAGE_ONLY)
+JUDGED = 2  # the version of judge()'s rules a cached result was judged with
 
 log = sc.log
 run = sc.run
@@ -512,13 +525,59 @@ def classify(cov, cls, changed):
     return REASONS[3], detail
 
 
+def failures(log_path):
+    """{failed test: first line of its exception} from a JUnitCore log."""
+    out, lines = {}, tail(log_path, 10 ** 7).splitlines()
+    for i, line in enumerate(lines):
+        m = FAILURE_LINE.match(line)
+        if m:
+            out[m.group(1)] = lines[i + 1].strip() if i + 1 < len(lines) else ""
+    return out
+
+
+def judge(a, cls, rec, work, res):
+    """Detected or not, and why, from the logs of the runs in work."""
+    fixed = ":".join([os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(work))), "fixed-classes")]
+                     + rec.get("deps", []))
+    fixed_runs, flaky, st = res["fixed_runs"], set(res["flaky"]), res["faulty_run"]
+    failed = failures(os.path.join(work, "junit-faulty.log")) if st == "failed" else {}
+    real = {t: e for t, e in failed.items() if t not in flaky}
+    semantic = [t for t, e in real.items() if not LINKAGE.search(e)]
+    res["failing_on_faulty"] = [f"{t}: {e}"[:200] for t, e in list(real.items())[:20]]
+    res["failing_on_faulty_count"] = len(real)
+    res["linkage_only"] = sorted(set(real) - set(semantic))[:20]
+    res.pop("note", None)
+    res.pop("detail", None)
+    whole_fixed_bad = any(s in ("timeout", "error") for s in fixed_runs)
+    res["detected"] = False
+    if semantic and not whole_fixed_bad:
+        res["detected"], res["reason"] = True, "failing test"
+    elif st == "timeout" and not whole_fixed_bad:
+        res["detected"], res["reason"] = True, "timeout"
+    elif st == "error" and not whole_fixed_bad:
+        res["detected"], res["reason"] = True, "JUnit did not finish on the faulty version"
+        res["note"] = tail(os.path.join(work, "junit-faulty.log"), 3)
+    else:
+        exe = os.path.join(work, "jacoco.exec")
+        res["reason"], res["detail"] = classify(jacoco_xml(a, cls, fixed, exe, work), cls, rec.get("changed", {}))
+        if real and not whole_fixed_bad:
+            res["reason"] = LINKAGE_ONLY
+        if whole_fixed_bad:
+            res["note"] = f"the runs on the fixed version: {fixed_runs}"
+    res["judged"] = JUDGED
+
+
 def one_class(a, tool, cls, rec, bug_dir):
     """Generate for cls with tool, run on fixed x3 and faulty; the class's result (cached)."""
     work = os.path.join(bug_dir, "runs", f"{tool}-{a.time}s-seed{a.seed}", cls)
     res_path = os.path.join(work, "result.json")
     if os.path.exists(res_path) and not a.fresh:
         with open(res_path) as f:
-            return json.load(f)
+            res = json.load(f)
+        if "faulty_run" in res and res.get("judged") != JUDGED:
+            judge(a, cls, rec, work, res)  # a result of an earlier rule: judged again from its logs
+            save(res, res_path)
+        return res
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     deps = rec.get("deps", [])
@@ -543,20 +602,7 @@ def one_class(a, tool, cls, rec, bug_dir):
     res["fixed_runs"], res["flaky"] = fixed_runs, sorted(flaky)
     st, failed = junit(cdir + ":" + faulty, tests, os.path.join(work, "junit-faulty.log"))
     res["faulty_run"] = st
-    real = [t for t in failed if t not in flaky]
-    res["failing_on_faulty"] = real[:20]
-    whole_fixed_bad = any(s in ("timeout", "error") for s in fixed_runs)
-    if real and not whole_fixed_bad:
-        res["detected"], res["reason"] = True, "failing test"
-    elif st == "timeout" and not whole_fixed_bad:
-        res["detected"], res["reason"] = True, "timeout"
-    elif st == "error" and not whole_fixed_bad:
-        res["detected"], res["reason"] = True, "JUnit did not finish on the faulty version"
-        res["note"] = tail(os.path.join(work, "junit-faulty.log"), 3)
-    else:
-        res["reason"], res["detail"] = classify(jacoco_xml(a, cls, fixed, exe, work), cls, rec.get("changed", {}))
-        if whole_fixed_bad:
-            res["note"] = f"the runs on the fixed version: {fixed_runs}"
+    judge(a, cls, rec, work, res)
     res["seconds"] = round(time.monotonic() - t0, 1)
     return save(res, res_path)
 
