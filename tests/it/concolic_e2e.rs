@@ -72,7 +72,9 @@ fn every_feasible_hard_branch_is_covered_and_the_suite_covers_what_the_report_sa
     for (m, n) in [
         ("equality(int,int)", 2),
         ("checksum(byte,byte,byte,byte)", 2),
-        ("classify(int)", 6),
+        // a tableswitch on 0..4 whose keys 2 and 3 go to the default: 4 distinct targets,
+        // 4 branches (as JaCoCo counts them)
+        ("classify(int)", 4),
         ("divide(int,int)", 4),
         ("offset(int)", 2),
         ("viaHelper(int,short)", 4),
@@ -102,7 +104,7 @@ fn every_feasible_hard_branch_is_covered_and_the_suite_covers_what_the_report_sa
         j["branches"].as_u64().unwrap(),
     );
     // all but the two infeasible edges (the private helper `check` is covered through `caught`)
-    assert_eq!((covered, total), (56, 58));
+    assert_eq!((covered, total), (54, 56));
     // lookup: 8 indices + out of bounds (a test expecting the exception) + the match
     assert_eq!(method(&j, &format!("{c}lookup(int,int)"))["paths"], 10);
     let suite = java_sources(&out);
@@ -494,7 +496,8 @@ fn cvc5_and_z3_find_the_same_paths() {
     ] {
         assert_eq!(z[k], c[k], "{k}: z3 {z:#} cvc5 {c:#}");
     }
-    assert_eq!(c["covered_branches"], 13);
+    // classify's switch counts its 4 distinct targets (6 entries before: 2 fewer)
+    assert_eq!(c["covered_branches"], 13 - 2);
     assert!(c["solver"].as_str().unwrap().ends_with("cvc5"));
 }
 
@@ -583,13 +586,13 @@ fn gen_concolic_writes_a_suite_covering_branches_gen_alone_does_not() {
     // 30 s: on a loaded machine the two instrumentations take a third of it
     let (hybrid, j) = gen_suite_branches(&["--time-limit", "30s", "--concolic"]);
     // gen alone misses the equalities, the checksum and the overflow paths
-    assert!(alone.0 < 56, "gen alone covered {alone:?}");
+    assert!(alone.0 < 54, "gen alone covered {alone:?}");
     // with the solver's help: every feasible branch (all but the two infeasible ones)
-    assert_eq!(hybrid, (56, 58), "{j:#}");
+    assert_eq!(hybrid, (54, 56), "{j:#}");
     let c = &j["concolic"];
     assert!(c["handoffs"].as_u64().unwrap() >= 1, "{c:#}");
     assert!(c["solver_calls"].as_u64().unwrap() > 0, "{c:#}");
-    assert!(c["new_branches"].as_u64().unwrap() >= 56 - alone.0, "{c:#}");
+    assert!(c["new_branches"].as_u64().unwrap() >= 54 - alone.0, "{c:#}");
     assert_eq!(j["validation"]["clean"], true, "{j:#}");
 }
 
