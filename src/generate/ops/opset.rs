@@ -55,7 +55,10 @@ impl OpSet {
     /// under test it calls, as [`crate::emit::suite::owner`] decides). Always true when no
     /// operation is confined to a package.
     pub fn callable(&self, seq: &Sequence) -> bool {
-        if self.reach.iter().all(|r| *r == Reach::Anywhere) {
+        // Only a confined operation gets an entry (`members.rs`), so an empty list is a run
+        // where every operation is callable anywhere: one check per built sequence, not a
+        // scan of every operation.
+        if self.reach.is_empty() {
             return true;
         }
         let mut reach = Reach::Anywhere;
