@@ -356,7 +356,8 @@ pub(crate) fn rewrite(
     let attr = CodeAttribute::parse(body)?;
     let code = Instructions::decode(attr.code)?;
     let subs = SubAttributes::read(&attr.attrs, cp)?;
-    let mut plan = plan_probes(&code, &subs.lines, first_id)?;
+    let entered = jump_targets(&code.insns, body, attr.code.len())?;
+    let mut plan = plan_probes(&code, &subs.lines, &entered, first_id)?;
     let mut log = CompareLog::plan(&code, &plan, ctx.log_compares, cp)?;
     if let Some((name, desc, is_static)) = ctx.trace {
         log.trace = Some(plan_trace(
@@ -586,8 +587,17 @@ struct ProbePlan {
 }
 
 /// Assigns the probes in id order: method entry, then per instruction its lines not seen
-/// before and the edges of its branch.
-fn plan_probes(code: &Instructions, lines: &[(u32, u32)], first_id: u32) -> Result<ProbePlan> {
+/// before and the edges of its branch. A line is covered when any of its code ran (as JaCoCo
+/// counts), so an instruction that control enters in the middle of a line (`entered`: the
+/// `instanceof` of `} else if (x instanceof B) {`, reached by the jump of the `if` while the
+/// line's entry is the `goto` that ends the branch before it) carries that line's probe too;
+/// `entered` holds every offset a jump, switch or exception-table entry names.
+fn plan_probes(
+    code: &Instructions,
+    lines: &[(u32, u32)],
+    entered: &HashSet<u32>,
+    first_id: u32,
+) -> Result<ProbePlan> {
     let n = code.count();
     let mut plan = ProbePlan {
         probes: Vec::new(),
@@ -606,6 +616,9 @@ fn plan_probes(code: &Instructions, lines: &[(u32, u32)], first_id: u32) -> Resu
     };
     for (i, ins) in code.insns.iter().enumerate() {
         plan.add_line_probes(&mut cursor, i, ins.off)?;
+        if plan.line_probes[i].is_empty() && entered.contains(&ins.off) {
+            plan.add_mid_line_probe(&mut cursor, i, ins.off)?;
+        }
         plan.add_branch_probes(code, i, line_at(lines, ins.off))?;
     }
     Ok(plan)
@@ -654,6 +667,24 @@ impl ProbePlan {
             }
             cursor.next_entry += 1;
         }
+        Ok(())
+    }
+
+    /// Puts the probe of the line that instruction `i` (offset `off`, with no line entry of
+    /// its own) lies in at its label.
+    fn add_mid_line_probe(&mut self, cursor: &mut LineCursor, i: usize, off: u32) -> Result<()> {
+        let Some(line) = line_at(cursor.lines, off) else {
+            return Ok(()); // before the first line entry: no line to cover
+        };
+        let id = match cursor.ids.get(&line) {
+            Some(&id) => id,
+            None => {
+                let id = self.new_probe(ProbeKind::Line, off, Some(line))?;
+                cursor.ids.insert(line, id);
+                id
+            }
+        };
+        self.line_probes[i].push(id);
         Ok(())
     }
 

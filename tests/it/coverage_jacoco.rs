@@ -204,6 +204,13 @@ fn line_and_branch_coverage_agree_with_jacoco() {
                 .checked_sub(j[0])
                 .unwrap_or_else(|| panic!("jforge behind JaCoCo:\n{report}"));
             report += &format!("  lines jforge covers and JaCoCo misses: {differing:?}\n");
+            let behind: Vec<u32> = their_lines
+                .iter()
+                .filter(|(cl, _, st)| cl == name && *st != 1)
+                .filter(|(_, l, _)| status.get(&l.to_string()).is_some_and(|v| v[0] != true))
+                .map(|(_, l, _)| *l)
+                .collect();
+            report += &format!("  lines JaCoCo covers and jforge misses: {behind:?}\n");
             assert_eq!(
                 differing.len() as u64,
                 ahead,

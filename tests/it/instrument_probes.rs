@@ -28,6 +28,8 @@ const EXPECTED: &[(&str, &str, &str, u32, u32, u32)] = &[
     // tableswitch 1..4 with 1 and 2 sharing a target and 3 (a gap) the default's: 3 distinct
     // targets, 3 branches, as JaCoCo counts them
     ("subj/Branches", "shared", "(I)Ljava/lang/String;", 4, 0, 3),
+    // 8 lines; the else-if line is entered mid-line too, with the same probe
+    ("subj/Branches", "kind", "(Ljava/lang/Object;I)I", 8, 3, 0),
     ("subj/Base", "<init>", "(Ljava/lang/String;)V", 3, 0, 0),
     ("subj/Base", "tag", "()Ljava/lang/String;", 1, 0, 0),
     ("subj/Ctor", "<init>", "(I)V", 2, 1, 0),

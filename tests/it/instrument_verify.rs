@@ -188,6 +188,7 @@ fn check_release(release: u32) {
             "call subj.Compares guarded i:-3",
             "call subj.Compares cmpInCtor i:3",
             "call subj.Compares cmpInCtor i:-3",
+            &format!("call {b} kind i:7 i:1"),
         ],
     );
     let ctx = format!("release {release}");
@@ -389,6 +390,16 @@ fn check_release(release: u32) {
     );
     assert!(res[12].1.contains(&nt) && !res[12].1.contains(&t), "{ctx}");
     assert!(res[13].1.contains(&t) && !res[13].1.contains(&nt), "{ctx}");
+
+    // A line entered in its middle is covered: `} else if (o instanceof Integer) {` starts
+    // with the `goto` that ends the `if` branch, and an Integer jumps past it.
+    let ps = method(&run, "subj/Branches", "kind");
+    assert_eq!(res[33].0, "OK 2", "{ctx}");
+    assert!(
+        res[33].1.contains(&line_id(&run, &ps, "kind-elseif")),
+        "{ctx}: kind(7) misses its else-if line"
+    );
+    assert!(!res[33].1.contains(&line_id(&run, &ps, "kind-cast")));
 
     // lambda body is instrumented and hit.
     let ps = method(&run, "subj/Lambdas", "lambda$positive$0");

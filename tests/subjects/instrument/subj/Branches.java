@@ -73,4 +73,19 @@ public class Branches {
                 return "other"; //@shared-default
         }
     }
+
+    /** javac puts the `goto` that ends the first branch on the else-if's line, so the
+     *  `instanceof Integer` test is entered in the middle of its line. */
+    public static int kind(Object o, int n) {
+        int r = 0; //@kind-init
+        if (o instanceof String) { //@kind-if
+            final String s = (String) o; //@kind-cast
+            while (r < s.length()) { //@kind-while
+                r += n; //@kind-add
+            }
+        } else if (o instanceof Integer) { //@kind-elseif
+            r = 2; //@kind-int
+        }
+        return r; //@kind-ret
+    }
 }
