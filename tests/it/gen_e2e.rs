@@ -1122,7 +1122,7 @@ fn a_call_that_computes_or_waits_forever_costs_a_short_limit_and_no_restart() {
     }
     let suite = java_sources(&out);
     for slow in ["Stalls.nap()", "Stalls.work()"] {
-        assert!(suite.contains(slow), "{slow}: {suite}");
+        assert!(suite.contains(slow), "{slow}: {suite}\n{stats:#}\n{text}");
     }
     assert!(stats["executed"].as_u64().unwrap() > 1000, "{stats:#}");
     assert!(

@@ -181,6 +181,7 @@ final class Executor {
             exhaustive.readPromotions(in);
         }
         progress.reset(n, tag);
+        progress.patient(mode == MODE_OBSERVE);
         outcomes.outc.reset();
         generating = mode == MODE_GENERATE;
         if (Tracing.ON && generating) {
