@@ -272,6 +272,31 @@ const SAME_KEYS: &[&str] = &[
 /// Keys whose values only mean something within one run (a time series): dropped.
 const PER_RUN_KEYS: &[&str] = &["series"];
 
+/// One part's report (`--stats-json` of a per-class run), with the run's `seed` in place of
+/// the part's own, as a shard's report carries it.
+pub fn read_part(json: &Path, seed: u64) -> Result<Value> {
+    let text = std::fs::read_to_string(json)
+        .with_context(|| format!("cannot read the report {}", json.display()))?;
+    let mut v: Value = serde_json::from_str(&text)
+        .with_context(|| format!("cannot read the report {}", json.display()))?;
+    if let Some(m) = v.as_object_mut() {
+        m.insert("seed".into(), Value::from(seed));
+    }
+    Ok(v)
+}
+
+/// Completes a merged report with a run's own fields: `defaults` where the parts gave none
+/// (a report of no part), `fields` always.
+pub fn complete(merged: &mut Value, defaults: Map<String, Value>, fields: Map<String, Value>) {
+    let Some(m) = merged.as_object_mut() else {
+        return;
+    };
+    for (k, v) in defaults {
+        m.entry(k).or_insert(v);
+    }
+    m.extend(fields);
+}
+
 /// Several reports of one command as one: counts add up, rows are concatenated and sorted,
 /// peaks take the maximum, `stop_reason` is the most frequent one (all in `stop_reasons`),
 /// and percentages and rates are computed again. Associative and independent of the order

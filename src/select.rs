@@ -18,6 +18,48 @@ pub struct Selection {
     pub discovered: Vec<String>,
 }
 
+/// What the user named: `--class`, `--classlist`, `--package`, `--jar`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Asked<'a> {
+    pub classes: &'a [String],
+    pub classlist: Option<&'a Path>,
+    pub packages: &'a [String],
+    pub jars: &'a [PathBuf],
+}
+
+/// The classes to test, in one step: `asked` resolved ([`resolve`]), class files newer than
+/// the JDK (`jdk_feature`) refused before anything is loaded, and each named class found by
+/// `load` (which loads it into the caller's model; `Outer.Inner` finds `Outer$Inner`), an
+/// unknown one an error with the near names. The returned `explicit` names are the classes
+/// found.
+pub fn find_classes(
+    asked: &Asked,
+    cp: &ClassPath,
+    jdk: &mut dyn JdkClasses,
+    jdk_feature: u32,
+    load: &mut dyn FnMut(&str, &mut dyn JdkClasses) -> anyhow::Result<bool>,
+) -> anyhow::Result<Selection> {
+    let mut sel = resolve(
+        asked.classes,
+        asked.classlist,
+        asked.packages,
+        asked.jars,
+        cp,
+        jdk,
+    )?;
+    let names = sel.explicit.iter().chain(&sel.discovered);
+    check_versions(names, &mut |n| cp.find(n), jdk_feature)?;
+    let mut found = Vec::with_capacity(sel.explicit.len());
+    for name in &sel.explicit {
+        match find_class(name, &mut |n| load(n, &mut *jdk))? {
+            Some(c) => found.push(c),
+            None => return Err(unknown_class_error(name, cp, jdk)),
+        }
+    }
+    sel.explicit = found;
+    Ok(sel)
+}
+
 /// Read a class list file: one binary name per line, `#` starts a comment.
 pub fn read_classlist(path: &Path) -> anyhow::Result<Vec<String>> {
     let text = std::fs::read_to_string(path).with_context(|| {
@@ -188,10 +230,20 @@ pub fn check_class_versions(
             names.extend(ClassPath::jar_classes(j)?);
         }
     }
-    for n in &names {
+    check_versions(names.iter(), &mut |n| cp.find(n), jdk_feature)
+}
+
+/// Refuses the first of `names` (each as given, `Outer.Inner` for `Outer$Inner`) whose class
+/// file, read by `read` (`None`: not on the class path), is newer than `jdk_feature`.
+fn check_versions<'a>(
+    names: impl Iterator<Item = &'a String>,
+    read: &mut dyn FnMut(&str) -> anyhow::Result<Option<Vec<u8>>>,
+    jdk_feature: u32,
+) -> anyhow::Result<()> {
+    for n in names {
         let mut found = None;
         find_class(n, &mut |f| {
-            found = cp.find(f)?;
+            found = read(f)?;
             Ok(found.is_some())
         })?;
         if let Some(bytes) = found {

@@ -1,7 +1,7 @@
 //! The classes a `gen` run tests: `--class`, `--classlist`, `--package` and `--jar` resolved,
 //! checked (class-file versions, nameable in their tests' package) and loaded into the model
 //! with the classes that supply their arguments. A run selects them on its session;
-//! `--per-class` selects them once up front ([`plan_classes`]) to run each on its own.
+//! `--per-class` selects them once up front to run each on its own.
 
 use super::GenSettings;
 use crate::generate::ops::SkipReason;
@@ -9,15 +9,6 @@ use crate::select;
 use crate::session::Session;
 use anyhow::bail;
 use std::collections::HashSet;
-
-/// The classes a run selects, for `--per-class`: loaded and not
-/// tested ones listed; no worker starts unless the JDK has no jmods.
-pub(super) fn plan_classes(args: &GenSettings) -> anyhow::Result<Selected> {
-    let mut session = crate::strategy::look(&args.run, &args.jars)?;
-    let selected = select_classes(&mut session, args);
-    session.shutdown();
-    selected
-}
 
 /// The classes a run tests.
 pub(crate) struct Selected {
@@ -49,18 +40,6 @@ impl Selected {
     }
 }
 
-/// Refuses class files newer than the JDK can run, before anything is loaded.
-fn check_class_versions(session: &Session, args: &GenSettings) -> anyhow::Result<()> {
-    select::check_class_versions(
-        &args.run.classes,
-        args.classlist.as_deref(),
-        &args.packages,
-        &args.jars,
-        &session.cp,
-        session.java.version,
-    )
-}
-
 /// Resolves --class/--classlist/--package/--jar into the classes to test (class files newer
 /// than the JDK refused first) and loads them and their helper classes into the model. The
 /// tests are written in their classes' packages, so classes of package access are tested too
@@ -70,25 +49,18 @@ pub(super) fn select_classes(
     session: &mut Session,
     args: &GenSettings,
 ) -> anyhow::Result<Selected> {
-    check_class_versions(session, args)?;
+    let asked = select::Asked {
+        classes: &args.run.classes,
+        classlist: args.classlist.as_deref(),
+        packages: &args.packages,
+        jars: &args.jars,
+    };
+    let jdk_feature = session.java.version;
     let sel = session.with_classes(|model, cp, jdk| {
-        let sel = select::resolve(
-            &args.run.classes,
-            args.classlist.as_deref(),
-            &args.packages,
-            &args.jars,
-            cp,
-            jdk,
-        )?;
-        let mut named = Vec::new();
-        for asked in &sel.explicit {
-            // `Outer.Inner` names `Outer$Inner` when it is no class itself
-            let found = select::find_class(asked, &mut |n| Ok(model.load(cp, jdk, n)?.is_some()))?;
-            match found {
-                Some(c) if model.get(&c).is_some() => named.push(c),
-                _ => return Err(select::unknown_class_error(asked, cp, jdk)),
-            }
-        }
+        let sel = select::find_classes(&asked, cp, jdk, jdk_feature, &mut |n, jdk| {
+            Ok(model.load(cp, jdk, n)?.is_some() && model.get(n).is_some())
+        })?;
+        let named = &sel.explicit;
         model.set_home_packages(home_packages(
             named.iter().chain(&sel.discovered),
             args.test_package.as_deref(),
@@ -96,8 +68,11 @@ pub(super) fn select_classes(
         let mut classes = Vec::new();
         let mut skipped = Vec::new();
         let mut explicit = HashSet::new();
-        for c in &named {
-            check_testable(model, c)?;
+        for c in named {
+            // a class named with --class/--classlist that no test can name is an error
+            if let Some(why) = model.why_tests_cannot_name(c) {
+                bail!("class {c} {why}");
+            }
             classes.push(c.clone());
             explicit.insert(c.clone());
         }
@@ -147,29 +122,6 @@ fn home_packages<'a>(
         }
     }
     home
-}
-
-/// Refuses a class named with --class that no test can name: local or anonymous, private, a
-/// JDK class that is not public (its tests are in another package), or nested in such a one.
-fn check_testable(model: &crate::model::Model, c: &str) -> anyhow::Result<()> {
-    let Some(ci) = model.get(c) else {
-        bail!("class {c} not found");
-    };
-    if matches!(ci.nesting, crate::model::Nesting::Local) {
-        bail!("class {c} is local or anonymous: tests cannot name it");
-    }
-    if model.is_accessible(c) {
-        return Ok(());
-    }
-    if ci.is_private() {
-        bail!("class {c} is private: tests cannot name it");
-    }
-    if !ci.is_public() {
-        bail!(
-            "class {c} is not public and its tests cannot be in its package: jforge tests it through its public API"
-        );
-    }
-    bail!("class {c} is nested in a class that tests cannot name")
 }
 
 #[cfg(test)]

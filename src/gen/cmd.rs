@@ -8,10 +8,9 @@ use crate::exit::Outcome;
 use crate::flags::{
     ContractArgs, ProjectArgs, RunArgs, SolverArgs, SuiteArgs, check_common, check_project_suite,
 };
-use crate::settings::{ProjectSettings, parse_duration, parse_regex};
+use crate::settings::{parse_duration, parse_regex};
 use anyhow::{Context, bail};
 use clap::Args;
-use regex::Regex;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -110,6 +109,7 @@ impl GenArgs {
     /// The flags read once into the plain settings of a run (durations and patterns parsed,
     /// the solver found), or why they cannot work, before anything starts.
     pub fn settings(self) -> anyhow::Result<GenSettings> {
+        let options_key = options_key(&self);
         self.check()?;
         let time_limit = match (&self.time_limit, self.generated_limit) {
             (Some(t), _) => Some(parse_duration(t).context("--time-limit")?),
@@ -120,8 +120,13 @@ impl GenArgs {
             Some(t) => parse_duration(t).context("--call-timeout")?,
             None => Duration::from_secs(5),
         };
-        let include_methods = method_filter(self.include_methods.as_deref(), "--include-methods")?;
-        let exclude_methods = method_filter(self.exclude_methods.as_deref(), "--exclude-methods")?;
+        // each pattern read here, before the solver is looked for (`concolic_solver`)
+        let include_methods = (self.include_methods.as_deref())
+            .map(|r| parse_regex("--include-methods", r))
+            .transpose()?;
+        let exclude_methods = (self.exclude_methods.as_deref())
+            .map(|r| parse_regex("--exclude-methods", r))
+            .transpose()?;
         let stop_on_plateau = self
             .stop_on_plateau
             .as_deref()
@@ -130,7 +135,7 @@ impl GenArgs {
             .context("--stop-on-plateau")?;
         let solver = concolic_solver(&self)?;
         Ok(GenSettings {
-            options_key: options_key(&self),
+            options_key,
             run: self.run.settings(),
             suite: self.suite.settings(),
             project: self.project.settings()?,
@@ -227,10 +232,6 @@ fn options_key(a: &GenArgs) -> String {
     )
 }
 
-fn method_filter(re: Option<&str>, flag: &str) -> anyhow::Result<Option<Regex>> {
-    re.map(|r| parse_regex(flag, r)).transpose()
-}
-
 /// `--concolic`: the solver (a clear message when none is installed) and what the helper
 /// needs of the run (coverage); without `--concolic` nothing needs a solver, and a solver
 /// flag is refused.
@@ -261,121 +262,6 @@ fn concolic_solver(args: &GenArgs) -> anyhow::Result<Option<SolverSpec>> {
 /// whether error-revealing tests were written (exit 3). An interrupted run (Ctrl-C, SIGTERM)
 /// exits with status 130 from the signal handler, see `crate::interrupt`.
 pub fn run(args: GenArgs) -> anyhow::Result<Outcome> {
-    let args = args.settings()?;
-    if let Some(project) = args.project.clone() {
-        return run_project(args, &project);
-    }
-    run_one(args)
-}
-
-/// One `gen` run on a class path: per class with `--per-class` or `--shard`
-/// (`super::per_class`), else all classes in one generator.
-fn run_one(args: GenSettings) -> anyhow::Result<Outcome> {
-    if args.per_class || args.run.shard.is_some() {
-        return super::per_class::run(args);
-    }
-    super::run::drive(args)
-}
-
-/// `gen --project DIR`: one run per module (each with the whole `--time-limit`), on the
-/// class path its build uses, into its `src/test/java`, with the JUnit it declares; error
-/// tests next to them as `...ErrorCases`, which `mvn test` skips (the summary prints the
-/// command that runs them). `--class`/`--package` narrow each module's classes; a module
-/// without any of them is skipped.
-fn run_project(args: GenSettings, project: &ProjectSettings) -> anyhow::Result<Outcome> {
-    let dir = project.dir.as_path();
-    let modules = crate::project::plan(project, args.run.java.as_deref())?;
-    let selects =
-        !args.run.classes.is_empty() || !args.packages.is_empty() || args.classlist.is_some();
-    // The project's own tests, compiled as its build compiles them, run first in each module
-    // so that only tests adding to them are written (issue 33). A build whose tests do not
-    // compile still gets tests: all the run covers, with a warning that says why.
-    let own_tests = !args.ignore_own_tests
-        && match crate::project::compile_tests(dir, args.run.java.as_deref(), &project.maven_args) {
-            Ok(()) => true,
-            Err(e) => {
-                eprintln!(
-                    "warning: the project's own tests did not compile, so the tests written cannot be chosen to add to them: {e:#}"
-                );
-                false
-            }
-        };
-    let (mut outcome, mut ran) = (Outcome::Clean, 0);
-    for m in &modules {
-        let classes = crate::project::classes_of(m)?;
-        let wanted = |c: &String| {
-            args.run
-                .classes
-                .iter()
-                .any(|n| crate::select::normalize(n) == *c)
-                || args
-                    .packages
-                    .iter()
-                    .any(|p| c.starts_with(p.trim_end_matches(".*")))
-        };
-        if classes.is_empty()
-            || (selects && args.classlist.is_none() && !classes.iter().any(wanted))
-        {
-            eprintln!("note: module {}: no classes to test, skipped", m.name);
-            continue;
-        }
-        eprintln!(
-            "module {} ({} classes, JUnit {})",
-            m.name,
-            classes.len(),
-            m.junit.unwrap_or(4)
-        );
-        let mut a = args.clone();
-        a.project = None;
-        a.run.classpath = m.classpath();
-        if !selects {
-            a.jars = vec![m.classes.clone()];
-        }
-        if selects {
-            a.run
-                .classes
-                .retain(|n| classes.contains(&crate::select::normalize(n)));
-            a.packages.retain(|p| {
-                classes
-                    .iter()
-                    .any(|c| c.starts_with(p.trim_end_matches(".*")))
-            });
-        }
-        crate::project::suite_into(m, &mut a.suite)?;
-        if own_tests && m.test_classes.is_dir() {
-            let leave_out = crate::project::jforge_test_classes(m);
-            match crate::coverage::cmd::OwnSuite::of(m, leave_out) {
-                Ok(own) => a.own_suite = Some(own),
-                Err(e) => eprintln!(
-                    "warning: module {}: its own tests cannot be run ({e:#}); writing tests for all the run covers",
-                    m.name
-                ),
-            }
-        }
-        if modules.len() > 1 {
-            a.run.stats_json = args
-                .run
-                .stats_json
-                .as_ref()
-                .map(|p| crate::project::per_module(p, &m.name));
-        }
-        let o = run_one(a)?;
-        if o == Outcome::ErrorsFound {
-            outcome = o;
-        }
-        ran += 1;
-    }
-    if ran == 0 {
-        anyhow::bail!(
-            "no module of {} has the classes named by --class/--package",
-            dir.display()
-        );
-    }
-    if outcome == Outcome::ErrorsFound {
-        println!(
-            "error-revealing tests are in src/test/java as *ErrorCases, which `mvn test` does not run; run them with:\n  {}",
-            crate::project::errors_command(dir)
-        );
-    }
-    Ok(outcome)
+    let settings = args.settings()?;
+    super::dispatch::run(settings)
 }

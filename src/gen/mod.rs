@@ -5,13 +5,15 @@
 //!
 //! ```text
 //! classes.rs    the classes a run tests, resolved, checked and loaded
-//! cmd.rs        the flags (GenArgs), read once into GenSettings; --project: one run per module
+//! cmd.rs        the flags (GenArgs), read once into GenSettings
+//! dispatch.rs   what a command line asks for: one run, one per class, one per module (--project)
 //! per_class.rs  --per-class / --shard: one run per class, the reports merged
 //! run.rs        one run (Gen, a Strategy): set-up, generation, tests, check, report
 //! ```
 
 mod classes;
 pub mod cmd;
+mod dispatch;
 mod per_class;
 mod run;
 

@@ -21,13 +21,18 @@ use crate::exit::Outcome;
 use crate::shard::Sharding;
 use crate::shard::{class_seed, share};
 use anyhow::{Context, Result};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::time::Duration;
 
 /// Runs `gen` once per class of this shard (all classes without `--shard`) and writes the
-/// merged report.
+/// merged report. The classes are selected once, as `gen` selects them (no worker starts
+/// unless the JDK has no jmods); each class's settings are made before the first runs, its
+/// share of what is left of `--time-limit` set when its turn comes.
 pub(super) fn run(args: GenSettings) -> Result<Outcome> {
-    let sel = super::classes::plan_classes(&args)?;
+    let mut session = crate::strategy::look(&args.run, &args.jars)?;
+    let sel = super::classes::select_classes(&mut session, &args);
+    session.shutdown();
+    let sel = sel?;
     let mine = match args.run.shard {
         Some(s) => s.select(&sel.classes),
         None => sel.classes.clone(),
@@ -37,6 +42,7 @@ pub(super) fn run(args: GenSettings) -> Result<Outcome> {
         selected_classes: sel.classes.len(),
         options: args.options_key.clone(),
     };
+    let (defaults, fields) = envelope(&args, &sel, &sharding);
     if mine.is_empty()
         && let Some(s) = args.run.shard
     {
@@ -47,37 +53,48 @@ pub(super) fn run(args: GenSettings) -> Result<Outcome> {
     }
     let tmp = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-per-class"))
         .context("creating a temporary folder")?;
+    let plans: Vec<(String, GenSettings)> = mine
+        .iter()
+        .enumerate()
+        .map(|(i, class)| {
+            let json = tmp.path().join(format!("{i}.json"));
+            let one = class_args(&args, class, &json, sel.classes.len());
+            (class.clone(), one)
+        })
+        .collect();
     let mut outcome = Outcome::Clean;
     let mut parts = Vec::new();
     let deadline = args.time_limit.map(|t| std::time::Instant::now() + t);
-    for (i, class) in mine.iter().enumerate() {
+    for (i, (class, mut one)) in plans.into_iter().enumerate() {
         if !args.run.quiet {
             eprintln!("class {} of {}: {class}", i + 1, mine.len());
         }
-        let json = tmp.path().join(format!("{i}.json"));
         // What is left of --time-limit, shared by the classes left: a class that ends early
         // (or a long finishing) leaves the rest more (or less).
-        let time = deadline.map(|d| {
+        one.time_limit = deadline.map(|d| {
             let left = d.saturating_duration_since(std::time::Instant::now());
-            (left / (mine.len() - i) as u32).max(Duration::from_secs(1))
+            let t = (left / (mine.len() - i) as u32).max(Duration::from_secs(1));
+            Duration::from_millis(t.as_millis() as u64)
         });
-        let one = class_args(&args, class, &json, sel.classes.len(), time);
+        let json = one.run.stats_json.clone();
         match super::run::drive(one) {
             Ok(o) => {
                 if o == Outcome::ErrorsFound {
                     outcome = o;
                 }
             }
-            Err(e) if !sel.explicit.contains(class) => {
+            Err(e) if !sel.explicit.contains(&class) => {
                 eprintln!("note: {class} skipped: {e:#}");
                 continue;
             }
             Err(e) => return Err(e.context(format!("generating tests of {class}"))),
         }
-        parts.push(read_part(&json, args.seed)?);
+        if let Some(json) = json {
+            parts.push(crate::merge::read_part(&json, args.seed)?);
+        }
     }
     let mut merged = crate::merge::combine(parts);
-    finish_report(&mut merged, &args, &sel, &sharding);
+    crate::merge::complete(&mut merged, defaults, fields);
     if let Some(p) = &args.run.stats_json {
         crate::report::write_merged(p, &merged)?;
     }
@@ -92,7 +109,6 @@ fn class_args(
     class: &str,
     json: &std::path::Path,
     selected: usize,
-    time: Option<Duration>,
 ) -> GenSettings {
     let mut a = args.clone();
     a.per_class = false;
@@ -108,49 +124,40 @@ fn class_args(
     a.run.classpath = cp.join(":");
     a.seed = class_seed(args.seed, class);
     a.generated_limit = args.generated_limit.map(|n| share(n, selected));
-    a.time_limit = time.map(|t| Duration::from_millis(t.as_millis() as u64));
     a.run.stats_json = Some(json.to_path_buf());
     a
 }
 
-/// A class's report, with the run's `--seed` in place of the class's own.
-fn read_part(json: &std::path::Path, seed: u64) -> Result<Value> {
-    let text = std::fs::read_to_string(json)
-        .with_context(|| format!("cannot read the report {}", json.display()))?;
-    let mut v: Value = serde_json::from_str(&text)
-        .with_context(|| format!("cannot read the report {}", json.display()))?;
-    if let Some(m) = v.as_object_mut() {
-        m.insert("seed".into(), Value::from(seed));
-    }
-    Ok(v)
-}
-
-/// The envelope of a report with no part (a shard without classes) and the run's own
-/// fields: the classes selection skipped, `sharding`.
-fn finish_report(merged: &mut Value, args: &GenSettings, sel: &Selected, sharding: &Sharding) {
-    let Some(m) = merged.as_object_mut() else {
-        return;
-    };
-    m.entry("command").or_insert_with(|| Value::from("gen"));
-    m.entry("report_version")
-        .or_insert_with(|| Value::from(crate::report::REPORT_VERSION));
-    m.entry("version")
-        .or_insert_with(|| Value::from(env!("CARGO_PKG_VERSION")));
-    m.entry("seed").or_insert_with(|| Value::from(args.seed));
-    m.entry("classes")
-        .or_insert_with(|| Value::Array(Vec::new()));
+/// The run's own fields of the merged report: those a report with no part (a shard without
+/// classes) lacks, and those of the whole run (the classes selection skipped, `sharding`).
+fn envelope(
+    args: &GenSettings,
+    sel: &Selected,
+    sharding: &Sharding,
+) -> (Map<String, Value>, Map<String, Value>) {
+    let mut defaults = Map::new();
+    defaults.insert("command".into(), Value::from("gen"));
+    defaults.insert(
+        "report_version".into(),
+        Value::from(crate::report::REPORT_VERSION),
+    );
+    defaults.insert("version".into(), Value::from(env!("CARGO_PKG_VERSION")));
+    defaults.insert("seed".into(), Value::from(args.seed));
+    defaults.insert("classes".into(), Value::Array(Vec::new()));
     // A class not tested belongs to a shard by its name too, so the shards' lists add up.
     let skipped: Vec<_> = sel
         .skipped
         .iter()
         .filter(|(c, _)| sharding.shard.is_none_or(|s| s.contains(c)))
         .collect();
-    m.insert(
+    let mut fields = Map::new();
+    fields.insert(
         "skipped_classes".into(),
         serde_json::to_value(&skipped).unwrap_or_default(),
     );
-    m.insert(
+    fields.insert(
         "sharding".into(),
         serde_json::to_value(sharding).unwrap_or_default(),
     );
+    (defaults, fields)
 }

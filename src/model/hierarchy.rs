@@ -102,6 +102,28 @@ impl Model {
         self.accessible_in(name, &self.home)
     }
 
+    /// Why a test cannot name class `name` (`None`: it can, [`Model::is_accessible`]), as the
+    /// end of a sentence that starts with the class: not loaded, local or anonymous, private,
+    /// of package access outside the home packages, or nested in such a class.
+    pub fn why_tests_cannot_name(&self, name: &str) -> Option<&'static str> {
+        let Some(c) = self.classes.get(name) else {
+            return Some("not found");
+        };
+        if matches!(c.nesting, Nesting::Local) {
+            return Some("is local or anonymous: tests cannot name it");
+        }
+        if self.is_accessible(name) {
+            return None;
+        }
+        Some(if c.is_private() {
+            "is private: tests cannot name it"
+        } else if !c.is_public() {
+            "is not public and its tests cannot be in its package: jforge tests it through its public API"
+        } else {
+            "is nested in a class that tests cannot name"
+        })
+    }
+
     /// [`Model::is_accessible`] from outside every package: public and every enclosing class
     /// public. What a test of another package can name.
     pub fn is_public_api(&self, name: &str) -> bool {

@@ -312,14 +312,18 @@ fn select_classes(
     session: &mut Session,
     args: &Plan,
 ) -> anyhow::Result<(Vec<String>, Vec<Skipped>)> {
+    let asked = select::Asked {
+        classes: &args.run.classes,
+        packages: &args.packages,
+        ..Default::default()
+    };
+    let jdk_feature = session.java.version;
     let classes = session.with_classes(|model, cp, jdk| {
-        let sel = select::resolve(&args.run.classes, None, &args.packages, &[], cp, jdk)?;
+        let sel = select::find_classes(&asked, cp, jdk, jdk_feature, &mut |n, jdk| {
+            Ok(model.load(cp, jdk, n)?.is_some())
+        })?;
         let mut classes = Vec::new();
-        for asked in &sel.explicit {
-            let found = select::find_class(asked, &mut |n| Ok(model.load(cp, jdk, n)?.is_some()))?;
-            let Some(c) = found else {
-                return Err(select::unknown_class_error(asked, cp, jdk));
-            };
+        for c in sel.explicit {
             if !model.get(&c).is_some_and(|ci| ci.is_public()) || !model.is_accessible(&c) {
                 bail!("class {c} is not public: jforge params calls the public methods of public classes");
             }
