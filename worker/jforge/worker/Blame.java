@@ -51,7 +51,8 @@ import static jforge.worker.Proto.STMT_CALL;
  *   a null argument (jforge's rule for the exceptions of calls: an NPE after a null input is
  *   expected behaviour), or any NullPointerException (of a call too) when an argument object
  *   is a Collection or Map holding a null (new DualTreeBidiMap(new SingletonMap()): the
- *   APIs document the NPE where nulls are not permitted), or a callback argument (one
+ *   APIs document the NPE where nulls are not permitted) or a parameter is an array holding
+ *   one (what toArray(T[]) of a shorter collection returns), or a callback argument (one
  *   abstract method) returns null for the values the throwing call was given (its null
  *   reaches the class's code after it returned: no frame of it on the stack), or a lambda
  *   jforge made that returns null is the receiver or an argument object; and any exception
@@ -106,6 +107,12 @@ final class Blame {
     private static final Class<?> NONE = Void.class;
     /** Set by {@link #inputs}: some parameter it passed through was null. */
     private boolean nullInput;
+    /**
+     * Set by {@link #inputs}: some parameter it passed through was an array holding null (as
+     * the longer array {@code toArray(T[])} of a shorter collection comes back): a null
+     * input like a collection holding null ({@link #holdsNull}).
+     */
+    private boolean nullElement;
     /** Which public methods write a field (for CAUSE_STATE). */
     private final FieldWriters writers = new FieldWriters();
     /** Most elements of a collection copied to check it against its JDK copy. */
@@ -127,7 +134,7 @@ final class Blame {
         Class<?>[] own = own(a, b, call);
         ArrayList<Object> inputs = inputs(n, a, b);
         boolean npe = t instanceof NullPointerException;
-        int cause = npe && ((!call && nullInput) || holdsNull(inputs)) ? CAUSE_NULL_INPUT : CAUSE_NONE;
+        int cause = npe && ((!call && nullInput) || nullElement || holdsNull(inputs)) ? CAUSE_NULL_INPUT : CAUSE_NONE;
         ArrayList<StackTraceElement> top = relevant(t);
         int depth = 0;
         for (Throwable c = t; c != null && cause == CAUSE_NONE && depth < 8; c = c.getCause(), depth++) {
@@ -819,14 +826,25 @@ final class Blame {
         Object va = a >= 0 && a < n ? ex.vals[a] : null;
         Object vb = b >= 0 && b < n ? ex.vals[b] : null;
         nullInput = false;
+        nullElement = false;
         for (int j = 0; j < n; j++) {
             Object x = ex.vals[j];
             nullInput |= param[j] && x == null && ex.isRef[j];
+            nullElement |= param[j] && x instanceof Object[] arr && arr.length <= MAX_COPY && hasNull(arr);
             if (param[j] && x != null && x != va && x != vb && !isValue(x) && seen.put(x, true) == null) {
                 r.add(x);
             }
         }
         return r;
+    }
+
+    private static boolean hasNull(Object[] arr) {
+        for (Object e : arr) {
+            if (e == null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Values carry no behaviour of the test's choosing: Strings, boxed values, enums, arrays. */
