@@ -60,6 +60,9 @@ import static jforge.worker.Proto.STMT_CALL;
  *   {@link Stubs}) is the receiver or an argument object and one of its methods returns
  *   null or a default (0, false, ""): its answers are no behaviour of the code under test
  *   (an ImmutableBiMap subclass whose entrySet() is null breaks toString);
+ * - CAUSE_CALLBACK too: an exception (not a NullPointerException) of a class that an
+ *   Iterable argument object throws when iterated alone ({@link #failsAlone}: a view over a
+ *   consuming iterable of a read-only collection);
  * - CAUSE_COMPARATOR: an equals/hashCode/compareTo violation of values built with a Comparator
  *   argument that is not reflexive, antisymmetric, transitive or consistent with equals on the
  *   sequence's values (TreeSet documents what its equals means then);
@@ -145,6 +148,9 @@ final class Blame {
                 }
             }
         }
+        if (cause == CAUSE_NONE && !npe && failsAlone(t, own, inputs)) {
+            cause = CAUSE_CALLBACK;
+        }
         if (cause == CAUSE_NONE && npe && notInitialized(t, top, receiver(a, call), inputs, call ? a : n)) {
             cause = CAUSE_STATE;
         }
@@ -159,6 +165,36 @@ final class Blame {
         }
         out.u8(cause);
         frames(out, top, own);
+    }
+
+    /**
+     * Does an Iterable argument object (not of the violating value's own classes) throw an
+     * exception of t's class when iterated alone (at most MAX_COPY elements)? Then the
+     * argument is what fails, the code that iterated it only passes that on: a view's
+     * toString over Iterables.consumingIterable(immutableSet), whose iterator removes each
+     * element and so throws UnsupportedOperationException, as its documentation says. Why by
+     * iterating and not by the stack: the throwing iterator is made by the argument but may be
+     * of a class of its own (Iterators$5), so no frame of the argument's class is on the
+     * stack. NullPointerExceptions are left to the null-input rules.
+     */
+    private static boolean failsAlone(Throwable t, Class<?>[] own, ArrayList<Object> inputs) {
+        for (Object x : inputs) {
+            if (!(x instanceof Iterable<?> it) || isOwn(x.getClass(), own)) {
+                continue;
+            }
+            try {
+                int k = 0;
+                for (java.util.Iterator<?> i = it.iterator(); i.hasNext() && k++ < MAX_COPY;) {
+                    i.next();
+                }
+            } catch (Throwable e) {
+                Fatal.check(e);
+                if (e.getClass() == t.getClass()) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Most calls of an argument's callback method made by {@link #returnsNull}. */
