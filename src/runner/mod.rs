@@ -274,6 +274,12 @@ pub enum InputCause {
     /// Decided by jforge, not the worker: an object contract broken by a value of a JDK
     /// class that is not under test (see `contracts::jdk_class`).
     JdkValue,
+    /// Decided by jforge, not the worker: the sequence calls behind a class's public API (a
+    /// member of package or protected access, a constructor or static method of a class of
+    /// package access), whose preconditions its callers in the package keep and no
+    /// documentation states; only what the public API reaches is a bug report
+    /// (`OpSet::is_internal`).
+    InternalCall,
 }
 
 impl InputCause {
@@ -287,6 +293,7 @@ impl InputCause {
             InputCause::ArgumentBreaksContract => "argument-breaks-contract",
             InputCause::HeldBreaksContract => "held-collection-breaks-contract",
             InputCause::JdkValue => "jdk-value",
+            InputCause::InternalCall => "internal-call",
         }
     }
 }

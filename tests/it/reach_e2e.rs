@@ -63,8 +63,8 @@ fn assert_suite_compiles_and_passes(out: &Path, text: &str, stats: &serde_json::
 #[test]
 fn a_package_s_classes_and_members_of_package_access_are_tested_in_it() {
     // --package reach: Square (package-private, made only by the public factory
-    // Shapes.square, whose declared return type it is; its bug is in scaledArea, of package
-    // access), Counter (public, its one constructor protected; peek() of package access,
+    // Shapes.square, whose declared return type it is; scaledArea, of package access, throws
+    // for one input), Counter (public, its one constructor protected; peek() of package access,
     // skip(int) protected), Ledger (package-private), and reach.other.Peer (package-private,
     // in another package: a Counter made with the protected constructor cannot be passed to
     // it in any test, so no such sequence is generated).
@@ -120,10 +120,20 @@ fn a_package_s_classes_and_members_of_package_access_are_tested_in_it() {
     assert!(other.contains("package reach.other;"), "{other}");
     assert!(other.contains(".twice("), "{other}");
     assert!(!other.contains("new Counter("), "{other}");
-    // The bug behind scaledArea: an error-revealing test in reach, calling it.
-    let errors = sources(&out.with_file_name("jforge-error-tests"), "reach/");
-    assert!(errors.contains(".scaledArea(13)"), "{errors}\n{text}");
-    assert!(errors.contains("package reach;"), "{errors}");
+    // The NullPointerException behind scaledArea(13), of package access, is set aside as
+    // internal-call, not an error test: a failure of code behind the public API cannot be
+    // told from a precondition its package keeps (guava collect: 60 such error tests at
+    // 120 s, none a bug; ARCHITECTURE.md, "Only the public API reports bugs"). Its regression
+    // tests still call it.
+    assert!(
+        stats["errors"].as_array().unwrap().is_empty(),
+        "{stats:#}\n{text}"
+    );
+    assert!(
+        stats["set_aside"]["internal-call"].as_u64().unwrap_or(0) > 0,
+        "{stats:#}"
+    );
+    assert!(reach.contains(".scaledArea("), "{reach}");
 }
 
 #[test]
@@ -175,4 +185,43 @@ fn private_local_and_jdk_non_public_classes_are_still_refused() {
         assert_eq!(o.status.code(), Some(2), "{class}: {err}");
         assert!(err.contains(says), "{class}: {err}");
     }
+}
+
+#[test]
+fn a_call_behind_the_public_api_breaking_its_precondition_is_no_error() {
+    // precond.Pager.titleLength() (package access) throws a NullPointerException on a page
+    // without a title, a precondition its callers in the package keep: set aside as
+    // internal-call (it was an error test). The planted bug of the public API, describe() on
+    // a page without a title, is still the one error test.
+    let d = tempfile::tempdir().unwrap();
+    let (_out, text, stats) = gen_in(
+        d.path(),
+        &[
+            "--class",
+            "precond.Pager",
+            "--generated-limit",
+            "3000",
+            "--seed",
+            "1",
+        ],
+    );
+    let errors: Vec<(&str, &str)> = stats["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["operation"].as_str().unwrap(),
+                e["contract"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        [("precond.Pager.describe()", "npe-without-null-input")],
+        "{stats:#}"
+    );
+    let aside = stats["set_aside"]["internal-call"].as_u64().unwrap_or(0);
+    assert!(aside > 0, "{stats:#}");
+    assert!(text.contains(&format!("internal-call {aside}")), "{text}");
 }

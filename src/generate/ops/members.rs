@@ -34,7 +34,14 @@ impl<'a> Builder<'a> {
 
     pub(super) fn push(&mut self, op: Operation, cut: bool, class: &str) -> OpId {
         let reach = super::reach::reach_of(self.model, &op);
+        let internal = super::reach::is_internal(self.model, &op);
         let id = self.set.table.intern(op);
+        if internal {
+            if self.set.internal.len() <= id as usize {
+                self.set.internal.resize(id as usize + 1, false);
+            }
+            self.set.internal[id as usize] = true;
+        }
         if self.set.owner_class.len() <= id as usize {
             self.set.owner_class.resize(id as usize + 1, None);
         }

@@ -30,6 +30,9 @@ pub struct OpSet {
     /// For each op id: where a test can call it (see [`Reach`]); empty, or shorter than the
     /// table, where every operation is callable anywhere (the model's home packages empty).
     pub reach: Vec<Reach>,
+    /// For each op id: whether it calls behind its class's public API (see
+    /// `reach::is_internal`); shorter than the table where the rest are not.
+    pub internal: Vec<bool>,
     /// `--test-package`: the package of every test, when given (else each test is in its class
     /// under test's package, see [`crate::emit::suite::test_package`]).
     pub test_package: Option<String>,
@@ -45,6 +48,19 @@ impl OpSet {
     }
 
     /// Where a test can call operation `op`.
+    pub fn is_internal(&self, op: OpId) -> bool {
+        self.internal.get(op as usize).copied().unwrap_or(false)
+    }
+
+    /// Whether a statement of `seq` calls behind a class's public API ([`Self::is_internal`]):
+    /// a violation it shows is set aside, not an error test.
+    pub fn calls_internal(&self, seq: &crate::sequence::Sequence) -> bool {
+        !self.internal.is_empty()
+            && seq.stmts.iter().any(
+                |s| matches!(s, crate::sequence::Stmt::Call { op, .. } if self.is_internal(*op)),
+            )
+    }
+
     pub fn reach(&self, op: OpId) -> &Reach {
         static ANYWHERE: Reach = Reach::Anywhere;
         self.reach.get(op as usize).unwrap_or(&ANYWHERE)

@@ -4,7 +4,7 @@
 use super::consts::{
     C_COMPARETO_ANTISYMMETRIC, C_COMPARETO_REFLEXIVE, C_EQUALS_HASHCODE, C_EQUALS_NULL,
     C_EQUALS_REFLEXIVE, C_EQUALS_SYMMETRIC, C_HASHCODE_THROWS, C_TOSTRING_THROWS,
-    CAUSE_ARGUMENT_CONTRACT, CAUSE_CALLBACK, CAUSE_COMPARATOR, CAUSE_HELD_CONTRACT,
+    CAUSE_ARGUMENT_CONTRACT, CAUSE_CALLBACK, CAUSE_COMPARATOR, CAUSE_HELD_CONTRACT, CAUSE_INTERNAL,
     CAUSE_JDK_VALUE, CAUSE_NONE, CAUSE_NULL_INPUT, CAUSE_STATE, CK_OOM, CK_SOE, FRAME_JDK,
     FRAME_OWN, O_CRASH, O_EXC, O_NOTRUN, O_NULL, O_OBJECT, O_TIMEOUT, O_VALUE, O_VOID,
 };
@@ -201,6 +201,7 @@ pub(super) fn decode_blame(d: &mut Dec, classes: &mut ClassTable) -> Result<Blam
         CAUSE_ARGUMENT_CONTRACT => Some(InputCause::ArgumentBreaksContract),
         CAUSE_HELD_CONTRACT => Some(InputCause::HeldBreaksContract),
         CAUSE_JDK_VALUE => Some(InputCause::JdkValue),
+        CAUSE_INTERNAL => Some(InputCause::InternalCall),
         t => bail!("protocol error: bad blame cause {t}"),
     };
     let n = d.u8()?;
@@ -231,6 +232,7 @@ pub(super) fn encode_blame(e: &mut Enc, b: &Blame, classes: &mut ClassEncTable) 
         Some(InputCause::ArgumentBreaksContract) => CAUSE_ARGUMENT_CONTRACT,
         Some(InputCause::HeldBreaksContract) => CAUSE_HELD_CONTRACT,
         Some(InputCause::JdkValue) => CAUSE_JDK_VALUE,
+        Some(InputCause::InternalCall) => CAUSE_INTERNAL,
     });
     e.u8(b.frames.len().min(255) as u8);
     for f in b.frames.iter().take(255) {

@@ -212,6 +212,7 @@ fn every_input_cause_round_trips_under_a_name_of_its_own() {
         Some(InputCause::ArgumentBreaksContract),
         Some(InputCause::HeldBreaksContract),
         Some(InputCause::JdkValue),
+        Some(InputCause::InternalCall),
     ];
     for cause in causes {
         let mut r = sample_result();

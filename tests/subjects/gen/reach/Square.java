@@ -22,7 +22,11 @@ final class Square {
         return side * side;
     }
 
-    /** The bug is reached only through this method of package access. */
+    /**
+     * Throws for k = 13, reached only through this method of package access: a bug or a
+     * precondition its package keeps, which jforge cannot tell apart (set aside as
+     * internal-call, not an error test).
+     */
     int scaledArea(int k) {
         if (k == 13 && side > 2) {
             int[] table = null;
