@@ -123,7 +123,7 @@ fn a_package_s_classes_and_members_of_package_access_are_tested_in_it() {
     // The NullPointerException behind scaledArea(13), of package access, is set aside as
     // internal-call, not an error test: a failure of code behind the public API cannot be
     // told from a precondition its package keeps (guava collect: 60 such error tests at
-    // 120 s, none a bug; ARCHITECTURE.md, "Only the public API reports bugs"). Its regression
+    // 120 s, every one of this kind; ARCHITECTURE.md, "Only the public API reports bugs"). Its regression
     // tests still call it.
     assert!(
         stats["errors"].as_array().unwrap().is_empty(),
