@@ -196,7 +196,7 @@ final class Progress {
             if (cutAt == 0) {
                 boolean waitedLong = waited > WAIT_LIMIT_NANOS;
                 if ((charged(now) <= limit() && !waitedLong)
-                        || (!waitedLong && now - callStart <= capNanos && inInitializer())) {
+                        || (!waitedLong && now - callStart <= capNanos && (inInitializer() || nearOutOfMemory()))) {
                     return;
                 }
                 // First interrupt the call: one waiting (sleep, a queue's poll with a
@@ -220,6 +220,20 @@ final class Progress {
                 nudge();
             }
         }
+    }
+
+    /**
+     * Whether the heap is nearly full (over 85% of -Xmx in use): a call that allocates toward
+     * an OutOfMemoryError is then given the user's whole limit, since it ends with the error,
+     * which the worker survives (an outcome, not a timeout). Why: on a loaded machine the
+     * full collections before the error took longer than the adapted limit, and such a call
+     * was cut and excluded as hung (hostile.Hostile.allocate() in CI, 2026-11-28). Runtime's
+     * counters only: no management classes loaded in the worker.
+     */
+    private static boolean nearOutOfMemory() {
+        Runtime rt = Runtime.getRuntime();
+        long used = rt.totalMemory() - rt.freeMemory();
+        return used > rt.maxMemory() / 100 * 85;
     }
 
     /**
