@@ -265,6 +265,24 @@ impl Session {
         f(&mut self.model, &self.cp, &mut jdk)
     }
 
+    /// Opens a session only to look at the classes and closes it: `f` gets the model, the
+    /// class path, the JDK's classes and the JDK's feature release. No worker starts unless
+    /// the JDK has no jmods (one that did is stopped before returning). `gen --per-class`
+    /// selects its classes this way once, then each class's run opens its own session.
+    pub fn look<R>(
+        java: Option<&Path>,
+        classpath: &str,
+        jars: &[PathBuf],
+        workers: Option<usize>,
+        f: impl FnOnce(&mut Model, &ClassPath, &mut dyn JdkClasses, u32) -> Result<R>,
+    ) -> Result<R> {
+        let mut session = Session::open(java, classpath, jars, workers, WorkerSettings::default())?;
+        let feature = session.java.version;
+        let r = session.with_classes(|model, cp, jdk| f(model, cp, jdk, feature));
+        session.shutdown();
+        r
+    }
+
     /// Stops the workers, if any ran.
     pub fn shutdown(&mut self) {
         if let Some(p) = self.pool.take() {

@@ -26,6 +26,8 @@
 //! versioned JSON report, the order of summary and warnings, the exit status.
 
 use crate::exit::Outcome;
+use crate::model::Model;
+use crate::model::classpath::{ClassPath, JdkClasses};
 use crate::report::{Envelope, StopReason};
 use crate::session::{Session, WorkerSettings};
 use crate::settings::RunSettings;
@@ -110,16 +112,13 @@ fn drive_steps<S: Strategy>(mut strategy: S) -> Result<Outcome> {
     Ok(finished.outcome)
 }
 
-/// A session opened only to look at the classes before any generator runs (`gen
-/// --per-class` selects the classes once, then drives one run per class); no worker starts
-/// unless the JDK has no jmods, and one that did stops with `Session::shutdown` or when the
-/// session is dropped.
-pub fn look(run: &RunSettings, jars: &[PathBuf]) -> Result<Session> {
-    Session::open(
-        run.java.as_deref(),
-        &run.classpath,
-        jars,
-        run.workers,
-        WorkerSettings::default(),
-    )
+/// Looks at the classes before any generator runs (`gen --per-class` selects the classes
+/// once, then drives one run per class): [`Session::look`] with the run's JDK, class path
+/// and workers.
+pub fn look<R>(
+    run: &RunSettings,
+    jars: &[PathBuf],
+    f: impl FnOnce(&mut Model, &ClassPath, &mut dyn JdkClasses, u32) -> Result<R>,
+) -> Result<R> {
+    Session::look(run.java.as_deref(), &run.classpath, jars, run.workers, f)
 }

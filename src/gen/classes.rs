@@ -5,6 +5,8 @@
 
 use super::GenSettings;
 use crate::generate::ops::SkipReason;
+use crate::model::Model;
+use crate::model::classpath::{ClassPath, JdkClasses};
 use crate::select;
 use crate::session::Session;
 use anyhow::bail;
@@ -49,14 +51,26 @@ pub(super) fn select_classes(
     session: &mut Session,
     args: &GenSettings,
 ) -> anyhow::Result<Selected> {
+    let jdk_feature = session.java.version;
+    session.with_classes(|model, cp, jdk| select_in(model, cp, jdk, jdk_feature, args))
+}
+
+/// [`select_classes`] on a model, a class path and the JDK's classes (of feature release
+/// `jdk_feature`), as a session or a one-time look ([`Session::look`]) hands them over.
+pub(super) fn select_in(
+    model: &mut Model,
+    cp: &ClassPath,
+    jdk: &mut dyn JdkClasses,
+    jdk_feature: u32,
+    args: &GenSettings,
+) -> anyhow::Result<Selected> {
     let asked = select::Asked {
         classes: &args.run.classes,
         classlist: args.classlist.as_deref(),
         packages: &args.packages,
         jars: &args.jars,
     };
-    let jdk_feature = session.java.version;
-    let sel = session.with_classes(|model, cp, jdk| {
+    let sel = {
         let sel = select::find_classes(&asked, cp, jdk, jdk_feature, &mut |n, jdk| {
             Ok(model.load(cp, jdk, n)?.is_some() && model.get(n).is_some())
         })?;
@@ -90,12 +104,12 @@ pub(super) fn select_classes(
         // simply unused. So is the enum that stands in for `E extends Enum<E>`.
         crate::model::producers::load_closure(model, cp, jdk, &classes);
         let _ = model.load(cp, jdk, crate::generate::ops::ENUM_STAND_IN);
-        Ok(Selected {
+        Selected {
             classes,
             skipped,
             explicit,
-        })
-    })?;
+        }
+    };
     if sel.classes.is_empty() {
         bail!(
             "none of the selected classes can be tested (all are private or local): nothing to test"

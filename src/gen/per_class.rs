@@ -29,10 +29,9 @@ use std::time::Duration;
 /// unless the JDK has no jmods); each class's settings are made before the first runs, its
 /// share of what is left of `--time-limit` set when its turn comes.
 pub(super) fn run(args: GenSettings) -> Result<Outcome> {
-    let mut session = crate::strategy::look(&args.run, &args.jars)?;
-    let sel = super::classes::select_classes(&mut session, &args);
-    session.shutdown();
-    let sel = sel?;
+    let sel = crate::strategy::look(&args.run, &args.jars, |model, cp, jdk, feature| {
+        super::classes::select_in(model, cp, jdk, feature, &args)
+    })?;
     let mine = match args.run.shard {
         Some(s) => s.select(&sel.classes),
         None => sel.classes.clone(),
