@@ -4,6 +4,7 @@
 
 use crate::model::{JType, Literal, Prim};
 use crate::sequence::Value;
+use rand::Rng;
 use std::collections::{BTreeMap, HashSet};
 
 #[derive(Debug, Default, Clone)]
@@ -117,6 +118,134 @@ impl LiteralPool {
     }
 }
 
+/// Whole strings of the shapes parsers and escapers branch on (issue 34, item 3): numbers
+/// in every notation Java and its libraries read (radix prefix, exponent, type suffix,
+/// sign alone, negative zero, just past `int` and `long`), escapes, a supplementary
+/// character (a surrogate pair in UTF-16), control characters and quotes.
+const SHAPES: &[&str] = &[
+    "-",
+    "+1",
+    "-0",
+    "0x1F",
+    "0X1f",
+    "#1F",
+    "017",
+    "1e5",
+    "1E-3",
+    "1.0f",
+    "1.5d",
+    "10L",
+    ".5",
+    "1.",
+    "NaN",
+    "-Infinity",
+    "2147483648",
+    "-9223372036854775809",
+    "&#x1F;",
+    "&amp;",
+    "\\u0041",
+    "%s",
+    "\u{1F600}",
+    "\u{0}",
+    "\r\n",
+    "\"",
+    "\\",
+    "\t ",
+    "\u{e9}",
+];
+
+/// Prefixes and suffixes a mutation adds: signs, radix prefixes, exponents and the type
+/// letters of Java's number literals, a supplementary character, a percent sign.
+const PREFIXES: &[&str] = &["-", "+", "0x", "0X", "#", "0", " ", "\\"];
+const SUFFIXES: &[&str] = &[
+    "e5",
+    "E-3",
+    "L",
+    "l",
+    "f",
+    "F",
+    "d",
+    "D",
+    ".0",
+    "%",
+    " ",
+    "\u{1F600}",
+];
+
+/// Single characters a mutation inserts beside the ones the code compared against.
+const SPECIAL_CHARS: &[char] = &[
+    '\u{1F600}',
+    '\t',
+    '\r',
+    '\n',
+    '"',
+    '\\',
+    ',',
+    ';',
+    '\u{e9}',
+    '\0',
+    '-',
+    '.',
+];
+
+/// A mutant of `base` (issue 34, item 3: inputs of the right shape): a character inserted
+/// (one of `chars`, the characters the code compared against, or a special one), one
+/// deleted, the string repeated, its case flipped, a sign/radix prefix or an
+/// exponent/type suffix added, another pool string appended, or a whole string of a known
+/// shape ([`SHAPES`]). Deterministic in `rng`.
+pub fn mutate_string(base: &str, chars: &[u16], others: &[String], rng: &mut impl Rng) -> String {
+    let mut cs: Vec<char> = base.chars().collect();
+    let pick_char = |rng: &mut dyn rand::RngCore| -> char {
+        let own: Vec<char> = chars
+            .iter()
+            .filter_map(|&u| char::from_u32(u as u32))
+            .collect();
+        if !own.is_empty() && rng.random_bool(0.6) {
+            own[rng.random_range(0..own.len())]
+        } else {
+            SPECIAL_CHARS[rng.random_range(0..SPECIAL_CHARS.len())]
+        }
+    };
+    match rng.random_range(0..9u32) {
+        0 | 1 => {
+            let at = rng.random_range(0..=cs.len());
+            let c = pick_char(rng);
+            cs.insert(at, c);
+        }
+        2 if !cs.is_empty() => {
+            let at = rng.random_range(0..cs.len());
+            cs.remove(at);
+        }
+        3 if !cs.is_empty() => {
+            let again = cs.clone();
+            cs.extend(again);
+        }
+        4 if cs.iter().any(|c| c.is_alphabetic()) => {
+            let upper = cs.iter().any(|c| c.is_lowercase());
+            let s: String = cs.iter().collect();
+            return if upper {
+                s.to_uppercase()
+            } else {
+                s.to_lowercase()
+            };
+        }
+        5 => {
+            let p = PREFIXES[rng.random_range(0..PREFIXES.len())];
+            return format!("{p}{base}");
+        }
+        6 => {
+            let x = SUFFIXES[rng.random_range(0..SUFFIXES.len())];
+            return format!("{base}{x}");
+        }
+        7 if !others.is_empty() => {
+            let o = &others[rng.random_range(0..others.len())];
+            return format!("{base}{o}");
+        }
+        _ => return SHAPES[rng.random_range(0..SHAPES.len())].to_string(),
+    }
+    cs.into_iter().collect()
+}
+
 pub enum LiteralChoices<'a> {
     Values(&'a [Value]),
     Strings(&'a [String]),
@@ -160,5 +289,29 @@ mod tests {
         let boxed = p.choices(&JType::class("java.lang.Long")).unwrap();
         assert!((0..boxed.len()).any(|i| boxed.get(i) == Value::Long(300)));
         assert!(p.choices(&JType::object()).is_none());
+    }
+
+    #[test]
+    fn mutants_take_the_shapes_parsers_branch_on() {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let others = vec!["abc".to_string()];
+        let mutants: Vec<String> = (0..400)
+            .map(|_| mutate_string("10", &[b';' as u16], &others, &mut rng))
+            .collect();
+        let has = |f: &dyn Fn(&str) -> bool| mutants.iter().any(|m| f(m));
+        // a compared-against character inserted, one deleted, repeated, prefixes, suffixes
+        assert!(has(&|m| m.contains(';')), "{mutants:?}");
+        assert!(has(&|m| m == "1" || m == "0"));
+        assert!(has(&|m| m == "1010"));
+        assert!(has(&|m| m == "0x10" || m == "-10"));
+        assert!(has(&|m| m == "10e5" || m == "10L"));
+        assert!(has(&|m| m == "10abc"));
+        // whole shapes: a supplementary character (a surrogate pair in Java), a radix literal
+        assert!(has(&|m| m.chars().any(|c| c as u32 > 0xFFFF)));
+        assert!(has(&|m| m == "0x1F"));
+        // case: a string with letters flips
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        assert!((0..200).any(|_| mutate_string("abC", &[], &[], &mut rng) == "ABC"));
     }
 }

@@ -2010,3 +2010,27 @@ fn enum_ordinals_are_not_asserted() {
         .collect();
     assert!(observed.is_empty(), "{observed:#?}");
 }
+
+#[test]
+fn strings_of_the_shapes_parsers_branch_on_are_generated() {
+    // shapes.Tokens.kind(String) branches on a supplementary character, a number past int's
+    // range, a hex number and a real one, none of them a constant of the class: the pool's
+    // strings ("", "?", "hi!", "10", ...) reach 10 of its 16 branches; their mutants (issue
+    // 34, item 3) reach the others. The written suite is compiled and run here, and pins each
+    // kind by its returned value.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, stats) = gen_one_class(d.path(), "shapes.Tokens", "3000");
+    let covered = stats["coverage"]["suite"]["branches_covered"]
+        .as_u64()
+        .unwrap();
+    assert!(covered >= 14, "{covered}/16 branches\n{text}");
+    let run = compile_and_run_junit4(&out, subjects().to_str().unwrap());
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+    let src = java_sources(&out);
+    for kind in ["astral", "wide", "hex", "real", "word", "int"] {
+        assert!(
+            src.contains(&format!("\"{kind}\"")),
+            "no test pins {kind}:\n{src}"
+        );
+    }
+}

@@ -19,6 +19,10 @@ const CLASS_UNCOVERED_CAP: u32 = 200;
 /// Chance that a literal argument of an operation with a comparison pool comes from it.
 const OP_LITERAL_P: f64 = 0.5;
 
+/// Chance that a String literal is a mutant of a pool string (`literals::mutate_string`)
+/// rather than the pool string itself.
+const STRING_MUTANT_P: f64 = 0.25;
+
 impl<'a> Generator<'a> {
     /// Each class's weight in the choice of the next operation, from the coverage so far
     /// (once per batch): 1 + a tenth of the uncovered branches of the methods its operations
@@ -367,7 +371,15 @@ impl<'a> Generator<'a> {
             if ch.is_empty() {
                 return None;
             }
-            ch.get(self.rng.random_range(0..ch.len()))
+            let v = ch.get(self.rng.random_range(0..ch.len()));
+            match v {
+                Value::Str(base)
+                    if self.compares() && self.shape_rng.random_bool(STRING_MUTANT_P) =>
+                {
+                    Value::Str(self.string_mutant(&base))
+                }
+                v => v,
+            }
         };
         b.seq.stmts.push(Stmt::Lit {
             ty: need_ty,
@@ -375,6 +387,47 @@ impl<'a> Generator<'a> {
         });
         b.tids.push(Some(need));
         Some(b.seq.len() as u32 - 1)
+    }
+
+    /// Whether the operation whose arguments are being picked compared values in its code
+    /// (it has a comparison pool): only its String arguments are mutated. Why not every
+    /// String: a String that is only stored or hashed (a list's element) branches on no
+    /// shape, and changing it moves the rest of the run for nothing (measured on the
+    /// corpus: `java.util.LinkedList`'s run took another way and lost 11 branches).
+    fn compares(&self) -> bool {
+        self.building
+            .and_then(|op| self.op_literals.get(op as usize))
+            .is_some_and(|p| p.is_some())
+    }
+
+    /// A mutant of `base` (`literals::mutate_string`): characters inserted come from what the
+    /// operation being built compared against, and what the run's classes compared against.
+    fn string_mutant(&mut self, base: &str) -> String {
+        let char_ty = JType::Prim(crate::model::Prim::Char);
+        let mut chars: Vec<u16> = Vec::new();
+        let own = self
+            .building
+            .and_then(|op| self.op_literals.get(op as usize))
+            .and_then(|p| p.as_deref());
+        for pool in own.into_iter().chain(std::iter::once(&self.literals)) {
+            if let Some(ch) = pool.choices(&char_ty) {
+                for i in 0..ch.len() {
+                    if let Value::Char(c) = ch.get(i) {
+                        chars.push(c);
+                    }
+                }
+            }
+        }
+        let strings: Vec<String> = match self.literals.choices(&JType::string()) {
+            Some(ch) => (0..ch.len().min(64))
+                .filter_map(|i| match ch.get(i) {
+                    Value::Str(s) => Some(s),
+                    _ => None,
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        crate::generate::literals::mutate_string(base, &chars, &strings, &mut self.shape_rng)
     }
 
     /// An array of 0 to 3 elements of type `elem` appended to `b` (no arrays nested deeper

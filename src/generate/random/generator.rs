@@ -87,6 +87,10 @@ pub struct Generator<'a> {
     pub(super) model: &'a Model,
     pub cfg: GenConfig,
     pub(super) rng: ChaCha8Rng,
+    /// The stream of String mutants (`assemble::string_mutant`): apart from `rng`, so that
+    /// mutating a String literal changes that literal and not every later choice of the
+    /// run (a run's other values and operations stay the ones `--seed` gave before).
+    pub(super) shape_rng: ChaCha8Rng,
     pub literals: LiteralPool,
     pub(super) types: Vec<JType>,
     pub(super) type_ids: HashMap<JType, TypeId>,
@@ -173,6 +177,7 @@ impl<'a> Generator<'a> {
             ops,
             model,
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
+            shape_rng: ChaCha8Rng::seed_from_u64(cfg.seed ^ 0x5348_4150_4553),
             cfg,
             literals,
             types: Vec::new(),
