@@ -166,6 +166,7 @@ impl Strategy for Gen {
         let instrument = instrument_start.elapsed();
         let earlier = read_earlier(&mut out, &ops, &sel.classes);
         let sizing = sizing_ops(&mut session, &ops)?;
+        ops.field_use = field_use(&mut session, &ops)?;
         let mut pool = session.take_pool()?;
         let run = GenRun {
             args: &args,
@@ -497,6 +498,36 @@ fn sizing_ops(session: &mut Session, ops: &OpSet) -> anyhow::Result<Vec<crate::s
                 .or_else(|| jdk.class_bytes(n).ok().flatten())
         };
         Ok(crate::generate::sizing::sizing_ops(&ops.table, &mut bytes))
+    })
+}
+
+/// The fields each instance method of the run reads and writes, read from the bytecode of
+/// the class path and the JDK (`instrument::fields`): the observers asserted after a call
+/// are those that read what it wrote (`generate::finish`).
+fn field_use(
+    session: &mut Session,
+    ops: &OpSet,
+) -> anyhow::Result<
+    std::collections::HashMap<crate::sequence::OpId, crate::instrument::fields::FieldUse>,
+> {
+    session.with_classes(|_, cp, jdk| {
+        let mut bytes = |n: &str| {
+            cp.find(n)
+                .ok()
+                .flatten()
+                .or_else(|| jdk.class_bytes(n).ok().flatten())
+        };
+        let mut fields = crate::instrument::fields::Fields::default();
+        let mut out = std::collections::HashMap::new();
+        for (id, op) in ops.table.iter() {
+            if op.kind == crate::sequence::OpKind::Method {
+                let u = fields.of(&op.class, &op.name, &op.descriptor, &mut bytes);
+                if !u.reads.is_empty() || !u.writes.is_empty() {
+                    out.insert(id, u);
+                }
+            }
+        }
+        Ok(out)
     })
 }
 

@@ -351,6 +351,8 @@ pub(crate) struct ClassFile<'a> {
     pub(crate) cp: ConstPool,
     pub(crate) access: u16,
     pub(crate) this_class: u16,
+    /// Constant-pool index of the super class (0 for `java.lang.Object`).
+    pub(crate) super_class: u16,
     pub(crate) middle: &'a [u8],
     pub(crate) fields: &'a [u8],
     pub(crate) methods: Vec<Member<'a>>,
@@ -377,7 +379,7 @@ pub(crate) fn parse_class(bytes: &[u8]) -> Result<ClassFile<'_>> {
     let mid_start = r.pos;
     let access = r.u2()?;
     let this_class = r.u2()?;
-    let _super = r.u2()?;
+    let super_class = r.u2()?;
     let n_if = r.u2()? as usize;
     r.bytes(n_if * 2)?;
     let middle = &bytes[mid_start..r.pos];
@@ -397,6 +399,7 @@ pub(crate) fn parse_class(bytes: &[u8]) -> Result<ClassFile<'_>> {
         cp,
         access,
         this_class,
+        super_class,
         middle,
         fields,
         methods,

@@ -35,6 +35,7 @@ pub mod access;
 mod classfile;
 pub mod clock;
 mod code;
+pub mod fields;
 mod frames;
 pub mod sizes;
 pub mod trace;

@@ -2034,3 +2034,31 @@ fn strings_of_the_shapes_parsers_branch_on_are_generated() {
         );
     }
 }
+
+#[test]
+fn after_a_call_the_getters_that_read_what_it_wrote_are_asserted() {
+    // observe.Settings has thirteen getters before getZone() by name; setZone(z) writes the
+    // field only getZone() reads (through a private helper). A test of setZone asserts
+    // getZone() first (before: getA() .. getL(), the first twelve by name, never getZone()).
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, _) = gen_one_class(d.path(), "observe.Settings", "500");
+    let src = java_sources(&out);
+    let tests: Vec<&str> = src
+        .split("@Test")
+        .filter(|t| t.contains(".setZone("))
+        .collect();
+    assert!(!tests.is_empty(), "no test of setZone:\n{text}\n{src}");
+    for t in &tests {
+        let after = &t[t.rfind(".setZone(").unwrap()..];
+        assert!(after.contains(".getZone()"), "getZone() not asserted:\n{t}");
+        // the getters it cannot change come after it (they pin that it did not)
+        if let Some(a) = after.find(".getA()") {
+            assert!(
+                after.find(".getZone()").unwrap() < a,
+                "getZone() after getA():\n{t}"
+            );
+        }
+    }
+    let run = compile_and_run_junit4(&out, subjects().to_str().unwrap());
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+}

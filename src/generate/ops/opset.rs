@@ -36,6 +36,10 @@ pub struct OpSet {
     /// `--test-package`: the package of every test, when given (else each test is in its class
     /// under test's package, see [`crate::emit::suite::test_package`]).
     pub test_package: Option<String>,
+    /// The fields each method reads and writes (`instrument::fields`), for the methods of
+    /// the classes under test and the observers; filled by the command before generation,
+    /// empty when it does not (the observers are then taken in name order).
+    pub field_use: HashMap<OpId, crate::instrument::fields::FieldUse>,
 }
 
 impl OpSet {

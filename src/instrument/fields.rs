@@ -1,0 +1,219 @@
+//! Which fields a method reads and writes, read from its bytecode: its own `getfield` /
+//! `putfield` (and `getstatic` / `putstatic`), and those of the methods of the same class it
+//! calls (private helpers, `this.setX(..)`), transitively up to [`MAX_DEPTH`]. Why: after a
+//! test's last call, the observers worth asserting are the ones that read what that call
+//! wrote (`withQuoteMode(NON_NUMERIC)` is checked by `getQuoteMode()`, not by the first
+//! twelve getters by name; issue 33, item 4). It lives in the instrumenter because that is
+//! the reader that decodes bytecode.
+
+use super::classfile::parse_class;
+use std::collections::{BTreeSet, HashMap};
+
+/// How deep calls into the same class are followed.
+const MAX_DEPTH: u32 = 3;
+
+/// A method: owner (internal name), name, descriptor.
+type MethodKey = (String, String, String);
+
+/// The fields (as `owner.name`, internal owner name) a method reads and writes.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct FieldUse {
+    pub reads: BTreeSet<String>,
+    pub writes: BTreeSet<String>,
+}
+
+impl FieldUse {
+    /// Whether this (an observer) reads a field `call` writes.
+    pub fn reads_what(&self, call: &FieldUse) -> bool {
+        self.reads.iter().any(|f| call.writes.contains(f))
+    }
+}
+
+/// A method body's own field accesses and its calls into its own class.
+#[derive(Default, Clone)]
+struct Direct {
+    uses: FieldUse,
+    calls: Vec<MethodKey>,
+}
+
+/// A class file's methods and its super class (internal name).
+struct Class {
+    methods: HashMap<(String, String), Direct>,
+    super_class: Option<String>,
+}
+
+/// The methods of the classes read so far; reads each class file once.
+#[derive(Default)]
+pub struct Fields {
+    classes: HashMap<String, Option<Class>>,
+    memo: HashMap<MethodKey, FieldUse>,
+}
+
+impl Fields {
+    /// The fields `owner.name desc` (binary or internal class name) reads and writes, with
+    /// those of the methods of its class it calls; empty when the class file cannot be read.
+    /// `bytes` finds a class file by binary name (dots).
+    pub fn of(
+        &mut self,
+        owner: &str,
+        name: &str,
+        desc: &str,
+        bytes: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+    ) -> FieldUse {
+        self.collect(&owner.replace('.', "/"), name, desc, bytes, 0)
+    }
+
+    fn collect(
+        &mut self,
+        owner: &str,
+        name: &str,
+        desc: &str,
+        bytes: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+        depth: u32,
+    ) -> FieldUse {
+        let key = (owner.to_string(), name.to_string(), desc.to_string());
+        if let Some(u) = self.memo.get(&key) {
+            return u.clone();
+        }
+        let Some(direct) = self.direct(owner, name, desc, bytes) else {
+            return FieldUse::default();
+        };
+        // in progress (a recursive call): what the body itself does
+        self.memo.insert(key.clone(), direct.uses.clone());
+        let mut uses = direct.uses;
+        if depth < MAX_DEPTH {
+            for (o, n, d) in &direct.calls {
+                let callee = self.collect(o, n, d, bytes, depth + 1);
+                uses.reads.extend(callee.reads);
+                uses.writes.extend(callee.writes);
+            }
+        }
+        if depth == 0 {
+            self.memo.insert(key, uses.clone());
+        } else {
+            // a shallower caller's reading stops earlier: not remembered
+            self.memo.remove(&key);
+        }
+        uses
+    }
+
+    fn direct(
+        &mut self,
+        owner: &str,
+        name: &str,
+        desc: &str,
+        bytes: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+    ) -> Option<Direct> {
+        // an inherited method's body is in a super class
+        let mut owner = owner.to_string();
+        for _ in 0..16 {
+            let class = self
+                .classes
+                .entry(owner.clone())
+                .or_insert_with(|| bytes(&owner.replace('/', ".")).and_then(|b| read_class(&b)))
+                .as_ref()?;
+            if let Some(d) = class.methods.get(&(name.to_string(), desc.to_string())) {
+                return Some(d.clone());
+            }
+            owner = class.super_class.clone()?;
+        }
+        None
+    }
+}
+
+/// Each method of a class file: its field accesses and its calls into the same class.
+fn read_class(bytes: &[u8]) -> Option<Class> {
+    let cf = parse_class(bytes).ok()?;
+    let this = cf.cp.class_name_at(cf.this_class).ok()?.to_string();
+    let super_class = match cf.super_class {
+        0 => None,
+        i => Some(cf.cp.class_name_at(i).ok()?.to_string()),
+    };
+    let mut out = HashMap::new();
+    for m in &cf.methods {
+        let mut d = Direct::default();
+        let code = m
+            .attrs
+            .iter()
+            .find(|a| cf.cp.utf8_at(a.name).is_ok_and(|s| s == "Code"));
+        if let Some(c) = code
+            && let Ok((body, ops)) = super::code::opcodes(c.body)
+        {
+            for &(off, op) in &ops {
+                let at = off as usize + 1;
+                if at + 2 > body.len() {
+                    continue;
+                }
+                let idx = u16::from_be_bytes([body[at], body[at + 1]]);
+                match op {
+                    // getstatic, putstatic, getfield, putfield
+                    0xb2..=0xb5 => {
+                        if let Some((o, n, _)) = cf.cp.ref_at(idx) {
+                            let f = format!("{o}.{n}");
+                            if op == 0xb3 || op == 0xb5 {
+                                d.uses.writes.insert(f);
+                            } else {
+                                d.uses.reads.insert(f);
+                            }
+                        }
+                    }
+                    // invokevirtual, invokespecial, invokestatic into this class
+                    0xb6..=0xb8 => {
+                        if let Some((o, n, ds)) = cf.cp.ref_at(idx)
+                            && o == this
+                            && n != "<init>"
+                        {
+                            d.calls.push((o.to_string(), n.to_string(), ds.to_string()));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out.insert(
+            (
+                cf.cp.utf8_at(m.name).ok()?.to_string(),
+                cf.cp.utf8_at(m.desc).ok()?.to_string(),
+            ),
+            d,
+        );
+    }
+    Some(Class {
+        methods: out,
+        super_class,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_setter_writes_through_its_private_helper_and_a_getter_reads() {
+        // a JDK class, read from the running JDK's jmods
+        let home = crate::runner::java::find_java(None).unwrap().home;
+        let mut jmods = crate::model::classpath::JmodClasses::open(&home)
+            .unwrap()
+            .expect("the JDK has jmods");
+        use crate::model::classpath::JdkClasses;
+        let mut bytes = |n: &str| jmods.class_bytes(n).ok().flatten();
+        let mut f = Fields::default();
+        // ArrayList.add(Object) writes size (in its private helper add(Object, Object[], int))
+        let add = f.of(
+            "java.util.ArrayList",
+            "add",
+            "(Ljava/lang/Object;)Z",
+            &mut bytes,
+        );
+        assert!(add.writes.contains("java/util/ArrayList.size"), "{add:?}");
+        let size = f.of("java.util.ArrayList", "size", "()I", &mut bytes);
+        assert!(size.reads_what(&add), "{size:?}");
+        let empty = f.of("java.util.ArrayList", "isEmpty", "()Z", &mut bytes);
+        assert!(empty.reads_what(&add));
+        // an inherited method's body is found in the super class
+        let hash = f.of("java.util.ArrayList", "hashCode", "()I", &mut bytes);
+        assert!(!hash.reads.is_empty(), "{hash:?}");
+        // an unknown class: nothing known
+        assert_eq!(f.of("no.Such", "m", "()V", &mut bytes), FieldUse::default());
+    }
+}
