@@ -123,7 +123,8 @@ pub struct Report {
 pub struct LeftOutCalls {
     /// Printed to System.out/System.err.
     pub prints_to_console: u64,
-    /// Closed System.in/out/err, set a system property, the default locale or time zone.
+    /// Closed System.in/out/err, set a system property, the default locale or time zone, or
+    /// left a static setting of the code under test changed.
     pub changes_global_state: u64,
 }
 
@@ -560,7 +561,7 @@ impl Report {
         }
         writeln!(
             out,
-            "left out of the tests: {} calls that printed to System.out/System.err, {} that changed state the whole JVM shares (closed a console stream, set a system property, the default locale or time zone)",
+            "left out of the tests: {} calls that printed to System.out/System.err, {} that changed state the whole JVM shares (closed a console stream, set a system property, the default locale or time zone, or left a static setting changed)",
             l.prints_to_console, l.changes_global_state
         )
     }
