@@ -2088,11 +2088,7 @@ fn a_test_never_leaves_static_settings_for_the_tests_after_it() {
     let all = java_sources(&out);
     for t in all.split("@Test").skip(1) {
         let body = &t[..t.find("\n    }").unwrap_or(t.len())];
-        let last_call = body
-            .lines()
-            .filter(|l| l.contains("Flags."))
-            .last()
-            .unwrap_or("");
+        let last_call = body.lines().rfind(|l| l.contains("Flags.")).unwrap_or("");
         for setter in ["Flags.verbose()", "Flags.named(", "Flags.level("] {
             assert!(
                 !last_call.contains(setter),
