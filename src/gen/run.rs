@@ -165,8 +165,8 @@ impl Strategy for Gen {
         let traced = traced_setup(&mut session, &sel.classes, solver.as_ref())?;
         let instrument = instrument_start.elapsed();
         let earlier = read_earlier(&mut out, &ops, &sel.classes);
-        let sizing = sizing_ops(&mut session, &ops)?;
-        ops.field_use = field_use(&mut session, &ops)?;
+        let (sizing, field_use) = bytecode_facts(&mut session, &ops)?;
+        ops.field_use = field_use;
         let mut pool = session.take_pool()?;
         let run = GenRun {
             args: &args,
@@ -487,29 +487,17 @@ fn operations(
     Ok(ops)
 }
 
-/// The operations whose numbers size an allocation, read from the bytecode of the class
-/// path and the JDK (see `generate::sizing`).
-fn sizing_ops(session: &mut Session, ops: &OpSet) -> anyhow::Result<Vec<crate::sequence::OpId>> {
-    session.with_classes(|_, cp, jdk| {
-        let mut bytes = |n: &str| {
-            cp.find(n)
-                .ok()
-                .flatten()
-                .or_else(|| jdk.class_bytes(n).ok().flatten())
-        };
-        Ok(crate::generate::sizing::sizing_ops(&ops.table, &mut bytes))
-    })
-}
-
-/// The fields each instance method of the run reads and writes, read from the bytecode of
-/// the class path and the JDK (`instrument::fields`): the observers asserted after a call
-/// are those that read what it wrote (`generate::finish`).
-fn field_use(
+/// What the bytecode of the class path and the JDK says of the run's operations, in one
+/// reading: the operations whose numbers size an allocation (`generate::sizing`), and the
+/// fields each instance method reads and writes (`instrument::fields`: the observers asserted
+/// after a call are those that read what it wrote, `generate::finish`).
+fn bytecode_facts(
     session: &mut Session,
     ops: &OpSet,
-) -> anyhow::Result<
+) -> anyhow::Result<(
+    Vec<crate::sequence::OpId>,
     std::collections::HashMap<crate::sequence::OpId, crate::instrument::fields::FieldUse>,
-> {
+)> {
     session.with_classes(|_, cp, jdk| {
         let mut bytes = |n: &str| {
             cp.find(n)
@@ -517,17 +505,18 @@ fn field_use(
                 .flatten()
                 .or_else(|| jdk.class_bytes(n).ok().flatten())
         };
+        let sizing = crate::generate::sizing::sizing_ops(&ops.table, &mut bytes);
         let mut fields = crate::instrument::fields::Fields::default();
-        let mut out = std::collections::HashMap::new();
+        let mut uses = std::collections::HashMap::new();
         for (id, op) in ops.table.iter() {
             if op.kind == crate::sequence::OpKind::Method {
                 let u = fields.of(&op.class, &op.name, &op.descriptor, &mut bytes);
                 if !u.reads.is_empty() || !u.writes.is_empty() {
-                    out.insert(id, u);
+                    uses.insert(id, u);
                 }
             }
         }
-        Ok(out)
+        Ok((sizing, uses))
     })
 }
 

@@ -1565,6 +1565,27 @@ fn no_error_test_but_set_aside(class: &str, limit: &str, cause: &str) {
     set_aside_and_said(&stats, &text, cause);
 }
 
+/// `gen` on `class` in `dir` (seed 1, `limit` sequences, one worker), as [`gen_from`].
+fn gen_alone(
+    dir: &Path,
+    class: &str,
+    limit: &str,
+) -> (std::path::PathBuf, String, serde_json::Value) {
+    gen_from(
+        dir,
+        &[
+            "--class",
+            class,
+            "--generated-limit",
+            limit,
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+        ],
+    )
+}
+
 /// `gen` on `class` in `dir` (seed 1, `limit` sequences), as [`gen_from`].
 fn gen_one_class(
     dir: &Path,
@@ -1810,19 +1831,7 @@ fn calls_that_change_what_the_whole_jvm_shares_are_never_written() {
     // its build runs after it (a closed System.out silences the build's report). The worker
     // reports such calls (and puts the state back); none is written, and they are counted.
     let d = tempfile::tempdir().unwrap();
-    let (out, text, stats) = gen_from(
-        d.path(),
-        &[
-            "--class",
-            "gs.JvmWide",
-            "--generated-limit",
-            "1500",
-            "--seed",
-            "1",
-            "--workers",
-            "1",
-        ],
-    );
+    let (out, text, stats) = gen_alone(d.path(), "gs.JvmWide", "1500");
     let all = java_sources(&out);
     for call in [
         ".closeConsole()",
@@ -2072,19 +2081,7 @@ fn a_test_never_leaves_static_settings_for_the_tests_after_it() {
     // level(..) without make(); they are counted with the calls that change what the whole
     // JVM shares. cached(..) fills a cache when it finds it empty: it is tested.
     let d = tempfile::tempdir().unwrap();
-    let (out, text, stats) = gen_from(
-        d.path(),
-        &[
-            "--class",
-            "gs.Flags",
-            "--generated-limit",
-            "1500",
-            "--seed",
-            "1",
-            "--workers",
-            "1",
-        ],
-    );
+    let (out, text, stats) = gen_alone(d.path(), "gs.Flags", "1500");
     let all = java_sources(&out);
     for t in all.split("@Test").skip(1) {
         let body = &t[..t.find("\n    }").unwrap_or(t.len())];
