@@ -20,10 +20,8 @@ pub const PRINTS_TO_CONSOLE: &str = "jforge.PrintsToConsole";
 
 /// Pseudo-exception the worker reports, when [`CONSOLE_PROPERTY`] is `quiet`, for a call that
 /// changed state the whole JVM shares: closed System.in/out/err, set or cleared a system
-/// property, changed the default locale or time zone (the worker puts it back); or, at the
-/// last statement that ran, a sequence that left a static setting of the code under test
-/// changed (the worker's `StaticState`). A test making that call would change the JVM of
-/// every test its build runs after it: never written.
+/// property, changed the default locale or time zone (the worker puts it back). A test making
+/// that call would change the JVM of every test its build runs after it: never written.
 pub const CHANGES_GLOBAL_STATE: &str = "jforge.ChangesGlobalState";
 
 /// The worker's system property that turns on [`PRINTS_TO_CONSOLE`] and

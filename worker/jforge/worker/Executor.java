@@ -92,10 +92,6 @@ final class Executor {
     private final Exhaustive exhaustive;
     private final ClassLoader loader;
     private final Blame blame;
-    /** Static fields of the code under test a sequence leaves changed (gen's workers). */
-    private final StaticState statics = new StaticState();
-    /** The last statement runStatements ran (-1: none). */
-    private int lastRan = -1;
     /** What a call of the sequence threw, and which statement (-1: none). */
     private Throwable thrown;
     private int thrownAt = -1;
@@ -197,18 +193,8 @@ final class Executor {
         thrownAt = -1;
         try {
             long t0 = CallProfile.ON ? System.nanoTime() : 0;
-            boolean watchStatics = QUIET_CONSOLE && (mode == MODE_GENERATE || mode == MODE_OBSERVE);
-            if (watchStatics) {
-                statics.before(registry, stmts, n);
-            }
             boolean ok = runStatements(n);
             tracing.stop();
-            if (watchStatics) {
-                String changed = statics.after();
-                if (changed != null && lastRan >= 0) {
-                    ok = flagLast(n, changed);
-                }
-            }
             long t1 = CallProfile.ON ? System.nanoTime() : 0;
             afterStatements(ok, n, mode, ncv, nobs);
             blameThrown(n);
@@ -327,29 +313,6 @@ final class Executor {
      * Statement i ran past the call limit, was interrupted and ended: its outcome is a
      * timeout whatever it returned or threw (the worker goes on); returns false.
      */
-    /**
-     * The sequence left static state changed (StaticState): the outcome of the last statement
-     * that ran becomes jforge.ChangesGlobalState, so that the sequence is no test; the
-     * statements after it did not run. Returns false.
-     */
-    private boolean flagLast(int n, String why) {
-        int i = lastRan;
-        Buf outc = outcomes.outc;
-        outc.n = outAt[i];
-        outcomes.forgetClassesFrom(classesAt[i]);
-        if (thrownAt == i) {
-            thrown = null;
-            thrownAt = -1;
-        }
-        flagged(i, GlobalState.CHANGES_GLOBAL_STATE, why);
-        for (int j = i + 1; j < n; j++) {
-            vals[j] = null;
-            outc.u8(O_NOTRUN);
-        }
-        progress.record(outc, outAt[i], n);
-        return false;
-    }
-
     private boolean timedOut(int i, int before) {
         outcomes.outc.n = before;
         outcomes.forgetClassesFrom(classesAt[i]);
@@ -465,9 +428,7 @@ final class Executor {
             return false;
         }
         boolean checkArgs = generating && !hungClasses.isEmpty() && n > 0 && stmts[n - 1].kind == STMT_CALL;
-        lastRan = -1;
         for (int i = 0; i < n; i++) {
-            lastRan = i;
             int before = outc.n;
             outAt[i] = before;
             classesAt[i] = outcomes.classCount();

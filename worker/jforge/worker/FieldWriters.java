@@ -32,9 +32,6 @@ final class FieldWriters {
         String key;
         final HashSet<String> writes = new HashSet<>();
         final HashSet<String> calls = new HashSet<>();
-        /** Static fields of its class it writes (PUTSTATIC) and reads (GETSTATIC). */
-        final HashSet<String> staticWrites = new HashSet<>();
-        final HashSet<String> staticReads = new HashSet<>();
     }
 
     /** Class name -> its methods (empty when the class file cannot be read). */
@@ -80,27 +77,6 @@ final class FieldWriters {
             }
         }
         return false;
-    }
-
-    /**
-     * The static fields of c that a method other than the static initializer sets without
-     * reading them itself: state a call leaves for the calls after it (a builder's static
-     * settings, a registered default), as opposed to a cache a method fills when it finds it
-     * empty (read, then written: {@code if (cache == null) cache = ...}) or a counter.
-     */
-    HashSet<String> settableStatics(Class<?> c) {
-        HashSet<String> r = new HashSet<>();
-        for (Meth m : methods(c)) {
-            if (m.key.startsWith("<clinit>")) {
-                continue;
-            }
-            for (String f : m.staticWrites) {
-                if (!m.staticReads.contains(f)) {
-                    r.add(f);
-                }
-            }
-        }
-        return r;
     }
 
     /** The methods of c that write field name, directly or by calling one that does. */
@@ -286,23 +262,18 @@ final class FieldWriters {
         }
     }
 
-    /**
-     * Walks the instructions of code: PUTFIELDs of self's fields, GETSTATIC/PUTSTATIC of its
-     * static fields, calls of self's methods.
-     */
+    /** Walks the instructions of code: PUTFIELDs of self's fields, calls of self's methods. */
     private static void scan(byte[] code, Pool p, String self, Meth m) {
         int pc = 0;
         while (pc < code.length) {
             int op = code[pc] & 0xFF;
-            if (op >= 0xB2 && op <= 0xB8) {
+            if (op == 0xB5 || (op >= 0xB6 && op <= 0xB8)) {
                 int ref = ((code[pc + 1] & 0xFF) << 8) | (code[pc + 2] & 0xFF);
                 if (p.owner(ref).equals(self)) {
-                    switch (op) {
-                        case 0xB2 -> m.staticReads.add(p.name(ref));
-                        case 0xB3 -> m.staticWrites.add(p.name(ref));
-                        case 0xB4 -> { }
-                        case 0xB5 -> m.writes.add(p.name(ref));
-                        default -> m.calls.add(p.name(ref) + p.desc(ref));
+                    if (op == 0xB5) {
+                        m.writes.add(p.name(ref));
+                    } else {
+                        m.calls.add(p.name(ref) + p.desc(ref));
                     }
                 }
             }
