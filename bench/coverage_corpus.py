@@ -476,7 +476,8 @@ def main():
                     help="only this class (binary or simple name; repeatable)")
     ap.add_argument("--corpus", default=DEFAULT_CORPUS, help="the corpus file (default bench/corpus.tsv)")
     ap.add_argument("--jforge", metavar="PATH",
-                    help="jforge binary (default $JFORGE, else target/release/jforge, built if missing)")
+                    help="jforge binary (default $JFORGE, else $CARGO_TARGET_DIR (or target)/release/jforge, "
+                         "built if missing)")
     ap.add_argument("--jobs", type=int, default=2, help="classes run at once (default 2)")
     ap.add_argument("--workers", type=int, default=1,
                     help="jforge gen --workers per class (default 1, the floors' setting: with 2, five "
@@ -504,7 +505,9 @@ def main():
         if not os.path.exists(jar):
             sys.exit(f"{jar} is missing (apt-get install -y junit4 junit5)")
 
-    jforge = a.jforge or os.environ.get("JFORGE") or os.path.join(ROOT, "target", "release", "jforge")
+    # cargo's own output folder: $CARGO_TARGET_DIR when set (a shared build folder), else target/
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+    jforge = a.jforge or os.environ.get("JFORGE") or os.path.join(target, "release", "jforge")
     if not a.jforge and not os.environ.get("JFORGE") and not os.path.exists(jforge):
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     jforge = os.path.abspath(jforge)
