@@ -125,19 +125,14 @@ fn culprit_and_owner(
 }
 
 /// The observers asserted on the value statement `stmt` returned (at most
-/// [`MAX_OBSERVERS`], in name order). On the receiver of the last call (`changed_by`, that
-/// call), those that read a field the calls on it write (`instrument::fields`, read from
+/// [`MAX_OBSERVERS`], in name order). On the receiver of the last call (`receiver`), those
+/// that read a field the calls on it write (`instrument::fields`, read from
 /// the bytecode) come first, then the others: `setZone(z)` is checked by `getZone()` even
 /// when twelve getters come before it by name (issue 33, item 4). Why the others stay
 /// (up to the cap): a getter the call should not change pins that it did not (a regression
 /// that writes the wrong field), and observers' own code is covered by the suite (keeping
 /// only the related ones cost java.util.TreeMap 6 branches of the corpus).
-fn observer_calls(
-    ops: &OpSet,
-    seq: &Sequence,
-    stmt: u32,
-    changed_by: Option<OpId>,
-) -> Vec<(u32, OpId)> {
+fn observer_calls(ops: &OpSet, seq: &Sequence, stmt: u32, receiver: bool) -> Vec<(u32, OpId)> {
     let ty = match &seq.stmts[stmt as usize] {
         Stmt::Call { op, .. } => ops.table.get(*op).ret.clone(),
         _ => None,
@@ -151,7 +146,7 @@ fn observer_calls(
         .copied()
         .filter(|&o| ops.observable(seq, o))
         .collect();
-    if changed_by.is_some() {
+    if receiver {
         let written = writes_on(ops, seq, stmt);
         // stable: each group keeps name order
         chosen.sort_by_key(|o| !ops.field_use.get(o).is_some_and(|u| u.reads_what(&written)));
@@ -165,15 +160,15 @@ fn observer_calls(
 
 /// The fields the calls on the value of statement `recv` write (as far as the bytecode
 /// says): a test ending in a getter after `setZone(z)` is about what `setZone` wrote.
-fn writes_on(ops: &OpSet, seq: &Sequence, recv: u32) -> crate::instrument::fields::FieldUse {
-    let mut all = crate::instrument::fields::FieldUse::default();
+fn writes_on(ops: &OpSet, seq: &Sequence, recv: u32) -> std::collections::BTreeSet<String> {
+    let mut all = std::collections::BTreeSet::new();
     for st in &seq.stmts {
         if let Stmt::Call { op, args } = st
             && ops.table.get(*op).has_receiver()
             && args.first() == Some(&recv)
             && let Some(u) = ops.field_use.get(op)
         {
-            all.writes.extend(u.writes.iter().cloned());
+            all.extend(u.writes.iter().cloned());
         }
     }
     all
@@ -488,13 +483,9 @@ fn observe(
             let mut observers = Vec::new();
             if c.ending == CandEnding::Normal {
                 let last = seq.len() as u32 - 1;
-                observers.extend(observer_calls(ops, seq, last, None));
+                observers.extend(observer_calls(ops, seq, last, false));
                 if let Some(r) = receiver_of_last(seq, ops) {
-                    let call = match seq.stmts.last() {
-                        Some(Stmt::Call { op, .. }) => Some(*op),
-                        _ => None,
-                    };
-                    observers.extend(observer_calls(ops, seq, r, call));
+                    observers.extend(observer_calls(ops, seq, r, true));
                 }
             }
             ObserveItem {

@@ -1571,19 +1571,19 @@ fn gen_alone(
     class: &str,
     limit: &str,
 ) -> (std::path::PathBuf, String, serde_json::Value) {
-    gen_from(
-        dir,
-        &[
-            "--class",
-            class,
-            "--generated-limit",
-            limit,
-            "--seed",
-            "1",
-            "--workers",
-            "1",
-        ],
-    )
+    gen_class(dir, class, limit, &["--workers", "1"])
+}
+
+/// `gen` on `class` in `dir` (seed 1, `limit` sequences) with `extra`, as [`gen_from`].
+fn gen_class(
+    dir: &Path,
+    class: &str,
+    limit: &str,
+    extra: &[&str],
+) -> (std::path::PathBuf, String, serde_json::Value) {
+    let mut args = vec!["--class", class, "--generated-limit", limit, "--seed", "1"];
+    args.extend_from_slice(extra);
+    gen_from(dir, &args)
 }
 
 /// `gen` on `class` in `dir` (seed 1, `limit` sequences), as [`gen_from`].
@@ -1592,10 +1592,7 @@ fn gen_one_class(
     class: &str,
     limit: &str,
 ) -> (std::path::PathBuf, String, serde_json::Value) {
-    gen_from(
-        dir,
-        &["--class", class, "--generated-limit", limit, "--seed", "1"],
-    )
+    gen_class(dir, class, limit, &[])
 }
 
 /// Some violations were set aside with `cause` (`--stats-json`), and the summary `text`

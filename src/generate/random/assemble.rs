@@ -5,6 +5,7 @@
 use super::candidates::{Component, TypeId};
 use super::generator::{Built, Draft, Generator, Reusable};
 use super::oversized::{sizes, small_size};
+use crate::generate::literals::LiteralChoices;
 use crate::generate::ops::is_literal_type;
 use crate::model::JType;
 use crate::sequence::{OpId, OpKind, Sequence, Stmt, Value};
@@ -418,16 +419,12 @@ impl<'a> Generator<'a> {
                 }
             }
         }
-        let strings: Vec<String> = match self.literals.choices(&JType::string()) {
-            Some(ch) => (0..ch.len().min(64))
-                .filter_map(|i| match ch.get(i) {
-                    Value::Str(s) => Some(s),
-                    _ => None,
-                })
-                .collect(),
-            None => Vec::new(),
+        // borrowed, not copied: this runs for every mutant, in the generator's loop
+        let strings: &[String] = match self.literals.choices(&JType::string()) {
+            Some(LiteralChoices::Strings(s)) => &s[..s.len().min(64)],
+            _ => &[],
         };
-        crate::generate::literals::mutate_string(base, &chars, &strings, &mut self.shape_rng)
+        crate::generate::literals::mutate_string(base, &chars, strings, &mut self.shape_rng)
     }
 
     /// An array of 0 to 3 elements of type `elem` appended to `b` (no arrays nested deeper
