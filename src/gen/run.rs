@@ -165,8 +165,10 @@ impl Strategy for Gen {
         let traced = traced_setup(&mut session, &sel.classes, solver.as_ref())?;
         let instrument = instrument_start.elapsed();
         let earlier = read_earlier(&mut out, &ops, &sel.classes);
-        let (sizing, field_use) = bytecode_facts(&mut session, &ops)?;
-        ops.field_use = field_use;
+        let facts = bytecode_facts(&mut session, &ops)?;
+        ops.field_use = facts.field_use;
+        leave_out_settings(&mut ops, &facts.settings, limits.include.as_ref())?;
+        let sizing = facts.sizing;
         let mut pool = session.take_pool()?;
         let run = GenRun {
             args: &args,
@@ -488,17 +490,21 @@ fn operations(
 }
 
 /// What the bytecode of the class path and the JDK says of the run's operations, in one
-/// reading: the operations whose numbers size an allocation (`generate::sizing`), and the
-/// fields each instance method reads and writes (`instrument::fields`: the observers asserted
-/// after a call are those that read what it wrote, `generate::finish`).
-fn bytecode_facts(
-    session: &mut Session,
-    ops: &OpSet,
-) -> anyhow::Result<(
-    Vec<crate::sequence::OpId>,
-    std::collections::HashMap<crate::sequence::OpId, crate::instrument::fields::FieldUse>,
-)> {
-    session.with_classes(|_, cp, jdk| {
+/// reading (see [`bytecode_facts`]).
+struct BytecodeFacts {
+    /// The operations whose numbers size an allocation (`generate::sizing`).
+    sizing: Vec<crate::sequence::OpId>,
+    /// The fields each instance method reads and writes (`instrument::fields`): the
+    /// observers asserted after a call are those that read what it wrote (`generate::finish`).
+    field_use: HashMap<crate::sequence::OpId, crate::instrument::fields::FieldUse>,
+    /// The operations of the run that set a static field without reading it, with their
+    /// signature as --include-methods matches it.
+    settings: Vec<(crate::sequence::OpId, String)>,
+}
+
+fn bytecode_facts(session: &mut Session, ops: &OpSet) -> anyhow::Result<BytecodeFacts> {
+    use crate::sequence::OpKind;
+    session.with_classes(|model, cp, jdk| {
         let mut bytes = |n: &str| {
             cp.find(n)
                 .ok()
@@ -507,17 +513,69 @@ fn bytecode_facts(
         };
         let sizing = crate::generate::sizing::sizing_ops(&ops.table, &mut bytes);
         let mut fields = crate::instrument::fields::Fields::default();
-        let mut uses = std::collections::HashMap::new();
+        let mut field_use = HashMap::new();
+        let mut settings = Vec::new();
+        let generated: HashSet<_> = ops.primary.iter().chain(&ops.secondary).collect();
         for (id, op) in ops.table.iter() {
-            if op.kind == crate::sequence::OpKind::Method {
-                let u = fields.of(&op.class, &op.name, &op.descriptor, &mut bytes);
-                if !u.reads.is_empty() || !u.writes.is_empty() {
-                    uses.insert(id, u);
+            let kind = op.kind;
+            let called = matches!(
+                kind,
+                OpKind::Method | OpKind::StaticMethod | OpKind::Constructor
+            );
+            if !called || (kind != OpKind::Method && !generated.contains(&id)) {
+                continue;
+            }
+            let u = fields.of(&op.class, &op.name, &op.descriptor, &mut bytes);
+            if generated.contains(&id) && u.settings_written().next().is_some() {
+                let members = if kind == OpKind::Constructor {
+                    model.constructors_of(&op.class)
+                } else {
+                    model.methods_of(&op.class)
+                };
+                if let Some(m) = members
+                    .iter()
+                    .find(|m| m.name == op.name && m.descriptor == op.descriptor)
+                {
+                    let sig = crate::generate::ops::qualified_signature(&op.class, &op.name, m);
+                    settings.push((id, sig));
                 }
             }
+            if kind == OpKind::Method && (!u.reads.is_empty() || !u.writes.is_empty()) {
+                field_use.insert(id, u);
+            }
         }
-        Ok((sizing, uses))
+        Ok(BytecodeFacts {
+            sizing,
+            field_use,
+            settings,
+        })
     })
+}
+
+/// Operations that set a static field without reading it (`OptionBuilder.withDescription(d)`
+/// keeps `d` for whichever `create()` comes next, in any later test of the JVM) are left
+/// out, as static `set*` methods are by name (`SkipReason::GlobalState`): a test calling one
+/// changes what every test after it sees, in the user's build too (Commons CLI under
+/// Surefire). Read from the bytecode, so the rule holds whatever the method is called, and
+/// it is deterministic, unlike watching the fields at run time. --include-methods naming
+/// one keeps it.
+fn leave_out_settings(
+    ops: &mut OpSet,
+    settings: &[(crate::sequence::OpId, String)],
+    include: Option<&Regex>,
+) -> anyhow::Result<()> {
+    for (op, sig) in settings {
+        if !include.is_some_and(|r| r.is_match(sig)) {
+            ops.leave_out(*op, sig.clone(), crate::sequence::SkipReason::GlobalState);
+        }
+    }
+    if ops.primary.is_empty() {
+        bail!(
+            "every member of the selected classes jforge could call sets static state that \
+             later tests would see; name the ones to test with --include-methods"
+        );
+    }
+    Ok(())
 }
 
 /// The default literals plus the constants found in the classes under test.

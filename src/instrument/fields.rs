@@ -20,12 +20,26 @@ type MethodKey = (String, String, String);
 pub struct FieldUse {
     pub reads: BTreeSet<String>,
     pub writes: BTreeSet<String>,
+    /// Those of `reads` and `writes` that are static (`getstatic` / `putstatic`).
+    pub statics: BTreeSet<String>,
 }
 
 impl FieldUse {
     /// Whether this (an observer) reads one of the fields `written`.
     pub fn reads_what(&self, written: &BTreeSet<String>) -> bool {
         self.reads.iter().any(|f| written.contains(f))
+    }
+
+    /// The static fields this sets without reading them: a setting of the whole JVM
+    /// (`OptionBuilder.withDescription(d)` stores `d` for the next `create()`), not a cache
+    /// filled on first use (`if (cache == null) cache = ..` reads it). Compiler-made fields
+    /// (`$assertionsDisabled`, `$SWITCH_TABLE$..`) are not settings.
+    pub fn settings_written(&self) -> impl Iterator<Item = &String> {
+        self.writes.iter().filter(|f| {
+            self.statics.contains(*f)
+                && !self.reads.contains(*f)
+                && !f.rsplit('.').next().is_some_and(|n| n.contains('$'))
+        })
     }
 }
 
@@ -86,6 +100,7 @@ impl Fields {
                 let callee = self.collect(o, n, d, bytes, depth + 1);
                 uses.reads.extend(callee.reads);
                 uses.writes.extend(callee.writes);
+                uses.statics.extend(callee.statics);
             }
         }
         if depth == 0 {
@@ -150,6 +165,9 @@ fn read_class(bytes: &[u8]) -> Option<Class> {
                     0xb2..=0xb5 => {
                         if let Some((o, n, _)) = cf.cp.ref_at(idx) {
                             let f = format!("{o}.{n}");
+                            if op <= 0xb3 {
+                                d.uses.statics.insert(f.clone());
+                            }
                             if op == 0xb3 || op == 0xb5 {
                                 d.uses.writes.insert(f);
                             } else {

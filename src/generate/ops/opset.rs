@@ -43,6 +43,14 @@ pub struct OpSet {
 }
 
 impl OpSet {
+    /// Leaves operation `op` out of generation, listed as `sig` with `reason`; it stays in
+    /// the table, so operation ids keep their meaning.
+    pub fn leave_out(&mut self, op: OpId, sig: String, reason: SkipReason) {
+        self.primary.retain(|&o| o != op);
+        self.secondary.retain(|&o| o != op);
+        self.skipped.push((sig, reason));
+    }
+
     /// The class under test operation `op` belongs to; `None` for helpers and for the view
     /// operations guidance calls on returned objects (`NavigableSet.pollFirst()` after
     /// `keySet()`), whose `owner_class` is the view's interface, not a class under test.
