@@ -244,6 +244,11 @@ pub enum Value {
     /// the component class name (`int`, `java.lang.String`, `java.lang.Object`, ...) and the
     /// elements, each a primitive, String, enum or null value (no nested arrays).
     Array(String, Vec<Value>),
+    /// An array too long or too nested to write out (see `Outcomes.writeDigest` in the
+    /// worker), as observed in `Observe` mode: its class name (`[[Ljava.lang.String;`), its
+    /// length and the hash `java.util.Arrays.deepHashCode` (`Arrays.hashCode` for a
+    /// primitive array) gives it, which a test recomputes. Never a literal of a sequence.
+    Digest(String, u32, i32),
     /// A lambda implementing the functional interface that is the literal's static type
     /// (`Stmt::Lit { ty: Consumer<String>, .. }`): its number of parameters and what its one
     /// abstract method returns. The worker makes it a `java.lang.reflect.Proxy`, the writers

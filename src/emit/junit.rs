@@ -434,6 +434,9 @@ impl MethodWriter<'_> {
         if let Value::Array(component, _) = v {
             return self.array_assertion(expr, ty, component, v);
         }
+        if let Value::Digest(class, len, hash) = v {
+            return digest_assertion(expr, ty, class, *len, *hash);
+        }
         Some(self.scalar_assertion(expr, ty, v))
     }
 
@@ -872,6 +875,28 @@ impl MethodWriter<'_> {
             }
         }
     }
+}
+
+/// `assertEquals(h, java.util.Arrays.deepHashCode(expr)); // 96 elements` for an array too
+/// long or nested to write out (`Value::Digest`; `Arrays.hashCode` for a primitive array):
+/// a change of any element changes the hash. Only where the static type is an array of the
+/// observed kind (a primitive array's own type; any reference array for `deepHashCode`).
+fn digest_assertion(expr: &str, ty: &JType, class: &str, len: u32, hash: i32) -> Option<String> {
+    let JType::Array(elem) = ty else { return None };
+    let primitive = class.len() == 2 && class.starts_with('[');
+    let f = match elem.as_ref() {
+        JType::Prim(p) if primitive && class.ends_with(p.descriptor()) => "hashCode",
+        JType::Prim(_) => return None,
+        _ if !primitive => "deepHashCode",
+        _ => return None,
+    };
+    if len == 0 {
+        return Some(format!("assertEquals(0, {expr}.length);"));
+    }
+    let what = if len == 1 { "element" } else { "elements" };
+    Some(format!(
+        "assertEquals({hash}, java.util.Arrays.{f}({expr})); // the contents' hash: {len} {what}"
+    ))
 }
 
 /// Whether observer `k` of `case` would repeat an assertion on the same unchanged value: the

@@ -110,7 +110,7 @@ fn value_of(v: &Value) -> Option<V> {
         // descriptor names it exactly, nested classes included (`La/B$C;`)
         Value::Class(x) => V::K(x.descriptor()),
         // an observed value, never a literal of a sequence
-        Value::Array(..) => return None,
+        Value::Array(..) | Value::Digest(..) => return None,
     })
 }
 

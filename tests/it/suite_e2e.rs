@@ -345,6 +345,57 @@ fn array_results_are_asserted_and_a_changed_element_fails_the_suite() {
     );
 }
 
+/// Arrays too long or too nested to write out (a `String[][]` of escapes, an encoding longer
+/// than 64 bytes, a matrix) are asserted whole, by the hash `java.util.Arrays` gives their
+/// contents, so a fault in one element of row 90 fails the suite (issue 34, item 4: such
+/// results were asserted by nothing).
+#[test]
+fn long_and_nested_arrays_are_asserted_by_their_hash_and_a_changed_element_fails() {
+    let (d, out, stats) = generated(&["--class", "suite.Tables", "--generated-limit", "1500"]);
+    assert_eq!(stats["validation"]["failing_removed"], 0, "{stats:#}");
+    let text = regression_text(&out);
+    for needle in [
+        "java.util.Arrays.deepHashCode(",
+        "java.util.Arrays.hashCode(",
+        ".rows()",
+        ".encode()",
+    ] {
+        assert!(text.contains(needle), "no `{needle}` in:\n{text}");
+    }
+    let reg = d.path().join("reg");
+    regression_only(&out, &reg);
+    let run = compile_and_run_junit4(&reg, classes().to_str().unwrap());
+    assert!(run.failures.is_empty(), "{}", run.output);
+
+    // The last row of a long table changed, and the last byte of the encoding: tests fail.
+    let src = std::fs::read_to_string(subjects_src("gen").join("suite/Tables.java")).unwrap();
+    for (from, to) in [
+        (
+            "t[i][1] = Character.toString((char) (160 + i));",
+            "t[i][1] = Character.toString((char) (160 + i + (i == size - 1 ? 1 : 0)));",
+        ),
+        (
+            "b[i] = (byte) (i * 7 + size);",
+            "b[i] = (byte) (i * 7 + size + (i == b.length - 1 ? 1 : 0));",
+        ),
+    ] {
+        let mutant = src.replace(from, to);
+        assert_ne!(mutant, src);
+        let m = tempfile::tempdir().unwrap();
+        let msrc = m.path().join("src/suite");
+        std::fs::create_dir_all(&msrc).unwrap();
+        std::fs::write(msrc.join("Tables.java"), mutant).unwrap();
+        let mclasses = m.path().join("classes");
+        javac(&m.path().join("src"), &mclasses, "");
+        let run = compile_and_run_junit4(&reg, mclasses.to_str().unwrap());
+        assert!(
+            !run.failures.is_empty(),
+            "no test caught `{to}`:\n{}",
+            run.output
+        );
+    }
+}
+
 /// Values that depend on the machine's defaults (time zone, today's date, locale, default
 /// charset) are not asserted: the second run of each test is in JVMs with other defaults, so
 /// they differ and are dropped; values that do not depend on them are still asserted.

@@ -451,6 +451,16 @@ fn nested_arrays_and_impossible_lengths_are_errors() {
 }
 
 #[test]
+fn a_digested_array_round_trips_and_a_cut_one_is_an_error() {
+    let v = Value::Digest("[[Ljava.lang.String;".into(), 96, -1_089_825_926);
+    let mut e = Enc::new();
+    encode_value(&mut e, &v);
+    let b = e.buf;
+    assert_eq!(decode_value(&mut Dec::new(&b)).unwrap(), v);
+    assert!(decode_value(&mut Dec::new(&b[..b.len() - 1])).is_err());
+}
+
+#[test]
 fn handshake_refuses_another_protocol_version() {
     let hello = |v: u16| {
         let mut h = Enc::frame(HELLO);

@@ -2,8 +2,8 @@
 //! Strings, enums, arrays, lambdas, class literals).
 
 use super::consts::{
-    LB_ARG, LB_VALUE, LB_VOID, V_ARRAY, V_BOOLEAN, V_BYTE, V_CHAR, V_CLASS, V_DOUBLE, V_ENUM,
-    V_FLOAT, V_INT, V_LAMBDA, V_LONG, V_NULL, V_SHORT, V_STRING,
+    LB_ARG, LB_VALUE, LB_VOID, V_ARRAY, V_BOOLEAN, V_BYTE, V_CHAR, V_CLASS, V_DIGEST, V_DOUBLE,
+    V_ENUM, V_FLOAT, V_INT, V_LAMBDA, V_LONG, V_NULL, V_SHORT, V_STRING,
 };
 use super::frame::{Dec, Enc};
 use crate::sequence::{LambdaBody, Value};
@@ -72,6 +72,12 @@ pub fn encode_value(e: &mut Enc, v: &Value) {
             e.u8(V_CLASS);
             e.str(&t.descriptor())
         }
+        Value::Digest(class, len, hash) => {
+            e.u8(V_DIGEST);
+            e.str(class);
+            e.u32(*len);
+            e.i32(*hash);
+        }
         Value::Array(component, items) => {
             e.u8(V_ARRAY);
             e.str(component);
@@ -85,6 +91,11 @@ pub fn encode_value(e: &mut Enc, v: &Value) {
 
 pub fn decode_value(d: &mut Dec) -> Result<Value> {
     match d.u8()? {
+        V_DIGEST => {
+            let class = d.str()?;
+            let len = d.u32()?;
+            Ok(Value::Digest(class, len, d.i32()?))
+        }
         V_ARRAY => {
             let component = d.str()?;
             let n = d.u32()? as usize;

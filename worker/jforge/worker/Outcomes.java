@@ -2,6 +2,7 @@ package jforge.worker;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Modifier;
+import java.util.Arrays;
 import java.util.HashMap;
 
 import static jforge.worker.Proto.O_EXC;
@@ -10,6 +11,7 @@ import static jforge.worker.Proto.O_OBJECT;
 import static jforge.worker.Proto.O_VALUE;
 import static jforge.worker.Proto.O_VOID;
 import static jforge.worker.Proto.V_ARRAY;
+import static jforge.worker.Proto.V_DIGEST;
 import static jforge.worker.Proto.V_BOOLEAN;
 import static jforge.worker.Proto.V_BYTE;
 import static jforge.worker.Proto.V_CHAR;
@@ -241,12 +243,15 @@ final class Outcomes {
      */
     static boolean writeArray(Buf b, Object v) {
         Class<?> c = v.getClass();
-        if (!c.isArray() || c.getComponentType().isArray()) {
+        if (!c.isArray()) {
             return false;
+        }
+        if (c.getComponentType().isArray()) {
+            return writeDigest(b, v);
         }
         int n = Array.getLength(v);
         if (n > MAX_ARRAY) {
-            return false;
+            return writeDigest(b, v);
         }
         int mark = b.n;
         b.u8(V_ARRAY);
@@ -258,10 +263,75 @@ final class Outcomes {
                 b.u8(V_NULL);
             } else if (!writeValue(b, e) || b.n - mark > MAX_ARRAY_BYTES) {
                 b.n = mark;
+                return writeDigest(b, v);
+            }
+        }
+        return true;
+    }
+
+    /** Most leaves a digested array may have (deeper or longer ones stay objects). */
+    static final int MAX_DIGEST_LEAVES = 1 << 20;
+
+    /**
+     * An array too long or too nested to write out, whose leaves are primitives, boxed values,
+     * Strings or null, as V_DIGEST: its class name, length and the hash a test recomputes
+     * with java.util.Arrays (deepHashCode; hashCode for a primitive array). Why: a returned
+     * String[][] of 96 rows or a 76-byte encoding was asserted by nothing, so a fault that
+     * changed one element went unseen (issue 34, item 4). Those hashes are specified by the
+     * JDK's documentation from the elements' own (String, boxed) hashes, so they are the same
+     * in every JVM; enums and other objects hash by identity and are not digested.
+     */
+    static boolean writeDigest(Buf b, Object v) {
+        int[] leaves = {0};
+        if (!digestible(v, leaves)) {
+            return false;
+        }
+        b.u8(V_DIGEST);
+        b.str(v.getClass().getName());
+        b.i32(Array.getLength(v));
+        b.i32(v instanceof Object[] ? Arrays.deepHashCode((Object[]) v) : primitiveHash(v));
+        return true;
+    }
+
+    private static boolean digestible(Object v, int[] leaves) {
+        Class<?> c = v.getClass();
+        int n = Array.getLength(v);
+        if (c.getComponentType().isPrimitive()) {
+            leaves[0] += n;
+            return leaves[0] <= MAX_DIGEST_LEAVES;
+        }
+        for (int i = 0; i < n; i++) {
+            Object e = ((Object[]) v)[i];
+            if (e == null) {
+                continue;
+            }
+            Class<?> k = e.getClass();
+            if (k.isArray()) {
+                if (!digestible(e, leaves)) {
+                    return false;
+                }
+            } else if (k == String.class || k == Integer.class || k == Long.class
+                    || k == Boolean.class || k == Character.class || k == Double.class
+                    || k == Float.class || k == Short.class || k == Byte.class) {
+                if (++leaves[0] > MAX_DIGEST_LEAVES) {
+                    return false;
+                }
+            } else {
                 return false;
             }
         }
         return true;
+    }
+
+    private static int primitiveHash(Object v) {
+        if (v instanceof int[]) return Arrays.hashCode((int[]) v);
+        if (v instanceof long[]) return Arrays.hashCode((long[]) v);
+        if (v instanceof byte[]) return Arrays.hashCode((byte[]) v);
+        if (v instanceof char[]) return Arrays.hashCode((char[]) v);
+        if (v instanceof short[]) return Arrays.hashCode((short[]) v);
+        if (v instanceof boolean[]) return Arrays.hashCode((boolean[]) v);
+        if (v instanceof float[]) return Arrays.hashCode((float[]) v);
+        return Arrays.hashCode((double[]) v);
     }
 
     /** Primitive/boxed/String/enum values; false (nothing written) for anything else. */
