@@ -7,7 +7,7 @@
 //! reproduce the same violation (seed 003, §6.1 phase 1), confirmed in another JVM, and kept
 //! one per defect (`random::DefectKey`).
 
-use super::ops::OpSet;
+use super::ops::{OpSet, SINK_TYPES};
 use super::random::{CandEnding, Candidate, ErrorCandidate, Generator, Violation};
 use super::select;
 pub use super::select::{EarlierTest, Selecting};
@@ -172,6 +172,37 @@ fn writes_on(ops: &OpSet, seq: &Sequence, recv: u32) -> std::collections::BTreeS
         }
     }
     all
+}
+
+/// The arguments of the last call (not its receiver) that are sinks ([`OpSet::sinks`])
+/// passed where it takes one: what the call wrote into them is observed after it.
+fn sinks_of_last(seq: &Sequence, ops: &OpSet, receiver: Option<u32>) -> Vec<u32> {
+    let Some(Stmt::Call { op, args }) = seq.stmts.last() else {
+        return Vec::new();
+    };
+    let last = ops.table.get(*op);
+    let skip = usize::from(last.has_receiver());
+    let mut out: Vec<u32> = Vec::new();
+    for (&a, param) in args.iter().skip(skip).zip(&last.params) {
+        // taken as a sink (`Writer out`), not as an input that happens to be one
+        // (`CharSequence in` given a StringBuilder)
+        let takes_sink = param.class_name().is_some_and(|n| SINK_TYPES.contains(&n))
+            || ops.sinks.contains(param);
+        let sink = takes_sink
+            && match seq.stmts.get(a as usize) {
+                Some(Stmt::Call { op, .. }) => ops
+                    .table
+                    .get(*op)
+                    .ret
+                    .as_ref()
+                    .is_some_and(|t| ops.sinks.contains(t)),
+                _ => false,
+            };
+        if sink && Some(a) != receiver && !out.contains(&a) {
+            out.push(a);
+        }
+    }
+    out
 }
 
 fn receiver_of_last(seq: &Sequence, ops: &OpSet) -> Option<u32> {
@@ -484,8 +515,12 @@ fn observe(
             if c.ending == CandEnding::Normal {
                 let last = seq.len() as u32 - 1;
                 observers.extend(observer_calls(ops, seq, last, false));
-                if let Some(r) = receiver_of_last(seq, ops) {
+                let receiver = receiver_of_last(seq, ops);
+                if let Some(r) = receiver {
                     observers.extend(observer_calls(ops, seq, r, true));
+                }
+                for a in sinks_of_last(seq, ops, receiver) {
+                    observers.extend(observer_calls(ops, seq, a, false));
                 }
             }
             ObserveItem {

@@ -396,6 +396,45 @@ fn long_and_nested_arrays_are_asserted_by_their_hash_and_a_changed_element_fails
     }
 }
 
+/// What a call writes into the Writer or Appendable it is given is its result, and is
+/// asserted after it (`stringWriter0.toString()`), not the CharSequence it reads: a changed
+/// escape character fails the suite although every returned count stays the same (issue
+/// 34, item 4: Commons Lang's translators and CSV's printer write their results that way).
+#[test]
+fn what_a_call_writes_into_its_writer_is_asserted_and_a_changed_escape_fails() {
+    let (d, out, stats) = generated(&["--class", "suite.Escaper", "--generated-limit", "1500"]);
+    assert_eq!(stats["validation"]["failing_removed"], 0, "{stats:#}");
+    let text = regression_text(&out);
+    assert!(text.contains("stringWriter0.toString());"), "{text}");
+    // the StringBuilder given as the CharSequence to escape is input, not observed
+    for t in text.split("@Test").filter(|t| t.contains(".escape(")) {
+        assert!(
+            !t.contains("stringBuilder0.toString()"),
+            "an input observed:\n{t}"
+        );
+    }
+    let reg = d.path().join("reg");
+    regression_only(&out, &reg);
+    let run = compile_and_run_junit4(&reg, classes().to_str().unwrap());
+    assert!(run.failures.is_empty(), "{}", run.output);
+
+    let src = std::fs::read_to_string(subjects_src("gen").join("suite/Escaper.java")).unwrap();
+    let mutant = src.replace("out.write('\\\\');", "out.write('/');");
+    assert_ne!(mutant, src);
+    let m = d.path().join("mutant");
+    std::fs::create_dir_all(m.join("src/suite")).unwrap();
+    std::fs::write(m.join("src/suite/Escaper.java"), mutant).unwrap();
+    javac(&m.join("src"), &m.join("classes"), "");
+    let run = compile_and_run_junit4(&reg, m.join("classes").to_str().unwrap());
+    assert!(
+        run.failures
+            .iter()
+            .any(|(_, why)| why.contains("expected:<")),
+        "no test caught the changed escape:\n{}",
+        run.output
+    );
+}
+
 /// Values that depend on the machine's defaults (time zone, today's date, locale, default
 /// charset) are not asserted: the second run of each test is in JVMs with other defaults, so
 /// they differ and are dropped; values that do not depend on them are still asserted.

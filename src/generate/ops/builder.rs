@@ -3,7 +3,7 @@
 //! returned types; and the view operations coverage guidance adds (`add_view_ops`).
 
 use super::filters::is_observer;
-use super::opset::OpSet;
+use super::opset::{OpSet, SINK_TYPES};
 use super::reach::Reach;
 use super::values::is_literal_type;
 use crate::model::producers::default_implementation;
@@ -114,6 +114,7 @@ impl<'a> Builder<'a> {
         b.producer_ops(&param_types);
         b.unproduced_skips();
         b.returned_type_observers();
+        b.sink_observers();
         b.set.owner_class.resize(b.set.table.len(), None);
         b.drop_unreachable();
         self.set
@@ -239,6 +240,41 @@ impl Builder<'_> {
             if !observers.is_empty() {
                 self.set.observers.insert(ty, observers);
             }
+        }
+    }
+
+    /// Observers for the helper types that are text or byte sinks (see [`OpSet::sinks`]).
+    /// Why only sinks and not collections: a collection passed to a call is mostly its
+    /// input (`new TreeList(list)`, `addAll(list)`), and observing it would assert an
+    /// unchanged object in test after test; a Writer or a StringBuilder passed in is there
+    /// to be written to.
+    fn sink_observers(&mut self) {
+        let model = self.model;
+        let made: BTreeSet<JType> = self
+            .set
+            .secondary
+            .iter()
+            .filter_map(|&id| self.set.table.get(id).ret.clone())
+            .filter(|t| {
+                matches!(t, JType::Class { .. })
+                    && t.is_concrete()
+                    && SINK_TYPES
+                        .iter()
+                        .any(|s| model.is_subtype(t, &JType::class(s)))
+            })
+            .collect();
+        for ty in made {
+            let Some(name) = ty.class_name().map(str::to_string) else {
+                continue;
+            };
+            if !self.set.observers.contains_key(&ty) {
+                let observers = self.plain_observers(&name, &ty);
+                if observers.is_empty() {
+                    continue;
+                }
+                self.set.observers.insert(ty.clone(), observers);
+            }
+            self.set.sinks.insert(ty);
         }
     }
 

@@ -29,6 +29,6 @@ pub use crate::sequence::SkipReason;
 pub use builder::{add_view_ops, build_ops, build_ops_with_stubs};
 pub use filters::qualified_signature;
 pub use instantiate::ENUM_STAND_IN;
-pub use opset::OpSet;
+pub use opset::{OpSet, SINK_TYPES};
 pub use reach::Reach;
 pub use values::{class_literal, is_literal_type, lambda_literal};

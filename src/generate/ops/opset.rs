@@ -6,6 +6,14 @@ use crate::model::JType;
 use crate::sequence::{OpId, OpTable, Sequence, SkipReason, Stmt};
 use std::collections::{BTreeMap, HashMap};
 
+/// The parameter types that take a sink: what a call writes into an argument of one of
+/// these types is its result (see [`OpSet::sinks`]).
+pub const SINK_TYPES: [&str; 3] = [
+    "java.lang.Appendable",
+    "java.io.Writer",
+    "java.io.OutputStream",
+];
+
 /// The operations of a run.
 #[derive(Debug, Default)]
 pub struct OpSet {
@@ -40,6 +48,11 @@ pub struct OpSet {
     /// the classes under test and the observers; filled by the command before generation,
     /// empty when it does not (the observers are then taken in name order).
     pub field_use: HashMap<OpId, crate::instrument::fields::FieldUse>,
+    /// Helper types that are text or byte sinks (`Appendable`, `Writer`, `OutputStream`:
+    /// `StringBuilder`, `StringWriter`, `ByteArrayOutputStream`...) with observers: a value
+    /// of one passed to the last call of a test is observed after it, since what the call
+    /// wrote into it is its result (`translate(input, 0, writer)`, `printer.print(..)`).
+    pub sinks: std::collections::HashSet<JType>,
 }
 
 impl OpSet {
