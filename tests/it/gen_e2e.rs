@@ -1694,6 +1694,51 @@ fn an_abstract_class_gets_receivers_from_anonymous_subclasses() {
 }
 
 #[test]
+fn a_named_abstract_class_with_a_constructor_of_package_access_gets_a_subclass() {
+    // fw.Scanner (as Commons CSV's Lexer) is abstract and its one constructor has package
+    // access: named with --class, it gets an anonymous subclass in its own package, and its
+    // methods are tested (before: "has no constructor, method or field jforge can call")
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    let classes = compiled("stubs");
+    let mut args = gen_args(&out, &json);
+    args.extend(
+        [
+            "--class",
+            "fw.Scanner",
+            "--generated-limit",
+            "1500",
+            "--seed",
+            "1",
+            "--classpath",
+            classes.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
+    let o = run_done(jforge().args(&args));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let src: String = java_files(&out)
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert!(src.contains("new Scanner('"), "{src}");
+    assert!(src.contains("@Override String next()"), "{src}");
+    assert!(src.contains(".count(\""), "{src}");
+    let run = compile_and_run_junit4(&out, classes.to_str().unwrap());
+    assert!(
+        run.tests_run > 0 && run.failures.is_empty(),
+        "{}",
+        run.output
+    );
+}
+
+#[test]
 fn a_jdk_class_outside_java_base_is_measured_in_its_own_module() {
     // java.util.logging lives in module java.logging: its rewritten classes go into a patch
     // folder of that module. Put into java.base's (as before), the package would be in two
