@@ -3,7 +3,36 @@
 
 use crate::support as common;
 use common::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// `gen` (seed 1, `limit` sequences) on `class` of the subjects compiled from `set`: the
+/// temporary folder, the tests folder, the stats file and jforge's output.
+fn gen_compiled(
+    set: &str,
+    class: &str,
+    limit: &str,
+) -> (tempfile::TempDir, PathBuf, PathBuf, std::process::Output) {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("tests");
+    let json = d.path().join("stats.json");
+    let classes = compiled(set);
+    let mut args = gen_args(&out, &json);
+    args.extend(
+        [
+            "--class",
+            class,
+            "--generated-limit",
+            limit,
+            "--seed",
+            "1",
+            "--classpath",
+        ]
+        .map(String::from),
+    );
+    args.push(classes.display().to_string());
+    let o = run_done(jforge().args(&args));
+    (d, out, json, o)
+}
 
 fn gen_args(out: &Path, json: &Path) -> Vec<String> {
     vec![
@@ -543,25 +572,8 @@ fn jar_selection_tests_every_public_class() {
 fn functional_interface_parameters_get_a_lambda() {
     // pm.Callbacks's methods throw NullPointerException on null; nothing under test makes a
     // Consumer or an IntBinaryOperator: only a lambda literal calls them successfully
-    let d = tempfile::tempdir().unwrap();
-    let out = d.path().join("tests");
-    let json = d.path().join("stats.json");
+    let (_d, out, json, _) = gen_compiled("params", "pm.Callbacks", "600");
     let classes = compiled("params");
-    let mut args = gen_args(&out, &json);
-    args.extend(
-        [
-            "--class",
-            "pm.Callbacks",
-            "--generated-limit",
-            "600",
-            "--seed",
-            "1",
-            "--classpath",
-            classes.to_str().unwrap(),
-        ]
-        .map(String::from),
-    );
-    run_done(jforge().args(&args));
     let stats = read_json(&json);
     assert_eq!(stats["validation"]["clean"], true, "{stats:#}");
     let src = java_sources(&out);
@@ -1698,25 +1710,8 @@ fn a_named_abstract_class_with_a_constructor_of_package_access_gets_a_subclass()
     // fw.Scanner (as Commons CSV's Lexer) is abstract and its one constructor has package
     // access: named with --class, it gets an anonymous subclass in its own package, and its
     // methods are tested (before: "has no constructor, method or field jforge can call")
-    let d = tempfile::tempdir().unwrap();
-    let out = d.path().join("tests");
-    let json = d.path().join("stats.json");
+    let (_d, out, _json, o) = gen_compiled("stubs", "fw.Scanner", "1500");
     let classes = compiled("stubs");
-    let mut args = gen_args(&out, &json);
-    args.extend(
-        [
-            "--class",
-            "fw.Scanner",
-            "--generated-limit",
-            "1500",
-            "--seed",
-            "1",
-            "--classpath",
-            classes.to_str().unwrap(),
-        ]
-        .map(String::from),
-    );
-    let o = run_done(jforge().args(&args));
     assert_eq!(
         o.status.code(),
         Some(0),

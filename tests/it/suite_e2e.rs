@@ -324,18 +324,12 @@ fn array_results_are_asserted_and_a_changed_element_fails_the_suite() {
     assert!(run.failures.is_empty(), "{}", run.output);
 
     // ...and fails on one whose getRow() returns a changed last element.
-    let src = std::fs::read_to_string(subjects_src("gen").join("suite/Grid.java")).unwrap();
-    let mutant = src.replace(
+    let run = run_on_mutant(
+        &reg,
+        "Grid",
         "return row.clone();",
         "int[] r = row.clone(); if (r.length > 0) { r[r.length - 1]++; } return r;",
     );
-    assert_ne!(mutant, src);
-    let msrc = d.path().join("mutant-src/suite");
-    std::fs::create_dir_all(&msrc).unwrap();
-    std::fs::write(msrc.join("Grid.java"), mutant).unwrap();
-    let mclasses = d.path().join("mutant-classes");
-    javac(&d.path().join("mutant-src"), &mclasses, "");
-    let run = compile_and_run_junit4(&reg, mclasses.to_str().unwrap());
     assert!(
         run.failures
             .iter()
@@ -343,6 +337,21 @@ fn array_results_are_asserted_and_a_changed_element_fails_the_suite() {
         "no test caught the changed element:\n{}",
         run.output
     );
+}
+
+/// The regression tests in `reg` run against subject `suite.<class>` with `from` replaced
+/// by `to` in its source (a planted fault), compiled apart.
+fn run_on_mutant(reg: &Path, class: &str, from: &str, to: &str) -> JUnitRun {
+    let file = format!("{class}.java");
+    let src = std::fs::read_to_string(subjects_src("gen").join("suite").join(&file)).unwrap();
+    let mutant = src.replace(from, to);
+    assert_ne!(mutant, src, "`{from}` is not in {file}");
+    let m = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(m.path().join("src/suite")).unwrap();
+    std::fs::write(m.path().join("src/suite").join(&file), mutant).unwrap();
+    let classes = m.path().join("classes");
+    javac(&m.path().join("src"), &classes, "");
+    compile_and_run_junit4(reg, classes.to_str().unwrap())
 }
 
 /// Arrays too long or too nested to write out (a `String[][]` of escapes, an encoding longer
@@ -368,7 +377,6 @@ fn long_and_nested_arrays_are_asserted_by_their_hash_and_a_changed_element_fails
     assert!(run.failures.is_empty(), "{}", run.output);
 
     // The last row of a long table changed, and the last byte of the encoding: tests fail.
-    let src = std::fs::read_to_string(subjects_src("gen").join("suite/Tables.java")).unwrap();
     for (from, to) in [
         (
             "t[i][1] = Character.toString((char) (160 + i));",
@@ -379,15 +387,7 @@ fn long_and_nested_arrays_are_asserted_by_their_hash_and_a_changed_element_fails
             "b[i] = (byte) (i * 7 + size + (i == b.length - 1 ? 1 : 0));",
         ),
     ] {
-        let mutant = src.replace(from, to);
-        assert_ne!(mutant, src);
-        let m = tempfile::tempdir().unwrap();
-        let msrc = m.path().join("src/suite");
-        std::fs::create_dir_all(&msrc).unwrap();
-        std::fs::write(msrc.join("Tables.java"), mutant).unwrap();
-        let mclasses = m.path().join("classes");
-        javac(&m.path().join("src"), &mclasses, "");
-        let run = compile_and_run_junit4(&reg, mclasses.to_str().unwrap());
+        let run = run_on_mutant(&reg, "Tables", from, to);
         assert!(
             !run.failures.is_empty(),
             "no test caught `{to}`:\n{}",
@@ -418,14 +418,7 @@ fn what_a_call_writes_into_its_writer_is_asserted_and_a_changed_escape_fails() {
     let run = compile_and_run_junit4(&reg, classes().to_str().unwrap());
     assert!(run.failures.is_empty(), "{}", run.output);
 
-    let src = std::fs::read_to_string(subjects_src("gen").join("suite/Escaper.java")).unwrap();
-    let mutant = src.replace("out.write('\\\\');", "out.write('/');");
-    assert_ne!(mutant, src);
-    let m = d.path().join("mutant");
-    std::fs::create_dir_all(m.join("src/suite")).unwrap();
-    std::fs::write(m.join("src/suite/Escaper.java"), mutant).unwrap();
-    javac(&m.join("src"), &m.join("classes"), "");
-    let run = compile_and_run_junit4(&reg, m.join("classes").to_str().unwrap());
+    let run = run_on_mutant(&reg, "Escaper", "out.write('\\\\');", "out.write('/');");
     assert!(
         run.failures
             .iter()

@@ -222,29 +222,8 @@ impl Builder<'_> {
     /// `isEmpty()`, a `toString()` the class declares, whose result is a primitive, a String
     /// or an array.
     fn returned_type_observers(&mut self) {
-        let returned: BTreeSet<JType> = self
-            .set
-            .primary
-            .iter()
-            .filter_map(|&id| self.set.table.get(id).ret.clone())
-            .filter(|t| {
-                matches!(t, JType::Class { .. })
-                    && t.is_concrete()
-                    && !is_literal_type(t)
-                    && !self.set.observers.contains_key(t)
-            })
-            .collect();
-        for ty in returned {
-            let Some(name) = ty.class_name().map(str::to_string) else {
-                continue;
-            };
-            if ty.erasure() == JType::object() || !self.model.is_accessible(&name) {
-                continue;
-            }
-            let observers = self.plain_observers(&name, &ty);
-            if !observers.is_empty() {
-                self.set.observers.insert(ty, observers);
-            }
+        for ty in self.concrete_results(&self.set.primary.clone(), |t| !is_literal_type(t)) {
+            self.observed(&ty);
         }
     }
 
@@ -255,32 +234,44 @@ impl Builder<'_> {
     /// to be written to.
     fn sink_observers(&mut self) {
         let model = self.model;
-        let made: BTreeSet<JType> = self
-            .set
-            .secondary
-            .iter()
-            .filter_map(|&id| self.set.table.get(id).ret.clone())
-            .filter(|t| {
-                matches!(t, JType::Class { .. })
-                    && t.is_concrete()
-                    && SINK_TYPES
-                        .iter()
-                        .any(|s| model.is_subtype(t, &JType::class(s)))
-            })
-            .collect();
-        for ty in made {
-            let Some(name) = ty.class_name().map(str::to_string) else {
-                continue;
-            };
-            if !self.set.observers.contains_key(&ty) {
-                let observers = self.plain_observers(&name, &ty);
-                if observers.is_empty() {
-                    continue;
-                }
-                self.set.observers.insert(ty.clone(), observers);
+        let sink = |t: &JType| {
+            SINK_TYPES
+                .iter()
+                .any(|s| model.is_subtype(t, &JType::class(s)))
+        };
+        for ty in self.concrete_results(&self.set.secondary.clone(), sink) {
+            if self.observed(&ty) {
+                self.set.sinks.insert(ty);
             }
-            self.set.sinks.insert(ty);
         }
+    }
+
+    /// The concrete class types operations `ops` return that `keep` accepts.
+    fn concrete_results(&self, ops: &[OpId], keep: impl Fn(&JType) -> bool) -> BTreeSet<JType> {
+        ops.iter()
+            .filter_map(|&id| self.set.table.get(id).ret.clone())
+            .filter(|t| matches!(t, JType::Class { .. }) && t.is_concrete() && keep(t))
+            .collect()
+    }
+
+    /// Whether type `ty` has observers, listing its plain ones first when it has none yet
+    /// (not for `Object` or a class the tests cannot name).
+    fn observed(&mut self, ty: &JType) -> bool {
+        if self.set.observers.contains_key(ty) {
+            return true;
+        }
+        let Some(name) = ty.class_name().map(str::to_string) else {
+            return false;
+        };
+        if ty.erasure() == JType::object() || !self.model.is_accessible(&name) {
+            return false;
+        }
+        let observers = self.plain_observers(&name, ty);
+        if observers.is_empty() {
+            return false;
+        }
+        self.set.observers.insert(ty.clone(), observers);
+        true
     }
 
     /// The observers of `ty` (class `name`) whose result type needs no substitution.
