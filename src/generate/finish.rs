@@ -174,9 +174,10 @@ fn writes_on(ops: &OpSet, seq: &Sequence, recv: u32) -> std::collections::BTreeS
     all
 }
 
-/// The arguments of the last call (not its receiver) that are sinks ([`OpSet::sinks`])
-/// passed where it takes one: what the call wrote into them is observed after it.
-fn sinks_of_last(seq: &Sequence, ops: &OpSet, receiver: Option<u32>) -> Vec<u32> {
+/// The arguments of the last call (not its receiver, which the parameters do not include)
+/// that are sinks ([`OpSet::sinks`]) passed where it takes one: what the call wrote into
+/// them is observed after it.
+fn sinks_of_last(seq: &Sequence, ops: &OpSet) -> Vec<u32> {
     let Some(Stmt::Call { op, args }) = seq.stmts.last() else {
         return Vec::new();
     };
@@ -198,7 +199,7 @@ fn sinks_of_last(seq: &Sequence, ops: &OpSet, receiver: Option<u32>) -> Vec<u32>
                     .is_some_and(|t| ops.sinks.contains(t)),
                 _ => false,
             };
-        if sink && Some(a) != receiver && !out.contains(&a) {
+        if sink && !out.contains(&a) {
             out.push(a);
         }
     }
@@ -552,7 +553,7 @@ fn observe(
                 if let Some(r) = receiver {
                     observers.extend(observer_calls(ops, seq, r, true));
                 }
-                for a in sinks_of_last(seq, ops, receiver) {
+                for a in sinks_of_last(seq, ops) {
                     observers.extend(observer_calls(ops, seq, a, false));
                 }
                 for i in unused_values(seq, receiver) {
