@@ -400,10 +400,13 @@ def changed_lines(patch):
 
 
 def junit(test_cp, tests, log_path, jvm=()):
-    """Run tests under JUnitCore; (status, failed test names) with status ok/failed/timeout/error."""
+    """Run tests under JUnitCore; (status, failed test names) with status ok/failed/timeout/error.
+
+    The JVM runs in the log's folder: a test that crashes it (Gson-8's faulty UnsafeAllocator
+    dies in the JVM on a null class) leaves its hs_err file there, not where the script started."""
     cmd = [sc.jdk_tool("java")] + list(jvm) + ["-cp", test_cp + ":" + ":".join(JUNIT4),
                                                "org.junit.runner.JUnitCore"] + tests
-    rc, _ = run(cmd, log_path, timeout=TEST_TIMEOUT)
+    rc, _ = run(cmd, log_path, cwd=os.path.dirname(log_path), timeout=TEST_TIMEOUT)
     if rc == "timeout":
         return "timeout", []
     text = tail(log_path, 10 ** 7)
