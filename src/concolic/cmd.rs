@@ -346,15 +346,14 @@ impl Strategy for Concolic {
 /// The classes under test instrumented in trace mode, and the session's workers set to run
 /// them (first on the class path, tracing on, the clock fixed as in gen).
 fn traced_setup(session: &mut Session, classes: &[String]) -> anyhow::Result<Setup> {
-    let Some(javac) = session.java.javac.clone() else {
+    if session.java.javac.is_none() {
         bail!(
             "jforge concolic instruments the classes under test and needs a JDK with javac; {} \
              has none: point --java at a JDK",
             session.java.home.display()
         );
-    };
-    let setup =
-        session.with_classes(|_, cp, jdk| Setup::prepare_traced(&javac, cp, jdk, classes))?;
+    }
+    let setup = session.with_classes(|_, cp, jdk| Setup::prepare_traced(cp, jdk, classes))?;
     let mut settings = session.worker_settings().clone();
     settings.classpath_prefix = vec![setup.class_dir.clone()];
     settings

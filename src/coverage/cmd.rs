@@ -280,7 +280,7 @@ fn measured(
     {
         bail!("--tests {}: no such file or folder", t.display());
     }
-    let setup = Setup::prepare(&javac, &cp, jmods.as_mut(), &classes)?;
+    let setup = Setup::prepare(&cp, jmods.as_mut(), &classes)?;
     let junit = match (&tests, &args.junit_classpath) {
         (Tests::Own(own), None) => own.junit.clone(),
         _ => junit_classpath(args.junit_classpath.as_deref())?,

@@ -11,7 +11,7 @@
 pub mod cmd;
 pub mod report;
 
-use crate::instrument::{ProbeKind, ProbeMap, compile_runtime};
+use crate::instrument::{ProbeKind, ProbeMap, write_runtime};
 use crate::model::classpath::{ClassPath, JdkClasses};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
@@ -242,37 +242,30 @@ impl Setup {
     /// Instruments `classes` (binary names) and their nested classes for coverage. Application
     /// classes come from `cp`; JDK classes (those not on `cp`) from `jdk` and must live in
     /// `java.base`.
-    pub fn prepare(
-        javac: &Path,
-        cp: &ClassPath,
-        jdk: &mut dyn JdkClasses,
-        classes: &[String],
-    ) -> Result<Setup> {
+    pub fn prepare(cp: &ClassPath, jdk: &mut dyn JdkClasses, classes: &[String]) -> Result<Setup> {
         let what = Instrument {
             coverage: true,
             clock: false,
         };
-        Setup::prepare_with(javac, cp, jdk, classes, what)
+        Setup::prepare_with(cp, jdk, classes, what)
     }
 
     /// As [`Setup::prepare`], with coverage and the clock as `what` says: one rewrite pass per
     /// class and one class folder for both (the clock's rewrite only retargets calls, which
     /// the coverage rewrite does too).
     pub fn prepare_with(
-        javac: &Path,
         cp: &ClassPath,
         jdk: &mut dyn JdkClasses,
         classes: &[String],
         what: Instrument,
     ) -> Result<Setup> {
-        Setup::prepare_inner(javac, cp, jdk, classes, what, false)
+        Setup::prepare_inner(cp, jdk, classes, what, false)
     }
 
     /// Coverage, the clock and the trace mode of `jforge concolic` (`crate::instrument::trace`)
     /// in the classes under test; the JVM options turn on the worker's tracing
     /// (`-Djforge.sym`), which arms it before the last statement of every sequence.
     pub fn prepare_traced(
-        javac: &Path,
         cp: &ClassPath,
         jdk: &mut dyn JdkClasses,
         classes: &[String],
@@ -281,13 +274,12 @@ impl Setup {
             coverage: true,
             clock: true,
         };
-        let mut setup = Setup::prepare_inner(javac, cp, jdk, classes, what, true)?;
+        let mut setup = Setup::prepare_inner(cp, jdk, classes, what, true)?;
         setup.jvm_args.push("-Djforge.sym=1".to_string());
         Ok(setup)
     }
 
     fn prepare_inner(
-        javac: &Path,
         cp: &ClassPath,
         jdk: &mut dyn JdkClasses,
         classes: &[String],
@@ -320,10 +312,10 @@ impl Setup {
         if f.patched {
             // The runtime must live where java.base can see it; application classes reach it
             // through the export.
-            compile_runtime(javac, &f.patch_dir)?;
+            write_runtime(&f.patch_dir)?;
             jvm_args.extend(f.patch_args());
         } else {
-            compile_runtime(javac, &f.class_dir)?;
+            write_runtime(&f.class_dir)?;
         }
         if what.coverage {
             jvm_args.push(format!("-Djforge.cov.probes={}", f.next));

@@ -624,16 +624,16 @@ fn coverage_setup(
     if limits.stop_on_plateau.is_some() && !use_coverage {
         bail!("--stop-on-plateau needs coverage (drop --no-coverage)");
     }
-    let Some(javac) = session.java.javac.clone() else {
+    if session.java.javac.is_none() {
         return Ok(None);
-    };
+    }
     let guidance = !args.no_guidance;
     let what = crate::coverage::Instrument {
         coverage: use_coverage,
         clock: true,
     };
     let setup = session.with_classes(|model, cp, jdk| {
-        let setup = crate::coverage::Setup::prepare_with(&javac, cp, jdk, &measured, what)?;
+        let setup = crate::coverage::Setup::prepare_with(cp, jdk, &measured, what)?;
         if guidance && use_coverage {
             // Guidance reaches the measured classes no operation calls directly (views,
             // iterators, the package's non-public implementations such as the map behind
@@ -692,16 +692,15 @@ fn traced_setup(
     if solver.is_none() {
         return Ok(None);
     }
-    let Some(javac) = session.java.javac.clone() else {
+    if session.java.javac.is_none() {
         bail!(
             "--concolic instruments the classes under test and needs a JDK with javac; {} has \
              none: point --java at a JDK",
             session.java.home.display()
         );
-    };
-    let setup = session.with_classes(|_, cp, jdk| {
-        crate::coverage::Setup::prepare_traced(&javac, cp, jdk, classes)
-    })?;
+    }
+    let setup = session
+        .with_classes(|_, cp, jdk| crate::coverage::Setup::prepare_traced(cp, jdk, classes))?;
     Ok(Some(setup))
 }
 

@@ -20,8 +20,6 @@ use std::collections::HashMap;
 
 /// Internal name of the clock runtime class.
 pub const CLOCK_CLASS: &str = "jforge/rt/JClock";
-/// Java source of the clock runtime (`jforge.rt.JClock`), JDK only, `--release 8`.
-pub const CLOCK_SOURCE: &str = include_str!("rt/JClock.java");
 
 /// The static methods that read the clock: (owner, name, descriptor) -> JClock method name
 /// (same descriptor).

@@ -25,9 +25,10 @@
 //! site; invokestatic Cov.cmpI` and each `lcmp` becomes `sipush site; invokestatic Cov.lcmp`
 //! (laid out with the probes, see `code.rs`).
 //!
-//! The runtime class (`src/instrument/rt/Cov.java`, [`RUNTIME_SOURCE`]) keeps one global
+//! The runtime class (`src/instrument/rt/Cov.java`) keeps one global
 //! `boolean[]` that starts at 64 Ki probes and is grown under a lock when a
-//! larger id shows up; [`compile_runtime`] builds it. The class-file layer is our own
+//! larger id shows up; build.rs compiles it with the clock's and the tracer's runtime, and
+//! [`write_runtime`] writes them where a run needs them. The class-file layer is our own
 //! (`classfile.rs`): the constant pool is only appended to, so every attribute we do not
 //! rewrite is copied byte for byte.
 
@@ -40,7 +41,7 @@ mod frames;
 pub mod sizes;
 pub mod trace;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use classfile::ConstPool;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -48,8 +49,9 @@ use std::path::Path;
 
 /// Internal name of the runtime class that records probe hits.
 pub const RUNTIME_CLASS: &str = "jforge/rt/Cov";
-/// Java source of the runtime class (`jforge.rt.Cov`), JDK only, compiles with `--release 8`.
-pub const RUNTIME_SOURCE: &str = include_str!("rt/Cov.java");
+
+// `RUNTIME_CLASSES`: the class files of src/instrument/rt, compiled by build.rs.
+include!(concat!(env!("OUT_DIR"), "/rt_classes.rs"));
 
 /// What a probe records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -479,39 +481,16 @@ fn is_jdk_class(name: &str) -> bool {
         .any(|p| name.starts_with(p))
 }
 
-/// Compiles [`RUNTIME_SOURCE`] and the clock's ([`clock::CLOCK_SOURCE`]) with `javac
-/// --release 8` into `out_dir` (which then holds `jforge/rt/Cov.class` and `JClock.class`). `javac` is the path of the javac executable.
-pub fn compile_runtime(javac: &Path, out_dir: &Path) -> Result<()> {
-    let src_dir = crate::interrupt::temp_dir(&tempfile::Builder::new())
-        .context("creating a temporary directory")?;
-    let src = src_dir.path().join("Cov.java");
-    std::fs::write(&src, RUNTIME_SOURCE).with_context(|| format!("writing {}", src.display()))?;
-    let clock_src = src_dir.path().join("JClock.java");
-    std::fs::write(&clock_src, clock::CLOCK_SOURCE)
-        .with_context(|| format!("writing {}", clock_src.display()))?;
-    let sym_src = src_dir.path().join("Sym.java");
-    std::fs::write(&sym_src, trace::SYM_SOURCE)
-        .with_context(|| format!("writing {}", sym_src.display()))?;
-    std::fs::create_dir_all(out_dir)
-        .with_context(|| format!("creating output directory {}", out_dir.display()))?;
-    let out = std::process::Command::new(javac)
-        .args(["--release", "8", "-nowarn", "-d"])
-        .arg(out_dir)
-        .arg(&src)
-        .arg(&clock_src)
-        .arg(&sym_src)
-        .output()
-        .with_context(|| {
-            format!(
-                "running {} (is a JDK installed? set the javac path)",
-                javac.display()
-            )
-        })?;
-    if !out.status.success() {
-        bail!(
-            "javac failed compiling the coverage runtime:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+/// Writes the runtime classes instrumented code calls (`jforge/rt/Cov.class`, `JClock`,
+/// `Sym`; compiled by build.rs with `--release 8` from src/instrument/rt) under `out_dir`.
+pub fn write_runtime(out_dir: &Path) -> Result<()> {
+    for (rel, bytes) in RUNTIME_CLASSES {
+        let path = out_dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating the folder {}", parent.display()))?;
+        }
+        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
 }

@@ -22,8 +22,6 @@ use std::collections::HashSet;
 
 /// Internal name of the shadow-value runtime.
 pub const SYM_CLASS: &str = "jforge/rt/Sym";
-/// Java source of `jforge.rt.Sym`.
-pub const SYM_SOURCE: &str = include_str!("rt/Sym.java");
 /// Extra stack slots the hooks need at most (dup2 of two ints + two int constants).
 pub(crate) const TRACE_STACK: u16 = 4;
 

@@ -250,16 +250,15 @@ fn comparison_logging(
         .filter(|c| !JDK.iter().any(|p| c.starts_with(p)))
         .cloned()
         .collect();
-    let Some(javac) = session.java.javac.clone().filter(|_| !user.is_empty()) else {
+    if session.java.javac.is_none() || user.is_empty() {
         return Ok(None);
-    };
+    }
     let what = crate::coverage::Instrument {
         coverage: true,
         clock: false,
     };
-    let setup = session.with_classes(|_, cp, jdk| {
-        crate::coverage::Setup::prepare_with(&javac, cp, jdk, &user, what)
-    })?;
+    let setup = session
+        .with_classes(|_, cp, jdk| crate::coverage::Setup::prepare_with(cp, jdk, &user, what))?;
     let mut settings = session.worker_settings().clone();
     settings.classpath_prefix = vec![setup.class_dir.clone()];
     settings

@@ -5,7 +5,7 @@
 use crate::support::instrument as instrument_support;
 
 use instrument_support::*;
-use jforge::instrument::{ProbeKind, compile_runtime, instrument_class};
+use jforge::instrument::{ProbeKind, instrument_class, write_runtime};
 use std::collections::BTreeSet;
 use std::process::Command;
 
@@ -51,9 +51,9 @@ fn patched_java_base_classes_verify_and_record_probes() {
             treemap = Some(ins.probes);
         }
     }
-    compile_runtime(&jdk_tool("javac"), &patch).unwrap();
+    write_runtime(&patch).unwrap();
     let cov = tmp.path().join("cov");
-    compile_runtime(&jdk_tool("javac"), &cov).unwrap();
+    write_runtime(&cov).unwrap();
     let app = tmp.path().join("app");
     javac(
         17,

@@ -341,13 +341,7 @@ fn suite_coverage_follows_the_removed_tests() {
     let dir = tempfile::tempdir().unwrap();
     let classes = subject_classes();
     let cp = ClassPath::new(std::slice::from_ref(&classes)).unwrap();
-    let setup = Setup::prepare(
-        &jdk_tool("javac"),
-        &cp,
-        &mut NoJdk,
-        &["vsub.Registry".to_string()],
-    )
-    .unwrap();
+    let setup = Setup::prepare(&cp, &mut NoJdk, &["vsub.Registry".to_string()]).unwrap();
     let mut ops = Ops::new();
     let twice = ops.stat("twice", vec![int()], Some(int()));
     let only = ops.stat("onlyHere", vec![int()], Some(int()));

@@ -1,7 +1,7 @@
 //! Shared helpers for the instrumentation tests: compiling Java, instrumenting class
 //! folders, and running the verification driver under `-Xverify:all`.
 
-use jforge::instrument::{ProbeMap, compile_runtime, instrument_class};
+use jforge::instrument::{ProbeMap, instrument_class, write_runtime};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -78,7 +78,7 @@ pub fn instrument_dir(src: &Path, dst: &Path) -> HashMap<String, ProbeMap> {
 
 /// Compiles the Cov runtime and the driver into `dir`.
 pub fn build_driver(dir: &Path) {
-    compile_runtime(&jdk_tool("javac"), dir).expect("compiling the coverage runtime");
+    write_runtime(dir).expect("writing the coverage runtime");
     javac(
         8,
         &[subjects_dir().join("driver/Driver.java")],
