@@ -62,6 +62,9 @@ pub struct Session {
     settings: WorkerSettings,
     /// The settings the running pool was started with.
     started_with: Option<WorkerSettings>,
+    /// The javac kept warm for the check, once [`Session::warm_javac`] started it (`None`
+    /// inside when it could not start: the check then runs the javac program).
+    javac: std::sync::OnceLock<Option<std::sync::Arc<crate::emit::validate::JavacServer>>>,
 }
 
 /// Starts pools with a session's JDK, class path and worker settings: for generators that
@@ -150,7 +153,27 @@ impl Session {
             pool: None,
             settings,
             started_with: None,
+            javac: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Starts, once, a javac that stays up for the check of the written tests
+    /// (`crate::emit::validate::JavacServer`), with a warm-up compile when `warm_up`. A
+    /// command calls it before the check, so that the JVM boots (and warms up) beside other
+    /// work. Without a javac, or when it cannot start, the check runs the javac program as it
+    /// would have.
+    pub fn start_javac(&self, warm_up: bool) {
+        self.javac.get_or_init(|| {
+            self.java.javac.as_ref()?;
+            crate::emit::validate::JavacServer::start(&self.java.java, warm_up)
+                .ok()
+                .map(std::sync::Arc::new)
+        });
+    }
+
+    /// The javac server [`Session::start_javac`] started, if it did.
+    pub fn javac_server(&self) -> Option<std::sync::Arc<crate::emit::validate::JavacServer>> {
+        self.javac.get().cloned().flatten()
     }
 
     fn config(&self) -> PoolConfig {

@@ -157,6 +157,13 @@ impl Strategy for Gen {
             mut out,
         } = prepared.context(NOT_PREPARED)?;
         // ---- set-up: classes, operations, literals, coverage, workers
+        // The check's javac: started now, and given a warm-up compile when generation runs
+        // for a fixed time, which the warm-up then does not lengthen (on 2 cores, under
+        // --generated-limit, it cost TreeMap's generation as much as it saved the check).
+        let warm_up = limits.time_limit.is_some() && args.generated_limit.is_none();
+        if !args.suite.no_validate && warm_up {
+            session.start_javac(true);
+        }
         let sel = select_classes(&mut session, &args)?;
         let mut ops = operations(&session, &args, &limits, &sel)?;
         let literals = literal_pool(&session.model, &sel.classes);
@@ -207,6 +214,10 @@ impl Strategy for Gen {
         let generation = generation?;
         // The helper's JVMs and solver are not needed to finish the tests.
         generator.assist = None;
+        if !args.suite.no_validate {
+            // Boots while the tests are finished; warm from the check's second javac round.
+            session.start_javac(false);
+        }
 
         // ---- tests: chosen, observed in two JVMs, minimized
         let built = run.finish_tests(

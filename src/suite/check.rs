@@ -38,6 +38,8 @@ pub struct CheckSettings<'a> {
     pub deadline: Option<Instant>,
     /// Compile the tests for this Java release (`SuiteSettings::test_release`).
     pub release: Option<u32>,
+    /// The session's warm javac, when the command started one (`Session::warm_javac`).
+    pub javac_server: Option<std::sync::Arc<crate::emit::validate::JavacServer>>,
 }
 
 impl<'a> CheckSettings<'a> {
@@ -61,6 +63,7 @@ impl<'a> CheckSettings<'a> {
             clock: None,
             deadline: None,
             release: suite.test_release,
+            javac_server: session.javac_server(),
         }
     }
 }
@@ -180,6 +183,7 @@ impl WrittenSuite<'_> {
         check.clock = settings.clock.clone();
         check.deadline = settings.deadline;
         check.release = settings.release;
+        check.javac_server = settings.javac_server.clone();
         // One more round than removals need: a round that drops slow-clock assertions
         // writes the tests again, and they are checked again.
         for round in 0..4 {

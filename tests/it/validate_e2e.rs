@@ -156,8 +156,9 @@ fn junit4_removes_order_heap_speed_and_launcher_dependent_tests() {
         vec![],
         Some(JType::Prim(Prim::Boolean)),
     );
+    let ordinary = ops.stat("ordinaryJvm", vec![], Some(JType::Prim(Prim::Boolean)));
     let names = [
-        "set", "get", "hog", "churn", "slow", "twice", "console", "get-late", "hashes",
+        "set", "get", "hog", "churn", "slow", "twice", "console", "get-late", "hashes", "ordinary",
     ];
     let cases = vec![
         case(set, Some(7), None),
@@ -175,10 +176,15 @@ fn junit4_removes_order_heap_speed_and_launcher_dependent_tests() {
         case(get, None, Some(Value::Int(7))),
         // Passes unless every identity hash code is the same.
         case(distinct, None, Some(Value::Bool(true))),
+        // Fails in run 2 and in run 4, which run side by side: removed for run 2's cause,
+        // the first in the runs' order, as when they ran one after another.
+        case(ordinary, None, Some(Value::Bool(true))),
     ];
     let files = write(dir.path(), 4, &ops.table, &cases);
     assert_eq!(files.len(), 3);
     let junit_cp = find_junit(4, None).unwrap();
+    // Before the check's later runs ran side by side (issue 35), a test failing two of them
+    // took the first one's cause; that must not change.
     let opts = CheckOptions::new(4, &junit_cp);
     let console_installed = Path::new("/usr/share/java/junit-platform-console-standalone.jar")
         .is_file()
@@ -234,6 +240,12 @@ fn junit4_removes_order_heap_speed_and_launcher_dependent_tests() {
         "{}",
         d()
     );
+    assert_eq!(
+        cause_of(&v, &k("ordinary")),
+        Some(FailureCause::IdentityHash),
+        "{}",
+        d()
+    );
     if console_installed {
         assert_eq!(
             cause_of(&v, &k("console")),
@@ -252,7 +264,7 @@ fn junit4_removes_order_heap_speed_and_launcher_dependent_tests() {
     assert_eq!(by_cause.get(&FailureCause::ReverseOrder), Some(&2));
     assert_eq!(by_cause.get(&FailureCause::TooMuchMemory), Some(&2));
     assert_eq!(by_cause.get(&FailureCause::TooSlow), Some(&1));
-    assert_eq!(by_cause.get(&FailureCause::IdentityHash), Some(&1));
+    assert_eq!(by_cause.get(&FailureCause::IdentityHash), Some(&2));
     assert_eq!(by_cause, v.failures_by_cause());
     assert_eq!(
         v.passed.len() + v.test_failures.len(),

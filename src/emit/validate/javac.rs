@@ -23,18 +23,20 @@ pub(super) fn join_cp(parts: &[&[PathBuf]]) -> Result<std::ffi::OsString> {
     .context("a class path entry contains ':'; rename it")
 }
 
-/// One javac run; `level`: the flags that set the Java release (see [`level_flags`]).
+/// One javac run; `level`: the flags that set the Java release (see [`level_flags`]). In the
+/// warm `server` when there is one and it can take it, else with the javac program.
 pub(super) fn run_javac(
     javac: &Path,
+    server: Option<&super::JavacServer>,
     cp: &std::ffi::OsStr,
     out: &Path,
     sources: &[PathBuf],
     level: &[String],
 ) -> Result<(bool, String)> {
-    let o = Command::new(javac)
-        .args(JAVAC_JVM)
-        .args(level)
-        .args([
+    let args: Vec<std::ffi::OsString> = level
+        .iter()
+        .map(|s| s.as_str())
+        .chain([
             "-encoding",
             "UTF-8",
             "-proc:none",
@@ -43,10 +45,22 @@ pub(super) fn run_javac(
             "100000",
             "-d",
         ])
-        .arg(out)
-        .arg("-cp")
-        .arg(cp)
-        .args(sources)
+        .map(std::ffi::OsString::from)
+        .chain([out.as_os_str().to_owned(), "-cp".into(), cp.to_owned()])
+        .chain(sources.iter().map(|s| s.as_os_str().to_owned()))
+        .collect();
+    if let Some(server) = server {
+        match server.compile(&args) {
+            Ok(r) => return Ok(r),
+            Err(e) if super::check::timing_on() => {
+                eprintln!("jforge timing: the javac server did not compile ({e:#}); javac runs");
+            }
+            Err(_) => {}
+        }
+    }
+    let o = Command::new(javac)
+        .args(JAVAC_JVM)
+        .args(&args)
         .stdin(Stdio::null())
         .output()
         .with_context(|| {

@@ -97,6 +97,50 @@ pub(super) struct Env<'a> {
     pub(super) hits_skipped: std::collections::HashSet<String>,
     pub(super) warnings: Vec<String>,
     pub(super) jvms: usize,
+    /// Names this env's files apart from those of envs forked beside it (`fork`).
+    pub(super) files_tag: String,
+}
+
+impl<'a> Env<'a> {
+    /// A copy for a run made beside this env's: the same class paths and options, no hits,
+    /// warnings or JVMs of its own yet, and files of its own (tagged `tag`). [`Env::join`]
+    /// brings back what it collected.
+    pub(super) fn fork(&self, tag: &str) -> Env<'a> {
+        Env {
+            java: self.java,
+            tmp: self.tmp,
+            junit: self.junit,
+            run_timeout: self.run_timeout,
+            allow_sm: self.allow_sm,
+            run_cp: self.run_cp.clone(),
+            reverse_cp: self.reverse_cp.clone(),
+            console_cp: self.console_cp.clone(),
+            slow_clock: self.slow_clock.clone(),
+            runner_main: self.runner_main,
+            first_run_heap_mb: self.first_run_heap_mb,
+            coverage: self.coverage,
+            hits: self.hits.as_ref().map(|h| vec![false; h.len()]),
+            hits_skipped: self.hits_skipped.clone(),
+            warnings: Vec::new(),
+            jvms: 0,
+            files_tag: format!("{}{tag}-", self.files_tag),
+        }
+    }
+
+    /// Adds what a forked env collected: its coverage hits, warnings and JVMs.
+    pub(super) fn join(&mut self, other: Env) {
+        if let (Some(h), Some(o)) = (self.hits.as_mut(), other.hits) {
+            for (a, b) in h.iter_mut().zip(o) {
+                *a |= b;
+            }
+        }
+        for w in other.warnings {
+            if !self.warnings.contains(&w) {
+                self.warnings.push(w);
+            }
+        }
+        self.jvms += other.jvms;
+    }
 }
 
 fn parse_u64(s: Option<&String>) -> Option<u64> {
@@ -114,8 +158,8 @@ struct RunResults<'t> {
 
 /// The files of one test JVM: where the runner writes its results, and the JVM's output.
 struct JvmFiles {
-    /// The JVM's number in the check (`env.jvms` when it started).
-    n: usize,
+    /// The JVM's name in the check: its env's tag and number (`env.jvms` when it started).
+    n: String,
     results: PathBuf,
     log: PathBuf,
 }
@@ -125,10 +169,11 @@ impl JvmFiles {
     fn next(env: &mut Env) -> JvmFiles {
         let n = env.jvms;
         env.jvms += 1;
+        let tag = &env.files_tag;
         JvmFiles {
-            n,
-            results: env.tmp.join(format!("results{n}.txt")),
-            log: env.tmp.join(format!("run{n}.log")),
+            n: format!("{tag}{n}"),
+            results: env.tmp.join(format!("results{tag}{n}.txt")),
+            log: env.tmp.join(format!("run{tag}{n}.log")),
         }
     }
 }

@@ -87,6 +87,7 @@
 
 mod check;
 mod javac;
+mod javac_server;
 mod jvm;
 mod options;
 mod result;
@@ -96,6 +97,7 @@ mod verdicts;
 pub use crate::emit::junit_jars::{find_console_launcher, find_junit};
 pub use check::{compile_and_run, compile_and_run_with};
 pub use javac::JAVAC_JVM;
+pub use javac_server::JavacServer;
 pub use options::{CheckOptions, ClockRun, CoverageRun};
 pub use result::{
     FailureCause, INCONSISTENT, JVM_EXIT, NO_RESULT, TIMEOUT, TOO_MUCH_MEMORY, TOO_SLOW,

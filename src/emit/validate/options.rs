@@ -54,6 +54,9 @@ pub struct CheckOptions {
     /// `javac::level_flags`). A test that calls API newer than the release does not compile
     /// and is removed like any other.
     pub release: Option<u32>,
+    /// A javac kept warm for the run: the javac rounds go there, and to the javac program
+    /// when it cannot take them (see `javac_server`).
+    pub javac_server: Option<std::sync::Arc<super::JavacServer>>,
 }
 
 impl CheckOptions {
@@ -72,6 +75,7 @@ impl CheckOptions {
             max_test_bytes: 200 << 20,
             first_run_heap_mb: 256,
             release: None,
+            javac_server: None,
         }
     }
 }

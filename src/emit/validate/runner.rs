@@ -52,7 +52,7 @@ fn compile_runner(
         std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))?;
         files.push(p);
     }
-    let (ok, out) = run_javac(javac, cp, &classes, &files, &[])?;
+    let (ok, out) = run_javac(javac, None, cp, &classes, &files, &[])?;
     if !ok {
         return Ok(Err(out));
     }

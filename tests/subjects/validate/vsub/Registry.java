@@ -56,6 +56,14 @@ public class Registry {
         return System.identityHashCode(new Object()) != System.identityHashCode(new Object());
     }
 
+    /**
+     * Distinct identity hashes and no console launcher: false in two of the check's runs (the
+     * one with a single identity hash and the console launcher's).
+     */
+    public static boolean ordinaryJvm() {
+        return distinctIdentityHashes() && !underConsoleLauncher();
+    }
+
     /** Whether the JUnit Platform console launcher is running this thread. */
     public static boolean underConsoleLauncher() {
         for (StackTraceElement e : Thread.currentThread().getStackTrace()) {
