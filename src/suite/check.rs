@@ -51,6 +51,10 @@ impl<'a> CheckSettings<'a> {
         suite: &'a crate::settings::SuiteSettings,
         quiet: bool,
     ) -> CheckSettings<'a> {
+        if !suite.no_validate {
+            // Warm from the second javac round on (a command may have started it earlier).
+            session.start_javac(false);
+        }
         CheckSettings {
             javac: session.java.javac.as_deref(),
             java: &session.java.java,

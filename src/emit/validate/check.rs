@@ -281,12 +281,12 @@ impl<'a> Check<'a> {
     /// What the runs share: class paths, JVM options, the coverage hits so far; `warnings`
     /// are the check's so far (the runs add theirs).
     fn run_env(&self, runner: &RunnerClasses, warnings: Vec<String>) -> Result<Env<'a>> {
-        let (run_cp, console_cp) = self.run_class_paths(runner)?;
+        let (run_cp, plain_cp, console_cp) = self.run_class_paths(runner)?;
         let slow_clock = match &self.opts.clock {
             Some(c) => {
                 let mut cp = std::ffi::OsString::from(c.class_dir.as_os_str());
                 cp.push(":");
-                cp.push(&run_cp);
+                cp.push(&plain_cp);
                 Some((cp, c.jvm_args.clone()))
             }
             None => None,
@@ -298,7 +298,7 @@ impl<'a> Check<'a> {
         let allow_sm = jdk_feature_version(self.java).is_some_and(|v| (12..24).contains(&v));
         let mut reverse_cp = self.shadow_folder()?.into_os_string();
         reverse_cp.push(":");
-        reverse_cp.push(&run_cp);
+        reverse_cp.push(&plain_cp);
         let opts = self.opts;
         Ok(Env {
             java: self.java,
@@ -307,6 +307,7 @@ impl<'a> Check<'a> {
             run_timeout: self.run_timeout,
             allow_sm,
             run_cp,
+            plain_cp,
             reverse_cp,
             console_cp,
             slow_clock,
@@ -356,22 +357,30 @@ impl<'a> Check<'a> {
         Ok(std::path::absolute(&root).unwrap_or(root))
     }
 
-    /// Class path of the runner runs (instrumented classes, runner, tests, user, JUnit), and
-    /// of the console launcher run when there is one (the same plus the listener's services
-    /// folder and the launcher).
+    /// Class paths of run 1 (instrumented classes, runner, tests, user, JUnit), of the other
+    /// runner runs (the same without the instrumented classes), and of the console launcher
+    /// run when there is one (the latter plus the listener's services folder and the
+    /// launcher).
     fn run_class_paths(
         &self,
         runner: &RunnerClasses,
-    ) -> Result<(std::ffi::OsString, Option<std::ffi::OsString>)> {
-        let mut cp_entries: Vec<PathBuf> = Vec::new();
-        if let Some(c) = &self.opts.coverage {
-            cp_entries.push(c.class_dir.clone());
-        }
-        cp_entries.push(runner.classes.clone());
-        cp_entries.push(self.classes.clone());
+    ) -> Result<(
+        std::ffi::OsString,
+        std::ffi::OsString,
+        Option<std::ffi::OsString>,
+    )> {
+        let mut cp_entries: Vec<PathBuf> = vec![runner.classes.clone(), self.classes.clone()];
         cp_entries.extend(self.user_cp.iter().cloned());
         cp_entries.extend(self.junit_cp.iter().cloned());
-        let run_cp = join_cp(&[&cp_entries])?;
+        let plain_cp = join_cp(&[&cp_entries])?;
+        let instrumented: Vec<PathBuf> = self
+            .opts
+            .coverage
+            .iter()
+            .map(|c| c.class_dir.clone())
+            .chain(cp_entries.iter().cloned())
+            .collect();
+        let run_cp = join_cp(&[&instrumented])?;
         let console_cp = match (&runner.services, self.console()) {
             (Some(svc), Some(extra)) => {
                 let mut v = cp_entries.clone();
@@ -381,7 +390,7 @@ impl<'a> Check<'a> {
             }
             _ => None,
         };
-        Ok((run_cp, console_cp))
+        Ok((run_cp, plain_cp, console_cp))
     }
 
     /// Runs 2 to 5 (run 4 when the console launcher is there, run 5 with the slowed clock)

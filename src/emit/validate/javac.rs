@@ -25,6 +25,11 @@ pub(super) fn join_cp(parts: &[&[PathBuf]]) -> Result<std::ffi::OsString> {
 
 /// One javac run; `level`: the flags that set the Java release (see [`level_flags`]). In the
 /// warm `server` when there is one and it can take it, else with the javac program.
+///
+/// With the server, several files and several cores, the files are first compiled in groups
+/// side by side (the written test classes do not refer to each other); when a group fails,
+/// all of them are compiled again as one, so that the errors the check acts on are those of
+/// one javac over the whole suite, as without the server.
 pub(super) fn run_javac(
     javac: &Path,
     server: Option<&super::JavacServer>,
@@ -33,23 +38,20 @@ pub(super) fn run_javac(
     sources: &[PathBuf],
     level: &[String],
 ) -> Result<(bool, String)> {
-    let args: Vec<std::ffi::OsString> = level
-        .iter()
-        .map(|s| s.as_str())
-        .chain([
-            "-encoding",
-            "UTF-8",
-            "-proc:none",
-            "-nowarn",
-            "-Xmaxerrs",
-            "100000",
-            "-d",
-        ])
-        .map(std::ffi::OsString::from)
-        .chain([out.as_os_str().to_owned(), "-cp".into(), cp.to_owned()])
-        .chain(sources.iter().map(|s| s.as_os_str().to_owned()))
-        .collect();
+    let args = javac_args(cp, out, sources, level);
     if let Some(server) = server {
+        let groups = side_by_side_groups(sources);
+        if groups.len() > 1 {
+            let jobs: Vec<_> = groups
+                .iter()
+                .map(|g| javac_args(cp, out, g, level))
+                .collect();
+            if let Ok(r) = server.compile_side_by_side(&jobs)
+                && r.iter().all(|(ok, _)| *ok)
+            {
+                return Ok((true, r.into_iter().map(|(_, t)| t).collect()));
+            }
+        }
         match server.compile(&args) {
             Ok(r) => return Ok(r),
             Err(e) if super::check::timing_on() => {
@@ -72,6 +74,55 @@ pub(super) fn run_javac(
     let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&o.stderr));
     Ok((o.status.success(), text))
+}
+
+/// The sources in as many groups as there are cores (at most one per file), balanced by
+/// size: the largest file first, each into the lightest group.
+fn side_by_side_groups(sources: &[PathBuf]) -> Vec<Vec<PathBuf>> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let n = cores.min(sources.len()).max(1);
+    let mut sized: Vec<(u64, &PathBuf)> = sources
+        .iter()
+        .map(|p| (std::fs::metadata(p).map_or(0, |m| m.len()), p))
+        .collect();
+    sized.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    let mut groups: Vec<(u64, Vec<PathBuf>)> = vec![(0, Vec::new()); n];
+    for (len, p) in sized {
+        if let Some(g) = groups.iter_mut().min_by_key(|g| g.0) {
+            g.0 += len;
+            g.1.push(p.clone());
+        }
+    }
+    groups
+        .into_iter()
+        .map(|g| g.1)
+        .filter(|g| !g.is_empty())
+        .collect()
+}
+
+/// javac's arguments for one compile of `sources` into `out`.
+fn javac_args(
+    cp: &std::ffi::OsStr,
+    out: &Path,
+    sources: &[PathBuf],
+    level: &[String],
+) -> Vec<std::ffi::OsString> {
+    level
+        .iter()
+        .map(|s| s.as_str())
+        .chain([
+            "-encoding",
+            "UTF-8",
+            "-proc:none",
+            "-nowarn",
+            "-Xmaxerrs",
+            "100000",
+            "-d",
+        ])
+        .map(std::ffi::OsString::from)
+        .chain([out.as_os_str().to_owned(), "-cp".into(), cp.to_owned()])
+        .chain(sources.iter().map(|s| s.as_os_str().to_owned()))
+        .collect()
 }
 
 /// The javac flags that compile for Java `release`, best first: `--release N` (which also

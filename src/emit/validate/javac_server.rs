@@ -90,6 +90,13 @@ impl JavacServer {
     /// Compiles with these javac arguments: (whether javac succeeded, its output), or an
     /// error when the server cannot (the caller then runs the javac program).
     pub fn compile(&self, args: &[OsString]) -> Result<(bool, String)> {
+        let mut r = self.compile_side_by_side(std::slice::from_ref(&args.to_vec()))?;
+        r.pop().context("the javac server gave no answer")
+    }
+
+    /// Compiles each argument list at the same time, each on a thread of the server; their
+    /// results in the same order.
+    pub fn compile_side_by_side(&self, jobs: &[Vec<OsString>]) -> Result<Vec<(bool, String)>> {
         let mut inner = self
             .inner
             .lock()
@@ -97,7 +104,7 @@ impl JavacServer {
         if inner.broken {
             bail!("the javac server failed before");
         }
-        let r = inner.compile(args);
+        let r = inner.compile(jobs);
         if r.is_err() {
             inner.broken = true;
         }
@@ -146,9 +153,13 @@ impl Inner {
         Ok((id, file))
     }
 
-    fn compile(&mut self, args: &[OsString]) -> Result<(bool, String)> {
-        let (id, file) = self.send(args)?;
-        loop {
+    fn compile(&mut self, jobs: &[Vec<OsString>]) -> Result<Vec<(bool, String)>> {
+        let mut sent = Vec::new();
+        for args in jobs {
+            sent.push(self.send(args)?);
+        }
+        let mut codes: Vec<Option<i32>> = vec![None; sent.len()];
+        while codes.iter().any(Option::is_none) {
             let mut line = String::new();
             if self.stdout.read_line(&mut line)? == 0 {
                 bail!("the javac server ended");
@@ -161,17 +172,23 @@ impl Inner {
                 continue;
             };
             // Answers to earlier requests (the warm-up) are passed over.
-            if got != id.to_string() {
+            let Some(k) = sent.iter().position(|(id, _)| got == id.to_string()) else {
                 continue;
-            }
+            };
             let rc: i32 = rc.parse().context("the javac server's answer")?;
             if rc < 0 {
                 bail!("javac failed inside the server");
             }
-            let out = std::fs::read(format!("{}.out", file.display()))
-                .context("reading the javac server's output")?;
-            return Ok((rc == 0, String::from_utf8_lossy(&out).into_owned()));
+            codes[k] = Some(rc);
         }
+        sent.iter()
+            .zip(codes)
+            .map(|((_, file), rc)| {
+                let out = std::fs::read(format!("{}.out", file.display()))
+                    .context("reading the javac server's output")?;
+                Ok((rc == Some(0), String::from_utf8_lossy(&out).into_owned()))
+            })
+            .collect()
     }
 }
 

@@ -46,9 +46,12 @@
 //!      line the runner reports).
 //!
 //!   Runs 1, 2 and 4 limit the JIT to C1 (startup-bound, see `QUICK_JVM`); run 3 passes no
-//!   option at all, like a user's build. Later runs only run what is still a candidate: tests
-//!   that passed (or, in error suites, failed in an ordinary way) in every earlier run. A test
-//!   whose outcome changes is reported with the cause of the run where it changed; each later
+//!   option at all, like a user's build. Runs 2-4 run the classes under test as they are (no
+//!   instrumented copies, no `--patch-module`), as the user's build does. Later runs run what
+//!   run 1 left as candidates: tests that passed (or, in error suites, failed in an ordinary
+//!   way) there; they run side by side, one per core, and their verdicts are applied in their
+//!   order, so a test whose outcome changes in several is reported with the cause of the
+//!   first of them, as if they had run one after another on what each left; each later
 //!   run differs from run 1 in one respect that can break a test (order, identity hashes,
 //!   launcher; a larger heap or another JIT only hide failures), so the cause says why. Run 1
 //!   removes tests that need more than 256 MB of heap; run 3 those that depend on static
@@ -70,10 +73,10 @@
 //!   that run are run again in a fresh JVM. Where the JDK still allows it, the runner also
 //!   installs a SecurityManager that turns `System.exit` into a `SecurityException`. A test
 //!   never reported as passed is never counted as passing.
-//! - Coverage ([`CheckOptions::coverage`]): the run JVMs get the instrumented classes first on
-//!   the class path and the instrumentation's JVM options; after every test the runner drains
-//!   the hit probes and writes the ones new to that JVM. [`Validation::suite_hits`] is the
-//!   union over every JVM of the check; a JVM killed during a test loses that test's hits only
+//! - Coverage ([`CheckOptions::coverage`]): the JVMs of runs 1 and 5 get the instrumented
+//!   classes first on the class path and the instrumentation's JVM options; after every test
+//!   the runner drains the hit probes and writes the ones new to that JVM.
+//!   [`Validation::suite_hits`] is the union over those JVMs; a JVM killed during a test loses that test's hits only
 //!   (that test fails anyway). The union includes what failing tests reached: it is the
 //!   written suite's coverage when the check removes nothing, which is why a caller that
 //!   removes tests checks again and keeps the hits of the last, clean check.

@@ -22,8 +22,10 @@ import javax.tools.ToolProvider;
  * <p>Protocol, one line each way per request: jforge writes {@code ID TAB ARGFILE} (the
  * argument file holds one javac argument per line, UTF-8); this JVM compiles with those
  * arguments, writes javac's output to {@code ARGFILE.out} and answers {@code ID TAB EXITCODE}.
- * It ends when its standard input closes. With no compiler in this JDK (a JRE) it answers
- * {@code NOJAVAC} and ends.
+ * Each request is compiled on a thread of its own, so that jforge can split a suite's files
+ * over the cores: the compilations share this JVM's compiled code, which a javac process
+ * each would warm up twice. It ends when its standard input closes. With no compiler in this
+ * JDK (a JRE) it answers {@code NOJAVAC} and ends.
  */
 public final class JavacServer {
     private JavacServer() {}
@@ -44,19 +46,32 @@ public final class JavacServer {
             }
             String id = line.substring(0, tab);
             Path argFile = Path.of(line.substring(tab + 1));
-            int rc;
-            ByteArrayOutputStream text = new ByteArrayOutputStream();
-            try {
-                List<String> javacArgs = Files.readAllLines(argFile, StandardCharsets.UTF_8);
-                PrintStream log = new PrintStream(text, true, StandardCharsets.UTF_8);
-                rc = javac.run(null, log, log, javacArgs.toArray(new String[0]));
-                log.flush();
-            } catch (Throwable t) {
-                // javac itself failed (out of memory, a bug): jforge runs a javac process instead.
-                text.write(("jforge javac server: " + t).getBytes(StandardCharsets.UTF_8));
-                rc = -1;
-            }
+            Thread t = new Thread(() -> compile(javac, id, argFile, out), "javac-" + id);
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** One request: compiles, writes the output file, answers. */
+    private static void compile(JavaCompiler javac, String id, Path argFile, PrintStream out) {
+        int rc;
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        try {
+            List<String> javacArgs = Files.readAllLines(argFile, StandardCharsets.UTF_8);
+            PrintStream log = new PrintStream(text, true, StandardCharsets.UTF_8);
+            rc = javac.run(null, log, log, javacArgs.toArray(new String[0]));
+            log.flush();
+        } catch (Throwable t) {
+            // javac itself failed (out of memory, a bug): jforge runs a javac process instead.
+            text.writeBytes(("jforge javac server: " + t).getBytes(StandardCharsets.UTF_8));
+            rc = -1;
+        }
+        try {
             Files.write(Path.of(argFile + ".out"), text.toByteArray());
+        } catch (Throwable t) {
+            rc = -1;
+        }
+        synchronized (out) {
             out.println(id + "\t" + rc);
         }
     }
