@@ -385,7 +385,9 @@ impl GenRun<'_> {
             &error_cases,
             &CheckSettings {
                 coverage: self.coverage.map(crate::coverage::Setup::coverage_run),
-                clock: self.instrumented.and_then(crate::coverage::Setup::clock_run),
+                clock: self
+                    .instrumented
+                    .and_then(crate::coverage::Setup::clock_run),
                 deadline: built.deadline,
                 ..CheckSettings::of(session, &args.suite, args.run.quiet)
             },
