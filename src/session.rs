@@ -171,6 +171,12 @@ impl Session {
         });
     }
 
+    /// Makes the check use this javac server (one a caller shares between sessions: `gen
+    /// --per-class`); a session that has one already keeps it.
+    pub fn use_javac(&self, server: std::sync::Arc<crate::emit::validate::JavacServer>) {
+        let _ = self.javac.set(Some(server));
+    }
+
     /// The javac server [`Session::start_javac`] started, if it did.
     pub fn javac_server(&self) -> Option<std::sync::Arc<crate::emit::validate::JavacServer>> {
         self.javac.get().cloned().flatten()

@@ -162,6 +162,7 @@ impl GenArgs {
             per_class: self.per_class,
             ignore_own_tests: self.ignore_own_tests,
             own_suite: None,
+            shared_javac: None,
         })
     }
 

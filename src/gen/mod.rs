@@ -68,6 +68,10 @@ pub struct GenSettings {
     /// The options that decide what a class's run does, as given (`--per-class`, `--shard`:
     /// the report's `sharding.options`, which `jforge merge` compares between shards).
     pub options_key: String,
+    /// `--per-class`: the javac the classes' checks share, started once for the whole run
+    /// (a class's tests are compiled alone either way; only the JVM is shared, warm after
+    /// the first class).
+    pub shared_javac: Option<std::sync::Arc<crate::emit::validate::JavacServer>>,
 }
 
 impl GenSettings {

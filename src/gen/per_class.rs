@@ -52,12 +52,14 @@ pub(super) fn run(args: GenSettings) -> Result<Outcome> {
     }
     let tmp = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-per-class"))
         .context("creating a temporary folder")?;
+    let javac = shared_javac(&args, mine.len());
     let plans: Vec<(String, GenSettings)> = mine
         .iter()
         .enumerate()
         .map(|(i, class)| {
             let json = tmp.path().join(format!("{i}.json"));
-            let one = class_args(&args, class, &json, sel.classes.len());
+            let mut one = class_args(&args, class, &json, sel.classes.len());
+            one.shared_javac = javac.clone();
             (class.clone(), one)
         })
         .collect();
@@ -99,6 +101,24 @@ pub(super) fn run(args: GenSettings) -> Result<Outcome> {
     }
     println!("{}", crate::merge::summary_line(&merged, mine.len()));
     Ok(outcome)
+}
+
+/// One javac for the checks of every class (`JavacServer`): a javac JVM per class cost each
+/// class a JVM start and a cold compile; shared, every class after the first compiles warm.
+/// None with `--no-validate`, one class, or no javac (each class's check then does as it
+/// would alone).
+fn shared_javac(
+    args: &GenSettings,
+    classes: usize,
+) -> Option<std::sync::Arc<crate::emit::validate::JavacServer>> {
+    if args.suite.no_validate || classes < 2 {
+        return None;
+    }
+    let java = crate::runner::java::find_java(args.run.java.as_deref()).ok()?;
+    java.javac.as_ref()?;
+    crate::emit::validate::JavacServer::start(&java.java, false)
+        .ok()
+        .map(std::sync::Arc::new)
 }
 
 /// One class's flags: the class alone (jars moved to the class path), its seed and shares of

@@ -161,6 +161,9 @@ impl Strategy for Gen {
         // for a fixed time, which the warm-up then does not lengthen (on 2 cores, under
         // --generated-limit, it cost TreeMap's generation as much as it saved the check).
         let warm_up = limits.time_limit.is_some() && args.generated_limit.is_none();
+        if let Some(shared) = &args.shared_javac {
+            session.use_javac(shared.clone());
+        }
         if !args.suite.no_validate && warm_up {
             session.start_javac(true);
         }
