@@ -67,6 +67,39 @@ struct Prepared {
     out: RunOutput,
 }
 
+/// The check's javac (`emit::validate::JavacServer`). Before set-up (`generated` false): the
+/// one `--per-class` shares, or one given a warm-up compile when generation runs for a fixed
+/// time, which the warm-up then does not lengthen (on 2 cores, under --generated-limit, it
+/// cost TreeMap's generation as much as it saved the check). When generation ends: one
+/// without a warm-up, booting while the tests are finished, warm from the second javac round.
+fn start_check_javac(session: &Session, args: &GenSettings, limits: &Limits, generated: bool) {
+    if args.suite.no_validate {
+        return;
+    }
+    if let Some(shared) = &args.shared_javac {
+        session.use_javac(shared.clone());
+    }
+    let fixed_time = limits.time_limit.is_some() && args.generated_limit.is_none();
+    if generated || fixed_time {
+        session.start_javac(!generated);
+    }
+}
+
+/// `--concolic`'s helper: its own pool of traced workers and the solver.
+fn concolic_helper<'o>(
+    session: &Session,
+    ops: &'o OpSet,
+    setup: crate::coverage::Setup,
+    spec: crate::concolic::solver::SolverSpec,
+) -> Box<crate::concolic::hybrid::Hybrid<'o>> {
+    let config = session
+        .pool_maker()
+        .config(vec![format!("-D{CONSOLE_PROPERTY}=quiet")]);
+    Box::new(crate::concolic::hybrid::Hybrid::new(
+        &ops.table, setup, config, spec,
+    ))
+}
+
 /// The limits and filters of a run, parsed from the flags.
 struct Limits {
     time_limit: Option<Duration>,
@@ -157,16 +190,7 @@ impl Strategy for Gen {
             mut out,
         } = prepared.context(NOT_PREPARED)?;
         // ---- set-up: classes, operations, literals, coverage, workers
-        // The check's javac: started now, and given a warm-up compile when generation runs
-        // for a fixed time, which the warm-up then does not lengthen (on 2 cores, under
-        // --generated-limit, it cost TreeMap's generation as much as it saved the check).
-        let warm_up = limits.time_limit.is_some() && args.generated_limit.is_none();
-        if let Some(shared) = &args.shared_javac {
-            session.use_javac(shared.clone());
-        }
-        if !args.suite.no_validate && warm_up {
-            session.start_javac(true);
-        }
+        start_check_javac(&session, &args, &limits, false);
         let sel = select_classes(&mut session, &args)?;
         let mut ops = operations(&session, &args, &limits, &sel)?;
         let literals = literal_pool(&session.model, &sel.classes);
@@ -195,11 +219,7 @@ impl Strategy for Gen {
         let mut generator = run.new_generator(literals, &mut pool)?;
         generator.note_sizing(sizing);
         if let (Some(setup), Some(spec)) = (traced, solver) {
-            let config = session
-                .pool_maker()
-                .config(vec![format!("-D{CONSOLE_PROPERTY}=quiet")]);
-            let helper = crate::concolic::hybrid::Hybrid::new(&ops.table, setup, config, spec);
-            generator.assist = Some(Box::new(helper));
+            generator.assist = Some(concolic_helper(&session, &ops, setup, spec));
         }
         let setup_time = started.elapsed();
         // The project's own suite runs beside generation (its probes are needed only to
@@ -217,10 +237,7 @@ impl Strategy for Gen {
         let generation = generation?;
         // The helper's JVMs and solver are not needed to finish the tests.
         generator.assist = None;
-        if !args.suite.no_validate {
-            // Boots while the tests are finished; warm from the check's second javac round.
-            session.start_javac(false);
-        }
+        start_check_javac(&session, &args, &limits, true);
 
         // ---- tests: chosen, observed in two JVMs, minimized
         let built = run.finish_tests(

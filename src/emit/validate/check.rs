@@ -109,7 +109,7 @@ pub fn compile_and_run_with(
 /// With `JFORGE_TIMING=1`, prints how many coverage probes the suite hit.
 fn print_hit_count(suite_hits: Option<&[bool]>) {
     if let Some(h) = suite_hits
-        && timing_on()
+        && super::options::timing_on()
     {
         eprintln!(
             "jforge timing: the suite hit {} of {} coverage probes",
@@ -420,49 +420,7 @@ impl<'a> Check<'a> {
         if verdicts.candidates.is_empty() {
             return Ok(());
         }
-        let candidates = &verdicts.candidates;
-        let side_by_side = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .clamp(1, later.len());
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let deadline = self.opts.deadline;
-        let slots: Vec<std::sync::Mutex<Option<LaterRun>>> = later
-            .iter()
-            .map(|(r, _)| {
-                std::sync::Mutex::new(Some(LaterRun::Waiting(env.fork(&format!("{r:?}")))))
-            })
-            .collect();
-        std::thread::scope(|scope| {
-            for _ in 0..side_by_side {
-                scope.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        let Some(slot) = slots.get(i) else { break };
-                        let Some(LaterRun::Waiting(mut e)) =
-                            slot.lock().ok().and_then(|mut s| s.take())
-                        else {
-                            continue;
-                        };
-                        let run = later[i].0;
-                        let done = if deadline.is_some_and(|d| Instant::now() >= d) {
-                            LaterRun::Skipped(e)
-                        } else {
-                            let order: Vec<Key> = if run == Run::Reverse {
-                                candidates.iter().rev().cloned().collect()
-                            } else {
-                                candidates.clone()
-                            };
-                            let t0 = Instant::now();
-                            let r = run_tests(&mut e, run, &order, class_sizes);
-                            LaterRun::Ran(e, r, order.len(), t0.elapsed())
-                        };
-                        if let Ok(mut s) = slot.lock() {
-                            *s = Some(done);
-                        }
-                    }
-                });
-            }
-        });
+        let slots = self.run_side_by_side(env, &later, &verdicts.candidates, class_sizes);
         let mut skipped = false;
         for ((run, cause), slot) in later.into_iter().zip(slots) {
             let done = slot
@@ -509,6 +467,61 @@ impl<'a> Check<'a> {
             verdicts.judge_later_run(run, cause, r);
         }
         Ok(())
+    }
+
+    /// Runs `later` on `candidates`, each in a fork of `env`, as many at a time as there are
+    /// cores; a run whose turn comes after the deadline is skipped. One slot per run, in
+    /// `later`'s order.
+    fn run_side_by_side(
+        &self,
+        env: &Env<'a>,
+        later: &[(Run, FailureCause)],
+        candidates: &[Key],
+        class_sizes: &HashMap<&str, usize>,
+    ) -> Vec<std::sync::Mutex<Option<LaterRun<'a>>>> {
+        let side_by_side = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, later.len());
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let deadline = self.opts.deadline;
+        let slots: Vec<std::sync::Mutex<Option<LaterRun<'a>>>> = later
+            .iter()
+            .map(|(r, _)| {
+                std::sync::Mutex::new(Some(LaterRun::Waiting(env.fork(&format!("{r:?}")))))
+            })
+            .collect();
+        std::thread::scope(|scope| {
+            for _ in 0..side_by_side {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        let Some(slot) = slots.get(i) else { break };
+                        let Some(LaterRun::Waiting(mut e)) =
+                            slot.lock().ok().and_then(|mut s| s.take())
+                        else {
+                            continue;
+                        };
+                        let run = later[i].0;
+                        let done = if deadline.is_some_and(|d| Instant::now() >= d) {
+                            LaterRun::Skipped(e)
+                        } else {
+                            let order: Vec<Key> = if run == Run::Reverse {
+                                candidates.iter().rev().cloned().collect()
+                            } else {
+                                candidates.to_vec()
+                            };
+                            let t0 = Instant::now();
+                            let r = run_tests(&mut e, run, &order, class_sizes);
+                            LaterRun::Ran(e, r, order.len(), t0.elapsed())
+                        };
+                        if let Ok(mut s) = slot.lock() {
+                            *s = Some(done);
+                        }
+                    }
+                });
+            }
+        });
+        slots
     }
 }
 
@@ -558,13 +571,9 @@ fn timed_run(
     Ok(results)
 }
 
-pub(super) fn timing_on() -> bool {
-    std::env::var_os("JFORGE_TIMING").is_some_and(|v| !v.is_empty() && v != "0")
-}
-
 /// Records a phase's wall time (and prints it with `JFORGE_TIMING=1`).
 fn timed(v: &mut Vec<(String, Duration)>, what: String, d: Duration) {
-    if timing_on() {
+    if super::options::timing_on() {
         eprintln!("jforge timing: {what}: {:.3} s", d.as_secs_f64());
     }
     v.push((what, d));

@@ -32,7 +32,7 @@ pub(super) fn join_cp(parts: &[&[PathBuf]]) -> Result<std::ffi::OsString> {
 /// one javac over the whole suite, as without the server.
 pub(super) fn run_javac(
     javac: &Path,
-    server: Option<&super::JavacServer>,
+    server: Option<&super::javac_server::JavacServer>,
     cp: &std::ffi::OsStr,
     out: &Path,
     sources: &[PathBuf],
@@ -54,7 +54,7 @@ pub(super) fn run_javac(
         }
         match server.compile(&args) {
             Ok(r) => return Ok(r),
-            Err(e) if super::check::timing_on() => {
+            Err(e) if super::options::timing_on() => {
                 eprintln!("jforge timing: the javac server did not compile ({e:#}); javac runs");
             }
             Err(_) => {}

@@ -56,7 +56,12 @@ pub struct CheckOptions {
     pub release: Option<u32>,
     /// A javac kept warm for the run: the javac rounds go there, and to the javac program
     /// when it cannot take them (see `javac_server`).
-    pub javac_server: Option<std::sync::Arc<super::JavacServer>>,
+    pub javac_server: Option<std::sync::Arc<super::javac_server::JavacServer>>,
+}
+
+/// `JFORGE_TIMING=1`: the check prints how long each phase took.
+pub(super) fn timing_on() -> bool {
+    std::env::var_os("JFORGE_TIMING").is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 impl CheckOptions {
