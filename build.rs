@@ -215,24 +215,14 @@ fn build() -> Result<(), String> {
     let out = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?);
     let proto = write_protocol(&out)?;
     let classes = out.join("worker-classes");
-    let _ = std::fs::remove_dir_all(&classes);
-    std::fs::create_dir_all(&classes).map_err(|e| e.to_string())?;
-    let mut srcs = Vec::new();
-    java_files(Path::new("worker"), &mut srcs)?;
-    srcs.sort();
-    srcs.push(proto);
-    let st = Command::new(&javac)
-        .args(["--release", "17", "-encoding", "UTF-8", "-nowarn", "-d"])
-        .arg(&classes)
-        .args(&srcs)
-        .status()
-        .map_err(|e| format!("cannot run {}: {e}", javac.display()))?;
-    if !st.success() {
-        return Err(format!(
-            "javac failed on the worker sources ({}); a JDK 17+ is required",
-            javac.display()
-        ));
-    }
+    compile_java(
+        &javac,
+        &["--release", "17"],
+        Path::new("worker"),
+        Some(proto),
+        &classes,
+    )
+    .map_err(|e| format!("{e}; a JDK 17+ is required"))?;
     let jar = out.join("jforge-worker.jar");
     let _ = std::fs::remove_file(&jar);
     let st = Command::new(&jar_tool)
@@ -250,36 +240,45 @@ fn build() -> Result<(), String> {
     build_runtime(&javac, &out)
 }
 
-/// Compiles [`RUNTIME`] and writes `rt_classes.rs`: `RUNTIME_CLASSES`, each class file's
-/// path (`jforge/rt/Cov.class`) and its bytes.
-fn build_runtime(javac: &Path, out: &Path) -> Result<(), String> {
-    let classes = out.join("rt-classes");
-    let _ = std::fs::remove_dir_all(&classes);
-    std::fs::create_dir_all(&classes).map_err(|e| e.to_string())?;
+/// Compiles the `.java` files under `dir` (and `extra`) with these level flags into a fresh
+/// `classes` folder.
+fn compile_java(
+    javac: &Path,
+    level: &[&str],
+    dir: &Path,
+    extra: Option<PathBuf>,
+    classes: &Path,
+) -> Result<(), String> {
+    let _ = std::fs::remove_dir_all(classes);
+    std::fs::create_dir_all(classes).map_err(|e| e.to_string())?;
     let mut srcs = Vec::new();
-    java_files(Path::new(RUNTIME), &mut srcs)?;
+    java_files(dir, &mut srcs)?;
     srcs.sort();
-    // --release 8 is deprecated in newer JDKs and says so; -Xlint:-options keeps it quiet.
+    srcs.extend(extra);
     let st = Command::new(javac)
-        .args([
-            "--release",
-            "8",
-            "-encoding",
-            "UTF-8",
-            "-nowarn",
-            "-Xlint:-options",
-            "-d",
-        ])
-        .arg(&classes)
+        .args(level)
+        .args(["-encoding", "UTF-8", "-nowarn", "-d"])
+        .arg(classes)
         .args(&srcs)
         .status()
         .map_err(|e| format!("cannot run {}: {e}", javac.display()))?;
     if !st.success() {
         return Err(format!(
-            "javac failed on the runtime sources in {RUNTIME} ({})",
-            javac.display()
+            "javac ({}) failed on the sources in {}",
+            javac.display(),
+            dir.display()
         ));
     }
+    Ok(())
+}
+
+/// Compiles [`RUNTIME`] and writes `rt_classes.rs`: `RUNTIME_CLASSES`, each class file's
+/// path (`jforge/rt/Cov.class`) and its bytes.
+fn build_runtime(javac: &Path, out: &Path) -> Result<(), String> {
+    let classes = out.join("rt-classes");
+    // --release 8 is deprecated in newer JDKs and says so; -Xlint:-options keeps it quiet.
+    let level = ["--release", "8", "-Xlint:-options"];
+    compile_java(javac, &level, Path::new(RUNTIME), None, &classes)?;
     let mut files = Vec::new();
     files_with(&classes, "class", &mut files)?;
     files.sort();
