@@ -420,27 +420,15 @@ impl<'a> Check<'a> {
         if verdicts.candidates.is_empty() {
             return Ok(());
         }
-        let slots = self.run_side_by_side(env, &later, &verdicts.candidates, class_sizes);
+        let runs = self.run_side_by_side(env, &later, &verdicts.candidates, class_sizes)?;
         let mut skipped = false;
-        for ((run, cause), slot) in later.into_iter().zip(slots) {
-            let done = slot
-                .into_inner()
-                .ok()
-                .flatten()
-                .context("internal error: a test run's thread ended without a result")?;
-            let (e, r) = match done {
-                LaterRun::Ran(e, r, n, elapsed) => {
-                    timed(
-                        timings,
-                        format!("{}: {n} tests, {} JVMs", run.name(), e.jvms),
-                        elapsed,
-                    );
-                    (e, Some(r?))
-                }
-                LaterRun::Skipped(e) | LaterRun::Waiting(e) => (e, None),
-            };
-            env.join(e);
-            let Some((r, reported_any)) = r else {
+        for ((run, cause), LaterRun { env: forked, made }) in later.into_iter().zip(runs) {
+            if let Some((_, n, elapsed)) = &made {
+                let what = format!("{}: {n} tests, {} JVMs", run.name(), forked.jvms);
+                timed(timings, what, *elapsed);
+            }
+            env.join(forked);
+            let Some((r, _, _)) = made else {
                 if !skipped {
                     env.warnings.push(format!(
                         "the time budget ran out before {}; it and the later runs were skipped",
@@ -450,6 +438,7 @@ impl<'a> Check<'a> {
                 skipped = true;
                 continue;
             };
+            let (r, reported_any) = r?;
             if !reported_any {
                 // A launcher that reports nothing at all is a setup problem, not 1000 failures.
                 let why = verdicts
@@ -470,73 +459,68 @@ impl<'a> Check<'a> {
     }
 
     /// Runs `later` on `candidates`, each in a fork of `env`, as many at a time as there are
-    /// cores; a run whose turn comes after the deadline is skipped. One slot per run, in
-    /// `later`'s order.
+    /// cores; a run whose turn comes after the deadline is skipped. In `later`'s order.
     fn run_side_by_side(
         &self,
         env: &Env<'a>,
         later: &[(Run, FailureCause)],
         candidates: &[Key],
         class_sizes: &HashMap<&str, usize>,
-    ) -> Vec<std::sync::Mutex<Option<LaterRun<'a>>>> {
+    ) -> Result<Vec<LaterRun<'a>>> {
         let side_by_side = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .clamp(1, later.len());
         let next = std::sync::atomic::AtomicUsize::new(0);
         let deadline = self.opts.deadline;
-        let slots: Vec<std::sync::Mutex<Option<LaterRun<'a>>>> = later
-            .iter()
-            .map(|(r, _)| {
-                std::sync::Mutex::new(Some(LaterRun::Waiting(env.fork(&format!("{r:?}")))))
-            })
-            .collect();
+        let slots: Vec<std::sync::Mutex<Option<LaterRun<'a>>>> =
+            later.iter().map(|_| std::sync::Mutex::new(None)).collect();
         std::thread::scope(|scope| {
             for _ in 0..side_by_side {
                 scope.spawn(|| {
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        let Some(slot) = slots.get(i) else { break };
-                        let Some(LaterRun::Waiting(mut e)) =
-                            slot.lock().ok().and_then(|mut s| s.take())
-                        else {
-                            continue;
+                        let (Some(slot), Some(&(run, _))) = (slots.get(i), later.get(i)) else {
+                            break;
                         };
-                        let run = later[i].0;
-                        let done = if deadline.is_some_and(|d| Instant::now() >= d) {
-                            LaterRun::Skipped(e)
-                        } else {
+                        let mut forked = env.fork(&format!("{run:?}"));
+                        let made = deadline.is_none_or(|d| Instant::now() < d).then(|| {
                             let order: Vec<Key> = if run == Run::Reverse {
                                 candidates.iter().rev().cloned().collect()
                             } else {
                                 candidates.to_vec()
                             };
                             let t0 = Instant::now();
-                            let r = run_tests(&mut e, run, &order, class_sizes);
-                            LaterRun::Ran(e, r, order.len(), t0.elapsed())
-                        };
+                            let r = run_tests(&mut forked, run, &order, class_sizes);
+                            (r, order.len(), t0.elapsed())
+                        });
                         if let Ok(mut s) = slot.lock() {
-                            *s = Some(done);
+                            *s = Some(LaterRun { env: forked, made });
                         }
                     }
                 });
             }
         });
         slots
+            .into_iter()
+            .map(|s| {
+                s.into_inner()
+                    .ok()
+                    .flatten()
+                    .context("internal error: a test run's thread ended without a result")
+            })
+            .collect()
     }
 }
 
-/// A later run's slot: waiting for a thread, skipped for the time budget, or made (its env,
-/// what it reported, how many tests it was given, how long it took).
-enum LaterRun<'a> {
-    Waiting(Env<'a>),
-    Skipped(Env<'a>),
-    Ran(
-        Env<'a>,
-        Result<(HashMap<Key, Outcome>, bool)>,
-        usize,
-        Duration,
-    ),
+/// A later run: its env (forked from the check's), and what it reported, how many tests it
+/// was given and how long it took; `None` when the time budget ran out before its turn.
+struct LaterRun<'a> {
+    env: Env<'a>,
+    made: Option<(Result<Reported>, usize, Duration)>,
 }
+
+/// What a run reported per test, and whether it reported any test at all (`run_tests`).
+type Reported = (HashMap<Key, Outcome>, bool);
 
 /// How many compiled tests each test class has.
 fn class_sizes(all: &[Key]) -> HashMap<&str, usize> {
