@@ -62,8 +62,9 @@ pub struct Session {
     settings: WorkerSettings,
     /// The settings the running pool was started with.
     started_with: Option<WorkerSettings>,
-    /// The javac kept warm for the check, once [`Session::warm_javac`] started it (`None`
-    /// inside when it could not start: the check then runs the javac program).
+    /// The javac kept warm for the check, once [`Session::start_javac`] started it or
+    /// [`Session::use_javac`] gave it (`None` inside when it could not start: the check then
+    /// runs the javac program).
     javac: std::sync::OnceLock<Option<std::sync::Arc<crate::emit::validate::JavacServer>>>,
 }
 

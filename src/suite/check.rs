@@ -38,7 +38,7 @@ pub struct CheckSettings<'a> {
     pub deadline: Option<Instant>,
     /// Compile the tests for this Java release (`SuiteSettings::test_release`).
     pub release: Option<u32>,
-    /// The session's warm javac, when the command started one (`Session::warm_javac`).
+    /// The session's warm javac, when the command started one (`Session::start_javac`, `Session::use_javac`).
     pub javac_server: Option<std::sync::Arc<crate::emit::validate::JavacServer>>,
 }
 
