@@ -154,13 +154,12 @@ impl<'a> Builder<'a> {
     fn method_ops(&mut self, name: &str, ty: &JType, cut: bool, out: &mut Vec<OpId>) {
         let model = self.model;
         let methods = model.methods_of(name);
-        let is_enum = model.get(name).is_some_and(|c| c.is_enum());
         let mut observers = Vec::new();
         for m in &methods {
             if OBJECT_NOISE.contains(&m.name.as_str())
                 || (m.owner == "java.lang.Object" && m.name == "toString")
                 || is_inherited_throwable_noise(m)
-                || (cut && is_inherited_jdk_behaviour(name, m, is_enum))
+                || (cut && is_inherited_jdk_behaviour(m))
             {
                 continue;
             }
