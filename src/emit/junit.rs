@@ -187,7 +187,7 @@ fn collect_type(t: &JType, out: &mut BTreeSet<String>) {
     }
 }
 
-fn collect_op(op: &Operation, out: &mut BTreeSet<String>) {
+fn collect_op(op: &Operation, with_ret: bool, out: &mut BTreeSet<String>) {
     collect_type(&op.owner, out);
     for m in op.stub.iter().flat_map(|s| &s.methods) {
         for t in m.params.iter().chain(&m.ret) {
@@ -197,7 +197,7 @@ fn collect_op(op: &Operation, out: &mut BTreeSet<String>) {
     for t in op
         .params
         .iter()
-        .chain(op.ret.iter())
+        .chain(op.ret.iter().filter(|_| with_ret))
         .chain(op.method_type_args.iter())
     {
         collect_type(t, out);
@@ -214,11 +214,79 @@ fn collect_value(v: &Value, out: &mut BTreeSet<String>) {
     }
 }
 
+/// How many statements use each statement's value as an input.
+fn use_counts(case: &TestCase) -> Vec<usize> {
+    let mut uses = vec![0usize; case.seq.stmts.len()];
+    for s in &case.seq.stmts {
+        for &i in s.inputs() {
+            if let Some(u) = uses.get_mut(i as usize) {
+                *u += 1;
+            }
+        }
+    }
+    uses
+}
+
+/// The statements whose value is asserted, observed or checked by a contract (never
+/// inlined, always declared).
+fn pinned(case: &TestCase) -> Vec<bool> {
+    let n = case.seq.stmts.len();
+    let mut pinned = vec![false; n];
+    for (i, a) in case.asserts.iter().enumerate() {
+        if a.is_some() && i < n {
+            pinned[i] = true;
+        }
+    }
+    for (s, _, _) in &case.observers {
+        if let Some(p) = pinned.get_mut(*s as usize) {
+            *p = true;
+        }
+    }
+    if let Ending::ErrorContract { a, b, .. } = &case.ending {
+        for i in std::iter::once(*a).chain(*b) {
+            if let Some(p) = pinned.get_mut(i as usize) {
+                *p = true;
+            }
+        }
+    }
+    pinned
+}
+
+/// Per statement: whether nothing reads, asserts or observes its value, or it is the last
+/// statement of a test that expects it to throw (a call is then a bare statement: no
+/// variable, so its type need not be named).
+fn unread(case: &TestCase) -> Vec<bool> {
+    let (uses, pinned) = (use_counts(case), pinned(case));
+    let n = uses.len();
+    let throws = matches!(
+        case.ending,
+        Ending::ExpectedException { .. } | Ending::ErrorException { .. }
+    );
+    (0..n)
+        .map(|i| (uses[i] == 0 && !pinned[i]) || (throws && i + 1 == n))
+        .collect()
+}
+
+/// Whether an operation is a method or constructor call (a Java expression statement on its
+/// own, unlike a field read).
+fn is_call(op: &Operation) -> bool {
+    matches!(
+        op.kind,
+        OpKind::Constructor | OpKind::Method | OpKind::StaticMethod
+    )
+}
+
 /// Every class a test case names in source.
 fn collect_case(ops: &OpTable, case: &TestCase, out: &mut BTreeSet<String>) {
-    for s in &case.seq.stmts {
+    let unread = unread(case);
+    for (i, s) in case.seq.stmts.iter().enumerate() {
         match s {
-            Stmt::Call { op, .. } => collect_op(ops.get(*op), out),
+            Stmt::Call { op, .. } => {
+                let op = ops.get(*op);
+                // a bare call's result type is named nowhere (a constructor names it anyway)
+                let declared = !unread[i] || !is_call(op) || op.kind == OpKind::Constructor;
+                collect_op(op, declared, out)
+            }
             Stmt::Lit { ty, value } => {
                 collect_type(ty, out);
                 collect_value(value, out);
@@ -230,7 +298,7 @@ fn collect_case(ops: &OpTable, case: &TestCase, out: &mut BTreeSet<String>) {
         collect_value(v, out);
     }
     for (_, op, v) in &case.observers {
-        collect_op(ops.get(*op), out);
+        collect_op(ops.get(*op), true, out);
         collect_value(v, out);
     }
     match &case.ending {
@@ -656,11 +724,12 @@ impl MethodWriter<'_> {
         let n = seq.stmts.len();
         // Literals and static field reads used once as an input and never asserted or
         // observed are inlined.
-        let uses = self.use_counts(n);
-        let pinned = self.pinned(n);
+        let uses = use_counts(self.case);
+        let pinned = pinned(self.case);
+        let unread = unread(self.case);
         for i in 0..n {
             let inline = uses[i] == 1 && !pinned[i] && self.inlinable(i);
-            self.statement(&seq.stmts[i], i, i + 1 == n, inline);
+            self.statement(&seq.stmts[i], i, i + 1 == n, (inline, unread[i]));
         }
         if matches!(
             self.case.ending,
@@ -699,47 +768,13 @@ impl MethodWriter<'_> {
         }
     }
 
-    /// How many statements use each statement's value as an input.
-    fn use_counts(&self, n: usize) -> Vec<usize> {
-        let mut uses = vec![0usize; n];
-        for s in &self.case.seq.stmts {
-            for &i in s.inputs() {
-                if let Some(u) = uses.get_mut(i as usize) {
-                    *u += 1;
-                }
-            }
-        }
-        uses
-    }
-
-    /// The statements whose value is asserted, observed or checked by a contract (never
-    /// inlined).
-    fn pinned(&self, n: usize) -> Vec<bool> {
-        let mut pinned = vec![false; n];
-        for (i, a) in self.case.asserts.iter().enumerate() {
-            if a.is_some() && i < n {
-                pinned[i] = true;
-            }
-        }
-        for (s, _, _) in &self.case.observers {
-            if let Some(p) = pinned.get_mut(*s as usize) {
-                *p = true;
-            }
-        }
-        if let Ending::ErrorContract { a, b, .. } = &self.case.ending {
-            for i in std::iter::once(*a).chain(*b) {
-                if let Some(p) = pinned.get_mut(i as usize) {
-                    *p = true;
-                }
-            }
-        }
-        pinned
-    }
-
     /// Lines of statement `i` (`last`: with the case's ending): its declaration and the
     /// assertion on its value, or the try/catch of the exception it throws. A literal or
     /// static field read used once (`inline`) gets no line: its use holds it.
-    fn statement(&mut self, stmt: &Stmt, i: usize, last: bool, inline: bool) {
+    /// `unused`: nothing reads, asserts or observes the statement's value, so a call is
+    /// written as a bare statement (`builder0.setDelimiter('\t');`), not as a declaration of a
+    /// variable nothing reads (issue 33: every statement matters, and reads so).
+    fn statement(&mut self, stmt: &Stmt, i: usize, last: bool, (inline, unused): (bool, bool)) {
         let expect_exc = match &self.case.ending {
             Ending::ExpectedException { class } if last => Some(class.clone()),
             _ => None,
@@ -767,7 +802,7 @@ impl MethodWriter<'_> {
             self.expected_exception(decl.as_ref(), &expr, is_call, &class);
             return;
         }
-        let s = self.declaration(decl.as_ref(), &expr, false);
+        let s = self.declaration(decl.as_ref(), &expr, unused && is_call);
         self.line(s);
         if let Some(Some(v)) = self.case.asserts.get(i)
             && let (Some(e), Some(t)) = (self.exprs[i].clone(), decl.as_ref())
@@ -810,10 +845,7 @@ impl MethodWriter<'_> {
                     self.exprs.push(Some(expr));
                     return None;
                 }
-                let is_call = matches!(
-                    op.kind,
-                    OpKind::Constructor | OpKind::Method | OpKind::StaticMethod
-                );
+                let is_call = is_call(op);
                 (op.ret.clone(), expr, is_call)
             }
         })
