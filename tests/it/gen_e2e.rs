@@ -1897,7 +1897,9 @@ fn calls_that_change_what_the_whole_jvm_shares_are_never_written() {
 fn what_the_jdk_decides_for_an_enum_under_test_is_not_its_test() {
     // jb.Mode inherits java.lang.Enum's final methods: a test of `mode0.ordinal()` or
     // `mode0.name()` pins the JDK and the declaration order, not the enum (on Apache Commons
-    // CSV, the ordinal of every QuoteMode). The enum's own methods are tested.
+    // CSV, the ordinal of every QuoteMode). So do the `values()` and `valueOf(String)` javac
+    // writes into every enum (`QuoteMode.valueOf("ALLOW_ALL")` throwing, issue 33). The
+    // enum's own methods are tested, its own `valueOf(int)` among them.
     let d = tempfile::tempdir().unwrap();
     let (out, text, _) = gen_from(
         d.path(),
@@ -1922,11 +1924,15 @@ fn what_the_jdk_decides_for_an_enum_under_test_is_not_its_test() {
         ".compareTo(",
         ".getDeclaringClass()",
         ".describeConstable()",
+        "Mode.valueOf(\"",
+        "Mode.values()",
+        "Enum.valueOf(",
+        "Enum.<",
     ] {
         assert!(!all.contains(call), "a test calls {call}:\n{all}");
     }
     assert!(
-        all.contains(".retries()") && all.contains(".add("),
+        all.contains(".retries()") && all.contains(".add(") && all.contains("Mode.valueOf("),
         "the classes' own methods are tested:\n{all}\n{text}"
     );
 }

@@ -28,6 +28,11 @@ pub(super) struct Builder<'a> {
     /// Also of classes under test through a constructor of package access, and of parameter
     /// types (`params`; see [`build_ops_with_stubs`]).
     pub(super) package_stubs: bool,
+    /// Keep the members javac writes into every enum (`values()`, `valueOf(String)`) and
+    /// `Enum.valueOf` as operations of the classes under test. `params` (which finds working
+    /// arguments for every public method, these included), `exhaustive` and `builders` (whose
+    /// search spaces they are part of) keep them; `gen` leaves them out as JDK behaviour ([`is_inherited_jdk_behaviour`](super::filters::is_inherited_jdk_behaviour)).
+    pub(super) enum_members: bool,
     /// The classes under test that may get stubs (`None`: all). `gen` names the classes the
     /// user named with --class: see [`build_ops_with_stubs`].
     stub_only: Option<&'a HashSet<String>>,
@@ -78,6 +83,7 @@ pub fn build_ops_with_stubs<'a>(
     let mut b = Builder::new(model, include, exclude);
     b.stubs = true;
     b.package_stubs = all;
+    b.enum_members = all;
     b.stub_only = only;
     b.build(classes)
 }
@@ -92,6 +98,7 @@ impl<'a> Builder<'a> {
             fixed: Vec::new(),
             stubs: false,
             package_stubs: false,
+            enum_members: true,
             stub_only: None,
             made_from_scratch: Vec::new(),
         }

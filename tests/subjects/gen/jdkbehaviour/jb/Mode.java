@@ -11,4 +11,12 @@ public enum Mode {
     public boolean isOn() {
         return this != OFF;
     }
+
+    /** The enum's own factory by number, beside the {@code valueOf(String)} javac writes. */
+    public static Mode valueOf(int level) {
+        if (level < 0 || level >= values().length) {
+            throw new IllegalArgumentException("no mode " + level);
+        }
+        return values()[level];
+    }
 }
