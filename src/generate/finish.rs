@@ -263,11 +263,13 @@ pub fn regression_tests(
     // chosen over the sequences that will be written
     let noisy = |id: u32| generator.is_jdk_probe(id);
     let is_equals = |op: OpId| ops.table.get(op).is_equals();
+    let is_identity = |op: OpId| ops.table.get(op).class == "java.lang.Object";
     let new = super::simplify::collapse_candidates(
         generator.final_candidates(),
         pool,
         &noisy,
         &is_equals,
+        &is_identity,
     )?;
     // a sequence generated again is the earlier test
     let seen: HashSet<u128> = cands.iter().map(|c| c.comp.seq.fingerprint()).collect();

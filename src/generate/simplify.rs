@@ -100,18 +100,28 @@ pub fn slice_to_final(seq: &Sequence) -> Option<(Sequence, Vec<usize>)> {
 
 /// `seq` without its `x.equals(x)` calls (the receiver its own argument) whose value no
 /// statement uses, the final call excepted (the test's subject: selection decides about
-/// it), and the indices kept; `None` when there is none. Such a call is true by the
+/// it) unless its `equals` is Object's (`is_identity`: true by identity, no branch of the
+/// code under test; the test then ends on the call before), and the indices kept; `None` when there is none. Such a call is true by the
 /// reflexivity contract (the worker checks it apart) and is never asserted, so its line
 /// says nothing; [`collapse_pass`] keeps it where the run without it ends otherwise or
 /// covers less (an `equals` whose `this == o` branch only it reaches).
 pub fn drop_self_equals(
     seq: &Sequence,
     is_equals: &dyn Fn(OpId) -> bool,
+    is_identity: &dyn Fn(OpId) -> bool,
 ) -> Option<(Sequence, Vec<usize>)> {
     let n = seq.stmts.len();
     let used = used_values(seq);
+    // the call before becomes the final one: a literal or an array cannot end a test
+    let final_kept = |i: usize| {
+        i + 1 == n
+            && (n == 1
+                || !matches!(seq.stmts[n - 2], Stmt::Call { .. })
+                || !matches!(&seq.stmts[i], Stmt::Call { op, .. } if is_identity(*op))
+                || !seq.stmts[i].is_self_equals(is_equals))
+    };
     let keep: Vec<usize> = (0..n)
-        .filter(|&i| i + 1 == n || used[i] || !seq.stmts[i].is_self_equals(is_equals))
+        .filter(|&i| final_kept(i) || used[i] || !seq.stmts[i].is_self_equals(is_equals))
         .collect();
     if keep.len() == n {
         return None;
@@ -186,6 +196,7 @@ pub fn collapse_candidates(
     pool: &mut Pool,
     noisy: &dyn Fn(u32) -> bool,
     is_equals: &dyn Fn(OpId) -> bool,
+    is_identity: &dyn Fn(OpId) -> bool,
 ) -> anyhow::Result<Vec<Candidate>> {
     // Each run to its last call; where that loses the ending or coverage (a repeated call
     // that reaches another branch the second time, e.g. `trimToSize()`), to its last two.
@@ -193,7 +204,12 @@ pub fn collapse_candidates(
     // call needs them after all: a static side effect, coverage only they reach), then the
     // unused `x.equals(x)` calls (kept where they cover something of their own).
     let mut cands = collapse_pass(cands, pool, &slice_to_final, noisy)?;
-    cands = collapse_pass(cands, pool, &|seq| drop_self_equals(seq, is_equals), noisy)?;
+    cands = collapse_pass(
+        cands,
+        pool,
+        &|seq| drop_self_equals(seq, is_equals, is_identity),
+        noisy,
+    )?;
     for keep_last in [1, 2] {
         cands = collapse_pass(cands, pool, &|seq| collapse_runs(seq, keep_last), noisy)?;
     }
@@ -277,6 +293,13 @@ mod tests {
         }
     }
 
+    fn lit() -> Stmt {
+        Stmt::Lit {
+            ty: JType::string(),
+            value: Value::Str("a".into()),
+        }
+    }
+
     #[test]
     fn unused_repeats_collapse_to_the_last_call() {
         let lit = Stmt::Lit {
@@ -334,11 +357,26 @@ mod tests {
                 call(1, &[0, 0]),
             ],
         };
-        let (short, keep) = drop_self_equals(&seq, &is_equals).unwrap();
+        let own = |_: OpId| false;
+        let (short, keep) = drop_self_equals(&seq, &is_equals, &own).unwrap();
         assert_eq!(keep, vec![0, 2, 3, 4, 5]);
         assert_eq!(short.stmts[2], call(2, &[0, 1]));
         assert_eq!(short.stmts[3], call(1, &[0, 2]));
-        assert!(drop_self_equals(&short, &is_equals).is_none());
+        assert!(drop_self_equals(&short, &is_equals, &own).is_none());
+        // Object's equals (identity): the final `x.equals(x)` goes too, unless it is alone
+        let identity = |op: OpId| op == 1;
+        let (short, keep) = drop_self_equals(&seq, &is_equals, &identity).unwrap();
+        assert_eq!(keep, vec![0, 2, 3, 4]);
+        assert_eq!(short.stmts.last(), Some(&call(1, &[0, 2])));
+        let alone = Sequence {
+            stmts: vec![call(1, &[0, 0])],
+        };
+        assert!(drop_self_equals(&alone, &is_equals, &identity).is_none());
+        // nor when the statement before is no call (`int[] a = {}; a.equals(a)`)
+        let after_literal = Sequence {
+            stmts: vec![call(0, &[]), lit(), call(1, &[0, 0])],
+        };
+        assert!(drop_self_equals(&after_literal, &is_equals, &identity).is_none());
     }
 
     #[test]
