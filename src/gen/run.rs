@@ -201,6 +201,7 @@ impl Strategy for Gen {
         let earlier = read_earlier(&mut out, &ops, &sel.classes);
         let facts = bytecode_facts(&mut session, &ops)?;
         ops.field_use = facts.field_use;
+        ops.add_reading_observers();
         leave_out_settings(&mut ops, &facts.settings, limits.include.as_ref())?;
         let sizing = facts.sizing;
         let mut pool = session.take_pool()?;

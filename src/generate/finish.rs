@@ -132,7 +132,13 @@ fn culprit_and_owner(
 /// (up to the cap): a getter the call should not change pins that it did not (a regression
 /// that writes the wrong field), and observers' own code is covered by the suite (keeping
 /// only the related ones cost java.util.TreeMap 6 branches of the corpus).
-fn observer_calls(ops: &OpSet, seq: &Sequence, stmt: u32, receiver: bool) -> Vec<(u32, OpId)> {
+fn observer_calls(
+    ops: &OpSet,
+    seq: &Sequence,
+    stmt: u32,
+    receiver: bool,
+    hung: &dyn Fn(OpId) -> bool,
+) -> Vec<(u32, OpId)> {
     let ty = match &seq.stmts[stmt as usize] {
         Stmt::Call { op, .. } => ops.table.get(*op).ret.clone(),
         _ => None,
@@ -144,7 +150,7 @@ fn observer_calls(ops: &OpSet, seq: &Sequence, stmt: u32, receiver: bool) -> Vec
     let mut chosen: Vec<OpId> = all
         .iter()
         .copied()
-        .filter(|&o| ops.observable(seq, o))
+        .filter(|&o| ops.observable(seq, o) && !hung(o))
         .collect();
     if receiver {
         let written = writes_on(ops, seq, stmt);
@@ -430,7 +436,8 @@ fn observe_chosen(
         let op = generator.ops.table.get(op);
         op.kind == OpKind::StaticFieldGet || op.is_equals() || op.is_hash_code() || op.is_ordinal()
     };
-    kept = new_values(paths, kept, &tried, &idle);
+    let counted = |op: OpId| !generator.ops.reading_observers.contains(&op);
+    kept = new_values(paths, kept, &tried, &idle, &counted);
     stats.selection.value_tests = kept.iter().filter(|(i, _)| !tried.contains(i)).count();
     tried.extend(choice.tentative.iter().copied());
     let mut dropped = stable_chosen < choice.chosen.len();
@@ -471,15 +478,18 @@ type Asserted = (Option<Value>, Vec<(u32, OpId, Value)>);
 /// Only the observers of the last call's result and of its inputs (receiver, sinks) count:
 /// those of values earlier statements left unused ([`unused_values`]) say nothing of what
 /// the final call did, and counting them made every test look new (CLI's Options and
-/// DefaultParser: 251 -> 366 tests).
-fn final_value(t: &TestCase) -> Option<Asserted> {
+/// DefaultParser: 251 -> 366 tests). Nor do the observers `counted` says no to (those by
+/// what they do, [`OpSet::reading_observers`]): `total()` and `count()` of a running total
+/// tell every `add(x)` apart, and counting them made the lean suite of
+/// tests/subjects/rerun almost as large as the full one (63 against 71 tests).
+fn final_value(t: &TestCase, counted: &dyn Fn(OpId) -> bool) -> Option<Asserted> {
     let ret = t.asserts.last().cloned().flatten();
     let last = t.seq.stmts.len().saturating_sub(1) as u32;
     let inputs = t.seq.stmts.last().map(|s| s.inputs()).unwrap_or(&[]);
     let observers: Vec<_> = t
         .observers
         .iter()
-        .filter(|(s, _, _)| *s == last || inputs.contains(s))
+        .filter(|(s, o, _)| (*s == last || inputs.contains(s)) && counted(*o))
         .cloned()
         .collect();
     (ret.is_some() || !observers.is_empty()).then_some((ret, observers))
@@ -497,6 +507,7 @@ fn new_values(
     observed: Vec<(usize, TestCase)>,
     chosen: &HashSet<usize>,
     idle: &dyn Fn(OpId) -> bool,
+    counted: &dyn Fn(OpId) -> bool,
 ) -> Vec<(usize, TestCase)> {
     let mut values: HashMap<select::Path, HashSet<_>> = HashMap::new();
     let mut paths: HashSet<select::Path> = HashSet::new();
@@ -504,7 +515,7 @@ fn new_values(
         if chosen.contains(i) && t.ending == Ending::Normal {
             let path = paths_of[*i];
             paths.insert(path);
-            if let Some(v) = final_value(t) {
+            if let Some(v) = final_value(t, counted) {
                 values.entry(path).or_default().insert(v);
             }
         }
@@ -516,15 +527,15 @@ fn new_values(
             continue;
         }
         if t.ending == Ending::Normal
-            && final_value(&t).is_none()
+            && final_value(&t, counted).is_none()
             && matches!(t.seq.stmts.last(), Some(Stmt::Call { op, .. }) if idle(*op))
         {
             continue;
         }
         let path = paths_of[i];
         let seen = values.entry(path).or_default();
-        let new_value =
-            seen.len() < select::VALUES_PER_PATH && final_value(&t).is_some_and(|v| seen.insert(v));
+        let new_value = seen.len() < select::VALUES_PER_PATH
+            && final_value(&t, counted).is_some_and(|v| seen.insert(v));
         if paths.insert(path) || new_value {
             out.push((i, t));
         }
@@ -542,6 +553,11 @@ fn observe(
     stats: &mut FinishStats,
 ) -> anyhow::Result<Vec<(usize, TestCase)>> {
     let ops = generator.ops;
+    // An observer excluded in generation after timeouts (`weekendNights()` looping over a
+    // booking of a million days) is not asserted: every test on such a value would call it, and where
+    // it times out in one JVM and not in the other the whole test is dropped as unstable
+    // (bk.Booking, 20 s: 334 tests).
+    let hung = |o: OpId| generator.stats.get(o as usize).is_some_and(|s| s.excluded);
     let items: Vec<ObserveItem> = chosen
         .iter()
         .map(|&i| {
@@ -550,16 +566,16 @@ fn observe(
             let mut observers = Vec::new();
             if c.ending == CandEnding::Normal {
                 let last = seq.len() as u32 - 1;
-                observers.extend(observer_calls(ops, seq, last, false));
+                observers.extend(observer_calls(ops, seq, last, false, &hung));
                 let receiver = receiver_of_last(seq, ops);
                 if let Some(r) = receiver {
-                    observers.extend(observer_calls(ops, seq, r, true));
+                    observers.extend(observer_calls(ops, seq, r, true, &hung));
                 }
                 for a in sinks_of_last(seq, ops) {
-                    observers.extend(observer_calls(ops, seq, a, false));
+                    observers.extend(observer_calls(ops, seq, a, false, &hung));
                 }
                 for i in unused_values(seq, receiver) {
-                    observers.extend(observer_calls(ops, seq, i, false));
+                    observers.extend(observer_calls(ops, seq, i, false, &hung));
                 }
             }
             ObserveItem {
@@ -824,9 +840,12 @@ mod tests {
         // observers of an unused middle value do not make the final value differ
         let a = case(vec![(0, 9, Value::Int(1)), (2, 8, Value::Int(5))]);
         let b = case(vec![(0, 9, Value::Int(1)), (2, 8, Value::Int(6))]);
-        assert_eq!(final_value(&a), final_value(&b));
+        assert_eq!(final_value(&a, &|_| true), final_value(&b, &|_| true));
         // those of the last call's receiver do
         let c = case(vec![(0, 9, Value::Int(2)), (2, 8, Value::Int(5))]);
-        assert_ne!(final_value(&a), final_value(&c));
+        assert_ne!(final_value(&a, &|_| true), final_value(&c, &|_| true));
+        // unless the observer is one by what it does (OpSet::reading_observers)
+        let by_name = |o: OpId| o != 9;
+        assert_eq!(final_value(&a, &by_name), final_value(&c, &by_name));
     }
 }

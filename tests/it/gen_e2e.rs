@@ -2088,6 +2088,29 @@ fn strings_of_the_shapes_parsers_branch_on_are_generated() {
 }
 
 #[test]
+fn a_method_that_reads_fields_and_writes_none_is_an_observer_whatever_its_name() {
+    // observe.Buffer shows what put(n) did only through avail(), not named like a getter
+    // (as Commons Codec's Base64 shows a real fault's effect only through avail(); issue 34
+    // item 4). take() reads and writes: asserting it would change what it asserts. Before,
+    // no test of put(n) asserted anything.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, _) = gen_one_class(d.path(), "observe.Buffer", "500");
+    let src = java_sources(&out);
+    let puts: Vec<&str> = src.split("@Test").filter(|t| t.contains(".put(")).collect();
+    assert!(!puts.is_empty(), "no test of put:\n{text}\n{src}");
+    for t in &puts {
+        let after = &t[t.rfind(".put(").unwrap()..];
+        assert!(after.contains(".avail()"), "avail() not asserted:\n{t}");
+    }
+    assert!(
+        !src.contains(".take());"),
+        "take() asserted as an observer:\n{src}"
+    );
+    let run = compile_and_run_junit4(&out, subjects().to_str().unwrap());
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+}
+
+#[test]
 fn after_a_call_the_getters_that_read_what_it_wrote_are_asserted() {
     // observe.Settings has thirteen getters before getZone() by name; setZone(z) writes the
     // field only getZone() reads (through a private helper). A test of setZone asserts

@@ -94,7 +94,7 @@ pub(super) fn is_easy(p: &JType) -> bool {
 /// What an observer may return: a primitive, a String, or an array of primitives or of
 /// references (the worker reports an array's contents when they are values, and the test
 /// asserts them with `assertArrayEquals`).
-fn is_observable_type(t: &JType) -> bool {
+pub(super) fn is_observable_type(t: &JType) -> bool {
     match t {
         JType::Array(e) => !matches!(e.as_ref(), JType::Array(_)),
         _ => t.is_prim() || *t == JType::string(),

@@ -53,9 +53,47 @@ pub struct OpSet {
     /// of one passed to the last call of a test is observed after it, since what the call
     /// wrote into it is its result (`translate(input, 0, writer)`, `printer.print(..)`).
     pub sinks: std::collections::HashSet<JType>,
+    /// The observers [`OpSet::add_reading_observers`] added (by what they do, not by name):
+    /// asserted like the others, but a value only they tell apart does not make a lean
+    /// suite keep one more test on the same path (`finish::final_value`).
+    pub reading_observers: std::collections::HashSet<OpId>,
 }
 
 impl OpSet {
+    /// Adds as observers the methods of the classes under test that take no argument, give a
+    /// result a test can assert, and by their bytecode read fields of the object and write
+    /// none (`field_use`, filled first): getters by what they do, beside those by name
+    /// (`getX`, `isX`, `size`). Why: a call's effect often shows only through such a method
+    /// (Commons Codec's `Base64.encode(in, 0, -1)` through `avail()`, a real fault's only
+    /// symptom; issue 34 item 4). A method that writes a field, directly or through its own
+    /// class's helpers, is no observer: asserting it would change what it asserts.
+    pub fn add_reading_observers(&mut self) {
+        for &op in &self.primary {
+            let o = self.table.get(op);
+            let reads_only = self
+                .field_use
+                .get(&op)
+                .is_some_and(|u| !u.reads.is_empty() && u.writes.is_empty());
+            if o.kind != crate::sequence::OpKind::Method
+                || !o.params.is_empty()
+                || !o
+                    .ret
+                    .as_ref()
+                    .is_some_and(super::filters::is_observable_type)
+                || super::filters::OBJECT_NOISE.contains(&o.name.as_str())
+                || o.name == "toString"
+                || !reads_only
+            {
+                continue;
+            }
+            let list = self.observers.entry(o.owner.clone()).or_default();
+            if !list.contains(&op) {
+                list.push(op);
+                self.reading_observers.insert(op);
+            }
+        }
+    }
+
     /// Leaves operation `op` out of generation, listed as `sig` with `reason`; it stays in
     /// the table, so operation ids keep their meaning.
     pub fn leave_out(&mut self, op: OpId, sig: String, reason: SkipReason) {
