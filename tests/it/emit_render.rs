@@ -6,7 +6,7 @@ use jforge::emit::suite::write_suites;
 use jforge::emit::{Defect, EmitConfig, Ending, TestCase};
 use jforge::model::types::{JType, Prim};
 use jforge::runner::Contract;
-use jforge::sequence::{OpKind, OpTable, Operation, Sequence, Stmt, Value};
+use jforge::sequence::{OpId, OpKind, OpTable, Operation, Sequence, Stmt, Value};
 use std::sync::Arc;
 
 fn op(kind: OpKind, owner: JType, name: &str, params: Vec<JType>, ret: Option<JType>) -> Operation {
@@ -58,44 +58,38 @@ fn case(stmts: Vec<Stmt>, asserts: Vec<Option<Value>>, ending: Ending) -> TestCa
     }
 }
 
+/// Members of `TreeMap<String, Integer>`, interned in this order.
+struct TreeMapOps {
+    new_map: OpId,
+    put: OpId,
+    get: OpId,
+    size: OpId,
+    first: OpId,
+}
+
+fn tree_map_ops(ops: &mut OpTable) -> TreeMapOps {
+    let mut m = |kind, name: &str, params: Vec<JType>, ret: JType| {
+        ops.intern(op(kind, tree_map(), name, params, Some(ret)))
+    };
+    TreeMapOps {
+        new_map: m(OpKind::Constructor, "<init>", vec![], tree_map()),
+        put: m(OpKind::Method, "put", vec![string(), integer()], integer()),
+        get: m(OpKind::Method, "get", vec![JType::object()], integer()),
+        size: m(OpKind::Method, "size", vec![], JType::Prim(Prim::Int)),
+        first: m(OpKind::Method, "firstKey", vec![], JType::object()),
+    }
+}
+
 #[test]
 fn tree_map_put_get_with_assertions() {
     let mut ops = OpTable::default();
-    let new_map = ops.intern(op(
-        OpKind::Constructor,
-        tree_map(),
-        "<init>",
-        vec![],
-        Some(tree_map()),
-    ));
-    let put = ops.intern(op(
-        OpKind::Method,
-        tree_map(),
-        "put",
-        vec![string(), integer()],
-        Some(integer()),
-    ));
-    let get = ops.intern(op(
-        OpKind::Method,
-        tree_map(),
-        "get",
-        vec![JType::object()],
-        Some(integer()),
-    ));
-    let size = ops.intern(op(
-        OpKind::Method,
-        tree_map(),
-        "size",
-        vec![],
-        Some(JType::Prim(Prim::Int)),
-    ));
-    let first = ops.intern(op(
-        OpKind::Method,
-        tree_map(),
-        "firstKey",
-        vec![],
-        Some(JType::object()),
-    ));
+    let TreeMapOps {
+        new_map,
+        put,
+        get,
+        size,
+        first,
+    } = tree_map_ops(&mut ops);
     let mut c = case(
         vec![
             call(new_map, &[]),
@@ -137,27 +131,9 @@ fn a_call_whose_value_nothing_reads_is_a_bare_statement() {
     // that nothing reads was noise in every Commons CSV test (issue 33). A value that is
     // asserted, observed or passed on keeps its variable.
     let mut ops = OpTable::default();
-    let new_map = ops.intern(op(
-        OpKind::Constructor,
-        tree_map(),
-        "<init>",
-        vec![],
-        Some(tree_map()),
-    ));
-    let put = ops.intern(op(
-        OpKind::Method,
-        tree_map(),
-        "put",
-        vec![string(), integer()],
-        Some(integer()),
-    ));
-    let size = ops.intern(op(
-        OpKind::Method,
-        tree_map(),
-        "size",
-        vec![],
-        Some(JType::Prim(Prim::Int)),
-    ));
+    let TreeMapOps {
+        new_map, put, size, ..
+    } = tree_map_ops(&mut ops);
     let c = case(
         vec![
             call(new_map, &[]),
