@@ -554,9 +554,9 @@ fn observe(
 ) -> anyhow::Result<Vec<(usize, TestCase)>> {
     let ops = generator.ops;
     // An observer excluded in generation after timeouts (`weekendNights()` looping over a
-    // booking of a million days) is not asserted: every test on such a value would call it, and where
-    // it times out in one JVM and not in the other the whole test is dropped as unstable
-    // (bk.Booking, 20 s: 334 tests).
+    // booking of a million days) is not asserted: every test on such a value would call
+    // it, and where it times out in one JVM and not in the other the whole test is dropped
+    // as unstable (bk.Booking, 20 s: 334 tests).
     let hung = |o: OpId| generator.stats.get(o as usize).is_some_and(|s| s.excluded);
     let items: Vec<ObserveItem> = chosen
         .iter()

@@ -101,8 +101,8 @@ pub fn slice_to_final(seq: &Sequence) -> Option<(Sequence, Vec<usize>)> {
 /// `seq` without its `x.equals(x)` calls (the receiver its own argument) whose value no
 /// statement uses, the final call excepted (the test's subject: selection decides about
 /// it) unless its `equals` is Object's (`is_identity`: true by identity, no branch of the
-/// code under test; the test then ends on the call before), and the indices kept; `None` when there is none. Such a call is true by the
-/// reflexivity contract (the worker checks it apart) and is never asserted, so its line
+/// code under test; the test then ends on the call before), and the indices kept; `None`
+/// when there is none. Such a call is true by the reflexivity contract (the worker checks it apart) and is never asserted, so its line
 /// says nothing; [`collapse_pass`] keeps it where the run without it ends otherwise or
 /// covers less (an `equals` whose `this == o` branch only it reaches).
 pub fn drop_self_equals(
@@ -112,16 +112,14 @@ pub fn drop_self_equals(
 ) -> Option<(Sequence, Vec<usize>)> {
     let n = seq.stmts.len();
     let used = used_values(seq);
-    // the call before becomes the final one: a literal or an array cannot end a test
-    let final_kept = |i: usize| {
-        i + 1 == n
-            && (n == 1
-                || !matches!(seq.stmts[n - 2], Stmt::Call { .. })
-                || !matches!(&seq.stmts[i], Stmt::Call { op, .. } if is_identity(*op))
-                || !seq.stmts[i].is_self_equals(is_equals))
-    };
+    // The call before becomes the final one: a literal or an array cannot end a test.
+    let drop_final = n > 1
+        && matches!(seq.stmts[n - 2], Stmt::Call { .. })
+        && matches!(&seq.stmts[n - 1], Stmt::Call { op, .. } if is_identity(*op));
     let keep: Vec<usize> = (0..n)
-        .filter(|&i| final_kept(i) || used[i] || !seq.stmts[i].is_self_equals(is_equals))
+        .filter(|&i| {
+            (i + 1 == n && !drop_final) || used[i] || !seq.stmts[i].is_self_equals(is_equals)
+        })
         .collect();
     if keep.len() == n {
         return None;

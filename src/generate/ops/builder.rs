@@ -31,7 +31,8 @@ pub(super) struct Builder<'a> {
     /// Keep the members javac writes into every enum (`values()`, `valueOf(String)`) and
     /// `Enum.valueOf` as operations of the classes under test. `params` (which finds working
     /// arguments for every public method, these included), `exhaustive` and `builders` (whose
-    /// search spaces they are part of) keep them; `gen` leaves them out as JDK behaviour ([`is_inherited_jdk_behaviour`](super::filters::is_inherited_jdk_behaviour)).
+    /// search spaces they are part of) keep them; `gen` leaves them out as JDK behaviour
+    /// ([`is_inherited_jdk_behaviour`](super::filters::is_inherited_jdk_behaviour)).
     pub(super) enum_members: bool,
     /// The classes under test that may get stubs (`None`: all). `gen` names the classes the
     /// user named with --class: see [`build_ops_with_stubs`].

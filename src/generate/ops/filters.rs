@@ -31,8 +31,8 @@ pub(super) fn is_inherited_throwable_noise(m: &MethodInfo) -> bool {
 /// `java.lang.Enum`'s final methods, inherited by every enum under test (`ordinal()`,
 /// `name()`, `compareTo`, `getDeclaringClass()`, `describeConstable()`, `equals`), its static
 /// `valueOf(Class, String)`, and the `values()` and `valueOf(String)` the compiler writes into
-/// every enum (`is_enum` says `class`, whose members these are, is one; `leave_enum_members`
-/// false keeps these last three, for `params`): their results are the JDK's and the
+/// every enum (`is_enum` says `class`, whose members these are, is one; `keep_enum_members`
+/// keeps these last three, for `params`): their results are the JDK's and the
 /// declaration order, not the enum's own behaviour. A test of them pins the JDK
 /// (`QuoteMode.valueOf("ALLOW_ALL")` throwing IllegalArgumentException, issue 33); EvoSuite
 /// leaves the same members out. (Inherited `Object.equals`, identity, was left out too and
@@ -42,7 +42,7 @@ pub(super) fn is_inherited_jdk_behaviour(
     class: &str,
     m: &MethodInfo,
     is_enum: bool,
-    leave_enum_members: bool,
+    keep_enum_members: bool,
 ) -> bool {
     let from_enum = m.owner == "java.lang.Enum" && class != "java.lang.Enum";
     let final_method = from_enum
@@ -51,7 +51,7 @@ pub(super) fn is_inherited_jdk_behaviour(
             "ordinal" | "name" | "compareTo" | "getDeclaringClass" | "describeConstable" | "equals"
         );
     final_method
-        || (leave_enum_members
+        || (!keep_enum_members
             && ((from_enum && m.name == "valueOf") || (is_enum && is_implicit_enum_member(m))))
 }
 

@@ -155,13 +155,12 @@ impl<'a> Builder<'a> {
         let model = self.model;
         let methods = model.methods_of(name);
         let is_enum = model.get(name).is_some_and(|c| c.is_enum());
-        let leave_enum_members = !self.enum_members;
         let mut observers = Vec::new();
         for m in &methods {
             if OBJECT_NOISE.contains(&m.name.as_str())
                 || (m.owner == "java.lang.Object" && m.name == "toString")
                 || is_inherited_throwable_noise(m)
-                || (cut && is_inherited_jdk_behaviour(name, m, is_enum, leave_enum_members))
+                || (cut && is_inherited_jdk_behaviour(name, m, is_enum, self.enum_members))
             {
                 continue;
             }
