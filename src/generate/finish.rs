@@ -305,9 +305,14 @@ pub fn regression_tests(
     Ok(kept.into_iter().map(|(_, t)| t).collect())
 }
 
-/// The probe id range of the method operation `op` calls, when it is measured.
+/// The probe id range of the method operation `op` calls, when it is measured (none for
+/// `select::last_op`'s "no call", which no candidate should be, but a panic here would lose
+/// the whole run).
 fn method_probes(generator: &Generator, op: u32) -> Option<(u32, u32)> {
     let g = generator.cov.as_ref()?;
+    if op as usize >= generator.ops.table.len() {
+        return None;
+    }
     let o = generator.ops.table.get(op);
     let internal = o.class.replace('.', "/");
     let map = g.maps.iter().find(|m| m.class_name == internal)?;

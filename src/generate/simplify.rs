@@ -112,15 +112,26 @@ pub fn drop_self_equals(
 ) -> Option<(Sequence, Vec<usize>)> {
     let n = seq.stmts.len();
     let used = used_values(seq);
-    // The call before becomes the final one: a literal or an array cannot end a test.
-    let drop_final = n > 1
-        && matches!(seq.stmts[n - 2], Stmt::Call { .. })
-        && matches!(&seq.stmts[n - 1], Stmt::Call { op, .. } if is_identity(*op));
-    let keep: Vec<usize> = (0..n)
-        .filter(|&i| {
-            (i + 1 == n && !drop_final) || used[i] || !seq.stmts[i].is_self_equals(is_equals)
-        })
-        .collect();
+    let keep_with = |drop_final: bool| -> Vec<usize> {
+        (0..n)
+            .filter(|&i| {
+                (i + 1 == n && !drop_final) || used[i] || !seq.stmts[i].is_self_equals(is_equals)
+            })
+            .collect()
+    };
+    let identity_last =
+        matches!(&seq.stmts[n.checked_sub(1)?], Stmt::Call { op, .. } if is_identity(*op));
+    let mut keep = keep_with(identity_last);
+    // What is kept last becomes the final call: a literal or an array cannot end a test
+    // (`Object o = "a"; o.equals(o); o.equals(o)` would keep the literal alone), and
+    // neither can nothing.
+    if identity_last
+        && !keep
+            .last()
+            .is_some_and(|&i| matches!(seq.stmts[i], Stmt::Call { .. }))
+    {
+        keep = keep_with(false);
+    }
     if keep.len() == n {
         return None;
     }
@@ -375,6 +386,14 @@ mod tests {
             stmts: vec![call(0, &[]), lit(), call(1, &[0, 0])],
         };
         assert!(drop_self_equals(&after_literal, &is_equals, &identity).is_none());
+        // nor when every call is a self-equals (`Object o = "a"; o.equals(o); o.equals(o)`,
+        // commons-lang3): the earlier one goes, the final one stays
+        let all_self = Sequence {
+            stmts: vec![lit(), call(1, &[0, 0]), call(1, &[0, 0])],
+        };
+        let (short, keep) = drop_self_equals(&all_self, &is_equals, &identity).unwrap();
+        assert_eq!(keep, vec![0, 2]);
+        assert_eq!(short.stmts.last(), Some(&call(1, &[0, 0])));
     }
 
     #[test]
