@@ -705,6 +705,7 @@ final class Executor {
         long printedBefore = OutputSink.written;
         long closesBefore = GlobalState.closes();
         long propertiesBefore = GlobalState.propertyChanges();
+        Object[] threadLocalsBefore = QUIET_CONSOLE ? GlobalState.threadLocalsBefore() : null;
         if (recv && self == null) {
             vals[i] = null;
             return exception(i, new NullPointerException());
@@ -744,7 +745,7 @@ final class Executor {
         } catch (InvocationTargetException e) {
             Throwable c = e.getCause() == null ? e : e.getCause();
             Fatal.check(c);
-            String changed = GlobalState.after(QUIET_CONSOLE, closesBefore, propertiesBefore);
+            String changed = GlobalState.after(QUIET_CONSOLE, closesBefore, propertiesBefore, threadLocalsBefore);
             if (changed != null) {
                 return flagged(i, GlobalState.CHANGES_GLOBAL_STATE, changed);
             }
@@ -759,7 +760,7 @@ final class Executor {
                 tracing.pause();
             }
         }
-        String changed = GlobalState.after(QUIET_CONSOLE, closesBefore, propertiesBefore);
+        String changed = GlobalState.after(QUIET_CONSOLE, closesBefore, propertiesBefore, threadLocalsBefore);
         if (changed != null) {
             return flagged(i, GlobalState.CHANGES_GLOBAL_STATE, changed);
         }

@@ -105,6 +105,9 @@ final class Registry {
 
     private Op resolve(int kind, String cls, String name, String desc) throws Exception {
         Class<?> c = Class.forName(cls, false, loader);
+        if (Executor.QUIET_CONSOLE) {
+            GlobalState.watchThreadLocals(c);
+        }
         Op op = new Op();
         op.kind = kind;
         int[] pos = {0};
