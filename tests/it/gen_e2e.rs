@@ -1895,20 +1895,26 @@ fn calls_that_change_what_the_whole_jvm_shares_are_never_written() {
 
 #[test]
 fn calls_that_leave_a_value_in_a_static_thread_local_are_never_written() {
-    // gs.Styles keeps a registry per thread as commons-lang3's ToStringStyle does:
-    // `register(x)` (package access, callable from the tests' package) and `describe(-1)`
-    // (throws while registered) leave an entry behind, and a project whose tests check the
-    // registry after each test fails in every later one (commons-lang3: 7,759 of 12,292).
+    // gs.Styles keeps a registry per thread as commons-lang3's ToStringStyle does (a map of
+    // `ThreadLocal.withInitial`, filled in place): `register(x)` (package access, callable
+    // from the tests' package) and `describe(-1)` (throws while registered) leave an entry
+    // behind, and a project whose tests check the registry after each test fails in every
+    // later one (commons-lang3: 7,759 of 12,292); `enter(x)` sets a plain ThreadLocal.
     // The worker reports such calls (and empties the ThreadLocal); `pad(..)`'s buffer,
     // filled on first use, is a cache and stays tested, and so does `describe` itself.
     let d = tempfile::tempdir().unwrap();
     let (out, text, stats) = gen_alone(d.path(), "gs.Styles", "1500");
     let all = java_sources(&out);
-    // (register(null) registers nothing: a test of its own)
+    // (register(null) registers nothing, enter(null) sets nothing: tests of their own)
     assert!(
         !all.replace("Styles.register((Object) null)", "")
             .contains("Styles.register("),
         "a test registers a value:\n{all}"
+    );
+    assert!(
+        !all.replace("Styles.enter((Object) null)", "")
+            .contains("Styles.enter("),
+        "a test sets the current object:\n{all}"
     );
     for call in ["Styles.pad(", "Styles.describe("] {
         assert!(all.contains(call), "no test calls {call}:\n{all}\n{text}");

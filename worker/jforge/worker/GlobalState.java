@@ -164,14 +164,19 @@ final class GlobalState {
         }
     }
 
-    /** The watched ThreadLocals' values in this thread (null when none is watched). */
+    /**
+     * The watched ThreadLocals' values in this thread and, for a collection or map, its size
+     * (entries 2i and 2i+1; null when none is watched).
+     */
     static Object[] threadLocalsBefore() {
         if (threadLocals.isEmpty()) {
             return null;
         }
-        Object[] v = new Object[threadLocals.size()];
-        for (int i = 0; i < v.length; i++) {
-            v[i] = threadLocalValue(threadLocals.get(i));
+        Object[] v = new Object[2 * threadLocals.size()];
+        for (int i = 0; i < threadLocals.size(); i++) {
+            Object x = threadLocalValue(threadLocals.get(i));
+            v[2 * i] = x;
+            v[2 * i + 1] = sizeOf(x);
         }
         return v;
     }
@@ -188,14 +193,46 @@ final class GlobalState {
         }
     }
 
-    /** The watched ThreadLocal a call changed (put back as it was), or null. */
+    /** The size of a collection or map (a registry filled in place), else -1 (null too). */
+    private static int sizeOf(Object x) {
+        try {
+            if (x instanceof java.util.Collection<?> c) {
+                return c.size();
+            }
+            if (x instanceof Map<?, ?> m) {
+                return m.size();
+            }
+        } catch (RuntimeException | LinkageError e) {
+            // a collection whose size throws is compared by identity alone
+        }
+        return -1;
+    }
+
+    /**
+     * The watched ThreadLocal a call changed, or null: another value, or (for collections and
+     * maps) another size (commons-lang3's {@code ToStringStyle.REGISTRY} is a
+     * {@code ThreadLocal.withInitial(WeakHashMap::new)} filled in place). Put back: the value
+     * before, or the ThreadLocal emptied (its initial value again) when it was filled in place.
+     */
     private static String threadLocalChanged(Object[] before) {
         String what = null;
         for (int i = 0; i < threadLocals.size(); i++) {
             Field f = threadLocals.get(i);
-            Object was = before != null && i < before.length ? before[i] : null;
+            boolean known = before != null && 2 * i + 1 < before.length;
+            Object was = known ? before[2 * i] : null;
+            int wasSize = known ? (Integer) before[2 * i + 1] : -1;
             Object now = threadLocalValue(f);
-            if (now == was) {
+            int nowSize = sizeOf(now);
+            // Collections and maps by their size, null counting as empty: a registry emptied
+            // by remove() is another (empty) map at the next get(), and one whose class the
+            // call initialized was null before; neither is a change.
+            if (was == null) {
+                wasSize = 0;
+            }
+            if (now == null) {
+                nowSize = 0;
+            }
+            if (wasSize >= 0 && nowSize >= 0 ? nowSize == wasSize : now == was) {
                 continue;
             }
             if (what == null) {
@@ -204,7 +241,7 @@ final class GlobalState {
             try {
                 @SuppressWarnings("unchecked")
                 ThreadLocal<Object> tl = (ThreadLocal<Object>) f.get(null);
-                if (was == null) {
+                if (was == null || now == was) {
                     tl.remove();
                 } else {
                     tl.set(was);

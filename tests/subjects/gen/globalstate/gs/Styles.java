@@ -6,12 +6,15 @@ import java.util.Map;
 /**
  * A registry kept per thread, as commons-lang3's ToStringStyle keeps the objects being
  * printed: register(..) (package access, so a test in this package can call it) and a
- * describe(..) that throws half-way leave an entry behind, and a build whose tests check that
- * the registry is empty after each test then fails in every later test. pad(..) uses a
- * buffer filled on first use (ThreadLocal.withInitial): a cache, not a leak.
+ * describe(..) that throws half-way leave an entry behind (in place, in the map
+ * ThreadLocal.withInitial made), and a build whose tests check that the registry is empty
+ * after each test then fails in every later test; enter(..) sets a plain ThreadLocal and
+ * leaves it set. pad(..) uses a buffer filled on first use (ThreadLocal.withInitial): a
+ * cache, not a leak.
  */
 public class Styles {
-    private static final ThreadLocal<Map<Object, Object>> REGISTRY = new ThreadLocal<>();
+    private static final ThreadLocal<Map<Object, Object>> REGISTRY = ThreadLocal.withInitial(HashMap::new);
+    private static final ThreadLocal<Object> CURRENT = new ThreadLocal<>();
     private static final ThreadLocal<StringBuilder> BUFFER = ThreadLocal.withInitial(StringBuilder::new);
 
     static Map<Object, Object> getRegistry() {
@@ -20,26 +23,29 @@ public class Styles {
 
     static void register(Object value) {
         if (value != null) {
-            if (REGISTRY.get() == null) {
-                REGISTRY.set(new HashMap<>());
-            }
-            REGISTRY.get().put(value, null);
+            getRegistry().put(value, null);
         }
     }
 
     static void unregister(Object value) {
-        Map<Object, Object> m = REGISTRY.get();
-        if (m != null) {
-            m.remove(value);
-            if (m.isEmpty()) {
-                REGISTRY.remove();
-            }
+        Map<Object, Object> m = getRegistry();
+        m.remove(value);
+        if (m.isEmpty()) {
+            REGISTRY.remove();
         }
     }
 
     public static boolean isRegistered(Object value) {
-        Map<Object, Object> m = REGISTRY.get();
-        return m != null && m.containsKey(value);
+        return getRegistry().containsKey(value);
+    }
+
+    /** Sets the thread's current object (a plain ThreadLocal, set and left). */
+    public static void enter(Object value) {
+        CURRENT.set(value);
+    }
+
+    public static Object current() {
+        return CURRENT.get();
     }
 
     /** "<value>"; a negative number throws while it is registered, and stays registered. */
