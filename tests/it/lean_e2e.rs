@@ -141,6 +141,30 @@ fn a_rerun_on_unchanged_code_keeps_the_suite() {
 
 #[test]
 #[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
+fn a_rerun_that_gets_much_further_adds_no_values_on_paths_the_suite_has() {
+    // A run of 600 sequences alone writes more value tests than one of 250; a re-run of 600
+    // over the 250-run's suite keeps that suite and adds only what is new beyond values on
+    // the paths its tests are on (commons-lang3: a re-run added 56 tests, 7% of the lines,
+    // mostly such values; 11 here before the rule, 1 after it).
+    let v1 = compiled("rerun/v1");
+    let d = tempfile::tempdir().unwrap();
+    let fresh = run_gen(&v1, &d.path().join("fresh"), &d.path().join("f.json"), 600);
+    let out = d.path().join("tests");
+    let first = run_gen(&v1, &out, &d.path().join("1.json"), 250);
+    let written = first["regression_tests"].as_u64().unwrap();
+    let more = fresh["regression_tests"].as_u64().unwrap();
+    assert!(
+        more >= written + 5,
+        "600 sequences alone: {fresh}\n250: {first}"
+    );
+    let second = run_gen(&v1, &out, &d.path().join("2.json"), 600);
+    let e = &second["earlier_suite"];
+    assert_eq!(e["kept"].as_u64(), Some(written), "{second}");
+    assert!(e["added"].as_u64().unwrap() <= 3, "{second}");
+}
+
+#[test]
+#[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
 fn a_changed_method_gets_its_tests_updated_and_nothing_else_moves() {
     let (v1, v2) = (compiled("rerun/v1"), compiled("rerun/v2"));
     let d = tempfile::tempdir().unwrap();
