@@ -53,17 +53,7 @@ final class GlobalState {
     /** The static ThreadLocal fields watched, and the classes already looked at. */
     private static final ArrayList<Field> threadLocals = new ArrayList<>();
     private static final Set<Class<?>> lookedAt = new HashSet<>();
-    private static final sun.misc.Unsafe UNSAFE = unsafe();
-
-    private static sun.misc.Unsafe unsafe() {
-        try {
-            Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            return (sun.misc.Unsafe) f.get(null);
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            return null;
-        }
-    }
+    private static final sun.misc.Unsafe UNSAFE = UnsafeFieldAccess.unsafe();
 
     /** System properties that count their changes. */
     static final class WatchedProperties extends Properties {

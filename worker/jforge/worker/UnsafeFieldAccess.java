@@ -12,7 +12,8 @@ import java.lang.reflect.Field;
 final class UnsafeFieldAccess implements FieldAccess {
     private static final sun.misc.Unsafe U = unsafe();
 
-    private static sun.misc.Unsafe unsafe() {
+    /** The JVM's sun.misc.Unsafe, or null when this JVM does not hand it out. */
+    static sun.misc.Unsafe unsafe() {
         try {
             Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
             f.setAccessible(true);
