@@ -30,6 +30,11 @@ impl FieldUse {
         self.reads.iter().any(|f| written.contains(f))
     }
 
+    /// Whether this writes a field of an object (not a static one).
+    pub fn writes_instance_fields(&self) -> bool {
+        self.writes.iter().any(|f| !self.statics.contains(f))
+    }
+
     /// The static fields this sets without reading them: a setting of the whole JVM
     /// (`OptionBuilder.withDescription(d)` stores `d` for the next `create()`), not a cache
     /// filled on first use (`if (cache == null) cache = ..` reads it). Compiler-made fields

@@ -236,6 +236,9 @@ impl<'a> Generator<'a> {
             args.push(idx);
         }
         self.building = None;
+        if self.mutates_shared(op_id, &b, &args) {
+            return None;
+        }
         let call = Stmt::Call { op: op_id, args };
         let ret = self.op_ret[op_id as usize];
         b.seq.stmts.push(call.clone());
@@ -267,6 +270,29 @@ impl<'a> Generator<'a> {
             parents,
             classes: b.classes,
         })
+    }
+
+    /// Whether calling `op_id` on `args` would write the fields of a shared instance: a
+    /// receiver that is the value of a static field (`ToStringStyle.SIMPLE_STYLE`, an enum
+    /// constant) and a method whose bytecode writes an object's field (`setNullText(..)`, of
+    /// package access) or a field set. Why: the instance is the whole JVM's, so the test would
+    /// change every later test that uses it; commons-lang3's own `SimpleToStringStyleTest`
+    /// failed under Surefire after a written test set the style's null text.
+    fn mutates_shared(&self, op_id: OpId, b: &Draft, args: &[u32]) -> bool {
+        let writes = match self.ops.table.get(op_id).kind {
+            OpKind::Method => self
+                .ops
+                .field_use
+                .get(&op_id)
+                .is_some_and(|u| u.writes_instance_fields()),
+            OpKind::FieldSet => true,
+            _ => false,
+        };
+        writes
+            && args.first().is_some_and(|&r| {
+                matches!(&b.seq.stmts[r as usize], Stmt::Call { op, .. }
+                    if self.ops.table.get(*op).kind == OpKind::StaticFieldGet)
+            })
     }
 
     /// Index of a statement in `b` whose value can be passed where `need` is expected.

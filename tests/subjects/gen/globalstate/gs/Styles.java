@@ -9,12 +9,26 @@ import java.util.Map;
  * describe(..) that throws half-way leave an entry behind (in place, in the map
  * ThreadLocal.withInitial made), and a build whose tests check that the registry is empty
  * after each test then fails in every later test; enter(..) sets a plain ThreadLocal and
- * leaves it set. pad(..) uses a buffer filled on first use (ThreadLocal.withInitial): a
- * cache, not a leak.
+ * leaves it set; SIMPLE.setNullText(..) changes a style every caller shares. pad(..) uses a
+ * buffer filled on first use (ThreadLocal.withInitial): a cache, not a leak.
  */
 public class Styles {
     private static final ThreadLocal<Map<Object, Object>> REGISTRY = ThreadLocal.withInitial(HashMap::new);
     private static final ThreadLocal<Object> CURRENT = new ThreadLocal<>();
+
+    /** A style every caller shares (as ToStringStyle.SIMPLE_STYLE): its setters are the JVM's. */
+    public static final Styles SIMPLE = new Styles();
+
+    private String nullText = "<null>";
+
+    /** Of package access, as ToStringStyle's setters are protected. */
+    void setNullText(String text) {
+        nullText = text == null ? "" : text;
+    }
+
+    public String format(Object value) {
+        return value == null ? nullText : value.toString();
+    }
     private static final ThreadLocal<StringBuilder> BUFFER = ThreadLocal.withInitial(StringBuilder::new);
 
     static Map<Object, Object> getRegistry() {
