@@ -277,22 +277,25 @@ impl<'a> Generator<'a> {
     /// constant) and a method whose bytecode writes an object's field (`setNullText(..)`, of
     /// package access) or a field set. Why: the instance is the whole JVM's, so the test would
     /// change every later test that uses it; commons-lang3's own `SimpleToStringStyleTest`
-    /// failed under Surefire after a written test set the style's null text.
+    /// failed under Surefire after a written test set the style's null text. Refused here,
+    /// not when candidates are chosen: run, such a call would also change the instance for
+    /// the worker's later sequences.
     fn mutates_shared(&self, op_id: OpId, b: &Draft, args: &[u32]) -> bool {
-        let writes = match self.ops.table.get(op_id).kind {
-            OpKind::Method => self
-                .ops
-                .field_use
-                .get(&op_id)
-                .is_some_and(|u| u.writes_instance_fields()),
-            OpKind::FieldSet => true,
-            _ => false,
-        };
-        writes
-            && args.first().is_some_and(|&r| {
-                matches!(&b.seq.stmts[r as usize], Stmt::Call { op, .. }
-                    if self.ops.table.get(*op).kind == OpKind::StaticFieldGet)
-            })
+        // the receiver first: a static field's value is rare, the lookup below is a hash
+        let shared = args.first().is_some_and(|&r| {
+            matches!(&b.seq.stmts[r as usize], Stmt::Call { op, .. }
+                if self.ops.table.get(*op).kind == OpKind::StaticFieldGet)
+        });
+        shared
+            && match self.ops.table.get(op_id).kind {
+                OpKind::Method => self
+                    .ops
+                    .field_use
+                    .get(&op_id)
+                    .is_some_and(|u| u.writes_instance_fields()),
+                OpKind::FieldSet => true,
+                _ => false,
+            }
     }
 
     /// Index of a statement in `b` whose value can be passed where `need` is expected.

@@ -705,7 +705,7 @@ final class Executor {
         long printedBefore = OutputSink.written;
         long closesBefore = GlobalState.closes();
         long propertiesBefore = GlobalState.propertyChanges();
-        Object[] threadLocalsBefore = QUIET_CONSOLE ? GlobalState.threadLocalsBefore() : null;
+        GlobalState.Seen[] threadLocalsBefore = QUIET_CONSOLE ? GlobalState.threadLocalsBefore() : null;
         if (recv && self == null) {
             vals[i] = null;
             return exception(i, new NullPointerException());

@@ -5,12 +5,10 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
-import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.TimeZone;
 
 /**
@@ -50,10 +48,20 @@ final class GlobalState {
     private static Locale localeDisplay;
     private static TimeZone zone;
 
-    /** The static ThreadLocal fields watched, and the classes already looked at. */
-    private static final ArrayList<Field> threadLocals = new ArrayList<>();
-    private static final Set<Class<?>> lookedAt = new HashSet<>();
-    private static final sun.misc.Unsafe UNSAFE = UnsafeFieldAccess.unsafe();
+    /**
+     * The static ThreadLocal fields watched, and the classes already looked at. Arrays, not
+     * JDK collections: the watch runs inside every call's coverage window, and
+     * java.util.ArrayList may be the class under test, instrumented (its `isEmpty()` would
+     * count as covered by every sequence); nor hash sets: a Class's hashCode() is its
+     * identity hash, and taking one moves the identity hashes the thread hands out later.
+     */
+    private static Field[] threadLocals = new Field[0];
+    private static Class<?>[] lookedAt = new Class<?>[0];
+
+    /** Unsafe, asked for when the first ThreadLocal is read (not at the worker's start). */
+    private static final class Lazy {
+        static final sun.misc.Unsafe UNSAFE = UnsafeFieldAccess.unsafe();
+    }
 
     /** System properties that count their changes. */
     static final class WatchedProperties extends Properties {
@@ -123,57 +131,72 @@ final class GlobalState {
     /**
      * Watches the static ThreadLocal fields of {@code c}, a class an operation calls, and of its
      * enclosing classes and superclasses, when they come from the class path (not the JDK's
-     * own: their ThreadLocals are caches). Not initialized here: a field is read only once its class is
-     * (a class initialized by the call itself is read after it, against no value before).
+     * own: their ThreadLocals are caches). Not initialized here: a field is read only once its
+     * class is (a class initialized by the call itself is read after it, against no value
+     * before).
      */
     static void watchThreadLocals(Class<?> c) {
-        ArrayList<Class<?>> todo = new ArrayList<>();
-        todo.add(c);
-        while (!todo.isEmpty()) {
-            Class<?> k = todo.remove(todo.size() - 1);
-            ClassLoader l = k.getClassLoader();
-            if (!lookedAt.add(k) || l == null || l == ClassLoader.getPlatformClassLoader()) {
-                continue;
+        if (c == null || looked(c)) {
+            return;
+        }
+        ClassLoader l = c.getClassLoader();
+        if (l == null || l == ClassLoader.getPlatformClassLoader()) {
+            return;
+        }
+        lookedAt = Arrays.copyOf(lookedAt, lookedAt.length + 1);
+        lookedAt[lookedAt.length - 1] = c;
+        try {
+            for (Field f : c.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers()) && ThreadLocal.class.isAssignableFrom(f.getType())
+                        && f.trySetAccessible()) {
+                    threadLocals = Arrays.copyOf(threadLocals, threadLocals.length + 1);
+                    threadLocals[threadLocals.length - 1] = f;
+                }
             }
-            try {
-                for (Field f : k.getDeclaredFields()) {
-                    if (Modifier.isStatic(f.getModifiers()) && ThreadLocal.class.isAssignableFrom(f.getType())
-                            && f.trySetAccessible()) {
-                        threadLocals.add(f);
-                    }
-                }
-                if (k.getEnclosingClass() != null) {
-                    todo.add(k.getEnclosingClass());
-                }
-                if (k.getSuperclass() != null) {
-                    todo.add(k.getSuperclass());
-                }
-            } catch (LinkageError | SecurityException e) {
-                // a class whose fields cannot be listed is not watched
-            }
+            watchThreadLocals(c.getEnclosingClass());
+            watchThreadLocals(c.getSuperclass());
+        } catch (LinkageError | SecurityException e) {
+            // a class whose fields cannot be listed is not watched
         }
     }
 
-    /**
-     * The watched ThreadLocals' values in this thread and, for a collection or map, its size
-     * (entries 2i and 2i+1; null when none is watched).
-     */
-    static Object[] threadLocalsBefore() {
-        if (threadLocals.isEmpty()) {
+    private static boolean looked(Class<?> c) {
+        for (Class<?> k : lookedAt) {
+            if (k == c) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A watched ThreadLocal's value in this thread, and its size (see {@link #sizeOf}). */
+    record Seen(Object value, int size) {
+        static Seen of(Field f) {
+            Object v = threadLocalValue(f);
+            return new Seen(v, sizeOf(v));
+        }
+
+        /** Another value; for collections and maps (null counting as empty), another size. */
+        boolean differs(Seen now) {
+            return size >= 0 && now.size >= 0 ? size != now.size : value != now.value;
+        }
+    }
+
+    /** The watched ThreadLocals' values in this thread (null when none is watched). */
+    static Seen[] threadLocalsBefore() {
+        if (threadLocals.length == 0) {
             return null;
         }
-        Object[] v = new Object[2 * threadLocals.size()];
-        for (int i = 0; i < threadLocals.size(); i++) {
-            Object x = threadLocalValue(threadLocals.get(i));
-            v[2 * i] = x;
-            v[2 * i + 1] = sizeOf(x);
+        Seen[] v = new Seen[threadLocals.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = Seen.of(threadLocals[i]);
         }
         return v;
     }
 
     private static Object threadLocalValue(Field f) {
         try {
-            if (UNSAFE != null && UNSAFE.shouldBeInitialized(f.getDeclaringClass())) {
+            if (Lazy.UNSAFE != null && Lazy.UNSAFE.shouldBeInitialized(f.getDeclaringClass())) {
                 return null;
             }
             ThreadLocal<?> tl = (ThreadLocal<?>) f.get(null);
@@ -183,9 +206,16 @@ final class GlobalState {
         }
     }
 
-    /** The size of a collection or map (a registry filled in place), else -1 (null too). */
+    /**
+     * The size of a collection or map (a registry filled in place), 0 for null (a registry
+     * emptied by remove() is another, empty, map at the next get(); one whose class the call
+     * initialized was null before: neither is a change), else -1 (compared by identity).
+     */
     private static int sizeOf(Object x) {
         try {
+            if (x == null) {
+                return 0;
+            }
             if (x instanceof java.util.Collection<?> c) {
                 return c.size();
             }
@@ -204,25 +234,13 @@ final class GlobalState {
      * {@code ThreadLocal.withInitial(WeakHashMap::new)} filled in place). Put back: the value
      * before, or the ThreadLocal emptied (its initial value again) when it was filled in place.
      */
-    private static String threadLocalChanged(Object[] before) {
+    private static String threadLocalChanged(Seen[] before) {
         String what = null;
-        for (int i = 0; i < threadLocals.size(); i++) {
-            Field f = threadLocals.get(i);
-            boolean known = before != null && 2 * i + 1 < before.length;
-            Object was = known ? before[2 * i] : null;
-            int wasSize = known ? (Integer) before[2 * i + 1] : -1;
-            Object now = threadLocalValue(f);
-            int nowSize = sizeOf(now);
-            // Collections and maps by their size, null counting as empty: a registry emptied
-            // by remove() is another (empty) map at the next get(), and one whose class the
-            // call initialized was null before; neither is a change.
-            if (was == null) {
-                wasSize = 0;
-            }
-            if (now == null) {
-                nowSize = 0;
-            }
-            if (wasSize >= 0 && nowSize >= 0 ? nowSize == wasSize : now == was) {
+        for (int i = 0; i < threadLocals.length; i++) {
+            Field f = threadLocals[i];
+            Seen was = before != null && i < before.length ? before[i] : new Seen(null, 0);
+            Seen now = Seen.of(f);
+            if (!was.differs(now)) {
                 continue;
             }
             if (what == null) {
@@ -231,10 +249,10 @@ final class GlobalState {
             try {
                 @SuppressWarnings("unchecked")
                 ThreadLocal<Object> tl = (ThreadLocal<Object>) f.get(null);
-                if (was == null || now == was) {
+                if (was.value() == null || now.value() == was.value()) {
                     tl.remove();
                 } else {
-                    tl.set(was);
+                    tl.set(was.value());
                 }
             } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
                 // left as it is: the call is flagged all the same
@@ -259,7 +277,7 @@ final class GlobalState {
      * replaced (so that what is printed later is still counted) and null returned: the other
      * generators keep the JVM as the calls left it, as a test run would.
      */
-    static String after(boolean watch, long closesBefore, long propertyChangesBefore, Object[] threadLocalsBefore) {
+    static String after(boolean watch, long closesBefore, long propertyChangesBefore, Seen[] threadLocalsBefore) {
         if (watch) {
             return changedSince(closesBefore, propertyChangesBefore, threadLocalsBefore);
         }
@@ -274,7 +292,7 @@ final class GlobalState {
      * What a call changed since the marks taken before it, or null; the state is put back
      * before this returns.
      */
-    private static String changedSince(long closesBefore, long propertyChangesBefore, Object[] threadLocalsBefore) {
+    private static String changedSince(long closesBefore, long propertyChangesBefore, Seen[] threadLocalsBefore) {
         if (props == null) {
             return null;
         }
