@@ -257,6 +257,12 @@ fn jvm_command(spec: &WorkerSpec, files: &WorkerFiles) -> Command {
             "-XX:+UnlockDiagnosticVMOptions",
             "-XX:+ShowHiddenFrames",
             "-Djava.awt.headless=true",
+            // Reflection stays native: no accessor class spun at a method's 16th call. Why:
+            // spinning one runs instrumented JDK classes under test (ArrayList) in whichever
+            // sequence makes that call, which differs between 1 and 2 workers; and it was
+            // slower over a run (390k against 440k statements/s on ArrayList, HashMap and
+            // TreeMap), each spun class costing a sequence's second run (Executor.runAgain).
+            "-Dsun.reflect.inflationThreshold=2147483647",
             "--add-opens",
             "java.base/java.util=ALL-UNNAMED",
             "--add-opens",

@@ -67,6 +67,53 @@ final class Coverage {
         }
     }
 
+    private static final java.lang.management.ClassLoadingMXBean CLASSES = classLoading();
+
+    private static java.lang.management.ClassLoadingMXBean classLoading() {
+        try {
+            return java.lang.management.ManagementFactory.getClassLoadingMXBean();
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    /**
+     * Classes the JVM loaded so far, hidden ones (lambdas, method handle forms) included; -1
+     * when unknown. 16 ns a read, with -XX:-UsePerfData too (see Executor.runAgain).
+     */
+    static long loadedClasses() {
+        try {
+            return CLASSES == null ? -1 : CLASSES.getTotalLoadedClassCount();
+        } catch (Throwable t) {
+            return -1;
+        }
+    }
+
+    /**
+     * Calls each method handle into the runtime past the JDK's customization threshold (127
+     * calls of one handle, then its form is compiled: a class spun with ArrayLists), before
+     * the first sequence. Why: pause and drain are called while probes are recorded, and the
+     * 128th call's spinning landed in whichever sequence it fell on, which differs between 1
+     * and 2 workers (see Executor.covLive).
+     */
+    void warmUp() {
+        if (COV_PROBES < 0) {
+            return;
+        }
+        for (int i = 0; i < 200; i++) {
+            resume(pause());
+            drainCmp();
+            drainProbes();
+        }
+        pendingStrs = NO_STRINGS;
+        pendingNums = NO_LONGS;
+    }
+
+    /** Whether probes are recorded (coverage on and its runtime reachable). */
+    boolean on() {
+        return COV_PROBES >= 0 && !broken;
+    }
+
     void resume(Object live) {
         if (live == null || resumeH == null) {
             return;

@@ -86,6 +86,15 @@ final class Executor {
     private final Outcomes outcomes;
     private final Contracts contracts;
     private final Coverage coverage;
+    /**
+     * The sequence's probe array while recording is paused (Coverage.pause): probes count
+     * only while a statement's call runs and while the observers after the last one run, not
+     * while the worker decodes, records outcomes (its own HashMaps), blames or checks. Why:
+     * with HashMap or ArrayList under test, the worker's bookkeeping between calls hit their
+     * probes in every sequence, depending on the worker's history (a class name seen before or
+     * not), and the suites differed between 1 and 2 workers.
+     */
+    private Object covLive;
     private final ClockControl clock;
     private final Tracing tracing;
     private final Leaks leaks;
@@ -116,6 +125,8 @@ final class Executor {
         this.outcomes = outcomes;
         this.contracts = contracts;
         this.coverage = coverage;
+        coverage.warmUp();
+        Lambdas.coverage = coverage;
         this.clock = new ClockControl(loader);
         this.tracing = new Tracing(loader);
         this.leaks = leaks;
@@ -187,16 +198,27 @@ final class Executor {
         if (Tracing.ON && generating) {
             tracing.begin();
         }
+        // Probes count only while a statement's call runs (see call): paused but for that
+        coverage.resume(covLive);
         coverage.cmpStart();
+        covLive = coverage.pause();
         clock.start();
         thrown = null;
         thrownAt = -1;
         try {
             long t0 = CallProfile.ON ? System.nanoTime() : 0;
+            long loaded = generating && !Tracing.ON && coverage.on() && n > 0 ? Coverage.loadedClasses() : -1;
+            int hung = hungOps.size();
             boolean ok = runStatements(n);
+            if (loaded >= 0 && hungOps.size() == hung && Coverage.loadedClasses() != loaded) {
+                ok = runAgain(n, tag);
+            }
             tracing.stop();
             long t1 = CallProfile.ON ? System.nanoTime() : 0;
+            // observers run in the written test's assertions: they count
+            coverage.resume(covLive);
             afterStatements(ok, n, mode, ncv, nobs);
+            covLive = coverage.pause();
             blameThrown(n);
             coverage.cmpStop();
             long t2 = CallProfile.ON ? System.nanoTime() : 0;
@@ -224,7 +246,9 @@ final class Executor {
         Buf out = frames.result(tag, n, outcomes.outc);
         out.bytes(outcomes.tail.b, 0, outcomes.tail.n);
         clock.append(out);
+        coverage.resume(covLive);
         coverage.append(out);
+        covLive = coverage.pause();
         tracing.append(out);
         long s0 = CallProfile.ON ? System.nanoTime() : 0;
         frames.send();
@@ -232,6 +256,33 @@ final class Executor {
             CallProfile.PHASE[4] += System.nanoTime() - s0;
             CallProfile.dumpMaybe(registry);
         }
+    }
+
+    /**
+     * Runs a generation sequence a second time, from scratch, when the JVM loaded or defined a
+     * class while it ran (coverage on; not after a timeout): its outcomes and coverage are the
+     * second run's. Why: what runs once per JVM (class loading, a lambda's or a proxy's class
+     * spun, a method handle's form compiled) runs instrumented JDK classes under test
+     * (ClassLoader.addClass adds to an ArrayList) in whichever sequence comes first in that
+     * worker, and with ArrayList under test the written suites differed between 1 and 2
+     * workers. The second run is the one any later sequence would have, with the classes
+     * loaded. Cost: a second run of the sequences that load classes, mostly the first ones of
+     * each worker.
+     */
+    private boolean runAgain(int n, int tag) throws Exception {
+        outcomes.forgetClassesFrom(classesAt[0]);
+        outcomes.outc.reset();
+        progress.reset(n, tag);
+        for (int i = 0; i < n; i++) {
+            vals[i] = null;
+        }
+        coverage.resume(covLive);
+        coverage.cmpStart();
+        covLive = coverage.pause();
+        clock.start();
+        thrown = null;
+        thrownAt = -1;
+        return runStatements(n);
     }
 
     /**
@@ -711,35 +762,46 @@ final class Executor {
             return exception(i, new NullPointerException());
         }
         boolean traced = tracing.on() && (op.kind == OP_CTOR || op.kind == OP_METHOD || op.kind == OP_SMETHOD);
+        // armed only inside a sequence's window with coverage on (not in bulk requests)
+        boolean arm = covLive != null;
         try {
-            switch (op.kind) {
-                case OP_CTOR -> {
-                    Object[] a = argsOf(s, 0, op.nparams);
-                    if (traced) {
-                        tracing.arm(op.ctor, a, literalArgs(s, 0, op.nparams), arrayElems(s, 0, op.nparams), i);
+            if (arm) {
+                coverage.resume(covLive);
+            }
+            try {
+                switch (op.kind) {
+                    case OP_CTOR -> {
+                        Object[] a = argsOf(s, 0, op.nparams);
+                        if (traced) {
+                            tracing.arm(op.ctor, a, literalArgs(s, 0, op.nparams), arrayElems(s, 0, op.nparams), i);
+                        }
+                        r = op.ctor.newInstance(a);
                     }
-                    r = op.ctor.newInstance(a);
-                }
-                case OP_METHOD -> {
-                    Object[] a = argsOf(s, 1, op.nparams);
-                    if (traced) {
-                        tracing.arm(op.method, a, literalArgs(s, 1, op.nparams), arrayElems(s, 1, op.nparams), i);
+                    case OP_METHOD -> {
+                        Object[] a = argsOf(s, 1, op.nparams);
+                        if (traced) {
+                            tracing.arm(op.method, a, literalArgs(s, 1, op.nparams), arrayElems(s, 1, op.nparams), i);
+                        }
+                        r = op.method.invoke(self, a);
                     }
-                    r = op.method.invoke(self, a);
-                }
-                case OP_SMETHOD -> {
-                    Object[] a = argsOf(s, 0, op.nparams);
-                    if (traced) {
-                        tracing.arm(op.method, a, literalArgs(s, 0, op.nparams), arrayElems(s, 0, op.nparams), i);
+                    case OP_SMETHOD -> {
+                        Object[] a = argsOf(s, 0, op.nparams);
+                        if (traced) {
+                            tracing.arm(op.method, a, literalArgs(s, 0, op.nparams), arrayElems(s, 0, op.nparams), i);
+                        }
+                        r = op.method.invoke(null, a);
                     }
-                    r = op.method.invoke(null, a);
+                    case OP_FGET -> r = op.field.get(self);
+                    case OP_SFGET -> r = op.field.get(null);
+                    case OP_FSET -> op.field.set(self, vals[s.args[1]]);
+                    case OP_SFSET -> op.field.set(null, vals[s.args[0]]);
+                    default -> {
+                        return malformed(i, "bad op kind");
+                    }
                 }
-                case OP_FGET -> r = op.field.get(self);
-                case OP_SFGET -> r = op.field.get(null);
-                case OP_FSET -> op.field.set(self, vals[s.args[1]]);
-                case OP_SFSET -> op.field.set(null, vals[s.args[0]]);
-                default -> {
-                    return malformed(i, "bad op kind");
+            } finally {
+                if (arm) {
+                    covLive = coverage.pause();
                 }
             }
         } catch (InvocationTargetException e) {

@@ -21,6 +21,16 @@ import static jforge.worker.Proto.LB_VOID;
 final class Lambdas {
     private Lambdas() {}
 
+    /**
+     * The worker's coverage, paused while a lambda literal's proxy is made and while its
+     * handler dispatches. Why: the first proxy of an interface in a JVM spins a class
+     * (ProxyGenerator's lists, ClassLoader.addClass), which runs instrumented JDK classes
+     * under test (ArrayList) once per JVM: with 2 workers those hits fell on other sequences
+     * than with 1, and the written suites differed with the number of workers. A written
+     * test's lambda is no proxy, so none of it is what the test runs. Null: nothing paused.
+     */
+    static Coverage coverage;
+
     /** A decoded lambda literal: made into an object once its interface is known. */
     record Spec(int arity, int body, int arg, Object value) {
         /** The implementation of interface {@code iface}. */
@@ -28,19 +38,40 @@ final class Lambdas {
             if (!iface.isInterface()) {
                 throw new IllegalArgumentException("a lambda literal of " + iface.getName() + ", which is no interface");
             }
-            return Proxy.newProxyInstance(iface.getClassLoader(), new Class<?>[] {iface}, new Handler(this, iface));
+            Coverage c = coverage;
+            Object live = c == null ? null : c.pause();
+            try {
+                return Proxy.newProxyInstance(iface.getClassLoader(), new Class<?>[] {iface}, new Handler(this, iface));
+            } finally {
+                if (c != null) {
+                    c.resume(live);
+                }
+            }
         }
 
         private Object invoke(Object proxy, Class<?> iface, Method m, Object[] args) throws Throwable {
+            // a default method runs its own code (covered); the rest is the handler's own
+            if (m.isDefault()) {
+                return InvocationHandler.invokeDefault(proxy, m, args);
+            }
+            Coverage c = coverage;
+            Object live = c == null ? null : c.pause();
+            try {
+                return body(proxy, iface, m, args);
+            } finally {
+                if (c != null) {
+                    c.resume(live);
+                }
+            }
+        }
+
+        private Object body(Object proxy, Class<?> iface, Method m, Object[] args) {
             if (m.getDeclaringClass() == Object.class) {
                 return switch (m.getName()) {
                     case "equals" -> proxy == args[0];
                     case "hashCode" -> System.identityHashCode(proxy);
                     default -> "lambda of " + iface.getName();
                 };
-            }
-            if (m.isDefault()) {
-                return InvocationHandler.invokeDefault(proxy, m, args);
             }
             return switch (body) {
                 case LB_ARG -> args != null && arg < args.length ? args[arg] : null;
