@@ -833,10 +833,35 @@ final class Executor {
         if (printed > 0 && QUIET_CONSOLE) {
             return flagged(i, PRINTS_TO_CONSOLE, "printed " + printed + " bytes to System.out/System.err");
         }
-        vals[i] = r;
+        vals[i] = op.primRet ? boxed(r) : r;
         isRef[i] = !op.primRet;
         outcomes.result(r, op.voidRet);
         return true;
+    }
+
+    /**
+     * A primitive result boxed as a compiled test boxes it (Integer.valueOf and the like: the
+     * same object for small values). Why: reflection without spun accessors (the workers'
+     * -Dsun.reflect.inflationThreshold) boxes into a new object each call, so values that
+     * are one object in the written test (ten `size()` results of 1) were ten to the worker:
+     * code under test that compares them by identity, and Blame's look at a comparator over
+     * the sequence's distinct values, saw other values than the test will.
+     */
+    static Object boxed(Object r) {
+        if (r instanceof Integer x) {
+            return Integer.valueOf(x);
+        } else if (r instanceof Boolean x) {
+            return Boolean.valueOf(x);
+        } else if (r instanceof Character x) {
+            return Character.valueOf(x);
+        } else if (r instanceof Long x) {
+            return Long.valueOf(x);
+        } else if (r instanceof Short x) {
+            return Short.valueOf(x);
+        } else if (r instanceof Byte x) {
+            return Byte.valueOf(x);
+        }
+        return r;
     }
 
     /** For each argument: the statement that gave it when that is a literal, else -1 (tracing). */
