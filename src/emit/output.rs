@@ -409,12 +409,15 @@ impl RunOutput {
         (replaceable, s.legacy)
     }
 
-    /// The regression tests an earlier run of this command wrote for some of `classes` (files
-    /// it would replace), with their stored sequences, files in name order, tests in file
-    /// order.
+    /// The tests an earlier run of this command wrote for some of `classes` (files it would
+    /// replace; the error-revealing ones' folder too), with their stored sequences, files in
+    /// name order, tests in file order.
     pub fn earlier_tests(&self, classes: &[String]) -> Vec<StoredTest> {
         let mut s = Scan::default();
         scan(&self.suite.dir, 0, &mut s);
+        if let Some(errors) = self.errors.as_ref().filter(|e| e.dir != self.suite.dir) {
+            scan(&errors.dir, 0, &mut s);
+        }
         let ours: BTreeSet<&str> = classes.iter().map(|c| c.as_str()).collect();
         s.marked
             .iter()

@@ -63,6 +63,9 @@ struct Stored {
     /// The exception the last statement throws (a test that expects it), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     x: Option<String>,
+    /// An error-revealing test (it fails while the defect is there).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    e: bool,
 }
 
 /// The key of an operation: a hash of everything that identifies it.
@@ -137,7 +140,7 @@ fn value_from(v: V) -> Option<Value> {
 /// The stored-sequence line of a test (without indentation), or `None` for a sequence that
 /// cannot be stored (none today: literals are never arrays). A test written without the line
 /// is still read back by [`read_file`], and counted as unreadable.
-pub fn line(ops: &OpTable, seq: &Sequence, exception: Option<&str>) -> Option<String> {
+pub fn line(ops: &OpTable, seq: &Sequence, exception: Option<&str>, error: bool) -> Option<String> {
     let mut s = Vec::with_capacity(seq.len());
     for st in &seq.stmts {
         s.push(match st {
@@ -149,6 +152,7 @@ pub fn line(ops: &OpTable, seq: &Sequence, exception: Option<&str>) -> Option<St
     let stored = Stored {
         s,
         x: exception.map(str::to_string),
+        e: error,
     };
     let json = serde_json::to_string(&stored).ok()?;
     Some(format!("{PREFIX}{json}"))
@@ -185,9 +189,10 @@ impl Resolver {
         Resolver { ops, types }
     }
 
-    /// The sequence of a stored line (the text after [`PREFIX`]) and the exception it ends
-    /// with; `None` when an operation or type is not in this run, or the line is damaged.
-    pub fn decode(&self, json: &str) -> Option<(Sequence, Option<String>)> {
+    /// The sequence of a stored line (the text after [`PREFIX`]), the exception it ends
+    /// with and whether it is an error-revealing test; `None` when an operation or type is
+    /// not in this run, or the line is damaged.
+    pub fn decode(&self, json: &str) -> Option<(Sequence, Option<String>, bool)> {
         let stored: Stored = serde_json::from_str(json).ok()?;
         let mut stmts = Vec::with_capacity(stored.s.len());
         for (i, st) in stored.s.into_iter().enumerate() {
@@ -208,7 +213,7 @@ impl Resolver {
                 _ => return None,
             });
         }
-        (!stmts.is_empty()).then_some((Sequence { stmts }, stored.x))
+        (!stmts.is_empty()).then_some((Sequence { stmts }, stored.x, stored.e))
     }
 }
 
@@ -235,9 +240,15 @@ fn add_type(types: &mut HashMap<String, JType>, t: &JType) {
 }
 
 /// The line of a regression test class's header (`emit::junit` writes it) that tells it from
-/// an error-revealing one: only regression tests carry stored sequences.
+/// an error-revealing one.
 pub const REGRESSION_HEADER: &str =
     "// Regression tests: they pass on the code they were generated from and fail when";
+
+/// The line of an error-revealing test class's header (`emit::junit` writes it). Its tests
+/// carry stored sequences too (flagged `"e":true`): a re-run keeps the test it wrote for a
+/// defect when it still shows it, instead of writing one with other inputs.
+pub const ERROR_HEADER: &str =
+    "// Error-revealing tests: each test FAILS, showing behaviour that breaks a contract";
 
 /// One test read from an earlier run's file.
 #[derive(Clone, Debug)]
@@ -248,10 +259,13 @@ pub struct StoredTest {
     /// The text after [`PREFIX`]; `None` for a regression test written without the line (a
     /// sequence [`line`] could not store): it cannot be read back, and is counted as such.
     pub json: Option<String>,
+    /// In a file of error-revealing tests (one written before they carried stored sequences
+    /// has none: its tests are replaced, not counted as unreadable).
+    pub error_file: bool,
 }
 
-/// The regression tests of a file, with their stored sequences, in file order (none for a
-/// file of error-revealing tests: they carry no stored sequence).
+/// The tests of a file jforge wrote (regression or error-revealing), with their stored
+/// sequences, in file order.
 pub fn read_file(path: &Path) -> Vec<StoredTest> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Vec::new();
@@ -265,7 +279,8 @@ pub fn read_file(path: &Path) -> Vec<StoredTest> {
 
 /// [`read_file`] of the text of test class `class`.
 fn read_text(class: &str, text: &str) -> Vec<StoredTest> {
-    if !text.lines().any(|l| l == REGRESSION_HEADER) {
+    let error_file = text.lines().any(|l| l == ERROR_HEADER);
+    if !error_file && !text.lines().any(|l| l == REGRESSION_HEADER) {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -280,6 +295,7 @@ fn read_text(class: &str, text: &str) -> Vec<StoredTest> {
                 class: class.to_string(),
                 method,
                 json: pending.take(),
+                error_file,
             });
         }
     }
@@ -325,13 +341,18 @@ mod tests {
                 },
             ],
         };
-        let l = line(&t, &seq, Some("java.lang.X")).unwrap();
+        let l = line(&t, &seq, Some("java.lang.X"), false).unwrap();
         assert!(
             l.starts_with(PREFIX) && l.is_ascii() && !l.contains('\n'),
             "{l}"
         );
         let r = Resolver::new(&t);
-        let (back, x) = r.decode(l.strip_prefix(PREFIX).unwrap()).unwrap();
+        let (back, x, e) = r.decode(l.strip_prefix(PREFIX).unwrap()).unwrap();
+        assert!(!e);
+        let le = line(&t, &seq, None, true).unwrap();
+        assert!(le.ends_with(r#","e":true}"#), "{le}");
+        let (back_e, xe, e) = r.decode(le.strip_prefix(PREFIX).unwrap()).unwrap();
+        assert!(e && xe.is_none() && back_e == seq);
         assert_eq!(back, seq);
         assert_eq!(x.as_deref(), Some("java.lang.X"));
         // another run without that constructor cannot read it back
@@ -419,9 +440,9 @@ mod tests {
                 },
             ],
         };
-        let l = line(&t, &seq, Some("java.lang.IllegalArgumentException")).unwrap();
+        let l = line(&t, &seq, Some("java.lang.IllegalArgumentException"), false).unwrap();
         assert!(l.is_ascii() && !l.contains('\n'), "{l}");
-        let (back, x) = Resolver::new(&t)
+        let (back, x, _) = Resolver::new(&t)
             .decode(l.strip_prefix(PREFIX).unwrap())
             .unwrap();
         assert_eq!(back, seq);
@@ -449,8 +470,16 @@ mod tests {
             .map(|t| (t.method.as_str(), t.json.as_deref()))
             .collect();
         assert_eq!(got, [("test1", Some(r#"{"s":[]}"#)), ("test2", None)]);
-        // error-revealing tests carry no stored sequence and are not read back
-        let errors = text.replace(header, "// Error-revealing tests: each test FAILS");
-        assert!(read_text("AErrorTest", &errors).is_empty());
+        // error-revealing tests are read back too, flagged by their file's header
+        let errors = text.replace(header, ERROR_HEADER);
+        let read = read_text("AErrorTest", &errors);
+        assert!(
+            read.len() == 2 && read.iter().all(|t| t.error_file),
+            "{read:?}"
+        );
+        assert!(!read_text("ARegressionTest", &text)[0].error_file);
+        // a file of neither kind is not read
+        let other = text.replace(header, "// written by hand");
+        assert!(read_text("ATest", &other).is_empty());
     }
 }

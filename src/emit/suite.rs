@@ -463,7 +463,7 @@ impl SuiteRenderer<'_> {
                 .or_default()
                 .push((g, &part.cases[g], method));
         }
-        let stored = !part.error_suite && self.spec.tool == Tool::Gen;
+        let stored = self.spec.tool == Tool::Gen;
         for (k, chunk) in files {
             let name = class_name_as(&chosen, part.word, k, part.suffix);
             let (text, tests) =
@@ -881,15 +881,12 @@ mod tests {
             assert_eq!(m.run.len(), 16);
             assert_eq!(m.classes, vec![f.class_under_test.clone()]);
             // methods numbered per family; recorded line ranges include the marker line
-            // and a regression test's stored sequence
+            // and the test's stored sequence (an error-revealing test's flagged as one)
             for t in &f.tests {
                 let first = lines[t.lines.0 - 1];
-                if f.error_suite {
-                    assert_eq!(first, "    @Test");
-                } else {
-                    assert!(first.starts_with("    // jforge-seq: "), "{first}");
-                    assert_eq!(lines[t.lines.0], "    @Test");
-                }
+                assert!(first.starts_with("    // jforge-seq: "), "{first}");
+                assert_eq!(first.ends_with(r#","e":true}"#), f.error_suite, "{first}");
+                assert_eq!(lines[t.lines.0], "    @Test");
                 assert_eq!(lines[t.lines.1 - 1], "    }");
             }
         }

@@ -228,7 +228,8 @@ impl Strategy for Gen {
         let (java, cp) = (&session.java, &session.cp);
         let (generation, own) = std::thread::scope(|scope| {
             let own = scope.spawn(|| own_suite_baseline(java, cp, &args, cov_setup.as_ref()));
-            let generation = generate(&mut generator, &mut pool, &args, &limits, setup_time);
+            let how = (&args, &limits, setup_time);
+            let generation = generate_then_replay(&mut generator, &mut pool, how, &earlier.errors);
             let own = own.join().unwrap_or_else(|_| {
                 eprintln!("warning: measuring the project's own tests failed; writing tests for all the run covers");
                 None
@@ -270,7 +271,7 @@ impl Strategy for Gen {
                 suite.validation.suite_hits.as_deref(),
             );
         }
-        report.earlier_suite = earlier.diff(&suite.regression, &built.fstats);
+        report.earlier_suite = earlier.diff(&suite.regression, &suite.errors, &built.fstats);
         Ok(Finished {
             stop_reason: report.stop_reason,
             outcome: if suite.errors.is_empty() {
@@ -778,6 +779,20 @@ fn generate(
     Ok(gen_time)
 }
 
+/// Generation ([`generate`]), then the earlier run's error-revealing tests run again: those
+/// that still show their defect stay its tests (past the time limit's stop, as the finish is).
+fn generate_then_replay(
+    generator: &mut Generator,
+    pool: &mut crate::runner::Pool,
+    (args, limits, setup_time): (&GenSettings, &Limits, Duration),
+    errors: &[crate::sequence::Sequence],
+) -> anyhow::Result<Duration> {
+    let t = generate(generator, pool, args, limits, setup_time)?;
+    pool.set_stop_at(None);
+    generator.replay_errors(pool, errors.to_vec())?;
+    Ok(t)
+}
+
 /// The regression tests (coverage-keeping first, up to --output-limit) and the minimized
 /// error-revealing tests, each observed in two JVMs.
 fn build_tests(
@@ -817,6 +832,9 @@ struct Earlier {
     unreadable: usize,
     /// Fingerprints of `tests`' sequences.
     fingerprints: HashSet<u128>,
+    /// The error-revealing tests' sequences: run again after generation, each keeps its
+    /// place as the test of the defect it still shows (`Generator::replay_errors`).
+    errors: Vec<crate::sequence::Sequence>,
 }
 
 /// Reads the earlier run's regression tests back (see `emit::stored`) and tells the output
@@ -828,10 +846,26 @@ fn read_earlier(out: &mut RunOutput, ops: &OpSet, classes: &[String]) -> Earlier
         tests: Vec::new(),
         unreadable: 0,
         fingerprints: HashSet::new(),
+        errors: Vec::new(),
     };
     let mut placements = HashMap::new();
     for t in stored {
-        let Some((seq, exception)) = t.json.as_deref().and_then(|j| resolver.decode(j)) else {
+        let decoded = t.json.as_deref().and_then(|j| resolver.decode(j));
+        if t.error_file {
+            // an error-revealing test that cannot be read back is simply replaced
+            if let Some((seq, _, true)) = decoded {
+                placements.insert(
+                    seq.fingerprint(),
+                    Placement {
+                        class: t.class,
+                        method: t.method,
+                    },
+                );
+                earlier.errors.push(seq);
+            }
+            continue;
+        }
+        let Some((seq, exception, _)) = decoded else {
             earlier.unreadable += 1;
             continue;
         };
@@ -854,11 +888,21 @@ fn read_earlier(out: &mut RunOutput, ops: &OpSet, classes: &[String]) -> Earlier
 
 impl Earlier {
     /// Kept, added and removed against the tests written (`None` without earlier tests).
-    fn diff(&self, written: &[TestCase], fstats: &FinishStats) -> Option<EarlierSuite> {
+    fn diff(
+        &self,
+        written: &[TestCase],
+        errors: &[ErrorTest],
+        fstats: &FinishStats,
+    ) -> Option<EarlierSuite> {
         let tests = self.tests.len() + self.unreadable;
-        if tests == 0 {
+        if tests == 0 && self.errors.is_empty() {
             return None;
         }
+        let earlier_errors: HashSet<u128> = self.errors.iter().map(|s| s.fingerprint()).collect();
+        let error_tests_kept = errors
+            .iter()
+            .filter(|e| earlier_errors.contains(&e.case.seq.fingerprint()))
+            .count();
         let kept = written
             .iter()
             .filter(|t| self.fingerprints.contains(&t.seq.fingerprint()))
@@ -875,6 +919,8 @@ impl Earlier {
             removed_failing,
             removed_add_nothing: (tests - kept)
                 .saturating_sub(e.changed + self.unreadable + removed_failing),
+            error_tests: earlier_errors.len(),
+            error_tests_kept,
         })
     }
 }

@@ -241,6 +241,10 @@ pub struct EarlierSuite {
     /// Add nothing this run's other tests do not (coverage, an exception, a value), or
     /// their values differed between two JVMs.
     pub removed_add_nothing: usize,
+    /// Error-revealing tests with a stored sequence in the earlier files (not counted above).
+    pub error_tests: usize,
+    /// Of those, written again as they were: they still show their defect.
+    pub error_tests_kept: usize,
 }
 
 /// Wall time of each phase, in seconds (set by the command after [`Report::build`]).
@@ -506,6 +510,13 @@ impl Report {
                 e.removed_failing,
                 e.removed_add_nothing
             )?;
+            if e.error_tests > 0 {
+                writeln!(
+                    out,
+                    "earlier error-revealing tests: {}; {} still show their defect and are kept as they were",
+                    e.error_tests, e.error_tests_kept
+                )?;
+            }
         }
         Ok(())
     }

@@ -3,8 +3,9 @@
 //! that holds the first run's suite reads it back and keeps it (names, bodies, order), adds
 //! only what is new and removes only what no longer passes or adds nothing; a method changed
 //! between the runs gets its tests updated and nothing else moves. Subjects: two versions of
-//! `rerun.Tally` (tests/subjects/rerun/v1 and v2: `scaled` adds one in v2), and
-//! `generic.Registry` (tests/subjects/gen/generic: generic methods that take a class literal).
+//! `rerun.Tally` (tests/subjects/rerun/v1 and v2: `scaled` adds one in v2), `rerun.Widths`
+//! (tests/subjects/rerun/errors: two defects that many inputs show) and `generic.Registry`
+//! (tests/subjects/gen/generic: generic methods that take a class literal).
 
 use crate::support::*;
 use std::collections::BTreeMap;
@@ -137,6 +138,49 @@ fn a_rerun_on_unchanged_code_keeps_the_suite() {
     assert_eq!(e["kept"], e["tests"], "{third}");
     assert_eq!(e["added"].as_u64(), Some(0), "{third}");
     assert_eq!(changed_lines(&snapshot2, &out).0, 0);
+}
+
+/// A re-run keeps the error-revealing tests an earlier run wrote while they still show their
+/// defects: it runs them again after generation and writes them as they were, whatever
+/// inputs its own sequences showed the defects with. Before, a re-run with another seed
+/// rewrote both of `rerun.Widths`' error tests with other values (9 lines changed).
+#[test]
+fn a_rerun_keeps_the_error_tests_that_still_show_their_defect() {
+    let classes = compiled("rerun/errors");
+    let d = tempfile::tempdir().unwrap();
+    let (out, errors) = (d.path().join("tests"), d.path().join("errors"));
+    let run = |seed: &str| {
+        let json = d.path().join(format!("{seed}.json"));
+        run_done(
+            jforge()
+                .args(["gen", "--quiet", "--class", "rerun.Widths"])
+                .args(["--generated-limit", "300", "--seed", seed])
+                .arg("--classpath")
+                .arg(&classes)
+                .arg("--output-dir")
+                .arg(&out)
+                .arg("--error-output-dir")
+                .arg(&errors)
+                .arg("--stats-json")
+                .arg(&json),
+        );
+        read_json(&json)
+    };
+    let first = run("1");
+    assert_eq!(first["error_tests"].as_u64(), Some(2), "{first}");
+    let snapshot = d.path().join("first");
+    copy_dir(&errors, &snapshot);
+    for seed in ["2", "3"] {
+        let again = run(seed);
+        let e = &again["earlier_suite"];
+        assert_eq!(e["error_tests"].as_u64(), Some(2), "{again}");
+        assert_eq!(e["error_tests_kept"].as_u64(), Some(2), "{again}");
+        let (changed, total) = changed_lines(&snapshot, &errors);
+        assert!(
+            total > 0 && changed == 0,
+            "{changed} of {total} lines of the error tests changed"
+        );
+    }
 }
 
 #[test]

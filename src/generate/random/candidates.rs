@@ -97,6 +97,9 @@ pub struct ErrorCandidate {
     pub routes: BTreeSet<OpId>,
     /// For an object contract: the class whose contract breaks (see [`DefectKey`]).
     pub class: Option<Arc<str>>,
+    /// `comp` is an error-revealing test an earlier run wrote (read back and run again): it
+    /// stays the defect's test, not replaced by a shorter one, and is not minimized again.
+    pub earlier: bool,
 }
 
 /// The input that caused the exception statement `at` threw, if the worker blamed one.

@@ -101,6 +101,8 @@ pub struct Generator<'a> {
     /// object value).
     pub(super) by_type: Vec<Vec<Reusable>>,
     pub(super) seen_seqs: Bloom,
+    /// Applying the results of an earlier run's error-revealing tests (`replay_errors`).
+    pub(super) replaying: bool,
     pub(super) seen_values: Bloom,
     /// (operation, 64-bit hash of a returned value): hashes, not values, because returned
     /// Strings (toString of large collections) would otherwise fill memory.
@@ -188,6 +190,7 @@ impl<'a> Generator<'a> {
             // 64 MiB for sequences (~1e-4 false positives at 20 million), 16 MiB each for
             // values and results.
             seen_seqs: Bloom::new(29),
+            replaying: false,
             seen_values: Bloom::new(27),
             seen_results: Bloom::new(27),
             seen_exceptions: HashSet::new(),

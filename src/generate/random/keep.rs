@@ -209,14 +209,23 @@ impl<'a> Generator<'a> {
             },
         };
         let comp = Arc::new(comp);
+        let earlier = self.replaying;
         match self.errors.get_mut(&key) {
             Some(e) => {
                 e.count += 1;
                 e.routes.insert(op);
-                if comp.seq.len() < e.comp.seq.len() {
+                // an earlier run's test of the defect stays its test (a re-run does not
+                // rewrite it with other inputs); else the shortest sequence
+                let replace = if e.earlier {
+                    false
+                } else {
+                    earlier || comp.seq.len() < e.comp.seq.len()
+                };
+                if replace {
                     e.comp = comp;
                     e.violation = violation;
                     e.op = op;
+                    e.earlier = earlier;
                 }
             }
             None => {
@@ -230,6 +239,7 @@ impl<'a> Generator<'a> {
                         routes: BTreeSet::from([op]),
                         // the class of an object contract (a throw site is only a key)
                         class: class.filter(|_| object),
+                        earlier,
                     },
                 );
             }
