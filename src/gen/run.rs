@@ -837,8 +837,8 @@ struct Earlier {
     errors: Vec<crate::sequence::Sequence>,
 }
 
-/// Reads the earlier run's regression tests back (see `emit::stored`) and tells the output
-/// where each stays when it is written again.
+/// Reads the earlier run's tests back (see `emit::stored`; the error-revealing ones apart)
+/// and tells the output where each stays when it is written again.
 fn read_earlier(out: &mut RunOutput, ops: &OpSet, classes: &[String]) -> Earlier {
     let stored = out.earlier_tests(classes);
     let resolver = Resolver::new(&ops.table);

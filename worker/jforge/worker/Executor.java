@@ -198,13 +198,7 @@ final class Executor {
         if (Tracing.ON && generating) {
             tracing.begin();
         }
-        // Probes count only while a statement's call runs (see call): paused but for that
-        coverage.resume(covLive);
-        coverage.cmpStart();
-        covLive = coverage.pause();
-        clock.start();
-        thrown = null;
-        thrownAt = -1;
+        startRun();
         try {
             long t0 = CallProfile.ON ? System.nanoTime() : 0;
             long loaded = generating && !Tracing.ON && coverage.on() && n > 0 ? Coverage.loadedClasses() : -1;
@@ -276,13 +270,22 @@ final class Executor {
         for (int i = 0; i < n; i++) {
             vals[i] = null;
         }
+        startRun();
+        return runStatements(n);
+    }
+
+    /**
+     * Starts a run of the sequence's statements: the probes and comparisons logged so far
+     * dropped, recording paused (probes count only while a statement's call runs, see call),
+     * the clock started again, no exception thrown yet.
+     */
+    private void startRun() {
         coverage.resume(covLive);
         coverage.cmpStart();
         covLive = coverage.pause();
         clock.start();
         thrown = null;
         thrownAt = -1;
-        return runStatements(n);
     }
 
     /**
