@@ -216,12 +216,7 @@ impl<'a> Generator<'a> {
                 e.routes.insert(op);
                 // an earlier run's test of the defect stays its test (a re-run does not
                 // rewrite it with other inputs); else the shortest sequence
-                let replace = if e.earlier {
-                    false
-                } else {
-                    earlier || comp.seq.len() < e.comp.seq.len()
-                };
-                if replace {
+                if !e.earlier && (earlier || comp.seq.len() < e.comp.seq.len()) {
                     e.comp = comp;
                     e.violation = violation;
                     e.op = op;
