@@ -162,18 +162,7 @@ impl Engine<'_> {
             roots.push(e.b);
         }
         let defs = trace::definitions(&t.nodes, &roots)?;
-        let mut vars: Vec<(String, u32)> = t
-            .nodes
-            .iter()
-            .enumerate()
-            .filter_map(|(i, n)| match n {
-                trace::Node::Var { kind, index } if defs.iter().any(|d| d.0 == format!("n{i}")) => {
-                    Some((trace::var_name(*index), trace::var_width(*kind)))
-                }
-                _ => None,
-            })
-            .collect();
-        vars.dedup();
+        let mut vars = trace::declared_vars(&t.nodes, &defs);
         // an array argument's length: at most MAX_ARRAY, preferably short (readable tests)
         let mut prefer = Vec::new();
         for n in &t.nodes {

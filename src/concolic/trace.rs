@@ -216,6 +216,26 @@ pub fn var_name(index: usize) -> String {
     format!("p{index}")
 }
 
+/// The parameter variables the definitions use, each once, in order of first use, with
+/// its width. A trace may hold a parameter's `var` node more than once, apart (a parameter
+/// read again after other values); the solver refuses a second declaration of one name
+/// (`gen --concolic` on HardBranches in CI: "constant 'p6' already declared", which ended
+/// the helper for the rest of the run).
+pub fn declared_vars(nodes: &[Node], defs: &[(String, u32, Term)]) -> Vec<(String, u32)> {
+    let mut seen = std::collections::HashSet::new();
+    nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| match n {
+            Node::Var { kind, index } if defs.iter().any(|d| d.0 == format!("n{i}")) => {
+                Some((var_name(*index), var_width(*kind)))
+            }
+            _ => None,
+        })
+        .filter(|(name, _)| seen.insert(name.clone()))
+        .collect()
+}
+
 /// The width of node `n`'s value.
 pub fn width(nodes: &[Node], n: usize) -> u32 {
     match &nodes[n] {
@@ -592,6 +612,21 @@ pub fn constraint(e: &Event, choice: &Choice, cases: &[i64]) -> Term {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parameter_read_twice_apart_is_declared_once() {
+        // p6 loaded, another parameter, then p6 loaded again: three var nodes, two names
+        let t = parse(
+            "N 0 var I 6\nN 1 var I 2\nN 2 bvadd 32 0 1\nN 3 var I 6\nN 4 bvmul 32 2 3\n\
+             N 5 const 32 7\nB 12 0 eq 4 5\n",
+        )
+        .unwrap();
+        let defs = definitions(&t.nodes, &[4, 5]).unwrap();
+        assert_eq!(
+            declared_vars(&t.nodes, &defs),
+            vec![("p6".to_string(), 32), ("p2".to_string(), 32)]
+        );
+    }
 
     #[test]
     fn a_trace_parses_into_nodes_and_decisions() {
