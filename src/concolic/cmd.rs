@@ -164,6 +164,10 @@ pub struct ConcolicStats {
     pub diverged: u64,
     pub solver_calls: u64,
     pub solver_seconds: f64,
+    /// Queries the solver refused with an error (each taken as "unknown"), and the first
+    /// error's text.
+    pub solver_errors: u64,
+    pub solver_error: Option<String>,
     pub explore_seconds: f64,
     /// Seconds into the exploration when the runs covered their last new branch (what the
     /// rest of the exploration time added nothing to).
@@ -286,6 +290,8 @@ impl Strategy for Concolic {
             receiver_states: explored.states,
             full_coverage: explored.full_coverage,
             output_dir: args.suite.output_dir.clone(),
+            solver_errors: solver.errors().0,
+            solver_error: solver.errors().1.map(str::to_string),
             ..ConcolicStats::default()
         };
         let kept = match &mut p.output {
@@ -913,6 +919,13 @@ fn print_summary(s: &ConcolicStats, out: &mut dyn Write) -> std::io::Result<()> 
         s.solver_calls,
         s.solver_seconds
     )?;
+    if let Some(e) = &s.solver_error {
+        writeln!(
+            out,
+            "concolic: the solver refused {} queries, taken as unknown; the first: {e}",
+            s.solver_errors
+        )?;
+    }
     if s.random_runs > 0 {
         writeln!(
             out,

@@ -163,6 +163,13 @@ impl Assist for Hybrid<'_> {
         stats.solver_timeouts = self.stats.solver_timeouts;
         stats.solver_calls = self.stats.solver_calls;
         stats.solver_seconds = self.stats.solver_seconds;
+        stats.solver_errors = self.process.as_ref().map_or(0, |p| p.errors().0);
+    }
+
+    fn first_error(&self) -> Option<String> {
+        self.process
+            .as_ref()
+            .and_then(|p| p.errors().1.map(str::to_string))
     }
 }
 

@@ -190,6 +190,9 @@ pub struct SmtProcess {
     limit: Duration,
     calls: u64,
     time: Duration,
+    /// Queries the solver answered with an error, and the first error's text.
+    errors: u64,
+    first_error: Option<String>,
 }
 
 /// Starts a solver process with a per-query time limit and a logic.
@@ -248,7 +251,26 @@ impl SmtProcess {
             limit,
             calls: 0,
             time: Duration::ZERO,
+            errors: 0,
+            first_error: None,
         })
+    }
+
+    /// Queries the solver refused with an error (answered as unknown), and the first one's
+    /// text.
+    pub fn errors(&self) -> (u64, Option<&str>) {
+        (self.errors, self.first_error.as_deref())
+    }
+
+    /// After an error, a fresh process for the theory that failed: the old one may be
+    /// left inside a `push`, or may have exited.
+    fn restart(&mut self, strings: bool) -> Result<()> {
+        if strings {
+            self.strings = None;
+        } else {
+            self.bv = start_context(&self.program, &self.kind, self.limit, "QF_BV")?;
+        }
+        Ok(())
     }
 
     /// The process for a query: the string theory's when a variable or definition is a
@@ -368,21 +390,38 @@ fn ask(
 }
 
 impl Solver for SmtProcess {
+    /// One query. A query the solver answers with an error (a declaration it refuses, a
+    /// term it does not support, a crash) is that alternative's "unknown", counted in
+    /// [`SmtProcess::errors`], and the next query goes to a fresh process: one query must
+    /// not end the exploration of every method after it (a duplicate declaration once
+    /// stopped `gen --concolic`'s helper for the rest of the run). A solver that cannot be
+    /// started again is an error.
     fn check(&mut self, q: &Query) -> Result<Answer> {
         let t0 = Instant::now();
+        let strings = q.vars.iter().any(|v| v.1 == STRING) || uses_strings(&q.defs);
         let ctx = self.context_for(q)?;
-        ctx.push()?;
-        let r = if q.vars.iter().any(|v| v.1 == STRING) || !q.prefer.is_empty() {
-            ask_readable(ctx, q)
-        } else {
-            ask(ctx, q, ('\u{0}', '\u{ffff}'), &[])
-        };
-        let popped = ctx.pop();
+        let r = ctx.push().map_err(anyhow::Error::from).and_then(|()| {
+            let r = if q.vars.iter().any(|v| v.1 == STRING) || !q.prefer.is_empty() {
+                ask_readable(ctx, q)
+            } else {
+                ask(ctx, q, ('\u{0}', '\u{ffff}'), &[])
+            };
+            let popped = ctx.pop();
+            r.and_then(|a| popped.map(|()| a).map_err(Into::into))
+        });
         self.calls += 1;
         self.time += t0.elapsed();
-        let r = r.context("talking to the SMT solver")?;
-        popped.context("talking to the SMT solver")?;
-        Ok(r)
+        match r {
+            Ok(a) => Ok(a),
+            Err(e) => {
+                self.errors += 1;
+                self.first_error
+                    .get_or_insert_with(|| format!("talking to the SMT solver: {e:#}"));
+                self.restart(strings)
+                    .context("restarting the SMT solver after an error")?;
+                Ok(Answer::Unknown)
+            }
+        }
     }
 
     fn calls(&self) -> (u64, Duration) {
@@ -457,6 +496,35 @@ mod tests {
             Term::indexed("sign_extend", &[24], Term::atom("p0")).text(),
             "((_ sign_extend 24) p0)"
         );
+    }
+
+    #[test]
+    fn a_query_the_solver_refuses_is_unknown_and_the_next_one_is_answered() {
+        // z3 is installed by .ci/run; without it there is nothing to talk to
+        let Ok((z3, kind)) = locate("z3") else {
+            return;
+        };
+        let mut s = SmtProcess::start(&z3, &kind, Duration::from_secs(5)).unwrap();
+        let var = |n: &str| (n.to_string(), 32);
+        let seven = Term::app("=", vec![Term::atom("p0"), Term::bv(7, 32)]);
+        let refused = Query {
+            vars: vec![var("p6"), var("p6")],
+            defs: Vec::new(),
+            asserts: Vec::new(),
+            prefer: Vec::new(),
+        };
+        assert_eq!(s.check(&refused).unwrap(), Answer::Unknown);
+        let (n, first) = s.errors();
+        assert_eq!(n, 1);
+        assert!(first.unwrap().contains("p6"), "{first:?}");
+        let fine = Query {
+            vars: vec![var("p0")],
+            asserts: vec![seven],
+            ..refused
+        };
+        assert_eq!(s.check(&fine).unwrap(), Answer::Sat(vec![Val::Bits(7)]));
+        assert_eq!(s.errors().0, 1);
+        assert_eq!(s.calls().0, 2);
     }
 
     #[test]

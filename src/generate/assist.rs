@@ -40,6 +40,11 @@ pub trait Assist {
     fn plateau(&mut self, stalled: &Stalled) -> anyhow::Result<Vec<Sequence>>;
     /// Puts the helper's own figures (paths, solver calls) into `stats`.
     fn figures(&self, stats: &mut AssistStats);
+    /// The first error the helper got over and went on from (a query its solver refused),
+    /// for the run's incidents.
+    fn first_error(&self) -> Option<String> {
+        None
+    }
 }
 
 /// How long without a new branch makes a plateau: a twentieth of the generation time,
@@ -77,6 +82,9 @@ pub struct AssistStats {
     pub solver_timeouts: u64,
     pub solver_calls: u64,
     pub solver_seconds: f64,
+    /// Queries the solver refused with an error (taken as "unknown"; the first one is an
+    /// incident).
+    pub solver_errors: u64,
 }
 
 impl AssistStats {

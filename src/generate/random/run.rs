@@ -244,7 +244,19 @@ impl<'a> Generator<'a> {
         };
         let t0 = Instant::now();
         let answer = helper.plateau(&stalled);
+        let errors_before = self.assist_stats.solver_errors;
         helper.figures(&mut self.assist_stats);
+        if errors_before == 0
+            && self.assist_stats.solver_errors > 0
+            && let Some(e) = helper.first_error()
+        {
+            self.incidents.push(Incident {
+                operation: "gen --concolic".into(),
+                what: format!(
+                    "the solver refused a query (taken as unknown; the helper went on): {e}"
+                ),
+            });
+        }
         self.assist_stats.handoffs += 1;
         self.assist_stats.seconds += t0.elapsed().as_secs_f64();
         let seqs = match answer {
