@@ -247,6 +247,35 @@ pub struct EarlierSuite {
     pub error_tests_kept: usize,
 }
 
+impl EarlierSuite {
+    /// The summary's lines on the earlier suite.
+    fn write(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        // a folder of earlier error-revealing tests alone has no regression line to give
+        if self.tests > 0 || self.added > 0 || self.error_tests == 0 {
+            writeln!(
+                out,
+                "earlier suite: {} tests; kept {}, added {}, removed {} ({} end differently now, {} call members no longer tested, {} failed the check, {} add nothing new)",
+                self.tests,
+                self.kept,
+                self.added,
+                self.removed,
+                self.removed_changed,
+                self.removed_unreadable,
+                self.removed_failing,
+                self.removed_add_nothing
+            )?;
+        }
+        if self.error_tests > 0 {
+            writeln!(
+                out,
+                "earlier error-revealing tests: {}; {} still show their defect and are kept as they were",
+                self.error_tests, self.error_tests_kept
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// Wall time of each phase, in seconds (set by the command after [`Report::build`]).
 #[derive(Debug, Default, Clone, Serialize)]
 pub struct Phases {
@@ -498,25 +527,7 @@ impl Report {
             )?;
         }
         if let Some(e) = &self.earlier_suite {
-            writeln!(
-                out,
-                "earlier suite: {} tests; kept {}, added {}, removed {} ({} end differently now, {} call members no longer tested, {} failed the check, {} add nothing new)",
-                e.tests,
-                e.kept,
-                e.added,
-                e.removed,
-                e.removed_changed,
-                e.removed_unreadable,
-                e.removed_failing,
-                e.removed_add_nothing
-            )?;
-            if e.error_tests > 0 {
-                writeln!(
-                    out,
-                    "earlier error-revealing tests: {}; {} still show their defect and are kept as they were",
-                    e.error_tests, e.error_tests_kept
-                )?;
-            }
+            e.write(out)?;
         }
         Ok(())
     }
@@ -888,6 +899,38 @@ mod tests {
             operation: op.into(),
             what: what.into(),
         }
+    }
+
+    #[test]
+    fn earlier_error_tests_alone_get_their_line_and_no_empty_suite_line() {
+        let text = |e: &EarlierSuite| {
+            let mut out = Vec::new();
+            e.write(&mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let errors_only = EarlierSuite {
+            error_tests: 2,
+            error_tests_kept: 1,
+            ..EarlierSuite::default()
+        };
+        assert_eq!(
+            text(&errors_only),
+            "earlier error-revealing tests: 2; 1 still show their defect and are kept as they were\n"
+        );
+        // tests added beside earlier error tests: the suite line says so
+        let added = EarlierSuite {
+            added: 3,
+            ..errors_only.clone()
+        };
+        assert!(text(&added).starts_with("earlier suite: 0 tests; kept 0, added 3,"));
+        let both = EarlierSuite {
+            tests: 5,
+            kept: 5,
+            ..errors_only
+        };
+        let t = text(&both);
+        assert!(t.starts_with("earlier suite: 5 tests; kept 5,"), "{t}");
+        assert!(t.contains("earlier error-revealing tests: 2;"), "{t}");
     }
 
     #[test]
