@@ -289,7 +289,7 @@ pub fn regression_tests(
     if cands.is_empty() {
         return Ok(Vec::new());
     }
-    let paths = select::paths(&cands, &|op| method_probes(generator, op));
+    let paths = select::paths(&cands, &|op| generator.path_ranges_of(op));
     let choice = select::choose(ops, &cands, &paths, how, first_new);
     stats.selection.candidates = cands.len();
     stats.selection.exception_tests = choice.exceptions;
@@ -303,24 +303,6 @@ pub fn regression_tests(
     let kept = observe_chosen(generator, pool, &cands, &paths, &choice, how, stats)?;
     stats.earlier.chosen = kept.iter().filter(|(i, _)| *i < first_new).count();
     Ok(kept.into_iter().map(|(_, t)| t).collect())
-}
-
-/// The probe id range of the method operation `op` calls, when it is measured (none for
-/// `select::last_op`'s "no call", which no candidate should be, but a panic here would lose
-/// the whole run).
-fn method_probes(generator: &Generator, op: u32) -> Option<(u32, u32)> {
-    let g = generator.cov.as_ref()?;
-    if op as usize >= generator.ops.table.len() {
-        return None;
-    }
-    let o = generator.ops.table.get(op);
-    let internal = o.class.replace('.', "/");
-    let map = g.maps.iter().find(|m| m.class_name == internal)?;
-    let m = map
-        .methods
-        .iter()
-        .find(|m| m.name == o.name && m.descriptor == o.descriptor)?;
-    Some((m.first_probe, m.first_probe + m.probe_count))
 }
 
 /// The earlier run's tests as candidates (ids 0..): executed again for their coverage; those

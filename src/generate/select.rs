@@ -195,27 +195,33 @@ pub fn last_op(c: &Candidate) -> u32 {
 }
 
 /// The path of a candidate for lean suites: its final operation and a hash of the probes
-/// it hit in that operation's own method (`method_probes`: the id range of the method, if
-/// measured). Not all its probes: those are the whole sequence's, and nearly every
-/// candidate would have a path of its own.
+/// it hit in that operation's own method (`method_probes`: the id ranges of the method, if
+/// measured, or of the receiver's methods an inherited one calls). Not all its probes:
+/// those are the whole sequence's, and nearly every candidate would have a path of its own.
 pub type Path = (u32, u64);
 
-/// The path of every candidate (see [`Path`]); `method_probes(op)` is the probe id range of
-/// the method an operation calls, when it is measured.
-pub fn paths(cands: &[Candidate], method_probes: &dyn Fn(u32) -> Option<(u32, u32)>) -> Vec<Path> {
+/// The path of every candidate (see [`Path`]); `method_probes(op)` is the probe id ranges
+/// of the methods an operation's path is read in (none when nothing of it is measured).
+pub fn paths(cands: &[Candidate], method_probes: &dyn Fn(u32) -> Vec<(u32, u32)>) -> Vec<Path> {
     cands
         .iter()
         .map(|c| {
             let op = last_op(c);
-            let mut h = twox_hash::XxHash64::with_seed(0x6a66);
-            if let (Some((lo, hi)), Some(ids)) = (method_probes(op), c.cov.as_deref()) {
-                for id in ids.iter().filter(|&&i| i >= lo && i < hi) {
-                    h.write_u32(*id);
-                }
-            }
-            (op, h.finish())
+            let ids = c.cov.as_deref().unwrap_or(&[]);
+            (op, path_hash(ids, &method_probes(op)))
         })
         .collect()
+}
+
+/// The hash of the probes among `ids` that fall in `ranges` (a [`Path`]'s second half).
+pub fn path_hash(ids: &[u32], ranges: &[(u32, u32)]) -> u64 {
+    let mut h = twox_hash::XxHash64::with_seed(0x6a66);
+    for &(lo, hi) in ranges {
+        for id in ids.iter().filter(|&&i| i >= lo && i < hi) {
+            h.write_u32(*id);
+        }
+    }
+    h.finish()
 }
 
 /// What [`lean_extras`] adds to the cover.
@@ -505,5 +511,24 @@ pub fn choose(
         } else {
             0
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_hash;
+
+    #[test]
+    fn a_path_is_the_probes_in_its_ranges_only() {
+        // an inherited read(byte[]): its path is read in the receiver's read(..) methods,
+        // probes 10..14 and 20..22; probe 3 (a constructor) is the sequence's, not the path's
+        let ranges = [(10, 14), (20, 22)];
+        let decoding = path_hash(&[3, 10, 11, 20], &ranges);
+        assert_eq!(decoding, path_hash(&[10, 11, 20], &ranges));
+        assert_eq!(decoding, path_hash(&[1, 2, 10, 11, 20, 30], &ranges));
+        let encoding = path_hash(&[3, 10, 12, 20], &ranges);
+        assert_ne!(decoding, encoding);
+        // no range: every call of the operation is one path
+        assert_eq!(path_hash(&[10, 11], &[]), path_hash(&[12], &[]));
     }
 }

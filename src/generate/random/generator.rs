@@ -107,6 +107,11 @@ pub struct Generator<'a> {
     /// (operation, 64-bit hash of a returned value): hashes, not values, because returned
     /// Strings (toString of large collections) would otherwise fill memory.
     pub(super) seen_results: Bloom,
+    /// (operation, path, hash of a returned value): a value the operation returned before
+    /// is still a candidate on a path where it did not (see `learn`).
+    pub(super) seen_path_results: Bloom,
+    /// [`Generator::path_ranges_of`] per operation, at its first use.
+    pub(super) path_ranges: HashMap<OpId, Arc<[(u32, u32)]>>,
     pub(super) seen_exceptions: HashSet<(OpId, String)>,
     pub(super) cands_per_op: Vec<u32>,
     pub stats: Vec<OpStat>,
@@ -193,6 +198,8 @@ impl<'a> Generator<'a> {
             replaying: false,
             seen_values: Bloom::new(27),
             seen_results: Bloom::new(27),
+            seen_path_results: Bloom::new(25),
+            path_ranges: HashMap::new(),
             seen_exceptions: HashSet::new(),
             cands_per_op: vec![0; n],
             stats: vec![OpStat::default(); n],
@@ -298,6 +305,45 @@ impl<'a> Generator<'a> {
             .collect();
         self.assignable.insert(need, (list, n));
         out
+    }
+
+    /// The probe id ranges that make operation `op`'s path: its own method's, when it is
+    /// measured; else, for an inherited method (declared outside the classes under test, such
+    /// as `FilterInputStream.read(byte[])` on a `Base64InputStream`), those of the receiver
+    /// class's own methods of the same name, which the inherited one calls (`read(byte[], int,
+    /// int)`). Why: an inherited method's calls were all one path, so its 32 looks went to
+    /// whichever receivers came first; a decoding stream's reads took them all and the
+    /// encoding stream's `read(byte[])`, which Codec-6's fault changes, was never asserted
+    /// (Randoop's suite caught it). None for `select::last_op`'s "no call", which no candidate
+    /// should be, but a panic here would lose the whole run.
+    pub fn path_ranges_of(&self, op: OpId) -> Vec<(u32, u32)> {
+        let Some(g) = self.cov.as_ref() else {
+            return Vec::new();
+        };
+        if op as usize >= self.ops.table.len() {
+            return Vec::new();
+        }
+        let o = self.ops.table.get(op);
+        let range =
+            |m: &crate::instrument::MethodProbes| (m.first_probe, m.first_probe + m.probe_count);
+        let internal = o.class.replace('.', "/");
+        let own = g.maps.iter().find(|m| m.class_name == internal);
+        if let Some(m) = own.and_then(|map| {
+            map.methods
+                .iter()
+                .find(|m| m.name == o.name && m.descriptor == o.descriptor)
+        }) {
+            return vec![range(m)];
+        }
+        let receiver = match (&o.kind, &o.owner) {
+            (crate::sequence::OpKind::Method, JType::Class { name, .. }) => name.replace('.', "/"),
+            _ => return Vec::new(),
+        };
+        g.maps
+            .iter()
+            .filter(|m| m.class_name == receiver)
+            .flat_map(|map| map.methods.iter().filter(|m| m.name == o.name).map(range))
+            .collect()
     }
 
     /// Can generated tests name this class?

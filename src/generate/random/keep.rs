@@ -41,7 +41,8 @@ impl<'a> Generator<'a> {
                     .seen_results
                     .insert64(value_hash(v) ^ (op as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
                     || new_cov;
-                novel |= new;
+                let on_path = self.new_on_path(op, v, r);
+                novel |= new || on_path;
                 // Boxed and String results are values too: reusable when new.
                 if new
                     && self.op_ret[op as usize].is_some_and(|t| !self.types[t as usize].is_prim())
@@ -94,6 +95,36 @@ impl<'a> Generator<'a> {
             let cov = self.candidate_cov(r);
             self.push_candidate(comp, &b.parents, CandEnding::Normal, cov, new_probe);
         }
+    }
+
+    /// Whether `op` returned `v` for the first time on this path (its final call's probes
+    /// in the methods of its lean-suite path, `select::Path`), though it returned `v`
+    /// before on another. Such a call is a candidate (and nothing more: what becomes
+    /// reusable is unchanged). Why: the lean suite looks for values path by path, but a
+    /// call became a candidate only with a value new to its operation, so a path reached
+    /// later with a value seen earlier had no candidate to look at. Commons Codec's
+    /// `read(byte[])` returned -1 on a decoding stream first, and the encoding stream's
+    /// `read(byte[])`, -1 too but 0 with Codec-6's fault, was never a candidate (Randoop's
+    /// suite caught the fault).
+    fn new_on_path(&mut self, op: OpId, v: &Value, r: &SeqResult) -> bool {
+        let Some(ids) = r.coverage.as_deref() else {
+            return false;
+        };
+        let ranges = match self.path_ranges.get(&op) {
+            Some(r) => r.clone(),
+            None => {
+                let r: Arc<[(u32, u32)]> = self.path_ranges_of(op).into();
+                self.path_ranges.insert(op, r.clone());
+                r
+            }
+        };
+        if ranges.is_empty() {
+            return false;
+        }
+        let path = crate::generate::select::path_hash(ids, &ranges);
+        self.seen_path_results.insert64(
+            value_hash(v) ^ (op as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ path.rotate_left(29),
+        )
     }
 
     /// Stores the values at `reusable` of a sequence that ran normally as reusable values of
