@@ -274,9 +274,8 @@ impl SmtProcess {
     }
 
     /// The process for a query: the string theory's when a variable or definition is a
-    /// String.
-    fn context_for(&mut self, q: &Query) -> Result<&mut easy_smt::Context> {
-        let strings = q.vars.iter().any(|v| v.1 == STRING) || uses_strings(&q.defs);
+    /// String (`strings`).
+    fn context_for(&mut self, strings: bool) -> Result<&mut easy_smt::Context> {
         if !strings {
             return Ok(&mut self.bv);
         }
@@ -399,7 +398,7 @@ impl Solver for SmtProcess {
     fn check(&mut self, q: &Query) -> Result<Answer> {
         let t0 = Instant::now();
         let strings = q.vars.iter().any(|v| v.1 == STRING) || uses_strings(&q.defs);
-        let ctx = self.context_for(q)?;
+        let ctx = self.context_for(strings)?;
         let r = ctx.push().map_err(anyhow::Error::from).and_then(|()| {
             let r = if q.vars.iter().any(|v| v.1 == STRING) || !q.prefer.is_empty() {
                 ask_readable(ctx, q)

@@ -314,8 +314,8 @@ impl<'a> Generator<'a> {
     /// int)`). Why: an inherited method's calls were all one path, so its 32 looks went to
     /// whichever receivers came first; a decoding stream's reads took them all and the
     /// encoding stream's `read(byte[])`, which Codec-6's fault changes, was never asserted
-    /// (Randoop's suite caught it). None for `select::last_op`'s "no call", which no candidate
-    /// should be, but a panic here would lose the whole run.
+    /// (Randoop's suite caught it). Nothing for `select::last_op`'s "no call", which no
+    /// candidate should be, but a panic here would lose the whole run.
     pub fn path_ranges_of(&self, op: OpId) -> Vec<(u32, u32)> {
         let Some(g) = self.cov.as_ref() else {
             return Vec::new();

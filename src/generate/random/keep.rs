@@ -37,10 +37,7 @@ impl<'a> Generator<'a> {
             }
             StmtOutcome::Normal(Observed::Value(v)) => {
                 self.literals.add_observed(v);
-                let new = self
-                    .seen_results
-                    .insert64(value_hash(v) ^ (op as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-                    || new_cov;
+                let new = self.seen_results.insert64(result_key(op, v)) || new_cov;
                 let on_path = self.new_on_path(op, v, r);
                 novel |= new || on_path;
                 // Boxed and String results are values too: reusable when new.
@@ -122,9 +119,8 @@ impl<'a> Generator<'a> {
             return false;
         }
         let path = crate::generate::select::path_hash(ids, &ranges);
-        self.seen_path_results.insert64(
-            value_hash(v) ^ (op as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ path.rotate_left(29),
-        )
+        self.seen_path_results
+            .insert64(result_key(op, v) ^ path.rotate_left(29))
     }
 
     /// Stores the values at `reusable` of a sequence that ran normally as reusable values of
@@ -293,4 +289,9 @@ fn value_hash(v: &Value) -> u64 {
     let mut h = twox_hash::XxHash64::with_seed(0);
     v.hash(&mut h);
     h.finish()
+}
+
+/// The key of "operation `op` returned `v`" in the generator's Bloom filters.
+fn result_key(op: OpId, v: &Value) -> u64 {
+    value_hash(v) ^ (op as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
