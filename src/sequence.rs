@@ -211,6 +211,10 @@ impl OpTable {
     pub fn get(&self, id: OpId) -> &Operation {
         &self.ops[id as usize]
     }
+    /// The id of `op` when the table holds it.
+    pub fn id_of(&self, op: &Operation) -> Option<OpId> {
+        self.index.get(op).copied()
+    }
     pub fn len(&self) -> usize {
         self.ops.len()
     }

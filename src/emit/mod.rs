@@ -51,6 +51,8 @@ pub struct TestCase {
     pub observers: Vec<(u32, OpId, Value)>,
     pub ending: Ending,
     /// For an error test: what the defect is known by (`None`: nothing beyond the ending).
+    /// A regression test has one only to name its class ([`Defect::owner`], `gen
+    /// --per-class`).
     pub defect: Option<Defect>,
 }
 
@@ -59,7 +61,8 @@ pub struct TestCase {
 pub struct Defect {
     /// The class under test the test belongs to, when not that of its last call: the class
     /// whose code broke the contract (a defect reached through `Config.Builder` but thrown in
-    /// `Config.toString` is `Config`'s). `None`: the rule of [`suite::owner`].
+    /// `Config.toString` is `Config`'s; under `gen --per-class`, every test of a class's
+    /// generator, wherever its last call is). `None`: the rule of [`suite::owner`].
     pub owner: Option<String>,
     /// The class and method whose code broke the contract, with its line
     /// (`com.x.Foo.hashCode (line 12)`), for the test's comment.

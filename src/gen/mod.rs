@@ -7,7 +7,7 @@
 //! classes.rs    the classes a run tests, resolved, checked and loaded
 //! cmd.rs        the flags (GenArgs), read once into GenSettings
 //! dispatch.rs   what a command line asks for: one run, one per class, one per module (--project)
-//! per_class.rs  --per-class / --shard: one run per class, the reports merged
+//! per_class/    --per-class / --shard: one session, a generator per class, one check
 //! run.rs        one run (Gen, a Strategy): set-up, generation, tests, check, report
 //! ```
 

@@ -39,7 +39,7 @@ const DEFAULT_OUTPUT_LIMIT: usize = 1000;
 /// Time allowed after generation for building, minimizing and checking the tests:
 /// max(20 s, a quarter of the time limit). The whole run takes at most the time limit plus
 /// this, whatever the code under test does.
-fn finish_budget(limit: Duration) -> Duration {
+pub(super) fn finish_budget(limit: Duration) -> Duration {
     (limit / 4).max(Duration::from_secs(20))
 }
 
@@ -59,12 +59,12 @@ pub struct Gen {
 }
 
 /// The flags parsed and the output folders locked, before anything starts.
-struct Prepared {
+pub(super) struct Prepared {
     /// `--concolic`: the solver, found before anything starts.
-    solver: Option<crate::concolic::solver::SolverSpec>,
-    limits: Limits,
+    pub(super) solver: Option<crate::concolic::solver::SolverSpec>,
+    pub(super) limits: Limits,
     /// Locked for the whole run, written through a staging folder (see emit::output).
-    out: RunOutput,
+    pub(super) out: RunOutput,
 }
 
 /// The check's javac (`emit::validate::JavacServer`). Before set-up (`generated` false): the
@@ -72,7 +72,12 @@ struct Prepared {
 /// time, which the warm-up then does not lengthen (on 2 cores, under --generated-limit, it
 /// cost TreeMap's generation as much as it saved the check). When generation ends: one
 /// without a warm-up, booting while the tests are finished, warm from the second javac round.
-fn start_check_javac(session: &Session, args: &GenSettings, limits: &Limits, generated: bool) {
+pub(super) fn start_check_javac(
+    session: &Session,
+    args: &GenSettings,
+    limits: &Limits,
+    generated: bool,
+) {
     if args.suite.no_validate {
         return;
     }
@@ -101,17 +106,17 @@ fn concolic_helper<'o>(
 }
 
 /// The limits and filters of a run, parsed from the flags.
-struct Limits {
-    time_limit: Option<Duration>,
-    call_timeout: Duration,
-    output_limit: usize,
-    include: Option<Regex>,
-    exclude: Option<Regex>,
-    stop_on_plateau: Option<Duration>,
+pub(super) struct Limits {
+    pub(super) time_limit: Option<Duration>,
+    pub(super) call_timeout: Duration,
+    pub(super) output_limit: usize,
+    pub(super) include: Option<Regex>,
+    pub(super) exclude: Option<Regex>,
+    pub(super) stop_on_plateau: Option<Duration>,
 }
 
 impl Limits {
-    fn of(args: &GenSettings) -> Limits {
+    pub(super) fn of(args: &GenSettings) -> Limits {
         Limits {
             time_limit: args.time_limit,
             call_timeout: args.call_timeout,
@@ -292,7 +297,8 @@ impl Strategy for Gen {
     }
 }
 
-const NOT_PREPARED: &str = "internal error: jforge gen ran before its flags were checked";
+pub(super) const NOT_PREPARED: &str =
+    "internal error: jforge gen ran before its flags were checked";
 
 /// What every step after set-up reads: the flags, the session, the selected classes, their
 /// operations and the coverage set-up (all fixed once the workers start).
@@ -480,7 +486,7 @@ impl GenRun<'_> {
 
 /// The operations of the selected classes (after --include/--exclude-methods and
 /// --builders); an explicitly named class with nothing to call is an error.
-fn operations(
+pub(super) fn operations(
     session: &Session,
     args: &GenSettings,
     limits: &Limits,
@@ -526,18 +532,18 @@ fn operations(
 
 /// What the bytecode of the class path and the JDK says of the run's operations, in one
 /// reading (see [`bytecode_facts`]).
-struct BytecodeFacts {
+pub(super) struct BytecodeFacts {
     /// The operations whose numbers size an allocation (`generate::sizing`).
-    sizing: Vec<crate::sequence::OpId>,
+    pub(super) sizing: Vec<crate::sequence::OpId>,
     /// The fields each instance method reads and writes (`instrument::fields`): the
     /// observers asserted after a call are those that read what it wrote (`generate::finish`).
-    field_use: HashMap<crate::sequence::OpId, crate::instrument::fields::FieldUse>,
+    pub(super) field_use: HashMap<crate::sequence::OpId, crate::instrument::fields::FieldUse>,
     /// The operations of the run that set a static field without reading it, with their
     /// signature as --include-methods matches it.
-    settings: Vec<(crate::sequence::OpId, String)>,
+    pub(super) settings: Vec<(crate::sequence::OpId, String)>,
 }
 
-fn bytecode_facts(session: &mut Session, ops: &OpSet) -> anyhow::Result<BytecodeFacts> {
+pub(super) fn bytecode_facts(session: &mut Session, ops: &OpSet) -> anyhow::Result<BytecodeFacts> {
     use crate::sequence::OpKind;
     session.with_classes(|model, cp, jdk| {
         let mut bytes = |n: &str| {
@@ -594,7 +600,7 @@ fn bytecode_facts(session: &mut Session, ops: &OpSet) -> anyhow::Result<Bytecode
 /// Surefire). Read from the bytecode, so the rule holds whatever the method is called, and
 /// it is deterministic, unlike watching the fields at run time. --include-methods naming
 /// one keeps it.
-fn leave_out_settings(
+pub(super) fn leave_out_settings(
     ops: &mut OpSet,
     settings: &[(crate::sequence::OpId, String)],
     include: Option<&Regex>,
@@ -614,7 +620,7 @@ fn leave_out_settings(
 }
 
 /// The default literals plus the constants found in the classes under test.
-fn literal_pool(model: &crate::model::Model, classes: &[String]) -> LiteralPool {
+pub(super) fn literal_pool(model: &crate::model::Model, classes: &[String]) -> LiteralPool {
     let mut literals = LiteralPool::with_defaults();
     for c in classes {
         if let Some(ci) = model.get(c) {
@@ -638,8 +644,21 @@ fn coverage_setup(
     sel: &Selected,
     ops: &mut OpSet,
 ) -> anyhow::Result<Option<crate::coverage::Setup>> {
-    let classes = &sel.classes[..];
-    let measured = sel.measured();
+    let setup = instrument(session, args, limits, &sel.measured())?;
+    if let Some(setup) = setup.as_ref().filter(|s| s.measured) {
+        add_guidance_views(session, args, limits, &sel.classes, &setup.maps, ops)?;
+    }
+    Ok(setup)
+}
+
+/// The instrumenting half of [`coverage_setup`]: the `measured` classes rewritten (probes
+/// when coverage is on, the clock always), and the workers set to run them.
+pub(super) fn instrument(
+    session: &mut Session,
+    args: &GenSettings,
+    limits: &Limits,
+    measured: &[String],
+) -> anyhow::Result<Option<crate::coverage::Setup>> {
     let mut use_coverage = !args.no_coverage && (args.coverage || COVERAGE_BY_DEFAULT);
     if use_coverage && session.java.javac.is_none() {
         if args.coverage {
@@ -662,41 +681,12 @@ fn coverage_setup(
     if session.java.javac.is_none() {
         return Ok(None);
     }
-    let guidance = !args.no_guidance;
     let what = crate::coverage::Instrument {
         coverage: use_coverage,
         clock: true,
     };
-    let setup = session.with_classes(|model, cp, jdk| {
-        let setup = crate::coverage::Setup::prepare_with(cp, jdk, &measured, what)?;
-        if guidance && use_coverage {
-            // Guidance reaches the measured classes no operation calls directly (views,
-            // iterators, the package's non-public implementations such as the map behind
-            // MapMaker.makeMap()) through the interfaces they implement (see
-            // ops::add_view_ops).
-            let nested: Vec<String> = setup
-                .maps
-                .iter()
-                .map(|m| m.class_name.replace('/', "."))
-                // (a class under test of package access too: its instances mostly come from
-                // public factories typed as its interfaces, `Evens.upTo(n)`'s `List`)
-                .filter(|n| !classes.contains(n) || !model.is_public_api(n))
-                .collect();
-            for n in &nested {
-                // a nested class that cannot be read simply gives no views
-                let _ = model.load(cp, jdk, n);
-            }
-            add_view_ops(
-                ops,
-                model,
-                &nested,
-                limits.include.as_ref(),
-                limits.exclude.as_ref(),
-                2,
-            );
-        }
-        Ok(setup)
-    })?;
+    let setup = session
+        .with_classes(|_, cp, jdk| crate::coverage::Setup::prepare_with(cp, jdk, measured, what))?;
     if let Some(first) = setup.clock_skipped.first() {
         eprintln!(
             "warning: {} classes read the clock but could not be rewritten (e.g. {first}): \
@@ -715,6 +705,46 @@ fn coverage_setup(
         .push(crate::runner::CLOCK_FIXED.to_string());
     session.set_worker_settings(settings);
     Ok(Some(setup))
+}
+
+/// The guidance half of [`coverage_setup`]: with coverage measured and guided, the view
+/// operations through which generation reaches the measured classes no operation calls
+/// directly (views, iterators, the package's non-public implementations such as the map
+/// behind MapMaker.makeMap()), through the interfaces they implement (see
+/// ops::add_view_ops). `maps` are the instrumented classes' probe maps (none: no probes).
+pub(super) fn add_guidance_views(
+    session: &mut Session,
+    args: &GenSettings,
+    limits: &Limits,
+    classes: &[String],
+    maps: &[crate::instrument::ProbeMap],
+    ops: &mut OpSet,
+) -> anyhow::Result<()> {
+    if args.no_guidance || maps.is_empty() {
+        return Ok(());
+    }
+    session.with_classes(|model, cp, jdk| {
+        let nested: Vec<String> = maps
+            .iter()
+            .map(|m| m.class_name.replace('/', "."))
+            // (a class under test of package access too: its instances mostly come from
+            // public factories typed as its interfaces, `Evens.upTo(n)`'s `List`)
+            .filter(|n| !classes.contains(n) || !model.is_public_api(n))
+            .collect();
+        for n in &nested {
+            // a nested class that cannot be read simply gives no views
+            let _ = model.load(cp, jdk, n);
+        }
+        add_view_ops(
+            ops,
+            model,
+            &nested,
+            limits.include.as_ref(),
+            limits.exclude.as_ref(),
+            2,
+        );
+        Ok(())
+    })
 }
 
 /// `--concolic`: the classes under test instrumented in trace mode, for the helper's own
@@ -739,7 +769,7 @@ fn traced_setup(
     Ok(Some(setup))
 }
 
-fn gen_config(args: &GenSettings, limits: &Limits) -> GenConfig {
+pub(super) fn gen_config(args: &GenSettings, limits: &Limits) -> GenConfig {
     GenConfig {
         seed: args.seed,
         time_limit: limits.time_limit,
@@ -795,7 +825,7 @@ fn generate_then_replay(
 
 /// The regression tests (coverage-keeping first, up to --output-limit) and the minimized
 /// error-revealing tests, each observed in two JVMs.
-fn build_tests(
+pub(super) fn build_tests(
     generator: &Generator,
     pool: &mut crate::runner::Pool,
     args: &GenSettings,
@@ -824,9 +854,9 @@ fn build_tests(
 }
 
 /// The regression tests an earlier run left in the output folder, read back.
-struct Earlier {
+pub(super) struct Earlier {
     /// Those whose sequence this run's operations express, in file order.
-    tests: Vec<EarlierTest>,
+    pub(super) tests: Vec<EarlierTest>,
     /// Those that call a member this run does not test, or were written without a stored
     /// sequence.
     unreadable: usize,
@@ -834,21 +864,31 @@ struct Earlier {
     fingerprints: HashSet<u128>,
     /// The error-revealing tests' sequences: run again after generation, each keeps its
     /// place as the test of the defect it still shows (`Generator::replay_errors`).
-    errors: Vec<crate::sequence::Sequence>,
+    pub(super) errors: Vec<crate::sequence::Sequence>,
 }
 
 /// Reads the earlier run's tests back (see `emit::stored`; the error-revealing ones apart)
 /// and tells the output where each stays when it is written again.
 fn read_earlier(out: &mut RunOutput, ops: &OpSet, classes: &[String]) -> Earlier {
+    let (earlier, placements) = read_earlier_placed(out, ops, classes);
+    out.set_placements(placements);
+    earlier
+}
+
+/// [`read_earlier`] without telling the output: the earlier tests, and where each stays.
+pub(super) fn read_earlier_placed(
+    out: &RunOutput,
+    ops: &OpSet,
+    classes: &[String],
+) -> (Earlier, HashMap<u128, Placement>) {
     let stored = out.earlier_tests(classes);
-    let resolver = Resolver::new(&ops.table);
-    let mut earlier = Earlier {
-        tests: Vec::new(),
-        unreadable: 0,
-        fingerprints: HashSet::new(),
-        errors: Vec::new(),
-    };
+    let mut earlier = Earlier::none();
     let mut placements = HashMap::new();
+    if stored.is_empty() {
+        // (a resolver reads the whole table: a class of a --per-class run shares one)
+        return (earlier, placements);
+    }
+    let resolver = Resolver::new(&ops.table);
     for t in stored {
         let decoded = t.json.as_deref().and_then(|j| resolver.decode(j));
         if t.error_file {
@@ -882,13 +922,29 @@ fn read_earlier(out: &mut RunOutput, ops: &OpSet, classes: &[String]) -> Earlier
         );
         earlier.tests.push(EarlierTest { seq, exception });
     }
-    out.set_placements(placements);
-    earlier
+    (earlier, placements)
 }
 
 impl Earlier {
+    /// Another class's earlier tests added to these (`gen --per-class`, one report).
+    pub(super) fn absorb(&mut self, other: Earlier) {
+        self.tests.extend(other.tests);
+        self.unreadable += other.unreadable;
+        self.fingerprints.extend(other.fingerprints);
+        self.errors.extend(other.errors);
+    }
+
+    pub(super) fn none() -> Earlier {
+        Earlier {
+            tests: Vec::new(),
+            unreadable: 0,
+            fingerprints: HashSet::new(),
+            errors: Vec::new(),
+        }
+    }
+
     /// Kept, added and removed against the tests written (`None` without earlier tests).
-    fn diff(
+    pub(super) fn diff(
         &self,
         written: &[TestCase],
         errors: &[ErrorTest],
@@ -1024,10 +1080,20 @@ fn add_suite_coverage(
     hits: &[bool],
     fstats: &FinishStats,
 ) {
+    add_suite_coverage_of(report, &setup.maps, hits, fstats);
+}
+
+/// [`add_suite_coverage`] over the classes of `maps` only.
+pub(super) fn add_suite_coverage_of(
+    report: &mut Report,
+    maps: &[crate::instrument::ProbeMap],
+    hits: &[bool],
+    fstats: &FinishStats,
+) {
     let Some(cov) = report.coverage.as_mut() else {
         return;
     };
-    let per_class = crate::coverage::summarize(&setup.maps, hits);
+    let per_class = crate::coverage::summarize(maps, hits);
     let (lines, branches, _) = crate::coverage::totals(&per_class);
     let sel = &fstats.selection;
     cov.suite = Some(SuiteCoverage {
@@ -1052,7 +1118,7 @@ fn phases(t: &Timing) -> Phases {
     }
 }
 
-fn progress_bar(args: &GenSettings, time_limit: Option<Duration>) -> ProgressBar {
+pub(super) fn progress_bar(args: &GenSettings, time_limit: Option<Duration>) -> ProgressBar {
     if args.run.quiet {
         return ProgressBar::hidden();
     }
@@ -1076,7 +1142,7 @@ fn progress_bar(args: &GenSettings, time_limit: Option<Duration>) -> ProgressBar
     bar
 }
 
-fn update_bar(bar: &ProgressBar, p: &Progress, count_limit: Option<u64>) {
+pub(super) fn update_bar(bar: &ProgressBar, p: &Progress, count_limit: Option<u64>) {
     let secs = p.elapsed.as_secs_f64().max(1e-6);
     bar.set_position(if count_limit.is_some() {
         p.generated

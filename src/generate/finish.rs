@@ -77,6 +77,36 @@ pub struct SelectionStats {
     pub chosen_lines: u32,
 }
 
+impl FinishStats {
+    /// Adds another finishing's figures (`gen --per-class`: one finishing per class, one
+    /// report).
+    pub fn absorb(&mut self, o: &FinishStats) {
+        self.unstable_tests += o.unstable_tests;
+        self.unstable_assertions += o.unstable_assertions;
+        self.clock_assertions += o.clock_assertions;
+        self.unreproducible_errors += o.unreproducible_errors;
+        self.minimized_statements += o.minimized_statements;
+        self.minimization_cut |= o.minimization_cut;
+        self.replacements_cut |= o.replacements_cut;
+        let (s, t) = (&mut self.selection, &o.selection);
+        s.candidates += t.candidates;
+        s.probes += t.probes;
+        s.cover += t.cover;
+        s.left_out += t.left_out;
+        s.replacements += t.replacements;
+        s.exception_tests += t.exception_tests;
+        s.value_tests += t.value_tests;
+        s.within_own_suite += t.within_own_suite;
+        s.legal_branches += t.legal_branches;
+        s.legal_lines += t.legal_lines;
+        s.chosen_branches += t.chosen_branches;
+        s.chosen_lines += t.chosen_lines;
+        self.earlier.read += o.earlier.read;
+        self.earlier.changed += o.earlier.changed;
+        self.earlier.chosen += o.earlier.chosen;
+    }
+}
+
 /// An error-revealing test and what it shows.
 #[derive(Clone, Debug)]
 pub struct ErrorTest {

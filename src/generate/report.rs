@@ -115,6 +115,10 @@ pub struct Report {
     /// With `--concolic`: the helper's turns at plateaus and what they gave.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub concolic: Option<super::assist::AssistStats>,
+    /// `gen --per-class`: how many classes' generations stopped for each reason (as `jforge
+    /// merge` counts them); `stop_reason` is the most frequent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop_reasons: Option<BTreeMap<String, u64>>,
 }
 
 /// Calls never written into a test, by why (gen's workers report them; see
@@ -425,6 +429,7 @@ impl Report {
             phase_seconds: Phases::default(),
             earlier_suite: None,
             concolic: f.concolic.then(|| generator.assist_stats.clone()),
+            stop_reasons: None,
         }
     }
 

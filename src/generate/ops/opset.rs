@@ -57,6 +57,21 @@ pub struct OpSet {
     /// asserted like the others, but a value only they tell apart does not make a lean
     /// suite keep one more test on the same path (`finish::final_value`).
     pub reading_observers: std::collections::HashSet<OpId>,
+    /// The operations this set was built with, in the order it built them, when its table
+    /// holds others too ([`OpSet::rebased`]: one class's set in a table the classes of a
+    /// `gen --per-class` run share); `None`: the whole table. What a generator prepares per
+    /// operation (types, probes) it prepares for these, as a run of the class alone would.
+    pub own: Option<Vec<OpId>>,
+}
+
+impl OpSet {
+    /// The ids of [`OpSet::own`]'s operations, else of the whole table, in order.
+    pub fn own_ids(&self) -> Vec<OpId> {
+        match &self.own {
+            Some(v) => v.clone(),
+            None => (0..self.table.len() as OpId).collect(),
+        }
+    }
 }
 
 impl OpSet {
@@ -91,6 +106,69 @@ impl OpSet {
                 list.push(op);
                 self.reading_observers.insert(op);
             }
+        }
+    }
+
+    /// Interns every operation of this set into `table` (a run's shared table) and returns
+    /// where each went: `map[old id]` is its id in `table`. With [`OpSet::rebased`], a set
+    /// built for one class alone is expressed in the ids of a table many classes share
+    /// (`gen --per-class`, one session for all classes).
+    pub fn intern_into(&self, table: &mut OpTable) -> Vec<OpId> {
+        self.table
+            .iter()
+            .map(|(_, op)| table.intern(op.clone()))
+            .collect()
+    }
+
+    /// This set in the ids of `table`, which holds every one of its operations at
+    /// `map[old id]` ([`OpSet::intern_into`]): the same operations, roles, observers and
+    /// facts, only numbered as `table` numbers them.
+    pub fn rebased(self, table: OpTable, map: &[OpId]) -> OpSet {
+        let m = |o: OpId| map[o as usize];
+        let ms = |v: Vec<OpId>| v.into_iter().map(m).collect::<Vec<_>>();
+        let n = table.len();
+        let relaid = |old: Vec<_>, fill| {
+            let mut v = vec![fill; n];
+            for (i, x) in old.into_iter().enumerate() {
+                v[map[i] as usize] = x;
+            }
+            v
+        };
+        let mut owner_class = vec![None; n];
+        for (i, c) in self.owner_class.into_iter().enumerate() {
+            owner_class[map[i] as usize] = c;
+        }
+        let mut reach = Vec::new();
+        if !self.reach.is_empty() {
+            reach = vec![Reach::default(); n];
+            for (i, r) in self.reach.into_iter().enumerate() {
+                reach[map[i] as usize] = r;
+            }
+        }
+        OpSet {
+            table,
+            primary: ms(self.primary),
+            secondary: ms(self.secondary),
+            views: ms(self.views),
+            observers: self
+                .observers
+                .into_iter()
+                .map(|(t, v)| (t, ms(v)))
+                .collect(),
+            owner_class,
+            instantiations: self.instantiations,
+            skipped: self.skipped,
+            reach,
+            internal: if self.internal.is_empty() {
+                Vec::new()
+            } else {
+                relaid(self.internal, false)
+            },
+            test_package: self.test_package,
+            field_use: self.field_use.into_iter().map(|(o, u)| (m(o), u)).collect(),
+            sinks: self.sinks,
+            reading_observers: self.reading_observers.into_iter().map(m).collect(),
+            own: Some(map.to_vec()),
         }
     }
 
@@ -173,5 +251,67 @@ impl OpSet {
             _ => None,
         })?;
         crate::emit::suite::test_package(owner, self.test_package.as_deref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sequence::{OpKind, Operation};
+
+    fn method(class: &str, name: &str) -> Operation {
+        Operation {
+            kind: OpKind::Method,
+            class: class.into(),
+            name: name.into(),
+            descriptor: "()I".into(),
+            owner: JType::class(class),
+            params: Vec::new(),
+            ret: Some(JType::Prim(crate::model::types::Prim::Int)),
+            varargs: false,
+            overloaded: false,
+            method_type_args: Vec::new(),
+            outer_instance: false,
+            stub: None,
+        }
+    }
+
+    /// A class's own set (`size`, `peek` of `a.Stack`, helper `b.Util.x`), numbered in a
+    /// table that another class filled first and that holds one of its operations already:
+    /// every role and per-operation fact follows its operation to its new id.
+    #[test]
+    fn a_set_rebased_keeps_every_role_under_the_shared_tables_ids() {
+        let mut own = OpSet::default();
+        let size = own.table.intern(method("a.Stack", "size"));
+        let peek = own.table.intern(method("a.Stack", "peek"));
+        let util = own.table.intern(method("b.Util", "x"));
+        own.primary = vec![size, peek];
+        own.secondary = vec![util];
+        own.observers.insert(JType::class("a.Stack"), vec![size]);
+        own.owner_class = vec![Some("a.Stack".into()), Some("a.Stack".into()), None];
+        own.internal = vec![false, true];
+        own.reading_observers.insert(size);
+        own.field_use.insert(peek, Default::default());
+
+        let mut shared = OpTable::default();
+        shared.intern(method("c.Other", "y"));
+        shared.intern(method("b.Util", "x"));
+        let map = own.intern_into(&mut shared);
+        assert_eq!(map, vec![2, 3, 1]);
+        assert_eq!(shared.len(), 4);
+        let r = own.rebased(shared, &map);
+        assert_eq!(r.table.get(r.primary[0]).name, "size");
+        assert_eq!(r.primary, vec![2, 3]);
+        assert_eq!(r.secondary, vec![1]);
+        assert_eq!(r.observers[&JType::class("a.Stack")], vec![2]);
+        assert_eq!(r.owner_class.len(), 4);
+        assert_eq!(r.owner_class[3].as_deref(), Some("a.Stack"));
+        assert_eq!(r.owner_class[0], None);
+        assert_eq!(r.owner_class[1], None);
+        assert!(r.is_internal(3) && !r.is_internal(2) && !r.is_internal(0));
+        assert!(r.reading_observers.contains(&2));
+        assert!(r.field_use.contains_key(&3));
+        assert_eq!(r.own_ids(), vec![2, 3, 1]);
+        assert_eq!(OpSet::default().own_ids(), Vec::<OpId>::new());
     }
 }

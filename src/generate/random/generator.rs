@@ -41,6 +41,11 @@ pub struct GenConfig {
     pub stop_on_plateau: Option<Duration>,
     /// With coverage: use it to guide generation (false: only measure it).
     pub guidance: bool,
+    /// At most how many sequences the run makes, when known to be few: sizes the sets of
+    /// sequences, values and results seen (`None`: room for 20 million, 100 MiB). A
+    /// generator of a class among hundreds (`gen --per-class`) had spent more time zeroing
+    /// those than generating.
+    pub expected_sequences: Option<u64>,
 }
 
 impl Default for GenConfig {
@@ -58,7 +63,18 @@ impl Default for GenConfig {
             blame_limit: 3,
             stop_on_plateau: None,
             guidance: true,
+            expected_sequences: None,
         }
+    }
+}
+
+/// log2 of the bits of the set of sequences seen: 29 (64 MiB, ~1e-4 false positives at 20
+/// million sequences), or for `expected` sequences about 32 bits each (the same rate), at
+/// least 2^20.
+fn seen_bits(expected: Option<u64>) -> u32 {
+    match expected {
+        Some(n) => (n.saturating_mul(32).max(1).ilog2() + 1).clamp(20, 29),
+        None => 29,
     }
 }
 
@@ -180,6 +196,7 @@ fn ops_by_class(ops: &OpSet) -> Vec<Vec<OpId>> {
 impl<'a> Generator<'a> {
     pub fn new(model: &'a Model, ops: &'a OpSet, literals: LiteralPool, cfg: GenConfig) -> Self {
         let n = ops.table.len();
+        let bits = seen_bits(cfg.expected_sequences);
         let mut g = Generator {
             ops,
             model,
@@ -193,12 +210,12 @@ impl<'a> Generator<'a> {
             assignable: HashMap::new(),
             by_type: Vec::new(),
             // 64 MiB for sequences (~1e-4 false positives at 20 million), 16 MiB each for
-            // values and results.
-            seen_seqs: Bloom::new(29),
+            // values and results; as much smaller as fewer sequences are expected.
+            seen_seqs: Bloom::new(bits),
             replaying: false,
-            seen_values: Bloom::new(27),
-            seen_results: Bloom::new(27),
-            seen_path_results: Bloom::new(25),
+            seen_values: Bloom::new(bits - 2),
+            seen_results: Bloom::new(bits - 2),
+            seen_path_results: Bloom::new(bits - 4),
             path_ranges: HashMap::new(),
             seen_exceptions: HashSet::new(),
             cands_per_op: vec![0; n],
@@ -214,8 +231,8 @@ impl<'a> Generator<'a> {
             set_aside: BTreeMap::new(),
             progress: Progress::default(),
             stop_reason: StopReason::Exhausted,
-            op_ret: Vec::with_capacity(n),
-            op_inputs: Vec::with_capacity(n),
+            op_ret: vec![None; n],
+            op_inputs: vec![Vec::new(); n],
             cov: None,
             op_literals: Vec::new(),
             op_switches: HashSet::new(),
@@ -228,11 +245,11 @@ impl<'a> Generator<'a> {
             class_weight: Vec::new(),
         };
         g.class_ops = ops_by_class(g.ops);
-        for (_, op) in ops.table.iter() {
-            let r = op.ret.clone().map(|t| g.tid(&t));
-            let ins = op.input_types().iter().map(|t| g.tid(t)).collect();
-            g.op_ret.push(r);
-            g.op_inputs.push(ins);
+        // (types in the order of the operations, as a run of their classes alone numbers them)
+        for id in ops.own_ids() {
+            let op = ops.table.get(id);
+            g.op_ret[id as usize] = op.ret.clone().map(|t| g.tid(&t));
+            g.op_inputs[id as usize] = op.input_types().iter().map(|t| g.tid(t)).collect();
         }
         g
     }
@@ -249,6 +266,49 @@ impl<'a> Generator<'a> {
         self.progress.branches = Some((0, tracker.branches));
         self.progress.lines = Some((0, tracker.lines));
         self.cov = Some(Box::new(CovGuide::new(self.ops, tracker, maps)));
+    }
+
+    /// Adds what `other` did to this generator's figures, for one report over several
+    /// generators whose operation sets share one table (`gen --per-class` in one session:
+    /// one generator per class, this one their sum). Counts per operation and progress add
+    /// up, incidents and set-aside inputs are appended, and the coverage of `other`'s own
+    /// classes (the probes its tracker counts) is added to this one's. Nothing of the search
+    /// (values, candidates, seen sets) is taken.
+    pub fn absorb(&mut self, other: &Generator) {
+        for (mine, theirs) in self.stats.iter_mut().zip(&other.stats) {
+            mine.calls += theirs.calls;
+            mine.successes += theirs.successes;
+            mine.exceptions += theirs.exceptions;
+            mine.errors += theirs.errors;
+            mine.timeouts += theirs.timeouts;
+            mine.crashes += theirs.crashes;
+            mine.prints += theirs.prints;
+            mine.global_state += theirs.global_state;
+            mine.excluded |= theirs.excluded;
+        }
+        self.incidents.extend(other.incidents.iter().cloned());
+        for (cause, n) in &other.set_aside {
+            *self.set_aside.entry(*cause).or_default() += n;
+        }
+        let (p, q) = (&mut self.progress, &other.progress);
+        p.generated += q.generated;
+        p.executed += q.executed;
+        p.statements += q.statements;
+        p.regression += q.regression;
+        p.errors += q.errors;
+        p.elapsed += q.elapsed;
+        if let (Some(mine), Some(theirs)) = (self.cov.as_mut(), other.cov.as_ref()) {
+            let t = &theirs.tracker;
+            let own: Vec<u32> = (0..t.hit.len())
+                .filter(|&i| t.hit[i] && t.info[i].method != u32::MAX)
+                .map(|i| i as u32)
+                .collect();
+            mine.tracker.add(&own);
+            mine.new_coverage_seqs += theirs.new_coverage_seqs;
+            let c = &mine.tracker;
+            self.progress.branches = Some((c.covered_branches, c.branches));
+            self.progress.lines = Some((c.covered_lines, c.lines));
+        }
     }
 
     /// Exclude operations the workers could not resolve.

@@ -46,16 +46,14 @@ impl CovGuide {
             by_key.insert((&m.class, &m.name, &m.descriptor), i as u32);
             by_sig.entry((&m.name, &m.descriptor)).or_insert(i as u32);
         }
-        let op_method = ops
-            .table
-            .iter()
-            .map(|(_, op)| {
-                by_key
-                    .get(&(op.class.as_str(), op.name.as_str(), op.descriptor.as_str()))
-                    .or_else(|| by_sig.get(&(op.name.as_str(), op.descriptor.as_str())))
-                    .copied()
-            })
-            .collect();
+        let mut op_method = vec![None; ops.table.len()];
+        for id in ops.own_ids() {
+            let op = ops.table.get(id);
+            op_method[id as usize] = by_key
+                .get(&(op.class.as_str(), op.name.as_str(), op.descriptor.as_str()))
+                .or_else(|| by_sig.get(&(op.name.as_str(), op.descriptor.as_str())))
+                .copied();
+        }
         // Switches: their probes (cases and default share the switch's method and offset).
         let mut switch_at: BTreeMap<(usize, u32, u32), u32> = BTreeMap::new();
         let mut switch_keys: Vec<Vec<i32>> = Vec::new();

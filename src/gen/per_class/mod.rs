@@ -1,19 +1,17 @@
 //! `gen --per-class` and `gen --shard I/N`: every selected class generated on its own, so that
-//! a class's tests depend on the class, `--seed` and the limits only, never on which other
-//! classes share the run. That is what lets N shards on N machines add up, through
+//! a class's tests depend on the class, `--seed`, the limits and the selection only, never on
+//! which other classes share the run. That is what lets N shards on N machines add up, through
 //! `jforge merge`, to the run one machine makes over all the classes.
 //!
-//! How: the classes are selected once (as `gen` selects them), split by `--shard`
-//! (`crate::shard`), and each runs the whole `gen` pipeline (`strategy::drive`) with
-//! `--class` itself, the seed `shard::class_seed(seed, class)`, its share of
-//! `--generated-limit` over all the selected classes (`shard::share`, the same in every shard)
-//! and an equal share of what is left of `--time-limit` when its turn comes. Each class's report is merged into
-//! the run's `--stats-json` by `crate::merge::combine`, the same merge `jforge merge` does
-//! over shards. Why whole runs and not one generator per class inside one run: the
-//! component pool, the test selection (set cover over probes), the finishing and the check
-//! all look at the whole run; a class alone in its run is the one definition of "independent
-//! of the other classes" that stays true when any of those change. Its price is one worker
-//! start and one check per class (ARCHITECTURE.md, "Shards").
+//! How: the classes are selected once (as `gen` selects them) and split by `--shard`
+//! (`crate::shard`); then one session generates each with a generator of its own
+//! ([`session::PerClass`]; what keeps a class independent is there), and one check runs all
+//! their tests. The report is a `gen` report with the run's `sharding` and skipped classes
+//! added, so `jforge merge` combines shards into the report of one `--per-class` run. With
+//! `--concolic` each class still runs the whole `gen` pipeline alone ([`whole_runs`]), its
+//! report merged by `crate::merge::combine`, the same merge `jforge merge` does.
+
+mod session;
 
 use super::GenSettings;
 use super::classes::Selected;
@@ -24,10 +22,11 @@ use anyhow::{Context, Result};
 use serde_json::{Map, Value};
 use std::time::Duration;
 
-/// Runs `gen` once per class of this shard (all classes without `--shard`) and writes the
-/// merged report. The classes are selected once, as `gen` selects them (no worker starts
-/// unless the JDK has no jmods); each class's settings are made before the first runs, its
-/// share of what is left of `--time-limit` set when its turn comes.
+/// Runs `gen` on every class of this shard (all classes without `--shard`), each on its own,
+/// and writes the report. The classes are selected once up front (no worker starts unless
+/// the JDK has no jmods) to shard them; then one session generates them all
+/// ([`session::PerClass`]), or with `--concolic` (whose helper's traced workers are per
+/// run) one whole run per class ([`whole_runs`]).
 pub(super) fn run(args: GenSettings) -> Result<Outcome> {
     let sel = crate::strategy::look(&args.run, &args.jars, |model, cp, jdk, feature| {
         super::classes::select_in(model, cp, jdk, feature, &args)
@@ -41,7 +40,6 @@ pub(super) fn run(args: GenSettings) -> Result<Outcome> {
         selected_classes: sel.classes.len(),
         options: args.options_key.clone(),
     };
-    let (defaults, fields) = envelope(&args, &sel, &sharding);
     if mine.is_empty()
         && let Some(s) = args.run.shard
     {
@@ -50,6 +48,39 @@ pub(super) fn run(args: GenSettings) -> Result<Outcome> {
             sel.classes.len()
         );
     }
+    if args.solver.is_some() || mine.is_empty() {
+        return whole_runs(args, &sel, &mine, &sharding);
+    }
+    let (defaults, fields) = envelope(&args, &sel, &sharding);
+    let tmp = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-per-class"))
+        .context("creating a temporary folder")?;
+    let json = tmp.path().join("report.json");
+    let (asked, seed) = (args.run.stats_json.clone(), args.seed);
+    let mut one = args;
+    one.run.stats_json = Some(json.clone());
+    let outcome = crate::strategy::drive(session::PerClass {
+        args: one,
+        mine,
+        prepared: None,
+    })?;
+    if let Some(p) = &asked {
+        let mut report = crate::merge::read_part(&json, seed)?;
+        crate::merge::complete(&mut report, defaults, fields);
+        crate::report::write_merged(p, &report)?;
+    }
+    Ok(outcome)
+}
+
+/// `gen --per-class` as one whole `gen` run per class (`--concolic`, and a shard without
+/// classes), the reports merged. Each class's settings are made before the first runs, its
+/// share of what is left of `--time-limit` set when its turn comes.
+fn whole_runs(
+    args: GenSettings,
+    sel: &Selected,
+    mine: &[String],
+    sharding: &Sharding,
+) -> Result<Outcome> {
+    let (defaults, fields) = envelope(&args, sel, sharding);
     let tmp = crate::interrupt::temp_dir(tempfile::Builder::new().prefix("jforge-per-class"))
         .context("creating a temporary folder")?;
     let javac = shared_javac(&args, mine.len());
