@@ -169,6 +169,13 @@ fn three_shards_merged_equal_one_run() {
     let m = read_json(&merged.join("stats.json"));
     assert!(run["regression_tests"].as_u64().unwrap() > 10, "{run:#}");
     assert_eq!(figures(&m), figures(&run));
+    // one session for the three classes, each class's generation counted by why it stopped
+    assert_eq!(
+        run["stop_reasons"],
+        json!({"generated-limit": 3}),
+        "{run:#}"
+    );
+    assert_eq!(m["stop_reasons"], run["stop_reasons"]);
     assert_eq!(m["sharding"]["shard"], Value::Null);
     assert_eq!(m["sharding"]["selected_classes"], 3);
     let cov_run = read_json(&one.join("coverage.json"));
