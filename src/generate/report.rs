@@ -621,7 +621,7 @@ impl Report {
         if f.unstable_tests + f.unstable_assertions + f.unreproducible_errors > 0 {
             writeln!(
                 out,
-                "non-determinism: {} tests and {} assertions dropped (values differed in a second JVM, one with another time zone, locale and charset), {} errors did not reproduce",
+                "non-determinism: {} tests and {} assertions dropped (values differed in a second JVM, one with another time zone, locale, charset and identity hash codes), {} errors did not reproduce",
                 f.unstable_tests, f.unstable_assertions, f.unreproducible_errors
             )?;
         }

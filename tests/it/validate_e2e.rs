@@ -274,6 +274,18 @@ fn junit4_removes_order_heap_speed_and_launcher_dependent_tests() {
     );
 }
 
+/// A round with no file left (every test of the suite's only file removed the round before)
+/// checks nothing and passes: javac, given no file, refused with "no source files", and the
+/// whole `gen` run failed with "javac failed on the generated tests".
+#[test]
+fn a_check_of_no_file_passes_without_javac() {
+    let junit = find_junit(4, None).unwrap();
+    let opts = CheckOptions::new(4, &junit);
+    let v = check(&[], 4, &opts);
+    assert!(v.passed.is_empty() && v.test_failures.is_empty(), "{v:#?}");
+    assert!(v.compile_failures.is_empty(), "{v:#?}");
+}
+
 /// JUnit 5: the reverse run reorders Jupiter's methods although the class asks for
 /// MethodName order; the identity hash run works there too.
 #[test]
