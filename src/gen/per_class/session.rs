@@ -139,29 +139,14 @@ impl Strategy for PerClass {
         let mut pool = session.take_pool()?;
         let failed = pool.register(&table)?;
         let classes: Vec<String> = kept.iter().map(|c| c.class.clone()).collect();
-        let own_maps = |cs: &[String]| own_maps(setup.as_ref(), cs);
-        let mut totals = Totals {
-            sum: Generator::new(
-                &session.model,
-                &report_ops,
-                LiteralPool::with_defaults(),
-                run::gen_config(&args, &limits),
-            ),
-            regression: Vec::new(),
-            errors: Vec::new(),
-            fstats: FinishStats::default(),
-            earlier: Earlier::none(),
-            placements: HashMap::new(),
-            stop_reasons: BTreeMap::new(),
-            generation: Duration::ZERO,
-            finish: Duration::ZERO,
-        };
-        if let Some(s) = setup.as_ref().filter(|s| s.measured) {
-            let maps = own_maps(&classes);
-            totals
-                .sum
-                .enable_coverage(crate::coverage::Tracker::new(&maps, s.total_probes), maps);
-        }
+        let mut totals = Totals::new(
+            &session,
+            &report_ops,
+            &args,
+            &limits,
+            setup.as_ref(),
+            &classes,
+        );
         let setup_time = started.elapsed();
         let quiet = GenSettings {
             run: RunSettings {
@@ -182,108 +167,30 @@ impl Strategy for PerClass {
             quiet: &quiet,
             bar: &classes_bar(&args, kept.len()),
         };
-        let n = kept.len();
-        let mut table = table;
-        for (i, c) in kept.into_iter().enumerate() {
-            each.bar.set_position(i as u64);
-            // the class's own set numbered in the shared table, lent to it for its turn
-            let view = c.ops.rebased(std::mem::take(&mut table), &c.map);
-            let turn = each.class(&c.class, &view, n - i, &mut out, &mut pool, &mut totals);
-            table = view.table;
-            turn?;
-        }
-        each.bar.finish_and_clear();
+        let table = each.all(kept, table, &mut out, &mut pool, &mut totals)?;
         out.set_placements(std::mem::take(&mut totals.placements));
         run::start_check_javac(&session, &args, &limits, true);
-        let check_start = Instant::now();
-        let deadline = each
-            .deadline
-            .zip(limits.time_limit)
-            .map(|(d, t)| d + finish_budget(t));
-        let error_cases: Vec<TestCase> = totals.errors.iter().map(|e| e.case.clone()).collect();
-        let checked = write_and_check(
-            &mut out,
-            &table,
-            &report_ops.owner_class,
-            &classes,
-            &totals.regression,
-            &error_cases,
-            &CheckSettings {
-                coverage: setup
-                    .as_ref()
-                    .filter(|s| s.measured)
-                    .map(crate::coverage::Setup::coverage_run),
-                clock: setup.as_ref().and_then(crate::coverage::Setup::clock_run),
-                deadline,
-                ..CheckSettings::of(&session, &args.suite, args.run.quiet)
-            },
-        )?;
-        let regression = checked.regression_tests.clone();
-        let errors: Vec<ErrorTest> = checked
-            .errors
-            .iter()
-            .map(|&i| totals.errors[i].clone())
-            .collect();
-        let installed = out.install(&checked.files)?;
-        let check_time = check_start.elapsed();
+        let checked = each.check(&mut out, &table, &report_ops, &classes, &totals)?;
         let stats = pool.stats();
         pool.shutdown();
-        let stop_reason = most_frequent(&totals.stop_reasons);
-        totals.sum.stop_reason = stop_reason;
-        let output_dir = args.output_dir();
-        // a class not tested belongs to a shard by its name too, so the shards' lists add up
-        let skipped: Vec<_> = sel
-            .skipped
-            .iter()
-            .filter(|(c, _)| args.run.shard.is_none_or(|s| s.contains(c)))
-            .cloned()
-            .collect();
-        let mut report = Report::build(&RunFacts {
-            output_dir: &output_dir,
-            seed: args.seed,
-            concolic: false,
-            classes: &classes,
-            skipped_classes: &skipped,
-            ops: &report_ops,
-            generator: &totals.sum,
-            progress: &totals.sum.progress,
-            gen_time: totals.generation,
-            regression: &regression,
-            errors: &errors,
-            finish: &totals.fstats,
-            validation: &checked.validation,
-            pool: &stats,
-            files: &installed.files,
-            total: started.elapsed(),
-        });
-        if let Some(hits) = checked.validation.suite_hits.as_ref() {
-            run::add_suite_coverage_of(&mut report, &own_maps(&classes), hits, &totals.fstats);
-        }
-        report.phase_seconds = Phases {
-            setup: setup_time.as_secs_f64(),
-            generation: totals.generation.as_secs_f64(),
-            finish: totals.finish.as_secs_f64(),
-            check: check_time.as_secs_f64(),
-            finish_budget: limits.time_limit.map(|t| finish_budget(t).as_secs_f64()),
+        let times = RunTimes {
+            started,
+            setup: setup_time,
+            instrument,
         };
-        report.worker_seconds.instrumenting = instrument.as_secs_f64();
-        report.output = out.summary(
-            args.suite.junit_classpath.as_deref(),
-            &session.entries,
-            &installed.files,
-            &installed.replaced,
-        );
-        report.earlier_suite = totals.earlier.diff(&regression, &errors, &totals.fstats);
-        report.stop_reasons = Some(
-            totals
-                .stop_reasons
-                .iter()
-                .map(|(k, (n, _))| (k.clone(), *n as u64))
-                .collect(),
+        let report = each.report(
+            &sel,
+            &report_ops,
+            &classes,
+            &mut totals,
+            &checked,
+            &stats,
+            &out,
+            &times,
         );
         Ok(Finished {
-            stop_reason,
-            outcome: if errors.is_empty() {
+            stop_reason: report.stop_reason,
+            outcome: if checked.errors.is_empty() {
                 crate::exit::Outcome::Clean
             } else {
                 crate::exit::Outcome::ErrorsFound
@@ -620,4 +527,202 @@ fn message(done: &Progress, now: &Progress, class: &str) -> String {
         done.regression + now.regression,
         done.errors + now.errors,
     )
+}
+
+/// When the run started and how long its set-up took.
+struct RunTimes {
+    started: Instant,
+    setup: Duration,
+    instrument: Duration,
+}
+
+/// The tests the check kept, installed.
+struct Checked {
+    regression: Vec<TestCase>,
+    errors: Vec<ErrorTest>,
+    validation: crate::report::ValidationSummary,
+    installed: crate::emit::output::Installed,
+    time: Duration,
+}
+
+impl<'o> Totals<'o> {
+    /// Nothing yet: the sum generator over the report's operations, counting the classes'
+    /// own probes when coverage is measured.
+    fn new(
+        session: &'o Session,
+        report_ops: &'o OpSet,
+        args: &GenSettings,
+        limits: &Limits,
+        setup: Option<&crate::coverage::Setup>,
+        classes: &[String],
+    ) -> Totals<'o> {
+        let mut sum = Generator::new(
+            &session.model,
+            report_ops,
+            LiteralPool::with_defaults(),
+            run::gen_config(args, limits),
+        );
+        if let Some(s) = setup.filter(|s| s.measured) {
+            let maps = own_maps(setup, classes);
+            sum.enable_coverage(crate::coverage::Tracker::new(&maps, s.total_probes), maps);
+        }
+        Totals {
+            sum,
+            regression: Vec::new(),
+            errors: Vec::new(),
+            fstats: FinishStats::default(),
+            earlier: Earlier::none(),
+            placements: HashMap::new(),
+            stop_reasons: BTreeMap::new(),
+            generation: Duration::ZERO,
+            finish: Duration::ZERO,
+        }
+    }
+}
+
+impl Each<'_> {
+    /// Every class's turn, in order; gives the shared table back.
+    fn all(
+        &self,
+        kept: Vec<ClassOps>,
+        mut table: crate::sequence::OpTable,
+        out: &mut RunOutput,
+        pool: &mut crate::runner::Pool,
+        totals: &mut Totals,
+    ) -> Result<crate::sequence::OpTable> {
+        let n = kept.len();
+        for (i, c) in kept.into_iter().enumerate() {
+            self.bar.set_position(i as u64);
+            // the class's own set numbered in the shared table, lent to it for its turn
+            let view = c.ops.rebased(std::mem::take(&mut table), &c.map);
+            let turn = self.class(&c.class, &view, n - i, out, pool, totals);
+            table = view.table;
+            turn?;
+        }
+        self.bar.finish_and_clear();
+        Ok(table)
+    }
+
+    /// One check of every class's tests (the shared suite stage), then into place.
+    fn check(
+        &self,
+        out: &mut RunOutput,
+        table: &crate::sequence::OpTable,
+        report_ops: &OpSet,
+        classes: &[String],
+        totals: &Totals,
+    ) -> Result<Checked> {
+        let (args, setup) = (self.args, self.setup);
+        let start = Instant::now();
+        let deadline = self
+            .deadline
+            .zip(self.limits.time_limit)
+            .map(|(d, t)| d + finish_budget(t));
+        let error_cases: Vec<TestCase> = totals.errors.iter().map(|e| e.case.clone()).collect();
+        let checked = write_and_check(
+            out,
+            table,
+            &report_ops.owner_class,
+            classes,
+            &totals.regression,
+            &error_cases,
+            &CheckSettings {
+                coverage: setup
+                    .filter(|s| s.measured)
+                    .map(crate::coverage::Setup::coverage_run),
+                clock: setup.and_then(crate::coverage::Setup::clock_run),
+                deadline,
+                ..CheckSettings::of(self.session, &args.suite, args.run.quiet)
+            },
+        )?;
+        let errors = checked
+            .errors
+            .iter()
+            .map(|&i| totals.errors[i].clone())
+            .collect();
+        let installed = out.install(&checked.files)?;
+        Ok(Checked {
+            regression: checked.regression_tests,
+            errors,
+            validation: checked.validation,
+            installed,
+            time: start.elapsed(),
+        })
+    }
+
+    /// The run's report: the classes' sum, what the check kept, phase times and files.
+    #[allow(clippy::too_many_arguments)]
+    fn report(
+        &self,
+        sel: &Selected,
+        report_ops: &OpSet,
+        classes: &[String],
+        totals: &mut Totals,
+        checked: &Checked,
+        stats: &crate::runner::PoolStats,
+        out: &RunOutput,
+        times: &RunTimes,
+    ) -> Report {
+        let args = self.args;
+        let stop_reason = most_frequent(&totals.stop_reasons);
+        totals.sum.stop_reason = stop_reason;
+        // a class not tested belongs to a shard by its name too, so the shards' lists add up
+        let skipped: Vec<_> = sel
+            .skipped
+            .iter()
+            .filter(|(c, _)| args.run.shard.is_none_or(|s| s.contains(c)))
+            .cloned()
+            .collect();
+        let mut report = Report::build(&RunFacts {
+            output_dir: &args.output_dir(),
+            seed: args.seed,
+            concolic: false,
+            classes,
+            skipped_classes: &skipped,
+            ops: report_ops,
+            generator: &totals.sum,
+            progress: &totals.sum.progress,
+            gen_time: totals.generation,
+            regression: &checked.regression,
+            errors: &checked.errors,
+            finish: &totals.fstats,
+            validation: &checked.validation,
+            pool: stats,
+            files: &checked.installed.files,
+            total: times.started.elapsed(),
+        });
+        if let Some(hits) = checked.validation.suite_hits.as_ref() {
+            let maps = own_maps(self.setup, classes);
+            run::add_suite_coverage_of(&mut report, &maps, hits, &totals.fstats);
+        }
+        report.phase_seconds = Phases {
+            setup: times.setup.as_secs_f64(),
+            generation: totals.generation.as_secs_f64(),
+            finish: totals.finish.as_secs_f64(),
+            check: checked.time.as_secs_f64(),
+            finish_budget: self
+                .limits
+                .time_limit
+                .map(|t| finish_budget(t).as_secs_f64()),
+        };
+        report.worker_seconds.instrumenting = times.instrument.as_secs_f64();
+        report.output = out.summary(
+            args.suite.junit_classpath.as_deref(),
+            &self.session.entries,
+            &checked.installed.files,
+            &checked.installed.replaced,
+        );
+        report.earlier_suite =
+            totals
+                .earlier
+                .diff(&checked.regression, &checked.errors, &totals.fstats);
+        report.stop_reasons = Some(
+            totals
+                .stop_reasons
+                .iter()
+                .map(|(k, (n, _))| (k.clone(), *n as u64))
+                .collect(),
+        );
+        report
+    }
 }
