@@ -870,25 +870,28 @@ pub(super) struct Earlier {
 /// Reads the earlier run's tests back (see `emit::stored`; the error-revealing ones apart)
 /// and tells the output where each stays when it is written again.
 fn read_earlier(out: &mut RunOutput, ops: &OpSet, classes: &[String]) -> Earlier {
-    let (earlier, placements) = read_earlier_placed(out, ops, classes);
+    let resolver = std::cell::OnceCell::new();
+    let (earlier, placements) = read_earlier_placed(out, &resolver, &ops.table, classes);
     out.set_placements(placements);
     earlier
 }
 
 /// [`read_earlier`] without telling the output: the earlier tests, and where each stays.
+/// The sequences are read with `resolver`, made from `table` when first needed (it reads
+/// the whole table: the classes of a `--per-class` run share one).
 pub(super) fn read_earlier_placed(
     out: &RunOutput,
-    ops: &OpSet,
+    resolver: &std::cell::OnceCell<Resolver>,
+    table: &crate::sequence::OpTable,
     classes: &[String],
 ) -> (Earlier, HashMap<u128, Placement>) {
     let stored = out.earlier_tests(classes);
     let mut earlier = Earlier::none();
     let mut placements = HashMap::new();
     if stored.is_empty() {
-        // (a resolver reads the whole table: a class of a --per-class run shares one)
         return (earlier, placements);
     }
-    let resolver = Resolver::new(&ops.table);
+    let resolver = resolver.get_or_init(|| Resolver::new(table));
     for t in stored {
         let decoded = t.json.as_deref().and_then(|j| resolver.decode(j));
         if t.error_file {

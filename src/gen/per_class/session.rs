@@ -166,6 +166,7 @@ impl Strategy for PerClass {
             selected: sel.classes.len(),
             quiet: &quiet,
             bar: &classes_bar(&args, kept.len()),
+            resolver: std::cell::OnceCell::new(),
         };
         let table = each.all(kept, table, &mut out, &mut pool, &mut totals)?;
         out.set_placements(std::mem::take(&mut totals.placements));
@@ -373,6 +374,9 @@ struct Each<'r> {
     /// `args` with `--quiet`: a class's finishing says nothing (the bar says which class).
     quiet: &'r GenSettings,
     bar: &'r ProgressBar,
+    /// Reads the earlier run's stored sequences: one for all the classes, made from the
+    /// shared table when a class first has earlier tests.
+    resolver: std::cell::OnceCell<crate::emit::stored::Resolver>,
 }
 
 impl Each<'_> {
@@ -419,7 +423,8 @@ impl Each<'_> {
             }
         }
         g.note_sizing(self.facts.sizing.iter().copied());
-        let (earlier, placements) = run::read_earlier_placed(out, ops, &classes);
+        let (earlier, placements) =
+            run::read_earlier_placed(out, &self.resolver, &ops.table, &classes);
         let gen_start = Instant::now();
         pool.set_stop_at(g.cfg.time_limit.map(|t| gen_start + t));
         let done = totals.sum.progress.clone();
