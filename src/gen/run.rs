@@ -985,8 +985,8 @@ impl Earlier {
 }
 
 /// What the project's own suite covered of the classes under test (`--project`).
-struct OwnBaseline {
-    probes: crate::generate::select::ProbeSet,
+pub(super) struct OwnBaseline {
+    pub(super) probes: crate::generate::select::ProbeSet,
     hit: Vec<bool>,
     tests: u64,
 }
@@ -994,7 +994,7 @@ struct OwnBaseline {
 /// Runs the module's own suite (`GenSettings::own_suite`) against the run's instrumented
 /// classes, so that its probes are those of the run. Without coverage, or when the suite
 /// cannot run, `None` with a warning: the run then writes tests for all it covers.
-fn own_suite_baseline(
+pub(super) fn own_suite_baseline(
     java: &crate::runner::java::JavaHome,
     cp: &crate::model::classpath::ClassPath,
     args: &GenSettings,
@@ -1043,7 +1043,7 @@ fn own_suite_baseline(
 }
 
 /// The own suite's coverage, and the own and written suites' together, in the report.
-fn add_own_suite(
+pub(super) fn add_own_suite(
     report: &mut Report,
     setup: &crate::coverage::Setup,
     own: &OwnBaseline,

@@ -2249,25 +2249,25 @@ fn members_that_set_static_state_are_left_out_unless_named() {
 
 #[test]
 fn a_value_that_holds_an_identity_hash_is_not_asserted_and_the_check_needs_one_round() {
-    // observe.Ticket.isLong() is true in two ordinary JVMs (its label holds an identity hash
-    // of more than one hex digit) and false where every identity hash is 1. Before, finishing
-    // asserted it, the check's identity-hash run failed those tests, and the check compiled
-    // and ran the suite a second time (commons-lang3 StrBuilder: 7 of 9 removals).
+    // observe.Ticket.isShort() is false in two ordinary JVMs (its label holds an identity
+    // hash of seven or eight hex digits) and true where every identity hash is 1. Before,
+    // finishing asserted it, the check's identity-hash run failed those tests, and the check
+    // compiled and ran the suite a second time (commons-lang3 StrBuilder: 7 of 9 removals).
     let d = tempfile::tempdir().unwrap();
     let (out, text, stats) = gen_one_class(d.path(), "observe.Ticket", "300");
     let src = java_sources(&out);
     assert!(
-        src.contains(".isLong()"),
-        "isLong() never called:\n{text}\n{src}"
+        src.contains(".isShort()"),
+        "isShort() never called:\n{text}\n{src}"
     );
-    for t in src.split("@Test").filter(|t| t.contains(".isLong()")) {
-        for line in t.lines().filter(|l| l.contains(".isLong()")) {
-            assert!(!line.contains("assert"), "isLong() asserted:\n{t}");
+    for t in src.split("@Test").filter(|t| t.contains(".isShort()")) {
+        for line in t.lines().filter(|l| l.contains(".isShort()")) {
+            assert!(!line.contains("assert"), "isShort() asserted:\n{t}");
             if let Some(var) = line.trim().strip_prefix("boolean ") {
                 let var = var.split(' ').next().unwrap();
                 assert!(
                     !t.contains(&format!("({var})")),
-                    "isLong()'s value asserted:\n{t}"
+                    "isShort()'s value asserted:\n{t}"
                 );
             }
         }

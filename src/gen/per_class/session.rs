@@ -148,6 +148,12 @@ impl Strategy for PerClass {
             &classes,
         );
         let setup_time = started.elapsed();
+        // `--project`: the project's own suite first (its probes choose every class's
+        // tests); the time it takes does not count against --time-limit, as beside one run's
+        // generation it does not.
+        let own_start = Instant::now();
+        let own = run::own_suite_baseline(&session.java, &session.cp, &args, setup.as_ref());
+        let deadline = limits.time_limit.map(|t| started + t + own_start.elapsed());
         let quiet = GenSettings {
             run: RunSettings {
                 quiet: true,
@@ -162,7 +168,8 @@ impl Strategy for PerClass {
             setup: setup.as_ref(),
             failed: &failed,
             facts: &facts,
-            deadline: limits.time_limit.map(|t| started + t),
+            deadline,
+            baseline: own.as_ref().map(|o| &o.probes),
             selected: sel.classes.len(),
             quiet: &quiet,
             bar: &classes_bar(&args, kept.len()),
@@ -179,7 +186,7 @@ impl Strategy for PerClass {
             setup: setup_time,
             instrument,
         };
-        let report = each.report(
+        let mut report = each.report(
             &sel,
             &report_ops,
             &classes,
@@ -189,6 +196,10 @@ impl Strategy for PerClass {
             &out,
             &times,
         );
+        if let (Some(o), Some(setup)) = (&own, setup.as_ref()) {
+            let hits = checked.validation.suite_hits.as_deref();
+            run::add_own_suite(&mut report, setup, o, hits);
+        }
         Ok(Finished {
             stop_reason: report.stop_reason,
             outcome: if checked.errors.is_empty() {
@@ -369,6 +380,9 @@ struct Each<'r> {
     facts: &'r BytecodeFacts,
     /// When `--time-limit` ends.
     deadline: Option<Instant>,
+    /// With `--project`: what the project's own suite covers (only tests adding to it are
+    /// written).
+    baseline: Option<&'r crate::generate::select::ProbeSet>,
     /// The classes selected before sharding (`--generated-limit` is shared over them).
     selected: usize,
     /// `args` with `--quiet`: a class's finishing says nothing (the bar says which class).
@@ -449,7 +463,7 @@ impl Each<'_> {
             fill: args.fill,
             earlier: &earlier.tests,
             deadline: work_deadline,
-            baseline: None,
+            baseline: self.baseline,
         };
         let mut fstats = FinishStats::default();
         let (mut regression, mut errors) =

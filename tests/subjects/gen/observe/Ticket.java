@@ -2,9 +2,9 @@ package observe;
 
 /**
  * A ticket whose label holds its lock's identity hash ({@code Object.toString()}). Whether
- * the label is long is true in almost every JVM (the hash has more than one hex digit) and
- * false where every identity hash is 1: a value that agrees between two ordinary JVMs and
- * still depends on the identity hash.
+ * the label is short is false in an ordinary JVM (the hash has seven or eight hex digits)
+ * and true where identity hashes are small: a value that agrees between two ordinary JVMs
+ * and still depends on the identity hash.
  */
 public class Ticket {
     private final Object lock = new Object();
@@ -19,9 +19,9 @@ public class Ticket {
         return name + "@" + lock;
     }
 
-    /** Longer than the name, "@java.lang.Object@" and one hex digit. */
-    public boolean isLong() {
-        return label().length() > name.length() + 19;
+    /** Shorter than the name, "@java.lang.Object@" and five hex digits. */
+    public boolean isShort() {
+        return label().length() < name.length() + 18 + 5;
     }
 
     public int size() {
