@@ -172,19 +172,7 @@ impl Strategy for Gen {
 
     fn worker_settings(&self) -> anyhow::Result<WorkerSettings> {
         let p = self.prepared.as_ref().context(NOT_PREPARED)?;
-        Ok(WorkerSettings {
-            call_timeout: p.limits.call_timeout,
-            heap_mb: self.args.run.worker_heap.unwrap_or(1024),
-            // A call that prints to System.out/err ends its sequence (jforge.PrintsToConsole):
-            // its test would print whenever the user's build runs it (`printStackTrace()`).
-            // C1 only: TreeMap, 15 s on 2 shared cores, 10,200 sequences/s instead of
-            // 2,400-4,500 with C2 (BENCHMARKS.md).
-            extra_jvm_args: vec![
-                format!("-D{CONSOLE_PROPERTY}=quiet"),
-                crate::runner::QUICK_JIT.to_string(),
-            ],
-            ..WorkerSettings::default()
-        })
+        Ok(gen_workers(&self.args, &p.limits))
     }
 
     fn run(self, mut session: Session, started: Instant) -> anyhow::Result<Finished<Report>> {
@@ -277,15 +265,7 @@ impl Strategy for Gen {
             );
         }
         report.earlier_suite = earlier.diff(&suite.regression, &suite.errors, &built.fstats);
-        Ok(Finished {
-            stop_reason: report.stop_reason,
-            outcome: if suite.errors.is_empty() {
-                crate::exit::Outcome::Clean
-            } else {
-                crate::exit::Outcome::ErrorsFound
-            },
-            stats: report,
-        })
+        Ok(finished(report, suite.errors.is_empty()))
     }
 
     fn print_summary(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<()> {
@@ -294,6 +274,36 @@ impl Strategy for Gen {
 
     fn warnings(report: &Report) -> Vec<String> {
         report.warnings()
+    }
+}
+
+/// How `gen`'s workers start (one run, or the classes of a `--per-class` session).
+pub(super) fn gen_workers(args: &GenSettings, limits: &Limits) -> WorkerSettings {
+    WorkerSettings {
+        call_timeout: limits.call_timeout,
+        heap_mb: args.run.worker_heap.unwrap_or(1024),
+        // A call that prints to System.out/err ends its sequence (jforge.PrintsToConsole):
+        // its test would print whenever the user's build runs it (`printStackTrace()`).
+        // C1 only: TreeMap, 15 s on 2 shared cores, 10,200 sequences/s instead of
+        // 2,400-4,500 with C2 (BENCHMARKS.md).
+        extra_jvm_args: vec![
+            format!("-D{CONSOLE_PROPERTY}=quiet"),
+            crate::runner::QUICK_JIT.to_string(),
+        ],
+        ..WorkerSettings::default()
+    }
+}
+
+/// A `gen` report as the driver takes it: exit 3 when error-revealing tests were written.
+pub(super) fn finished(report: Report, clean: bool) -> Finished<Report> {
+    Finished {
+        stop_reason: report.stop_reason,
+        outcome: if clean {
+            crate::exit::Outcome::Clean
+        } else {
+            crate::exit::Outcome::ErrorsFound
+        },
+        stats: report,
     }
 }
 

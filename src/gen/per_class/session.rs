@@ -31,7 +31,7 @@ use crate::emit::suite::{Placement, Tool};
 use crate::generate::finish::{ErrorTest, FinishStats, Selecting};
 use crate::generate::literals::LiteralPool;
 use crate::generate::ops::OpSet;
-use crate::generate::random::{CONSOLE_PROPERTY, Generator, Progress};
+use crate::generate::random::{Generator, Progress};
 use crate::generate::report::{Phases, Report, RunFacts};
 use crate::report::StopReason;
 use crate::session::{Session, WorkerSettings};
@@ -107,15 +107,7 @@ impl Strategy for PerClass {
 
     fn worker_settings(&self) -> Result<WorkerSettings> {
         let p = self.prepared.as_ref().context(NOT_PREPARED)?;
-        Ok(WorkerSettings {
-            call_timeout: p.limits.call_timeout,
-            heap_mb: self.args.run.worker_heap.unwrap_or(1024),
-            extra_jvm_args: vec![
-                format!("-D{CONSOLE_PROPERTY}=quiet"),
-                crate::runner::QUICK_JIT.to_string(),
-            ],
-            ..WorkerSettings::default()
-        })
+        Ok(run::gen_workers(&self.args, &p.limits))
     }
 
     fn run(self, mut session: Session, started: Instant) -> Result<Finished<Report>> {
@@ -200,15 +192,7 @@ impl Strategy for PerClass {
             let hits = checked.validation.suite_hits.as_deref();
             run::add_own_suite(&mut report, setup, o, hits);
         }
-        Ok(Finished {
-            stop_reason: report.stop_reason,
-            outcome: if checked.errors.is_empty() {
-                crate::exit::Outcome::Clean
-            } else {
-                crate::exit::Outcome::ErrorsFound
-            },
-            stats: report,
-        })
+        Ok(run::finished(report, checked.errors.is_empty()))
     }
 
     fn print_summary(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<()> {
