@@ -200,6 +200,30 @@ fn dropped(stats: &mut ObserveStats, equal: bool, r1: &SeqResult, r2: &SeqResult
     }
 }
 
+/// The second JVM's runs of `reqs`, but for the items their first run (`first`) already
+/// drops (another ending, a contract violation; `true` in the first vector): not run again.
+/// commons-collections4's list package had two whose call hung at the 5 s limit, in each JVM.
+fn run_elsewhere(
+    pool: &mut Pool,
+    items: &[ObserveItem],
+    reqs: Vec<ExecRequest>,
+    first: &[SeqResult],
+) -> anyhow::Result<(Vec<bool>, std::vec::IntoIter<SeqResult>)> {
+    let settled: Vec<bool> = items
+        .iter()
+        .zip(first)
+        .map(|(it, r1)| !same_ending(r1, &it.expect) || !r1.violations.is_empty())
+        .collect();
+    let again: Vec<(ExecRequest, usize)> = reqs
+        .into_iter()
+        .zip(first.iter().map(|r| r.worker))
+        .zip(&settled)
+        .filter(|(_, settled)| !**settled)
+        .map(|(again, _)| again)
+        .collect();
+    Ok((settled, pool.execute_elsewhere(again)?.into_iter()))
+}
+
 /// Runs `items` in `Observe` mode in two JVMs; one entry per item: the test, or `None` when
 /// the item was dropped (unstable ending, or a contract violation).
 pub fn observe(
@@ -222,22 +246,7 @@ pub fn observe(
         })
         .collect();
     let first = pool.execute(reqs.clone())?;
-    // An item its first run already drops (another ending, a contract violation) is not run
-    // again: commons-collections4's list package had two whose call hung at the 5 s limit,
-    // in each JVM.
-    let settled: Vec<bool> = items
-        .iter()
-        .zip(&first)
-        .map(|(it, r1)| !same_ending(r1, &it.expect) || !r1.violations.is_empty())
-        .collect();
-    let again: Vec<(ExecRequest, usize)> = reqs
-        .into_iter()
-        .zip(first.iter().map(|r| r.worker))
-        .zip(&settled)
-        .filter(|(_, settled)| !**settled)
-        .map(|(again, _)| again)
-        .collect();
-    let mut second = pool.execute_elsewhere(again)?.into_iter();
+    let (settled, mut second) = run_elsewhere(pool, items, reqs, &first)?;
     let mut out = Vec::with_capacity(items.len());
     for ((it, r1), settled) in items.iter().zip(&first).zip(settled) {
         if settled {
