@@ -67,6 +67,25 @@ pub(super) struct Prepared {
     pub(super) out: RunOutput,
 }
 
+impl Prepared {
+    /// The limits parsed and the output folders locked (`Strategy::prepare` of a run and of
+    /// a `--per-class` session).
+    pub(super) fn of(args: &GenSettings) -> anyhow::Result<Prepared> {
+        let out = RunOutput::for_suite(
+            Tool::Gen,
+            &args.suite,
+            Some(&args.output_dir()),
+            args.test_package.clone(),
+        )?
+        .context("internal error: gen writes a suite")?;
+        Ok(Prepared {
+            solver: args.solver.clone(),
+            limits: Limits::of(args),
+            out,
+        })
+    }
+}
+
 /// The check's javac (`emit::validate::JavacServer`). Before set-up (`generated` false): the
 /// one `--per-class` shares, or one given a warm-up compile when generation runs for a fixed
 /// time, which the warm-up then does not lengthen (on 2 cores, under --generated-limit, it
@@ -148,21 +167,7 @@ impl Strategy for Gen {
     }
 
     fn prepare(&mut self) -> anyhow::Result<()> {
-        let args = &self.args;
-        let limits = Limits::of(args);
-        let out = RunOutput::for_suite(
-            Tool::Gen,
-            &args.suite,
-            Some(&args.output_dir()),
-            args.test_package.clone(),
-        )?
-        .context("internal error: gen writes a suite")?;
-        let solver = args.solver.clone();
-        self.prepared = Some(Prepared {
-            solver,
-            limits,
-            out,
-        });
+        self.prepared = Some(Prepared::of(&self.args)?);
         Ok(())
     }
 

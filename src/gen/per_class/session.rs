@@ -27,7 +27,7 @@ use super::super::run::{
 };
 use crate::emit::TestCase;
 use crate::emit::output::RunOutput;
-use crate::emit::suite::{Placement, Tool};
+use crate::emit::suite::Placement;
 use crate::generate::finish::{ErrorTest, FinishStats, Selecting};
 use crate::generate::literals::LiteralPool;
 use crate::generate::ops::OpSet;
@@ -85,19 +85,7 @@ impl Strategy for PerClass {
     }
 
     fn prepare(&mut self) -> Result<()> {
-        let args = &self.args;
-        let out = RunOutput::for_suite(
-            Tool::Gen,
-            &args.suite,
-            Some(&args.output_dir()),
-            args.test_package.clone(),
-        )?
-        .context("internal error: gen writes a suite")?;
-        self.prepared = Some(Prepared {
-            solver: None,
-            limits: Limits::of(args),
-            out,
-        });
+        self.prepared = Some(Prepared::of(&self.args)?);
         Ok(())
     }
 
