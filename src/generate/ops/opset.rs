@@ -127,24 +127,6 @@ impl OpSet {
         let m = |o: OpId| map[o as usize];
         let ms = |v: Vec<OpId>| v.into_iter().map(m).collect::<Vec<_>>();
         let n = table.len();
-        let relaid = |old: Vec<_>, fill| {
-            let mut v = vec![fill; n];
-            for (i, x) in old.into_iter().enumerate() {
-                v[map[i] as usize] = x;
-            }
-            v
-        };
-        let mut owner_class = vec![None; n];
-        for (i, c) in self.owner_class.into_iter().enumerate() {
-            owner_class[map[i] as usize] = c;
-        }
-        let mut reach = Vec::new();
-        if !self.reach.is_empty() {
-            reach = vec![Reach::default(); n];
-            for (i, r) in self.reach.into_iter().enumerate() {
-                reach[map[i] as usize] = r;
-            }
-        }
         OpSet {
             table,
             primary: ms(self.primary),
@@ -155,15 +137,11 @@ impl OpSet {
                 .into_iter()
                 .map(|(t, v)| (t, ms(v)))
                 .collect(),
-            owner_class,
+            owner_class: relaid(self.owner_class, map, n, None),
             instantiations: self.instantiations,
             skipped: self.skipped,
-            reach,
-            internal: if self.internal.is_empty() {
-                Vec::new()
-            } else {
-                relaid(self.internal, false)
-            },
+            reach: relaid(self.reach, map, n, Reach::default()),
+            internal: relaid(self.internal, map, n, false),
             test_package: self.test_package,
             field_use: self.field_use.into_iter().map(|(o, u)| (m(o), u)).collect(),
             sinks: self.sinks,
@@ -252,6 +230,20 @@ impl OpSet {
         })?;
         crate::emit::suite::test_package(owner, self.test_package.as_deref())
     }
+}
+
+/// A per-operation vector laid out again for the table `map` numbers into (`n` ids): entry
+/// `i` goes to `map[i]`, the rest are `fill`. An empty vector stays empty (`reach` and
+/// `internal`: empty means "every operation the same").
+fn relaid<T: Clone>(old: Vec<T>, map: &[OpId], n: usize, fill: T) -> Vec<T> {
+    if old.is_empty() {
+        return old;
+    }
+    let mut v = vec![fill; n];
+    for (i, x) in old.into_iter().enumerate() {
+        v[map[i] as usize] = x;
+    }
+    v
 }
 
 #[cfg(test)]
