@@ -35,6 +35,9 @@ pub struct FinishStats {
     pub clock_assertions: usize,
     /// Error candidates that did not reproduce in a second JVM (dropped).
     pub unreproducible_errors: usize,
+    /// Tests written without the assertions of an observer stopped at its limit (a getter
+    /// that loops) and of the observers after it.
+    pub stopped_observers: usize,
     /// Statements removed by minimizing error tests.
     pub minimized_statements: usize,
     /// How the written regression tests were chosen.
@@ -85,6 +88,7 @@ impl FinishStats {
         self.unstable_assertions += o.unstable_assertions;
         self.clock_assertions += o.clock_assertions;
         self.unreproducible_errors += o.unreproducible_errors;
+        self.stopped_observers += o.stopped_observers;
         self.minimized_statements += o.minimized_statements;
         self.minimization_cut |= o.minimization_cut;
         self.replacements_cut |= o.replacements_cut;
@@ -611,6 +615,7 @@ fn observe(
     stats.unstable_tests += ostats.unstable_tests;
     stats.unstable_assertions += ostats.unstable_assertions;
     stats.clock_assertions += ostats.clock_assertions;
+    stats.stopped_observers += ostats.stopped_observers;
     Ok(chosen
         .iter()
         .zip(tests)

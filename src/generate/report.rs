@@ -625,6 +625,13 @@ impl Report {
                 f.unstable_tests, f.unstable_assertions, f.unreproducible_errors
             )?;
         }
+        if f.stopped_observers > 0 {
+            writeln!(
+                out,
+                "observers: {} tests written without the assertions of a getter stopped at its limit (it ran on without end) and of the getters after it",
+                f.stopped_observers
+            )?;
+        }
         if f.clock_assertions > 0 {
             writeln!(
                 out,

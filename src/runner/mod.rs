@@ -34,6 +34,11 @@ pub enum ExecMode {
     Canon,
 }
 
+/// What an observer entry threw when the worker stopped that observer at its limit (a getter
+/// that loops), and what the later observers of its sequence threw, which were not called
+/// (the stopped call may have left the value half changed); the statements' outcomes stand.
+pub const OBSERVER_STOPPED: &str = "jforge.ObserverStopped";
+
 /// Observer op id meaning "canonical form of this statement's value" in [`ExecMode::Canon`].
 pub const CANON_OP: OpId = protocol::CANON_OP;
 

@@ -25,7 +25,9 @@ pub mod check;
 
 use crate::emit::{Ending, TestCase};
 use crate::model::Model;
-use crate::runner::{ExecMode, ExecRequest, Observed, Pool, SeqResult, StmtOutcome};
+use crate::runner::{
+    ExecMode, ExecRequest, OBSERVER_STOPPED, Observed, Pool, SeqResult, StmtOutcome,
+};
 use crate::sequence::{OpId, OpKind, Operation, SeqRef, Stmt, Value};
 use anyhow::Context;
 use regex::Regex;
@@ -71,6 +73,10 @@ pub struct ObserveStats {
     pub clock_assertions: usize,
     /// Sequences dropped because a value broke an object contract.
     pub contract_violations: usize,
+    /// Tests kept with an observer stopped at its limit (a getter that loops) in either JVM;
+    /// it and the later observers of the test are not asserted (see
+    /// [`crate::runner::OBSERVER_STOPPED`]).
+    pub stopped_observers: usize,
 }
 
 /// Whether `v` may appear in an assertion: Strings that look like identity hashes, huge
@@ -203,6 +209,14 @@ fn dropped(stats: &mut ObserveStats, equal: bool, r1: &SeqResult, r2: &SeqResult
 /// The second JVM's runs of `reqs`, but for the items their first run (`first`) already
 /// drops (another ending, a contract violation; `true` in the first vector): not run again.
 /// commons-collections4's list package had two whose call hung at the 5 s limit, in each JVM.
+/// How many of `r`'s observers ran before one was stopped at its limit (all when none was).
+fn observed_until_stopped(r: &SeqResult) -> usize {
+    r.observers
+        .iter()
+        .position(|o| matches!(&o.result, Err(c) if c == OBSERVER_STOPPED))
+        .unwrap_or(r.observers.len())
+}
+
 fn run_elsewhere(
     pool: &mut Pool,
     items: &[ObserveItem],
@@ -216,10 +230,15 @@ fn run_elsewhere(
         .collect();
     let again: Vec<(ExecRequest, usize)> = reqs
         .into_iter()
-        .zip(first.iter().map(|r| r.worker))
+        .zip(first)
         .zip(&settled)
         .filter(|(_, settled)| !**settled)
-        .map(|(again, _)| again)
+        .map(|((mut req, r1), _)| {
+            // An observer stopped in the first JVM, and those after it, cannot be asserted
+            // (both runs must return a value): the second JVM does not wait for them.
+            req.observers.truncate(observed_until_stopped(r1));
+            (req, r1.worker)
+        })
         .collect();
     Ok((settled, pool.execute_elsewhere(again)?.into_iter()))
 }
@@ -261,6 +280,11 @@ pub fn observe(
         let r2 = &second
             .next()
             .context("internal error: the second JVM returned fewer results than asked")?;
+        if observed_until_stopped(r1) < r1.observers.len()
+            || observed_until_stopped(r2) < r2.observers.len()
+        {
+            stats.stopped_observers += 1;
+        }
         if !same_ending(r1, &it.expect) || !same_ending(r2, &it.expect) {
             stats.unstable_tests += 1;
             out.push(None);

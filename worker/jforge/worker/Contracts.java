@@ -207,13 +207,16 @@ final class Contracts {
     /**
      * Observer opId on the value of statement st (of n), written to the tail of the RESULT
      * frame: statement, op, then 1 and the value, or 0 and the class of what it threw (or
-     * jforge.MalformedSequence / jforge.NotAValue). A stoppable observer that runs past the
-     * limit is stopped like a statement's call (its ThreadDeath reaches
-     * Executor.contractStopped: a timeout of statement st). Why: the suite stage's observers
-     * (a getter of a view over an endless stream) halted the worker, a JVM start each; not
+     * jforge.MalformedSequence / jforge.NotAValue). A stoppable observer that runs past its
+     * limit (Progress.beginObserver) is stopped like a statement's call; its entry is then
+     * jforge.ObserverStopped, not asserted, and false is returned: the caller skips the
+     * sequence's later observers (notObserved), the statements' outcomes stand. Why: the
+     * suite stage's observers (a getter of a view over an endless stream) halted the worker,
+     * a JVM start each; then one observer that loops (CursorableLinkedList's
+     * Cursor.previousIndex() on a cursor whose node left the list) cost its whole test. Not
      * exhaustive's (MODE_CANON), whose callers do not expect a ThreadDeath.
      */
-    void observe(Object[] vals, int st, int opId, int n, boolean stoppable) {
+    boolean observe(Object[] vals, int st, int opId, int n, boolean stoppable) {
         Buf tail = outcomes.tail;
         tail.i32(st);
         tail.i32(opId);
@@ -221,36 +224,41 @@ final class Contracts {
         if (st < 0 || st >= n || op == null || op.kind != OP_METHOD || op.nparams != 0) {
             tail.u8(0);
             tail.str(Outcomes.MALFORMED);
-            return;
+            return true;
         }
         Object self = vals[st];
         if (self == null) {
             tail.u8(0);
             tail.str("java.lang.NullPointerException");
-            return;
+            return true;
         }
         if (stoppable) {
-            progress.beginCall(st);
+            progress.beginObserver(st);
         } else {
             progress.begin(st);
         }
         Object r;
         try {
             r = op.method.invoke(self);
+        } catch (ThreadDeath d) {
+            return stopped(d, stoppable);
         } catch (InvocationTargetException e) {
             Throwable c = e.getCause() == null ? e : e.getCause();
+            if (c instanceof ThreadDeath d) {
+                return stopped(d, stoppable);
+            }
             Fatal.check(c);
             progress.end();
             tail.u8(0);
             tail.str(c.getClass().getName());
-            return;
+            return true;
         } catch (Throwable e) {
             Fatal.check(e);
             progress.end();
             tail.u8(0);
             tail.str(e instanceof IllegalArgumentException || e instanceof IllegalAccessException
                     ? Outcomes.MALFORMED : e.getClass().getName());
-            return;
+            return true;
         }
         progress.end();
         if (op.voidRet) {
@@ -268,5 +276,34 @@ final class Contracts {
                 tail.str("jforge.NotAValue");
             }
         }
+        return true;
+    }
+
+    /**
+     * The observer running was stopped (see observe): its entry is jforge.ObserverStopped;
+     * false. A ThreadDeath where the call was not stoppable is not ours to take: rethrown.
+     */
+    private boolean stopped(ThreadDeath d, boolean stoppable) {
+        if (!stoppable) {
+            throw d;
+        }
+        progress.end();
+        progress.interrupted();
+        Buf tail = outcomes.tail;
+        tail.u8(0);
+        tail.str(Outcomes.OBSERVER_STOPPED);
+        return false;
+    }
+
+    /**
+     * The entry of an observer not called because an earlier one of the same sequence was
+     * stopped (see observe): the stopped call may have left the values half changed.
+     */
+    void notObserved(int st, int opId) {
+        Buf tail = outcomes.tail;
+        tail.i32(st);
+        tail.i32(opId);
+        tail.u8(0);
+        tail.str(Outcomes.OBSERVER_STOPPED);
     }
 }

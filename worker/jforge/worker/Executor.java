@@ -592,8 +592,13 @@ final class Executor {
         tail.n = save;
         if (ok && mode == MODE_OBSERVE) {
             tail.i32(nobs);
+            boolean going = true;
             for (int i = 0; i < nobs; i++) {
-                contracts.observe(vals, obsStmt[i], obsOp[i], n, true);
+                if (going) {
+                    going = contracts.observe(vals, obsStmt[i], obsOp[i], n, true);
+                } else {
+                    contracts.notObserved(obsStmt[i], obsOp[i]);
+                }
             }
         } else if (ok && mode == MODE_CANON) {
             // ---- jforge exhaustive: canonical forms (CANON_OP) and observers (see Canon)

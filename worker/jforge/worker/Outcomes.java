@@ -38,6 +38,8 @@ final class Outcomes {
     static final int MAX_STRING = 10_000;
     static final int MAX_MESSAGE = 500;
     static final String MALFORMED = "jforge.MalformedSequence";
+    /** An observer stopped at its limit, or skipped after one was (Contracts.observe). */
+    static final String OBSERVER_STOPPED = "jforge.ObserverStopped";
     /** Longest array reported as a value (MODE_OBSERVE): longer ones stay objects. */
     static final int MAX_ARRAY = 64;
     /** Most bytes one array value may take in a frame (its Strings included). */

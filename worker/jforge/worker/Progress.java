@@ -243,6 +243,9 @@ final class Progress {
      * statement costs one timeout; the 100 ms floor was measured on statements' calls.
      */
     private long limit() {
+        if (observer) {
+            return Math.min(capNanos, calls < ADAPT_EVERY ? COLD_NANOS : OBSERVER_NANOS);
+        }
         if (patient) {
             return capNanos;
         }
@@ -258,6 +261,20 @@ final class Progress {
      * there cheap.
      */
     private volatile boolean patient;
+
+    /**
+     * The call running is an observer of MODE_OBSERVE (see beginObserver), and the limit of
+     * such a call once the worker is warm (ADAPT_EVERY calls made; before, the cold limit),
+     * patient or not. Why: patience is for the statements, which ended by themselves when
+     * generated; an observer was never called in generation, and one that loops
+     * (CursorableLinkedList's Cursor.previousIndex() on a cursor whose node left the list)
+     * held its worker for the user's whole limit, 5 s, per test (the collections4 list
+     * package: finishing 5.4 s of a 12 s run). A getter that takes a quarter of a second in
+     * a warm JVM is not worth asserting; the cold limit covers the first calls of a fresh
+     * second-opinion JVM, which load classes and run interpreted.
+     */
+    private volatile boolean observer;
+    private static final long OBSERVER_NANOS = 250_000_000L;
 
     /** Sets {@link #patient} for the sequence about to run. */
     void patient(boolean on) {
@@ -368,10 +385,20 @@ final class Progress {
         stoppable = true;
     }
 
+    /**
+     * An observer's call on the value of statement stmt starts (MODE_OBSERVE): as
+     * {@link #beginCall}, with the observer's limit (see observer).
+     */
+    void beginObserver(int stmt) {
+        beginCall(stmt);
+        observer = true;
+    }
+
     /** A call of statement (or task) stmt starts: the watchdog's clock runs. */
     void begin(int stmt) {
         caller = Thread.currentThread();
         stoppable = false;
+        observer = false;
         synchronized (lock) {
             if (interrupted) {
                 // an interrupt that came after its call ended must not reach this one
