@@ -51,6 +51,9 @@ pub enum StopReason {
     TimeLimit,
     /// `--generated-limit` reached (gen).
     GeneratedLimit,
+    /// The earlier run's count of sequences reached: a time-limited re-run with the same
+    /// options replays the earlier run's budget (gen).
+    EarlierRun,
     /// No new branch for the `--stop-on-plateau` duration (gen).
     Plateau,
     /// Repeated batches made no new sequence (gen).
@@ -75,6 +78,7 @@ impl StopReason {
             StopReason::Plateau => "no new branch for the --stop-on-plateau duration",
             StopReason::TimeLimit => "time limit",
             StopReason::GeneratedLimit => "--generated-limit reached",
+            StopReason::EarlierRun => "the earlier run's count of sequences reached",
             StopReason::Exhausted => "no new sequences could be built",
             StopReason::Fixpoint => "fixpoint",
             StopReason::RoundLimit => "stopped before the fixpoint",

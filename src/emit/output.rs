@@ -17,7 +17,7 @@
 
 use super::stored::StoredTest;
 use super::suite::{
-    Marker, Placement, Rendered, Root, SuiteSpec, Tool, check_package, render_suite,
+    Marker, Placement, Rendered, Replay, Root, SuiteSpec, Tool, check_package, render_suite,
 };
 use super::{EmitConfig, TestCase, WrittenFile};
 use crate::interrupt;
@@ -284,6 +284,8 @@ pub struct RunOutput {
     error_suffix: &'static str,
     /// The comment above every file's marker (`SuiteSettings::header`).
     header: Option<String>,
+    /// The budget the files' markers record (see [`Replay`]).
+    replay: Option<Replay>,
 }
 
 impl RunOutput {
@@ -335,6 +337,7 @@ impl RunOutput {
             placements: HashMap::new(),
             error_suffix: super::suite::TEST_SUFFIX,
             header: None,
+            replay: None,
         })
     }
 
@@ -428,6 +431,28 @@ impl RunOutput {
             .collect()
     }
 
+    /// The budget the earlier run of `classes` recorded in its files' markers, when every one
+    /// of its files records the same (see [`Replay`]).
+    pub fn earlier_replay(&self, classes: &[String]) -> Option<Replay> {
+        let mut s = Scan::default();
+        scan(&self.suite.dir, 0, &mut s);
+        let ours: BTreeSet<&str> = classes.iter().map(|c| c.as_str()).collect();
+        let mut replays = s
+            .marked
+            .into_iter()
+            .filter(|(_, m)| {
+                m.tool == self.tool.name() && m.classes.iter().all(|c| ours.contains(c.as_str()))
+            })
+            .map(|(_, m)| m.replay);
+        let first = replays.next()??;
+        replays.all(|r| r.as_ref() == Some(&first)).then_some(first)
+    }
+
+    /// The budget the written files' markers record (see [`Replay`]).
+    pub fn set_replay(&mut self, replay: Option<Replay>) {
+        self.replay = replay;
+    }
+
     /// Where tests read back from an earlier run stay (by sequence fingerprint).
     pub fn set_placements(&mut self, placements: HashMap<u128, Placement>) {
         self.placements = placements;
@@ -458,6 +483,7 @@ impl RunOutput {
             error_suffix: self.error_suffix,
             placements: &self.placements,
             header: self.header.as_deref(),
+            replay: self.replay.as_ref(),
         };
         let taken = |root: Root, rel: &Path| {
             let p = self.target(root).dir.join(rel);

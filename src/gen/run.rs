@@ -8,7 +8,7 @@ use super::classes::{Selected, select_classes};
 use crate::emit::TestCase;
 use crate::emit::output::{Installed, RunOutput};
 use crate::emit::stored::Resolver;
-use crate::emit::suite::{Placement, Tool};
+use crate::emit::suite::{Placement, Replay, Tool};
 
 use crate::generate::finish::{
     EarlierTest, ErrorTest, FinishStats, Selecting, error_tests, regression_tests,
@@ -197,6 +197,7 @@ impl Strategy for Gen {
         let traced = traced_setup(&mut session, &sel.classes, solver.as_ref())?;
         let instrument = instrument_start.elapsed();
         let earlier = read_earlier(&mut out, &ops, &sel.classes);
+        let replay = replay_budget(&out, &args, &limits, &sel.classes);
         let facts = bytecode_facts(&mut session, &ops)?;
         ops.field_use = facts.field_use;
         ops.add_reading_observers();
@@ -217,6 +218,7 @@ impl Strategy for Gen {
         // ---- generation: the time limit covers the whole run up to its end
         let mut generator = run.new_generator(literals, &mut pool)?;
         generator.note_sizing(sizing);
+        replay.apply(&mut generator);
         if let (Some(setup), Some(spec)) = (traced, solver) {
             generator.assist = Some(concolic_helper(&session, &ops, setup, spec));
         }
@@ -243,12 +245,13 @@ impl Strategy for Gen {
         let built = run.finish_tests(
             &generator,
             &mut pool,
-            &earlier.tests,
+            (&earlier.tests, replay.same_generation(&generator)),
             own.as_ref().map(|o| &o.probes),
         )?;
 
         // ---- the shared suite stage's check, then into place: only now are earlier files
         // replaced
+        out.set_replay(Some(replay.recorded(&generator)));
         let suite = run.check_and_install(&mut out, &built)?;
 
         // ---- report
@@ -270,6 +273,9 @@ impl Strategy for Gen {
             );
         }
         report.earlier_suite = earlier.diff(&suite.regression, &suite.errors, &built.fstats);
+        if let Some(e) = report.earlier_suite.as_mut() {
+            e.replayed_sequences = replay.cap();
+        }
         Ok(finished(report, suite.errors.is_empty()))
     }
 
@@ -279,6 +285,68 @@ impl Strategy for Gen {
 
     fn warnings(report: &Report) -> Vec<String> {
         report.warnings()
+    }
+}
+
+/// What a run records in its markers and what it replays (see [`Replay`]).
+pub(super) struct ReplayBudget {
+    /// The hash of this run's options.
+    options: String,
+    /// The earlier run's count of sequences, when its files record these same options.
+    earlier: Option<u64>,
+    /// A time limit and no `--generated-limit`: the earlier count is this run's generated
+    /// limit (a run bounded by `--generated-limit` has the same count already).
+    timed: bool,
+}
+
+impl ReplayBudget {
+    /// The generated limit replayed: the earlier run's count, for a timed run.
+    pub(super) fn cap(&self) -> Option<u64> {
+        self.earlier.filter(|_| self.timed)
+    }
+
+    /// Makes `generator` stop at the [`Self::cap`], when there is one.
+    pub(super) fn apply(&self, generator: &mut Generator) {
+        if let Some(n) = self.cap() {
+            generator.cfg.generated_limit = Some(n);
+            generator.cfg.replayed = true;
+        }
+    }
+
+    /// Whether `generator` made what the earlier run made: the same options and as many
+    /// sequences, so the same candidates (generation is deterministic for a count).
+    pub(super) fn same_generation(&self, generator: &Generator) -> bool {
+        self.earlier == Some(generator.progress.generated)
+    }
+
+    /// What the written files record: the budget replayed, or this run's own count.
+    pub(super) fn recorded(&self, generator: &Generator) -> Replay {
+        Replay {
+            sequences: self.cap().unwrap_or(generator.progress.generated),
+            options: self.options.clone(),
+        }
+    }
+}
+
+/// This run's options hash, and the earlier run's count of sequences when every earlier
+/// file of `classes` records it for the same options.
+pub(super) fn replay_budget(
+    out: &RunOutput,
+    args: &GenSettings,
+    limits: &Limits,
+    classes: &[String],
+) -> ReplayBudget {
+    let mut h = twox_hash::XxHash64::with_seed(0x6a66);
+    std::hash::Hasher::write(&mut h, args.options_key.as_bytes());
+    let options = format!("{:016x}", std::hash::Hasher::finish(&h));
+    let earlier = out
+        .earlier_replay(classes)
+        .filter(|r| r.options == options)
+        .map(|r| r.sequences);
+    ReplayBudget {
+        options,
+        earlier,
+        timed: limits.time_limit.is_some() && args.generated_limit.is_none(),
     }
 }
 
@@ -379,7 +447,7 @@ impl GenRun<'_> {
         &self,
         generator: &Generator,
         pool: &mut crate::runner::Pool,
-        earlier: &[EarlierTest],
+        (earlier, same_generation): (&[EarlierTest], bool),
         baseline: Option<&crate::generate::select::ProbeSet>,
     ) -> anyhow::Result<BuiltTests> {
         let finish_start = Instant::now();
@@ -397,6 +465,8 @@ impl GenRun<'_> {
             earlier,
             deadline: work_deadline,
             baseline,
+            replaying: generator.cfg.replayed,
+            same_generation,
         };
         let (regression, errors) = build_tests(generator, pool, self.args, &how, &mut fstats)?;
         Ok(BuiltTests {
@@ -995,6 +1065,7 @@ impl Earlier {
                 .saturating_sub(e.changed + self.unreadable + removed_failing),
             error_tests: earlier_errors.len(),
             error_tests_kept,
+            replayed_sequences: None,
         })
     }
 }

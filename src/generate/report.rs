@@ -249,6 +249,9 @@ pub struct EarlierSuite {
     pub error_tests: usize,
     /// Of those, written again as they were: they still show their defect.
     pub error_tests_kept: usize,
+    /// Generation stopped at this many sequences, the earlier run's budget, as the earlier
+    /// files record it for the same options (a time-limited run; see `emit::suite::Replay`).
+    pub replayed_sequences: Option<u64>,
 }
 
 impl EarlierSuite {
@@ -267,6 +270,12 @@ impl EarlierSuite {
                 self.removed_unreadable,
                 self.removed_failing,
                 self.removed_add_nothing
+            )?;
+        }
+        if let Some(n) = self.replayed_sequences {
+            writeln!(
+                out,
+                "re-run: generation stopped at the earlier run's {n} sequences (same options), so unchanged code keeps its tests; another --seed or --time-limit explores further"
             )?;
         }
         if self.error_tests > 0 {

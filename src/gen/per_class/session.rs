@@ -436,6 +436,8 @@ impl Each<'_> {
             earlier: &earlier.tests,
             deadline: work_deadline,
             baseline: self.baseline,
+            replaying: false,
+            same_generation: false,
         };
         let mut fstats = FinishStats::default();
         let (mut regression, mut errors) =

@@ -46,6 +46,9 @@ pub struct GenConfig {
     /// generator of a class among hundreds (`gen --per-class`) had spent more time zeroing
     /// those than generating.
     pub expected_sequences: Option<u64>,
+    /// `generated_limit` is the earlier run's budget replayed (`emit::suite::Replay`), not
+    /// the user's: the stop reason says so.
+    pub replayed: bool,
 }
 
 impl Default for GenConfig {
@@ -64,6 +67,7 @@ impl Default for GenConfig {
             stop_on_plateau: None,
             guidance: true,
             expected_sequences: None,
+            replayed: false,
         }
     }
 }

@@ -99,6 +99,8 @@ impl<'a> Generator<'a> {
                     StopReason::Plateau
                 } else if time_up {
                     StopReason::TimeLimit
+                } else if remaining == Some(0) && self.cfg.replayed {
+                    StopReason::EarlierRun
                 } else if remaining == Some(0) {
                     StopReason::GeneratedLimit
                 } else {
