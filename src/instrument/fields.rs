@@ -141,6 +141,120 @@ impl Fields {
     }
 }
 
+/// The JDK container methods that change their receiver.
+const MUTATORS: &[&str] = &[
+    "add",
+    "addAll",
+    "addFirst",
+    "addLast",
+    "put",
+    "putAll",
+    "putIfAbsent",
+    "remove",
+    "removeAll",
+    "removeIf",
+    "removeFirst",
+    "removeLast",
+    "retainAll",
+    "clear",
+    "set",
+    "offer",
+    "offerFirst",
+    "offerLast",
+    "push",
+    "pop",
+    "poll",
+    "pollFirst",
+    "pollLast",
+    "append",
+    "insert",
+    "delete",
+    "deleteCharAt",
+    "replace",
+    "replaceAll",
+    "setLength",
+    "setCharAt",
+    "reverse",
+    "compute",
+    "computeIfAbsent",
+    "computeIfPresent",
+    "merge",
+    "sort",
+];
+
+/// Whether `class` (internal name) is a JDK container whose [`MUTATORS`] change it.
+fn container(class: &str) -> bool {
+    class.starts_with("java/util/")
+        || class == "java/lang/StringBuilder"
+        || class == "java/lang/StringBuffer"
+}
+
+/// The last field of object type a method body loaded (`getfield`), to tell a write into
+/// the object it holds: `this.set.add(..)` changes what the field `set` holds without a
+/// `putfield`, as `this.buffer[i] = c` does. Why: `CharSet.ASCII_NUMERIC.add("..")` (a
+/// protected method, callable from the tests' package) changed a constant every later test
+/// of commons-lang3's build saw, and `CharSetTest.testStatics` failed: `add` was not known to
+/// write anything, so the rule against writing shared instances let it through. Read
+/// without a stack model: the field counts as the call's receiver when it is a container
+/// of the JDK, the call one of its mutators, and the load not the instruction right before a
+/// call with arguments (then it is the last argument: `list.add(this.items)`); an array
+/// field as the store's array when no array load came between.
+#[derive(Default)]
+struct Held {
+    /// (instruction index, field as `owner.name`, its type's internal name or `[..`).
+    last: Option<(usize, String, String)>,
+}
+
+impl Held {
+    fn loaded(&mut self, i: usize, field: &str, desc: &str) {
+        self.last = match desc.as_bytes().first() {
+            Some(b'L') => Some((i, field.to_string(), desc[1..desc.len() - 1].to_string())),
+            Some(b'[') => Some((i, field.to_string(), desc.to_string())),
+            _ => None,
+        };
+    }
+
+    /// The field whose object instruction `i` (`op` at `off` of `body`) writes, if any.
+    fn written_by(
+        &mut self,
+        i: usize,
+        op: u8,
+        body: &[u8],
+        off: u32,
+        cp: &super::classfile::ConstPool,
+    ) -> Option<String> {
+        let (at, field, ty) = self.last.as_ref()?;
+        match op {
+            // iaload..saload: an element read, so a later store is not into this field
+            0x2e..=0x35 => {
+                self.last = None;
+                None
+            }
+            // iastore..sastore
+            0x4f..=0x56 if ty.starts_with('[') => {
+                let f = field.clone();
+                self.last = None;
+                Some(f)
+            }
+            // invokevirtual, invokeinterface
+            0xb6 | 0xb9 => {
+                let at_ref = off as usize + 1;
+                let idx = u16::from_be_bytes([*body.get(at_ref)?, *body.get(at_ref + 1)?]);
+                let (owner, name, desc) = cp.ref_at(idx)?;
+                let takes_args = !desc.starts_with("()");
+                let receiver = !(takes_args && *at + 1 == i);
+                if receiver && container(owner) && container(ty) && MUTATORS.contains(&name) {
+                    let f = field.clone();
+                    self.last = None;
+                    return Some(f);
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+}
+
 /// Each method of a class file: its field accesses and its calls into the same class.
 fn read_class(bytes: &[u8]) -> Option<Class> {
     let cf = parse_class(bytes).ok()?;
@@ -159,7 +273,11 @@ fn read_class(bytes: &[u8]) -> Option<Class> {
         if let Some(c) = code
             && let Ok((body, ops)) = super::code::opcodes(c.body)
         {
-            for &(off, op) in &ops {
+            let mut held = Held::default();
+            for (i, &(off, op)) in ops.iter().enumerate() {
+                if let Some(f) = held.written_by(i, op, body, off, &cf.cp) {
+                    d.uses.writes.insert(f);
+                }
                 let at = off as usize + 1;
                 if at + 2 > body.len() {
                     continue;
@@ -168,10 +286,13 @@ fn read_class(bytes: &[u8]) -> Option<Class> {
                 match op {
                     // getstatic, putstatic, getfield, putfield
                     0xb2..=0xb5 => {
-                        if let Some((o, n, _)) = cf.cp.ref_at(idx) {
+                        if let Some((o, n, desc)) = cf.cp.ref_at(idx) {
                             let f = format!("{o}.{n}");
                             if op <= 0xb3 {
                                 d.uses.statics.insert(f.clone());
+                            }
+                            if op == 0xb4 {
+                                held.loaded(i, &f, desc);
                             }
                             if op == 0xb3 || op == 0xb5 {
                                 d.uses.writes.insert(f);
@@ -245,6 +366,22 @@ mod tests {
         // an inherited method's body is found in the super class
         let hash = f.of("java.util.ArrayList", "hashCode", "()I", &mut bytes);
         assert!(!hash.reads.is_empty(), "{hash:?}");
+        // HashSet.add writes no field itself, it puts into the map its field holds
+        let put = f.of(
+            "java.util.HashSet",
+            "add",
+            "(Ljava/lang/Object;)Z",
+            &mut bytes,
+        );
+        assert!(put.writes.contains("java/util/HashSet.map"), "{put:?}");
+        let has = f.of(
+            "java.util.HashSet",
+            "contains",
+            "(Ljava/lang/Object;)Z",
+            &mut bytes,
+        );
+        assert!(has.writes.is_empty(), "{has:?}");
+        assert!(has.reads_what(&put.writes));
         // an unknown class: nothing known
         assert_eq!(f.of("no.Such", "m", "()V", &mut bytes), FieldUse::default());
     }
