@@ -27,18 +27,33 @@ fn run_gen_with(
     n: u32,
     extra: &[&str],
 ) -> serde_json::Value {
+    let n = n.to_string();
+    let classes = classes.to_str().unwrap();
+    let args = [
+        "--class",
+        "rerun.Tally",
+        "--seed",
+        "1",
+        "--generated-limit",
+        &n,
+    ];
+    gen_into(
+        &[&args[..], &["--classpath", classes], extra].concat(),
+        out,
+        json,
+    )
+}
+
+/// `jforge gen --quiet ARGS` into `out`, with its report in `json`; returns the report.
+fn gen_into(args: &[&str], out: &Path, json: &Path) -> serde_json::Value {
     run_done(
         jforge()
-            .args(["gen", "--quiet", "--class", "rerun.Tally", "--seed", "1"])
-            .arg("--generated-limit")
-            .arg(n.to_string())
-            .arg("--classpath")
-            .arg(classes)
+            .args(["gen", "--quiet"])
+            .args(args)
             .arg("--output-dir")
             .arg(out)
             .arg("--stats-json")
-            .arg(json)
-            .args(extra),
+            .arg(json),
     );
     read_json(json)
 }
@@ -156,23 +171,8 @@ fn a_rerun_on_unchanged_code_keeps_the_suite() {
 /// `jforge gen` on `java.util.TreeMap` with a 3 s time limit (no `--generated-limit`) and
 /// `extra`.
 fn run_timed(out: &Path, json: &Path, extra: &[&str]) -> serde_json::Value {
-    run_done(
-        jforge()
-            .args([
-                "gen",
-                "--quiet",
-                "--class",
-                "java.util.TreeMap",
-                "--time-limit",
-                "3s",
-            ])
-            .arg("--output-dir")
-            .arg(out)
-            .arg("--stats-json")
-            .arg(json)
-            .args(extra),
-    );
-    read_json(json)
+    let args = ["--class", "java.util.TreeMap", "--time-limit", "3s"];
+    gen_into(&[&args[..], extra].concat(), out, json)
 }
 
 #[test]

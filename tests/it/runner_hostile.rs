@@ -231,6 +231,23 @@ fn a_contract_check_that_never_ends_is_a_timeout_of_its_statement() {
     assert_cut_and_the_worker_goes_on(&t, checked, ok);
 }
 
+/// Runs `hung` then a call of `ok` on one worker with a 2 s call limit: the results, how
+/// long both took, and the pool's figures.
+fn hung_then_ok(
+    t: &OpTable,
+    hung: jforge::runner::ExecRequest,
+    ok: jforge::sequence::OpId,
+) -> (Vec<SeqResult>, Duration, jforge::runner::PoolStats) {
+    let mut pool = Pool::start(config(1, Duration::from_secs(2), 128, vec![subjects()])).unwrap();
+    assert!(pool.register(t).unwrap().is_empty());
+    let t0 = Instant::now();
+    let res = pool.execute(vec![hung, req(vec![call(ok, &[])])]).unwrap();
+    let took = t0.elapsed();
+    let st = pool.stats();
+    pool.shutdown();
+    (res, took, st)
+}
+
 /// Runs `hung` (one statement, whose call or check never ends) then a call of `ok` (which
 /// returns 42) on one worker: `hung` is a timeout of its statement, and on JDK 17-19 the
 /// worker goes on (no restart, no timeout that halts it) and runs `ok`.
@@ -239,13 +256,7 @@ fn assert_cut_and_the_worker_goes_on(
     hung: jforge::runner::ExecRequest,
     ok: jforge::sequence::OpId,
 ) {
-    let mut pool = Pool::start(config(1, Duration::from_secs(2), 128, vec![subjects()])).unwrap();
-    assert!(pool.register(t).unwrap().is_empty());
-    let t0 = Instant::now();
-    let res = pool.execute(vec![hung, req(vec![call(ok, &[])])]).unwrap();
-    let took = t0.elapsed();
-    let st = pool.stats();
-    pool.shutdown();
+    let (res, took, st) = hung_then_ok(t, hung, ok);
     assert_eq!(res[0].outcomes, vec![StmtOutcome::Timeout]);
     assert_eq!(
         res[1].outcomes[0],
@@ -284,15 +295,7 @@ fn an_observer_that_never_ends_is_stopped_and_only_it_and_the_later_observers_ar
     let mut observed = req(vec![call(endless, &[])]);
     observed.mode = jforge::runner::ExecMode::Observe;
     observed.observers = vec![(0, size), (0, hash)];
-    let mut pool = Pool::start(config(1, Duration::from_secs(2), 128, vec![subjects()])).unwrap();
-    assert!(pool.register(&t).unwrap().is_empty());
-    let t0 = Instant::now();
-    let res = pool
-        .execute(vec![observed, req(vec![call(ok, &[])])])
-        .unwrap();
-    let took = t0.elapsed();
-    let st = pool.stats();
-    pool.shutdown();
+    let (res, took, st) = hung_then_ok(&t, observed, ok);
     assert!(
         matches!(
             &res[0].outcomes[..],
