@@ -197,7 +197,8 @@ impl Strategy for Gen {
         let traced = traced_setup(&mut session, &sel.classes, solver.as_ref())?;
         let instrument = instrument_start.elapsed();
         let earlier = read_earlier(&mut out, &ops, &sel.classes);
-        let replay = replay_budget(&out, &args, &limits, &sel.classes);
+        let code = code_hash(&mut session, &sel.classes)?;
+        let replay = replay_budget(&out, (&args, &limits, code), &sel.classes);
         let facts = bytecode_facts(&mut session, &ops)?;
         ops.field_use = facts.field_use;
         ops.add_reading_observers();
@@ -328,16 +329,33 @@ impl ReplayBudget {
     }
 }
 
-/// This run's options hash, and the earlier run's count of sequences when every earlier
-/// file of `classes` records it for the same options.
+/// A hash of the class files of `classes` (from the class path or the JDK): part of what a
+/// replay must match, so that a re-run on changed code explores again.
+fn code_hash(session: &mut Session, classes: &[String]) -> anyhow::Result<u64> {
+    session.with_classes(|_, cp, jdk| {
+        let mut h = twox_hash::XxHash64::with_seed(0x6a66);
+        for c in classes {
+            std::hash::Hasher::write(&mut h, c.as_bytes());
+            let bytes = cp.find(c).ok().flatten();
+            if let Some(b) = bytes.or_else(|| jdk.class_bytes(c).ok().flatten()) {
+                std::hash::Hasher::write(&mut h, &b);
+            }
+        }
+        Ok(std::hash::Hasher::finish(&h))
+    })
+}
+
+/// This run's options hash (its options and `code`, the classes' bytes), and the earlier
+/// run's count of sequences when every earlier file of `classes` records it for the same
+/// options.
 pub(super) fn replay_budget(
     out: &RunOutput,
-    args: &GenSettings,
-    limits: &Limits,
+    (args, limits, code): (&GenSettings, &Limits, u64),
     classes: &[String],
 ) -> ReplayBudget {
     let mut h = twox_hash::XxHash64::with_seed(0x6a66);
     std::hash::Hasher::write(&mut h, args.options_key.as_bytes());
+    std::hash::Hasher::write_u64(&mut h, code);
     let options = format!("{:016x}", std::hash::Hasher::finish(&h));
     let earlier = out
         .earlier_replay(classes)
