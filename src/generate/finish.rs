@@ -323,11 +323,11 @@ pub fn regression_tests(
         with_generated_coverage(earlier, &new)
     };
     let first_new = cands.len();
-    // a sequence generated again is the earlier test
     // A replay (the same options on the same code) keeps the earlier suite: new candidates
     // come from the same budget, and where timing made them differ (a call cut at the limit,
     // a worker restart), their tests would be churn, not news (commons-lang3, 60 s: 67 and
-    // 109 tests added by replays of the earlier count).
+    // 109 tests added by replays of the earlier count). Otherwise a sequence generated
+    // again is the earlier test.
     let replay_only = how.replaying && first_new > 0;
     let new = new
         .into_iter()
