@@ -483,7 +483,6 @@ impl GenRun<'_> {
             earlier,
             deadline: work_deadline,
             baseline,
-            replaying: generator.cfg.replayed,
             same_generation,
         };
         let (regression, errors) = build_tests(generator, pool, self.args, &how, &mut fstats)?;

@@ -323,12 +323,14 @@ pub fn regression_tests(
         with_generated_coverage(earlier, &new)
     };
     let first_new = cands.len();
-    // A replay (the same options on the same code) keeps the earlier suite: new candidates
-    // come from the same budget, and where timing made them differ (a call cut at the limit,
-    // a worker restart), their tests would be churn, not news (commons-lang3, 60 s: 67 and
-    // 109 tests added by replays of the earlier count). Otherwise a sequence generated
-    // again is the earlier test.
-    let replay_only = how.replaying && first_new > 0;
+    // A replay (`GenConfig::replayed`: the same options on the same code) keeps the earlier
+    // suite, its only candidates the earlier tests. Why: a replay cut short by the time
+    // limit generates a prefix of the earlier run, whose looks for values went to paths the
+    // earlier run had no room left for (TreeMap, 5 s: +62 tests), and one that timing made
+    // diverge (a call cut at the limit, a worker restart) added tests of what it happened to
+    // reach (commons-lang3, 60 s: +67 and +109). Otherwise a sequence generated again is
+    // the earlier test.
+    let replay_only = generator.cfg.replayed && first_new > 0;
     let new = new
         .into_iter()
         .filter(|c| !replay_only && (first_new == 0 || !seen.contains(&c.comp.seq.fingerprint())));

@@ -59,13 +59,6 @@ pub struct Selecting<'e> {
     /// adds to it: the cover starts from these probes, and the lean extras (an exception, a
     /// value) come only from candidates that reach a probe the own suite does not.
     pub baseline: Option<&'e ProbeSet>,
-    /// Generation replayed the earlier run's budget (`emit::suite::Replay`: the same options
-    /// on the same code): the earlier tests are the only candidates (`finish::regression_tests`).
-    /// Why: a replay cut short by the time limit generates a prefix of the earlier run, and
-    /// its candidates' looks for values went to paths the earlier run had no room left for
-    /// (TreeMap, 5 s: 62 tests added, 1,265 lines, nothing new covered); one that timing made
-    /// diverge (commons-lang3) added tests of what it happened to reach.
-    pub replaying: bool,
     /// This run generated what the earlier run did (the same options, as many sequences):
     /// the earlier tests generated again are chosen as a first run chooses (see
     /// `finish::regenerated`).
@@ -474,20 +467,17 @@ pub fn choose(
     // an unchanged project's suite stays as it was (a 20 s re-run into Commons CSV added 635
     // lines of extras on probes the earlier tests already held).
     let mut with_earlier = how.covered_before();
-    let only_outside = how.baseline.is_some();
-    if only_outside {
+    if how.baseline.is_some() {
         for c in &cands[..first_new] {
             if let Some(ids) = &c.cov {
                 with_earlier.extend(ids);
             }
         }
     }
-    let adds = |i: usize| {
-        if i < first_new {
-            how.adds_to_baseline(&cands[i])
-        } else {
-            !only_outside || reaches_outside(&cands[i], &with_earlier)
-        }
+    let adds = |i: usize| match how.baseline {
+        None => true,
+        Some(_) if i < first_new => how.adds_to_baseline(&cands[i]),
+        Some(_) => reaches_outside(&cands[i], &with_earlier),
     };
     let within: Vec<usize> = (0..cands.len()).filter(|&i| !adds(i)).collect();
     let not_extras = within.len();

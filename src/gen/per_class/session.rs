@@ -436,7 +436,6 @@ impl Each<'_> {
             earlier: &earlier.tests,
             deadline: work_deadline,
             baseline: self.baseline,
-            replaying: false,
             same_generation: false,
         };
         let mut fstats = FinishStats::default();
