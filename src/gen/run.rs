@@ -201,6 +201,7 @@ impl Strategy for Gen {
         let replay = replay_budget(&out, (&args, &limits, code), &sel.classes);
         let facts = bytecode_facts(&mut session, &ops)?;
         ops.field_use = facts.field_use;
+        ops.casts = facts.casts;
         ops.add_reading_observers();
         leave_out_settings(&mut ops, &facts.settings, limits.include.as_ref())?;
         let sizing = facts.sizing;
@@ -643,6 +644,9 @@ pub(super) struct BytecodeFacts {
     /// The operations of the run that set a static field without reading it, with their
     /// signature as --include-methods matches it.
     pub(super) settings: Vec<(crate::sequence::OpId, String)>,
+    /// Per operation of the classes under test, the types its code tests a parameter's
+    /// value against ([`cast_hints`]).
+    pub(super) casts: HashMap<crate::sequence::OpId, Vec<crate::model::JType>>,
 }
 
 pub(super) fn bytecode_facts(session: &mut Session, ops: &OpSet) -> anyhow::Result<BytecodeFacts> {
@@ -658,6 +662,8 @@ pub(super) fn bytecode_facts(session: &mut Session, ops: &OpSet) -> anyhow::Resu
         let mut fields = crate::instrument::fields::Fields::default();
         let mut field_use = HashMap::new();
         let mut settings = Vec::new();
+        let mut casts = HashMap::new();
+        let primary: HashSet<_> = ops.primary.iter().collect();
         let generated: HashSet<_> = ops.primary.iter().chain(&ops.secondary).collect();
         for (id, op) in ops.table.iter() {
             let kind = op.kind;
@@ -683,6 +689,12 @@ pub(super) fn bytecode_facts(session: &mut Session, ops: &OpSet) -> anyhow::Resu
                     settings.push((id, sig));
                 }
             }
+            if primary.contains(&id) {
+                let hints = cast_hints(model, op, &u.casts);
+                if !hints.is_empty() {
+                    casts.insert(id, hints);
+                }
+            }
             if kind == OpKind::Method && (!u.reads.is_empty() || !u.writes.is_empty()) {
                 field_use.insert(id, u);
             }
@@ -691,8 +703,39 @@ pub(super) fn bytecode_facts(session: &mut Session, ops: &OpSet) -> anyhow::Resu
             sizing,
             field_use,
             settings,
+            casts,
         })
     })
+}
+
+/// The classes among `casts` (internal names: what `op`'s code and its class's methods it
+/// calls test with `instanceof`) that are proper subtypes of one of `op`'s
+/// reference parameters and callable from the tests: the kinds of value the method treats
+/// apart. Why: a value for an `Object` parameter comes from every type of the pool at once,
+/// mostly the classes under test's own; `CSVFormat.print(Object, Appendable, boolean)` copies
+/// an `InputStream` and a `Reader` by a path of its own that no test reached (Commons CSV's
+/// head, issue 33 item 5). EvoSuite seeds such parameters with the cast classes the same way.
+fn cast_hints(
+    model: &crate::model::Model,
+    op: &crate::sequence::Operation,
+    casts: &std::collections::BTreeSet<String>,
+) -> Vec<crate::model::JType> {
+    use crate::model::JType;
+    let params: Vec<&JType> = op
+        .params
+        .iter()
+        .filter(|p| matches!(p, JType::Class { .. }))
+        .collect();
+    if params.is_empty() {
+        return Vec::new();
+    }
+    casts
+        .iter()
+        .map(|c| c.replace('/', "."))
+        .filter(|c| model.get(c).is_some() && model.is_accessible(c))
+        .map(|c| JType::class(&c))
+        .filter(|h| params.iter().any(|p| *p != h && model.is_subtype(h, p)))
+        .collect()
 }
 
 /// Operations that set a static field without reading it (`OptionBuilder.withDescription(d)`

@@ -170,6 +170,8 @@ const SUFFIXES: &[&str] = &[
     "%",
     " ",
     "\u{1F600}",
+    // a whitespace above ' ' (`Character.isWhitespace`, not `trim()`'s): em space
+    "\u{2003}",
 ];
 
 /// Single characters a mutation inserts beside the ones the code compared against.

@@ -22,6 +22,11 @@ pub struct FieldUse {
     pub writes: BTreeSet<String>,
     /// Those of `reads` and `writes` that are static (`getstatic` / `putstatic`).
     pub statics: BTreeSet<String>,
+    /// The classes (internal names) the code tests with `instanceof`: not fields, read in
+    /// the same pass. What an `Object` parameter is
+    /// expected to be (`CSVFormat.print(Object, ..)` streams an `InputStream` and a `Reader`
+    /// its own way); see `generate::random::assemble`.
+    pub casts: BTreeSet<String>,
 }
 
 impl FieldUse {
@@ -106,6 +111,7 @@ impl Fields {
                 uses.reads.extend(callee.reads);
                 uses.writes.extend(callee.writes);
                 uses.statics.extend(callee.statics);
+                uses.casts.extend(callee.casts);
             }
         }
         if depth == 0 {
@@ -301,6 +307,17 @@ fn read_class(bytes: &[u8]) -> Option<Class> {
                             }
                         }
                     }
+                    // instanceof (not of arrays): a value the code treats apart. Not
+                    // `checkcast`: a cast assumes the type (`(Comparable) key` in TreeMap),
+                    // and a generic call's result is cast too; as hints they cost the
+                    // coverage corpus TreeMap 10 and StringUtils 16 branches.
+                    0xc1 => {
+                        if let Ok(c) = cf.cp.class_name_at(idx)
+                            && !c.starts_with('[')
+                        {
+                            d.uses.casts.insert(c.to_string());
+                        }
+                    }
                     // invokevirtual, invokespecial, invokestatic into this class
                     0xb6..=0xb8 => {
                         if let Some((o, n, ds)) = cf.cp.ref_at(idx)
@@ -382,6 +399,24 @@ mod tests {
         );
         assert!(has.writes.is_empty(), "{has:?}");
         assert!(has.reads_what(&put.writes));
+        // the classes a parameter is tested against with instanceof, in the method (inherited
+        // from AbstractMap here) or its class's methods it calls: TreeMap(Map) copies a
+        // SortedMap its own way, through putAll(Map)
+        let eq = f.of(
+            "java.util.ArrayList",
+            "equals",
+            "(Ljava/lang/Object;)Z",
+            &mut bytes,
+        );
+        assert!(eq.casts.contains("java/util/List"), "{eq:?}");
+        let from = f.of(
+            "java.util.TreeMap",
+            "<init>",
+            "(Ljava/util/Map;)V",
+            &mut bytes,
+        );
+        assert!(from.casts.contains("java/util/SortedMap"), "{from:?}");
+        assert!(has.casts.is_empty(), "{has:?}");
         // an unknown class: nothing known
         assert_eq!(f.of("no.Such", "m", "()V", &mut bytes), FieldUse::default());
     }

@@ -275,6 +275,11 @@ fn fit_classes(kept: Vec<ClassOps>, facts: &BytecodeFacts, limits: &Limits) -> V
             .iter()
             .filter_map(|(t, u)| back.get(t).map(|&i| (i, u.clone())))
             .collect();
+        c.ops.casts = facts
+            .casts
+            .iter()
+            .filter_map(|(t, h)| back.get(t).map(|&i| (i, h.clone())))
+            .collect();
         c.ops.add_reading_observers();
         let settings: Vec<_> = facts
             .settings

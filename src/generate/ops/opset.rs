@@ -48,6 +48,10 @@ pub struct OpSet {
     /// the classes under test and the observers; filled by the command before generation,
     /// empty when it does not (the observers are then taken in name order).
     pub field_use: HashMap<OpId, crate::instrument::fields::FieldUse>,
+    /// Per operation, the types its code tests an argument against (`instanceof`)
+    /// that are proper subtypes of one of its parameters' (`gen::run::cast_hints`): some of
+    /// that parameter's values are picked among them. Empty when the command does not fill it.
+    pub casts: HashMap<OpId, Vec<JType>>,
     /// Helper types that are text or byte sinks (`Appendable`, `Writer`, `OutputStream`:
     /// `StringBuilder`, `StringWriter`, `ByteArrayOutputStream`...) with observers: a value
     /// of one passed to the last call of a test is observed after it, since what the call
@@ -144,6 +148,7 @@ impl OpSet {
             internal: relaid(self.internal, map, n, false),
             test_package: self.test_package,
             field_use: self.field_use.into_iter().map(|(o, u)| (m(o), u)).collect(),
+            casts: self.casts.into_iter().map(|(o, c)| (m(o), c)).collect(),
             sinks: self.sinks,
             reading_observers: self.reading_observers.into_iter().map(m).collect(),
             own: Some(map.to_vec()),

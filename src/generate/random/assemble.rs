@@ -24,6 +24,14 @@ const OP_LITERAL_P: f64 = 0.5;
 /// rather than the pool string itself.
 const STRING_MUTANT_P: f64 = 0.25;
 
+/// Chance that a String mutant is another String of the sequence spliced into the base
+/// instead (see `draft_splice`).
+const SPLICE_P: f64 = 0.3;
+
+/// Chance that an argument of an operation with cast types (`OpSet::casts`) is picked among
+/// the values of one of them (see `cast_hint`).
+const CAST_HINT_P: f64 = 0.3;
+
 /// Chance that the argument of `equals(Object)` is a peer of the receiver
 /// ([`Generator::equals_peer`]) rather than any value.
 const EQUALS_PEER_P: f64 = 0.5;
@@ -218,16 +226,14 @@ impl<'a> Generator<'a> {
             } else {
                 None
             };
+            let receiver = i < receiver_slots || returned;
+            let need = if receiver || idx.is_some() {
+                need
+            } else {
+                self.cast_hint(op_id, need).unwrap_or(need)
+            };
             let idx = idx
-                .or_else(|| {
-                    self.pick_value(
-                        &mut b,
-                        &mut parents,
-                        need,
-                        i < receiver_slots || returned,
-                        0,
-                    )
-                })
+                .or_else(|| self.pick_value(&mut b, &mut parents, need, receiver, 0))
                 .or_else(|| returned.then(|| self.push_null(&mut b, need)));
             let Some(idx) = idx else {
                 self.building = None;
@@ -296,6 +302,20 @@ impl<'a> Generator<'a> {
                 OpKind::FieldSet => true,
                 _ => false,
             }
+    }
+
+    /// Sometimes (p [`CAST_HINT_P`]) a narrower type for an argument of `op_id` where `need`
+    /// is expected: one of the types its code tests that parameter's kind of value against
+    /// (`OpSet::casts`), of which the pool has a value. `None` for the rest, and for an
+    /// operation without such types (no random draw then, so other classes' streams stay).
+    fn cast_hint(&mut self, op_id: OpId, need: TypeId) -> Option<TypeId> {
+        let hints = self.ops.casts.get(&op_id)?;
+        if !self.rng.random_bool(CAST_HINT_P) {
+            return None;
+        }
+        let h = hints[self.rng.random_range(0..hints.len())].clone();
+        let t = self.tid(&h);
+        (t != need && self.is_sub(t, need) && !self.assignable_types(t).is_empty()).then_some(t)
     }
 
     /// Index of a statement in `b` whose value can be passed where `need` is expected.
@@ -457,7 +477,8 @@ impl<'a> Generator<'a> {
                 Value::Str(base)
                     if self.compares() && self.shape_rng.random_bool(STRING_MUTANT_P) =>
                 {
-                    Value::Str(self.string_mutant(&base))
+                    let spliced = self.draft_splice(b, &base);
+                    Value::Str(spliced.unwrap_or_else(|| self.string_mutant(&base)))
                 }
                 v => v,
             }
@@ -479,6 +500,38 @@ impl<'a> Generator<'a> {
         self.building
             .and_then(|op| self.op_literals.get(op as usize))
             .is_some_and(|p| p.is_some())
+    }
+
+    /// Sometimes (p [`SPLICE_P`]) `base` with a String of the sequence built so far inserted
+    /// at a random place: a text that holds the delimiter, separator or prefix an earlier
+    /// argument set (`format.withDelimiter("||")` then `format.print("a||b", ..)`,
+    /// `split(text, sep)` with `sep` first). `None` when the draft has no short String
+    /// other than `base` (no random draw then).
+    fn draft_splice(&mut self, b: &Draft, base: &str) -> Option<String> {
+        let mut found: Vec<&str> = Vec::new();
+        for s in &b.seq.stmts {
+            if let Stmt::Lit {
+                value: Value::Str(v),
+                ..
+            } = s
+                && (1..=16).contains(&v.chars().count())
+                && v != base
+                && !found.contains(&v.as_str())
+            {
+                found.push(v);
+            }
+        }
+        if found.is_empty() || !self.shape_rng.random_bool(SPLICE_P) {
+            return None;
+        }
+        let piece = found[self.shape_rng.random_range(0..found.len())];
+        let at: Vec<usize> = base
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain(std::iter::once(base.len()))
+            .collect();
+        let i = at[self.shape_rng.random_range(0..at.len())];
+        Some(format!("{}{piece}{}", &base[..i], &base[i..]))
     }
 
     /// A mutant of `base` (`literals::mutate_string`): characters inserted come from what the
