@@ -15,12 +15,19 @@ use std::path::Path;
 /// or goes away (new fields do not raise it).
 pub const REPORT_VERSION: u32 = 2;
 
+/// How many compile errors [`ValidationSummary::compile_errors`] lists.
+pub const COMPILE_ERRORS_LISTED: usize = 20;
+
 #[derive(Debug, Default, Clone, Serialize)]
 pub struct ValidationSummary {
     /// Why the written suite was not checked, if it was not.
     pub skipped: Option<String>,
     pub rounds: usize,
     pub compile_removed: usize,
+    /// The first of javac's messages for the tests removed for not compiling, as
+    /// `Class.test: message` (at most [`COMPILE_ERRORS_LISTED`]): a test that does not
+    /// compile is jforge's bug, and this says which.
+    pub compile_errors: Vec<String>,
     pub failing_removed: usize,
     pub error_tests_removed: usize,
     pub passed: usize,

@@ -438,6 +438,9 @@ pub enum SkipReason {
     /// A static setter or a write to a static field (`DateTimeZone.setDefault(..)`): a test
     /// calling it changes the JVM for every test run after it, in the user's build too.
     GlobalState,
+    /// A member of the JDK that the Java release the project compiles its tests for lacks
+    /// (`model::release`): a test calling it would not compile in the project's build.
+    NewerThanRelease,
 }
 
 impl SkipReason {
@@ -459,6 +462,9 @@ impl SkipReason {
             }
             SkipReason::GlobalState => {
                 "changes state shared by the whole JVM (name it in --include-methods to test it)"
+            }
+            SkipReason::NewerThanRelease => {
+                "not in the Java release the project compiles its tests for"
             }
         }
     }

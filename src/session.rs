@@ -264,7 +264,7 @@ impl Session {
                     );
                 }
             }
-            crate::model::producers::load_closure(model, cp, jdk, &classes);
+            crate::model::producers::load_closure(model, cp, jdk, &classes, &[]);
             Ok(classes)
         })
     }

@@ -19,6 +19,9 @@ pub(crate) struct Selected {
     pub(crate) skipped: Vec<(String, SkipReason)>,
     /// Named with --class/--classlist (an error when one cannot be tested).
     pub(crate) explicit: HashSet<String>,
+    /// The classes the methods of `classes` test a parameter's value against with
+    /// `instanceof` ([`tested_types`]), loaded: the producer graph makes values of them.
+    pub(crate) tested: Vec<String>,
 }
 
 impl Selected {
@@ -102,12 +105,18 @@ pub(super) fn select_in(
         }
         // The producer graph's classes only supply arguments; one that cannot be read is
         // simply unused. So is the enum that stands in for `E extends Enum<E>`.
-        crate::model::producers::load_closure(model, cp, jdk, &classes);
+        let tested = tested_types(model, cp, jdk, &classes);
+        crate::model::producers::load_closure(model, cp, jdk, &classes, &tested);
         let _ = model.load(cp, jdk, crate::generate::ops::ENUM_STAND_IN);
+        let tested = tested
+            .into_iter()
+            .filter(|t| model.get(t).is_some() && model.is_accessible(t))
+            .collect();
         Selected {
             classes,
             skipped,
             explicit,
+            tested,
         }
     };
     if sel.classes.is_empty() {
@@ -116,6 +125,42 @@ pub(super) fn select_in(
         );
     }
     Ok(sel)
+}
+
+/// The classes (binary names) that the constructors and methods of `classes` with a
+/// reference parameter test with `instanceof`, in their own code or their class's methods
+/// they call (`instrument::fields`), other than the classes themselves. Why: such a method
+/// treats those values apart (`CSVFormat.print(Object, ..)` streams an `InputStream`), and
+/// generation passes them only if something makes them (`gen::run::cast_hints`); a type no
+/// signature mentions had no producer. Classes not loaded yet are not checked against the
+/// parameter types here: the producer graph only offers values, `cast_hints` decides.
+fn tested_types(
+    model: &Model,
+    cp: &ClassPath,
+    jdk: &mut dyn JdkClasses,
+    classes: &[String],
+) -> Vec<String> {
+    let mut bytes = |n: &str| {
+        cp.find(n)
+            .ok()
+            .flatten()
+            .or_else(|| jdk.class_bytes(n).ok().flatten())
+    };
+    let mut fields = crate::instrument::fields::Fields::default();
+    let mut out = std::collections::BTreeSet::new();
+    for c in classes {
+        let Some(ci) = model.get(c) else { continue };
+        for m in ci.constructors.iter().chain(&ci.methods) {
+            if !m.params.iter().any(|p| p.class_name().is_some()) {
+                continue;
+            }
+            let u = fields.of(c, &m.name, &m.descriptor, &mut bytes);
+            out.extend(u.casts.iter().map(|t| t.replace('/', ".")));
+        }
+    }
+    out.into_iter()
+        .filter(|t| !classes.contains(t) && !t.contains('$'))
+        .collect()
 }
 
 /// The packages whose things of package access the tests can call: the packages of the

@@ -597,9 +597,24 @@ pub(super) fn operations(
 ) -> anyhow::Result<OpSet> {
     let (include, exclude) = (limits.include.as_ref(), limits.exclude.as_ref());
     let named = Some(&sel.explicit);
-    let mut ops =
-        build_ops_with_stubs(&session.model, &sel.classes, include, exclude, false, named);
+    let tested: Vec<crate::model::JType> = sel
+        .tested
+        .iter()
+        .map(|t| crate::model::JType::class(t))
+        .collect();
+    let mut ops = build_ops_with_stubs(
+        &session.model,
+        &sel.classes,
+        include,
+        exclude,
+        false,
+        named,
+        &tested,
+    );
     ops.test_package = args.test_package.clone();
+    if let Some(release) = args.suite.test_release {
+        leave_out_newer_than(session, &mut ops, release)?;
+    }
     if let Some(f) = &args.builders {
         crate::builders::restrict_ops(&mut ops, f)?;
     }
@@ -631,6 +646,62 @@ pub(super) fn operations(
         bail!("the selected classes have no public members jforge can call");
     }
     Ok(ops)
+}
+
+/// Leaves out the JDK members that Java release `release` (the one the project compiles
+/// its tests for) lacks, as generated calls and as observers: a test of one would not
+/// compile in the project's build, and the check would remove it with what it covered
+/// (`model::release`). Nothing is left out when the JDK has no API for that release.
+fn leave_out_newer_than(session: &Session, ops: &mut OpSet, release: u32) -> anyhow::Result<()> {
+    use crate::model::release::{ReleaseApi, is_jdk_class};
+    use crate::sequence::OpKind;
+    let Some(mut api) = ReleaseApi::open(&session.java.home, session.java.version, release)? else {
+        return Ok(());
+    };
+    let mut newer = HashSet::new();
+    for (id, op) in ops.table.iter() {
+        // a JDK method inherited by a class of the project (`label.isEmpty()` of a
+        // `CharSequence`, Java 15) is the JDK's
+        let class = if is_jdk_class(&op.class) {
+            op.class.clone()
+        } else if op.kind == OpKind::Method {
+            match session
+                .model
+                .methods_of(&op.class)
+                .into_iter()
+                .find(|m| m.name == op.name && m.descriptor == op.descriptor)
+            {
+                Some(m) if is_jdk_class(&m.owner) => m.owner.clone(),
+                _ => continue,
+            }
+        } else {
+            continue;
+        };
+        let has = match op.kind {
+            OpKind::Method | OpKind::StaticMethod => {
+                api.has_member(&class, &op.name, Some(&op.descriptor))
+            }
+            OpKind::Constructor => api.has_member(&class, "<init>", Some(&op.descriptor)),
+            OpKind::StaticFieldGet | OpKind::FieldGet | OpKind::FieldSet => {
+                api.has_member(&class, &op.name, None)
+            }
+            _ => true,
+        };
+        if !has {
+            newer.insert(id);
+        }
+    }
+    for &id in &newer {
+        let sig = ops.table.get(id).signature();
+        if ops.primary.contains(&id) || ops.secondary.contains(&id) {
+            ops.leave_out(id, sig, crate::sequence::SkipReason::NewerThanRelease);
+        }
+    }
+    ops.views.retain(|o| !newer.contains(o));
+    for list in ops.observers.values_mut() {
+        list.retain(|o| !newer.contains(o));
+    }
+    Ok(())
 }
 
 /// What the bytecode of the class path and the JDK says of the run's operations, in one

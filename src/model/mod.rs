@@ -16,6 +16,7 @@ pub mod classpath;
 pub mod functional;
 pub mod hierarchy;
 pub mod producers;
+pub mod release;
 pub mod signature;
 pub mod subclass;
 pub mod types;

@@ -312,13 +312,16 @@ pub fn mentioned_classes(model: &Model, classes: &[String]) -> BTreeSet<String> 
 /// signatures mention, and, [`MAX_DEPTH`] levels deep, the classes the simplest producers of
 /// those take as parameters. A class that cannot be read is left out (it only supplies
 /// arguments); at most [`MAX_LOADED`] classes.
+/// `also`: more types whose producers are wanted (the classes a method tests its arguments
+/// against), loaded first like the mentioned ones.
 pub fn load_closure(
     model: &mut Model,
     cp: &ClassPath,
     jdk: &mut dyn JdkClasses,
     classes: &[String],
+    also: &[String],
 ) {
-    load_closure_up_to(model, cp, jdk, classes, MAX_LOADED)
+    load_closure_seeded(model, cp, jdk, classes, also, MAX_LOADED)
 }
 
 /// [`load_closure`] with another budget: `params` calls every method of a package (`java.util`
@@ -331,7 +334,24 @@ pub fn load_closure_up_to(
     classes: &[String],
     max_loaded: usize,
 ) {
+    load_closure_seeded(model, cp, jdk, classes, &[], max_loaded)
+}
+
+fn load_closure_seeded(
+    model: &mut Model,
+    cp: &ClassPath,
+    jdk: &mut dyn JdkClasses,
+    classes: &[String],
+    also: &[String],
+    max_loaded: usize,
+) {
     let mut first = mentioned_classes(model, classes);
+    for a in also {
+        first.insert(a.clone());
+        if let Some(d) = default_implementation(a) {
+            first.insert(d.to_string());
+        }
+    }
     for c in classes {
         subclassing_types(model, c, &mut first);
     }

@@ -142,7 +142,7 @@ impl Strategy for Params {
     fn run(self, mut session: Session, started: Instant) -> anyhow::Result<Finished<ParamsStats>> {
         let limit = self.args.time_limit;
         let (classes, mut skipped) = select_classes(&mut session, &self.args)?;
-        let ops = build_ops_with_stubs(&session.model, &classes, None, None, true, None);
+        let ops = build_ops_with_stubs(&session.model, &classes, None, None, true, None, &[]);
         skipped.extend(
             ops.skipped
                 .iter()

@@ -305,6 +305,13 @@ fn tally_round(
     }
     validation.suite_hits = v.suite_hits.take();
     validation.compile_removed += v.compile_failures.len();
+    for (class, method, msgs) in &v.compile_failures {
+        if validation.compile_errors.len() < crate::report::COMPILE_ERRORS_LISTED {
+            validation
+                .compile_errors
+                .push(format!("{class}.{method}: {}", first_compile_error(msgs)));
+        }
+    }
     validation.failing_removed += bad_reg.len();
     validation.error_tests_removed += bad_err.len();
     validation.passed = v.passed.len();
@@ -366,4 +373,19 @@ fn judge(
         }
     }
     (bad_reg, bad_err)
+}
+
+/// javac's first message in `msgs` without the file's path (`Foo.java:42: cannot find
+/// symbol`), with the `symbol:` line that names what is missing, when there is one.
+fn first_compile_error(msgs: &str) -> String {
+    let mut lines = msgs.lines().map(str::trim);
+    let first = lines.next().unwrap_or("");
+    let first = first
+        .rfind('/')
+        .map_or(first, |i| &first[i + 1..])
+        .to_string();
+    match lines.find(|l| l.starts_with("symbol:")) {
+        Some(sym) => format!("{first} ({sym})"),
+        None => first,
+    }
 }

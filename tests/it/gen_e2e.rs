@@ -2147,6 +2147,29 @@ fn strings_of_the_shapes_parsers_branch_on_are_generated() {
 }
 
 #[test]
+fn an_object_parameter_gets_values_of_the_types_its_method_tests_with_instanceof() {
+    // shapes.Cells.print(Object) copies an InputStream and a Reader by paths of their own, as
+    // Commons CSV's CSVFormat.print(Object, Appendable, boolean) does (issue 33, item 5): no
+    // signature of the class mentions either type, so before, nothing made one and no test
+    // reached the two paths (0 of each at 300, 500 and 1,000 sequences). The types a method
+    // tests with instanceof are made like parameter types now, and some of its arguments
+    // are picked among them. The returned counts ("bytes:12") are only reached that way:
+    // "bytes:" alone is a constant of the class, used as a String.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, _) = gen_alone(d.path(), "shapes.Cells", "500");
+    let src = java_sources(&out);
+    for kind in ["bytes", "chars"] {
+        let pinned = regex::Regex::new(&format!(r#""{kind}:\d+""#)).unwrap();
+        assert!(
+            pinned.is_match(&src),
+            "no test pins print's {kind} path:\n{text}\n{src}"
+        );
+    }
+    let run = compile_and_run_junit4(&out, subjects().to_str().unwrap());
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+}
+
+#[test]
 fn a_method_that_reads_fields_and_writes_none_is_an_observer_whatever_its_name() {
     // observe.Buffer shows what put(n) did only through avail(), not named like a getter
     // (as Commons Codec's Base64 shows a real fault's effect only through avail(); issue 34

@@ -217,6 +217,7 @@ fn class_ops(
                 .filter(|c| *c == class)
                 .cloned()
                 .collect(),
+            tested: sel.tested.clone(),
         };
         let ops = run::operations(session, args, limits, &alone).and_then(|mut ops| {
             if let Some(s) = setup.filter(|s| s.measured) {

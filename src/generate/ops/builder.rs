@@ -40,6 +40,10 @@ pub(super) struct Builder<'a> {
     /// The types some operation makes from scratch ([`Builder::types_made_from_scratch`]),
     /// while the producer graph's operations are added.
     pub(super) made_from_scratch: Vec<JType>,
+    /// Types the classes under test's methods test their arguments against with
+    /// `instanceof` (`gen::classes::tested_types`): values of them are made as for
+    /// parameter types.
+    tested: Vec<JType>,
 }
 
 /// Build the operations for `classes` (binary names, already loaded with their supertypes and
@@ -80,8 +84,10 @@ pub fn build_ops_with_stubs<'a>(
     exclude: Option<&'a Regex>,
     all: bool,
     only: Option<&'a HashSet<String>>,
+    tested: &[JType],
 ) -> OpSet {
     let mut b = Builder::new(model, include, exclude);
+    b.tested = tested.to_vec();
     b.stubs = true;
     b.package_stubs = all;
     b.enum_members = all;
@@ -102,6 +108,7 @@ impl<'a> Builder<'a> {
             enum_members: true,
             stub_only: None,
             made_from_scratch: Vec::new(),
+            tested: Vec::new(),
         }
     }
 
@@ -109,7 +116,9 @@ impl<'a> Builder<'a> {
     fn build(mut self, classes: &[String]) -> OpSet {
         let model = self.model;
         let b = &mut self;
-        let param_types = b.primary_ops(classes);
+        let mut param_types = b.primary_ops(classes);
+        // the types the classes' methods test their arguments against: made like parameters
+        param_types.extend(b.tested.iter().cloned());
         // Helper classes for parameter types nothing under test can produce.
         let helpers = b.helper_types(&param_types);
         for ty in helpers.into_values() {
