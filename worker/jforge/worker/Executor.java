@@ -819,6 +819,17 @@ final class Executor {
             if (changed != null) {
                 return flagged(i, GlobalState.CHANGES_GLOBAL_STATE, changed);
             }
+            // A call that printed, then threw, printed all the same: the written test that
+            // expects its exception would print in the user's build (Commons CSV 1.14.1:
+            // `printer.printRecord(..)` wrote "\tINVALID []" to System.out before a
+            // NullPointerException).
+            long printedFirst = OutputSink.written - printedBefore;
+            if (printedFirst > MAX_OUTPUT) {
+                return flagged(i, EXCESSIVE_OUTPUT, "printed " + printedFirst + " bytes to System.out/System.err");
+            }
+            if (printedFirst > 0 && QUIET_CONSOLE) {
+                return flagged(i, PRINTS_TO_CONSOLE, "printed " + printedFirst + " bytes to System.out/System.err");
+            }
             vals[i] = null;
             thrown = c;
             thrownAt = i;

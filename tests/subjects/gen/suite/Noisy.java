@@ -22,6 +22,14 @@ public class Noisy {
         return total;
     }
 
+    /** Prints, then throws, when the total is over the limit (as a printer that fails half-way). */
+    public void check(int limit) {
+        if (total > limit) {
+            System.out.println("over the limit: " + total);
+            throw new IllegalStateException("over " + limit);
+        }
+    }
+
     public int total() {
         return total;
     }
