@@ -352,16 +352,7 @@ mod tests {
     #[test]
     fn a_setter_writes_through_its_private_helper_and_a_getter_reads() {
         // a JDK class, read from the running JDK's jmods
-        let settings = std::process::Command::new("java")
-            .args(["-XshowSettings:properties", "-version"])
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&settings.stderr);
-        let home = text
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("java.home = "))
-            .map(std::path::PathBuf::from)
-            .expect("java.home");
+        let home = crate::model::classpath::test_java_home();
         let mut jmods = crate::model::classpath::JmodClasses::open(&home)
             .unwrap()
             .expect("the JDK has jmods");

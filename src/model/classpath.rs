@@ -423,6 +423,20 @@ fn walk_dir(root: &Path, dir: &Path, depth: usize, out: &mut Vec<String>) {
     }
 }
 
+/// The home of the `java` on PATH, as unit tests of JDK classes find it.
+#[cfg(test)]
+pub(crate) fn test_java_home() -> std::path::PathBuf {
+    let settings = std::process::Command::new("java")
+        .args(["-XshowSettings:properties", "-version"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&settings.stderr);
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix("java.home = "))
+        .map(std::path::PathBuf::from)
+        .expect("java.home")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

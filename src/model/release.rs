@@ -157,16 +157,7 @@ mod tests {
 
     #[test]
     fn release_8_lacks_what_java_11_and_15_added() {
-        let settings = std::process::Command::new("java")
-            .args(["-XshowSettings:properties", "-version"])
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&settings.stderr);
-        let home = text
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("java.home = "))
-            .map(std::path::PathBuf::from)
-            .expect("java.home");
+        let home = crate::model::classpath::test_java_home();
         let Some(mut api) = ReleaseApi::open(&home, 17, 8).unwrap() else {
             panic!("the JDK at {} has no ct.sym", home.display());
         };
