@@ -302,7 +302,12 @@ fn collect_case(ops: &OpTable, case: &TestCase, out: &mut BTreeSet<String>) {
         collect_value(v, out);
     }
     match &case.ending {
-        Ending::ExpectedException { class } | Ending::ErrorException { class, .. } => {
+        Ending::ExpectedException {
+            catch_as: Some(class),
+            ..
+        }
+        | Ending::ExpectedException { class, .. }
+        | Ending::ErrorException { class, .. } => {
             out.insert(class.clone());
         }
         Ending::Normal | Ending::ErrorContract { .. } => {}
@@ -776,7 +781,10 @@ impl MethodWriter<'_> {
     /// variable nothing reads (issue 33: every statement matters, and reads so).
     fn statement(&mut self, stmt: &Stmt, i: usize, last: bool, (inline, unused): (bool, bool)) {
         let expect_exc = match &self.case.ending {
-            Ending::ExpectedException { class } if last => Some(class.clone()),
+            Ending::ExpectedException { class, catch_as } if last => Some((
+                class.clone(),
+                catch_as.clone().unwrap_or_else(|| class.clone()),
+            )),
             _ => None,
         };
         if last && let Ending::ErrorException { class, contract } = &self.case.ending {
@@ -798,8 +806,8 @@ impl MethodWriter<'_> {
             self.throws_contract(&s, &class, &contract);
             return;
         }
-        if let Some(class) = expect_exc {
-            self.expected_exception(decl.as_ref(), &expr, is_call, &class);
+        if let Some((class, catch_as)) = expect_exc {
+            self.expected_exception(decl.as_ref(), &expr, is_call, (&class, &catch_as));
             return;
         }
         let s = self.declaration(decl.as_ref(), &expr, unused && is_call);
@@ -869,8 +877,15 @@ impl MethodWriter<'_> {
     }
 
     /// `try { statement; fail("Expected exception of type C"); } catch (C e) { // expected }`
-    /// around the statement for `expr` (see [`Self::declaration`]).
-    fn expected_exception(&mut self, decl: Option<&JType>, expr: &str, bare: bool, class: &str) {
+    /// around the statement for `expr` (see [`Self::declaration`]); the catch names
+    /// `catch_as` (C itself, or its superclass in the release the tests compile for).
+    fn expected_exception(
+        &mut self,
+        decl: Option<&JType>,
+        expr: &str,
+        bare: bool,
+        (class, catch_as): (&str, &str),
+    ) {
         self.line("try {");
         self.indent += 1;
         let s = self.declaration(decl, expr, bare);
@@ -880,7 +895,7 @@ impl MethodWriter<'_> {
             comment_text(class).replace('"', "")
         ));
         self.indent -= 1;
-        self.line(format!("}} catch ({} e) {{", self.namer.class(class)));
+        self.line(format!("}} catch ({} e) {{", self.namer.class(catch_as)));
         self.indent += 1;
         self.line("// expected");
         self.indent -= 1;
@@ -1084,7 +1099,7 @@ pub(crate) fn render_class(
         let start = lines.len() + 1;
         if stored {
             let exception = match &case.ending {
-                Ending::ExpectedException { class } => Some(class.as_str()),
+                Ending::ExpectedException { class, .. } => Some(class.as_str()),
                 _ => None,
             };
             if let Some(l) = super::stored::line(ops, &case.seq, exception, error_suite) {

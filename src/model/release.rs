@@ -24,6 +24,9 @@ pub struct ReleaseApi {
     zip: zip::ZipArchive<File>,
     /// Internal class name (`java/io/Reader`) to its entry for this release.
     entries: HashMap<String, String>,
+    /// Classes the release lacks that a later release of ct.sym has, to their entry there
+    /// (only their superclass is read: [`ReleaseApi::nearest_class`]).
+    later: HashMap<String, String>,
     parsed: HashMap<String, Option<ClassInfo>>,
 }
 
@@ -69,7 +72,8 @@ impl ReleaseApi {
         };
         let zip = zip::ZipArchive::new(file)
             .with_context(|| format!("reading {} (the JDK's API by release)", path.display()))?;
-        let mut entries = HashMap::new();
+        let later_chars: Vec<char> = (release + 1..jdk).filter_map(release_char).collect();
+        let (mut entries, mut later) = (HashMap::new(), HashMap::new());
         for name in zip.file_names() {
             let Ok(name) = name else { continue };
             let mut parts = name.splitn(3, '/');
@@ -77,10 +81,13 @@ impl ReleaseApi {
             else {
                 continue;
             };
-            if dir.contains(c)
-                && let Some(class) = rest.strip_suffix(".sig")
-            {
+            let Some(class) = rest.strip_suffix(".sig") else {
+                continue;
+            };
+            if dir.contains(c) {
                 entries.insert(class.to_string(), name.to_string());
+            } else if dir.contains(&later_chars[..]) {
+                later.insert(class.to_string(), name.to_string());
             }
         }
         if entries.is_empty() {
@@ -90,6 +97,7 @@ impl ReleaseApi {
             release,
             zip,
             entries,
+            later,
             parsed: HashMap::new(),
         }))
     }
@@ -111,6 +119,26 @@ impl ReleaseApi {
             self.parsed.insert(internal.to_string(), info);
         }
         self.parsed.get(internal).and_then(|c| c.as_ref())
+    }
+
+    /// The class a test compiled for this release names in place of `class` (binary name):
+    /// `class` itself when the release has it, else its nearest superclass the release has,
+    /// read from the later releases' signatures (`InaccessibleObjectException`, Java 9 ->
+    /// `RuntimeException` at release 8). `None` when the chain is not known (a class new in
+    /// the JDK's own release has no signature in ct.sym).
+    pub fn nearest_class(&mut self, class: &str) -> Option<String> {
+        let mut c = class.replace('.', "/");
+        for _ in 0..32 {
+            if self.class(&c).is_some() {
+                return Some(c.replace('/', "."));
+            }
+            let entry = self.later.get(&c)?.clone();
+            let mut f = self.zip.by_name(&entry).ok()?;
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut f, &mut bytes).ok()?;
+            c = parse_class(&bytes).ok()?.super_class?.replace('.', "/");
+        }
+        None
     }
 
     /// Whether `class` (binary name) exists in this release.
@@ -176,6 +204,23 @@ mod tests {
         let mut api11 = ReleaseApi::open(&home, 17, 11).unwrap().unwrap();
         assert!(api11.has_member("java.io.Reader", "nullReader", Some("()Ljava/io/Reader;")));
         assert!(!api11.has_member("java.lang.CharSequence", "isEmpty", Some("()Z")));
+        // an exception class of Java 9 is caught as its superclass at release 8
+        assert_eq!(
+            api.nearest_class("java.lang.reflect.InaccessibleObjectException")
+                .as_deref(),
+            Some("java.lang.RuntimeException")
+        );
+        assert_eq!(
+            api.nearest_class("java.io.UncheckedIOException").as_deref(),
+            Some("java.io.UncheckedIOException")
+        );
+        assert_eq!(api.nearest_class("com.acme.NoSuch"), None);
+        assert_eq!(
+            api11
+                .nearest_class("java.lang.reflect.InaccessibleObjectException")
+                .as_deref(),
+            Some("java.lang.reflect.InaccessibleObjectException")
+        );
         // the JDK's own release: nothing to read
         assert!(ReleaseApi::open(&home, 17, 17).unwrap().is_none());
     }

@@ -332,7 +332,10 @@ pub fn observe(
         }
         let ending = match &it.expect {
             Expect::Normal => Ending::Normal,
-            Expect::Exception(cls) => Ending::ExpectedException { class: cls.clone() },
+            Expect::Exception(cls) => Ending::ExpectedException {
+                class: cls.clone(),
+                catch_as: None,
+            },
         };
         out.push(Some(TestCase {
             defect: None,

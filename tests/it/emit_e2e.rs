@@ -222,6 +222,7 @@ fn regression_cases(ops: &mut OpTable) -> Vec<(&'static str, TestCase)> {
             vec![],
             Ending::ExpectedException {
                 class: "java.lang.NullPointerException".into(),
+                catch_as: None,
             },
         ),
     ));

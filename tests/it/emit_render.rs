@@ -405,6 +405,7 @@ fn expected_exception_wraps_the_last_statement() {
         vec![],
         Ending::ExpectedException {
             class: "java.lang.NullPointerException".into(),
+            catch_as: None,
         },
     );
     let src = render_test(&ops, &c, "test1", 4);
@@ -415,6 +416,50 @@ fn expected_exception_wraps_the_last_statement() {
             treeMap0.get((Object) null);
             fail("Expected exception of type java.lang.NullPointerException");
         } catch (NullPointerException e) {
+            // expected
+        }
+    }
+"#;
+    assert_eq!(src, want);
+}
+
+#[test]
+fn an_exception_class_the_release_lacks_is_caught_as_its_superclass() {
+    let mut ops = OpTable::default();
+    let new_map = ops.intern(op(
+        OpKind::Constructor,
+        tree_map(),
+        "<init>",
+        vec![],
+        Some(tree_map()),
+    ));
+    let get = ops.intern(op(
+        OpKind::Method,
+        tree_map(),
+        "get",
+        vec![JType::object()],
+        Some(integer()),
+    ));
+    let c = case(
+        vec![
+            call(new_map, &[]),
+            lit(JType::object(), Value::Null),
+            call(get, &[0, 1]),
+        ],
+        vec![],
+        Ending::ExpectedException {
+            class: "java.lang.NullPointerException".into(),
+            catch_as: Some("java.lang.RuntimeException".into()),
+        },
+    );
+    let src = render_test(&ops, &c, "test1", 4);
+    let want = r#"    @Test
+    public void test1() throws Throwable {
+        TreeMap<String, Integer> treeMap0 = new TreeMap<String, Integer>();
+        try {
+            treeMap0.get((Object) null);
+            fail("Expected exception of type java.lang.NullPointerException");
+        } catch (RuntimeException e) {
             // expected
         }
     }

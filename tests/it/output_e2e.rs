@@ -934,7 +934,9 @@ fn a_maven_failure_names_the_command_and_the_first_error() {
 /// Java 8 lacks (`Label.isEmpty()`, a default method of `CharSequence` since Java 15) are
 /// left out before generation, read from the JDK's ct.sym, so no written test fails to
 /// compile with `--release 8` (before, such tests were written, then removed by the
-/// check), and `mvn test` compiles and passes; every written file starts with the header,
+/// check), and `mvn test` compiles and passes; `Label.storage()` throws
+/// `InaccessibleObjectException` (Java 9), which its test catches as `RuntimeException`
+/// (before, that test was removed for not compiling); every written file starts with the header,
 /// then jforge's marker; a re-run reads the files back and keeps their tests.
 #[test]
 #[ignore = "slow: the full tier runs it (.ci/run: cargo test --release -- --include-ignored)"]
@@ -982,6 +984,16 @@ fn a_maven_project_gets_tests_at_its_release_under_its_license_header() {
         .filter(|p| *p != hand)
         .collect();
     assert!(!written.is_empty(), "nothing written: {first:#}");
+    let all: String = written
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert!(
+        all.contains(
+            "fail(\"Expected exception of type java.lang.reflect.InaccessibleObjectException\");\n        } catch (RuntimeException e) {"
+        ),
+        "no test of storage() catching RuntimeException:\n{all}"
+    );
     for f in &written {
         let src = std::fs::read_to_string(f).unwrap();
         assert!(

@@ -44,6 +44,17 @@ public final class Label implements CharSequence {
         return new Label(text.substring(start, end));
     }
 
+    /**
+     * Opens java.io.File's private path field, as code written for Java 8 could: on Java 9
+     * and later this throws InaccessibleObjectException (java.base does not open java.io), a
+     * class a test compiled for Java 8 cannot name.
+     */
+    public int storage() throws NoSuchFieldException {
+        java.lang.reflect.Field f = java.io.File.class.getDeclaredField("path");
+        f.setAccessible(true);
+        return text.length();
+    }
+
     @Override
     public String toString() {
         return text;
