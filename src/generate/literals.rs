@@ -248,6 +248,22 @@ pub fn mutate_string(base: &str, chars: &[u16], others: &[String], rng: &mut imp
     cs.into_iter().collect()
 }
 
+/// A short text (1 to 4 characters) mostly of `chars` (punctuation and control characters
+/// code compared what it read against), else `'a'`: the content of a reader for code that
+/// reads it character by character. Deterministic in `rng`.
+pub fn text_of(chars: &[char], rng: &mut impl Rng) -> String {
+    let n = rng.random_range(1..=4usize);
+    (0..n)
+        .map(|_| {
+            if !chars.is_empty() && rng.random_bool(0.7) {
+                chars[rng.random_range(0..chars.len())]
+            } else {
+                'a'
+            }
+        })
+        .collect()
+}
+
 pub enum LiteralChoices<'a> {
     Values(&'a [Value]),
     Strings(&'a [String]),

@@ -2170,6 +2170,42 @@ fn an_object_parameter_gets_values_of_the_types_its_method_tests_with_instanceof
 }
 
 #[test]
+fn a_reader_gets_text_of_the_characters_its_class_compares_and_a_printing_parser_stays() {
+    // shapes.Lines extends BufferedReader and counts '\r' in read(), as Commons CSV's
+    // ExtendedBufferedReader counts lines (Defects4J Csv-1); its static parse(String) prints
+    // its NumberFormatException and returns null, as Commons CLI's TypeHandler.createNumber
+    // does (Cli-3). Before: `Reader.nullReader()`, inherited, was an operation of the class and
+    // made Reader count as made, so no StringReader was ever built (no carriage return ever
+    // read); and parse was excluded as "prints whenever called" after the first 3 Strings,
+    // none numeric. Now the class's readers are StringReaders whose text is mutated like the
+    // arguments of a method that compares, and parse stays for the numbers that come later.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, _) = gen_alone(d.path(), "shapes.Lines", "20000");
+    let src = java_sources(&out);
+    assert!(
+        !src.contains("Lines.nullReader()"),
+        "an inherited JDK static called as the class's:\n{src}"
+    );
+    let counted = regex::Regex::new(r#"assertEquals\([1-9]\d*, lines\d+\.returns\(\)\)"#).unwrap();
+    assert!(
+        src.contains("new StringReader(") && counted.is_match(&src),
+        "no test reads a carriage return:\n{text}\n{src}"
+    );
+    assert!(
+        !text.contains("Lines.parse(String) left out"),
+        "parse excluded as printing whenever called:\n{text}"
+    );
+    let parsed =
+        regex::Regex::new(r#"assertEquals\(Long\.valueOf\(-?\d+L\), longValue\d+\)"#).unwrap();
+    assert!(
+        parsed.is_match(&src),
+        "no test of parse(String) returning a number:\n{text}\n{src}"
+    );
+    let run = compile_and_run_junit4(&out, subjects().to_str().unwrap());
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+}
+
+#[test]
 fn a_method_that_reads_fields_and_writes_none_is_an_observer_whatever_its_name() {
     // observe.Buffer shows what put(n) did only through avail(), not named like a getter
     // (as Commons Codec's Base64 shows a real fault's effect only through avail(); issue 34

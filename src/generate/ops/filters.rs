@@ -53,6 +53,23 @@ pub(super) fn is_inherited_jdk_behaviour(
     final_method
         || (!keep_enum_members
             && ((from_enum && m.name == "valueOf") || (is_enum && is_implicit_enum_member(m))))
+        || inherited_jdk_static(class, m)
+}
+
+/// A static method of a JDK class that a class of the user's inherits
+/// (`ExtendedBufferedReader.nullReader()`, `Reader`'s; `MyThread.sleep(long)`): calling it
+/// tests the JDK, not the class. Worse, as an operation of the class under test it made its
+/// result type count as made, so the producer graph gave that type nothing else: Commons
+/// CSV's `ExtendedBufferedReader(Reader)` got only `Reader.nullReader()`, never a
+/// `StringReader` with content, and its line counting was never checked (Defects4J Csv-1).
+fn inherited_jdk_static(class: &str, m: &MethodInfo) -> bool {
+    use crate::model::release::is_jdk_class;
+    // (Enum's static valueOf(Class, String) is decided above, kept for `params`)
+    m.is_static()
+        && m.owner != class
+        && m.owner != "java.lang.Enum"
+        && is_jdk_class(&m.owner)
+        && !is_jdk_class(class)
 }
 
 /// The `values()` and `valueOf(String)` javac declares in every enum (JLS 8.9.3), told apart

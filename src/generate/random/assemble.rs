@@ -5,7 +5,7 @@
 use super::candidates::{Component, TypeId};
 use super::generator::{Built, Draft, Generator, Reusable};
 use super::oversized::{sizes, small_size};
-use crate::generate::literals::LiteralChoices;
+use crate::generate::literals::{LiteralChoices, LiteralPool};
 use crate::generate::ops::is_literal_type;
 use crate::model::JType;
 use crate::sequence::{OpId, OpKind, Sequence, Stmt, Value};
@@ -496,10 +496,28 @@ impl<'a> Generator<'a> {
     /// String: a String that is only stored or hashed (a list's element) branches on no
     /// shape, and changing it moves the rest of the run for nothing (measured on the
     /// corpus: `java.util.LinkedList`'s run took another way and lost 11 branches).
+    /// A String given to a `StringReader` is mutated too: it is the text the code under test
+    /// reads and compares character by character (Commons CSV's `ExtendedBufferedReader`
+    /// counts lines at `'\r'`; its readers held only "a", "10" and "hi!", and the fault of
+    /// Defects4J Csv-1 went unseen).
     fn compares(&self) -> bool {
-        self.building
-            .and_then(|op| self.op_literals.get(op as usize))
-            .is_some_and(|p| p.is_some())
+        self.building.is_some_and(|op| {
+            self.op_literals
+                .get(op as usize)
+                .is_some_and(|p| p.is_some())
+                || self.makes_text(op)
+        })
+    }
+
+    /// Whether `op` makes a `StringReader`: its String is text the code under test reads.
+    fn makes_text(&self, op: OpId) -> bool {
+        self.ops
+            .table
+            .get(op)
+            .ret
+            .as_ref()
+            .and_then(|r| r.class_name())
+            .is_some_and(|c| c == "java.io.StringReader")
     }
 
     /// Sometimes (p [`SPLICE_P`]) `base` with a String of the sequence built so far inserted
@@ -537,21 +555,39 @@ impl<'a> Generator<'a> {
     /// A mutant of `base` (`literals::mutate_string`): characters inserted come from what the
     /// operation being built compared against, and what the run's classes compared against.
     fn string_mutant(&mut self, base: &str) -> String {
-        let char_ty = JType::Prim(crate::model::Prim::Char);
         let mut chars: Vec<u16> = Vec::new();
         let own = self
             .building
             .and_then(|op| self.op_literals.get(op as usize))
             .and_then(|p| p.as_deref());
-        for pool in own.into_iter().chain(std::iter::once(&self.literals)) {
-            if let Some(ch) = pool.choices(&char_ty) {
-                for i in 0..ch.len() {
-                    if let Value::Char(c) = ch.get(i) {
-                        chars.push(c);
-                    }
-                }
+        // The text of a reader gets the characters any operation compared against (read()
+        // compares what it reads with '\r'; the reader's own constructor compares nothing).
+        let is_text = matches!(self.building, Some(op) if own.is_none() && self.makes_text(op));
+        let text_pools: Vec<&LiteralPool> = if is_text {
+            self.op_literals.iter().flatten().map(|p| &**p).collect()
+        } else {
+            Vec::new()
+        };
+        for pool in own.into_iter().chain(text_pools) {
+            push_chars(pool, &mut chars);
+        }
+        // Half the mutants of a reader's text are a short text of the punctuation and
+        // control characters compared against ("\r\n", "a\r"; the pools hold each value
+        // compared and its neighbours): one inserted at a time into pool strings, they were
+        // too rare to be read (shapes.Lines: no carriage return in 20,000 sequences).
+        if is_text && self.shape_rng.random_bool(0.5) {
+            let mut marks: Vec<char> = chars
+                .iter()
+                .filter_map(|&u| char::from_u32(u32::from(u)))
+                .filter(|c| !c.is_alphanumeric())
+                .collect();
+            marks.sort_unstable();
+            marks.dedup();
+            if !marks.is_empty() {
+                return crate::generate::literals::text_of(&marks, &mut self.shape_rng);
             }
         }
+        push_chars(&self.literals, &mut chars);
         // borrowed, not copied: this runs for every mutant, in the generator's loop
         let strings: &[String] = match self.literals.choices(&JType::string()) {
             Some(LiteralChoices::Strings(s)) => &s[..s.len().min(64)],
@@ -662,5 +698,16 @@ impl<'a> Generator<'a> {
             out.push(built);
         }
         out
+    }
+}
+
+/// Appends the `char` values of `pool` to `chars`.
+fn push_chars(pool: &LiteralPool, chars: &mut Vec<u16>) {
+    if let Some(ch) = pool.choices(&JType::Prim(crate::model::Prim::Char)) {
+        for i in 0..ch.len() {
+            if let Value::Char(c) = ch.get(i) {
+                chars.push(c);
+            }
+        }
     }
 }
