@@ -215,33 +215,38 @@ fn writes_on(ops: &OpSet, seq: &Sequence, recv: u32) -> std::collections::BTreeS
     all
 }
 
-/// The arguments of the last call (not its receiver, which the parameters do not include)
-/// that are sinks ([`OpSet::sinks`]) passed where it takes one: what the call wrote into
-/// them is observed after it.
-fn sinks_of_last(seq: &Sequence, ops: &OpSet) -> Vec<u32> {
-    let Some(Stmt::Call { op, args }) = seq.stmts.last() else {
-        return Vec::new();
-    };
-    let last = ops.table.get(*op);
-    let skip = usize::from(last.has_receiver());
+/// The sinks ([`OpSet::sinks`]) the sequence's calls were given where they take one (not as
+/// receivers, which the parameters do not include): what the calls wrote into them is
+/// observed after the last. Every call's, not only the last's: a printer made over a
+/// `StringWriter` writes into it at each later call (`new CSVPrinter(writer, format)` then
+/// `printer.println()`, which appended "null" for a format without a record separator,
+/// Defects4J Csv-5; the writer was never looked at).
+fn sinks_written(seq: &Sequence, ops: &OpSet) -> Vec<u32> {
     let mut out: Vec<u32> = Vec::new();
-    for (&a, param) in args.iter().skip(skip).zip(&last.params) {
-        // taken as a sink (`Writer out`), not as an input that happens to be one
-        // (`CharSequence in` given a StringBuilder)
-        let takes_sink = param.class_name().is_some_and(|n| SINK_TYPES.contains(&n))
-            || ops.sinks.contains(param);
-        let sink = takes_sink
-            && match seq.stmts.get(a as usize) {
-                Some(Stmt::Call { op, .. }) => ops
-                    .table
-                    .get(*op)
-                    .ret
-                    .as_ref()
-                    .is_some_and(|t| ops.sinks.contains(t)),
-                _ => false,
-            };
-        if sink && !out.contains(&a) {
-            out.push(a);
+    for st in &seq.stmts {
+        let Stmt::Call { op, args } = st else {
+            continue;
+        };
+        let call = ops.table.get(*op);
+        let skip = usize::from(call.has_receiver());
+        for (&a, param) in args.iter().skip(skip).zip(&call.params) {
+            // taken as a sink (`Writer out`), not as an input that happens to be one
+            // (`CharSequence in` given a StringBuilder)
+            let takes_sink = param.class_name().is_some_and(|n| SINK_TYPES.contains(&n))
+                || ops.sinks.contains(param);
+            let sink = takes_sink
+                && match seq.stmts.get(a as usize) {
+                    Some(Stmt::Call { op, .. }) => ops
+                        .table
+                        .get(*op)
+                        .ret
+                        .as_ref()
+                        .is_some_and(|t| ops.sinks.contains(t)),
+                    _ => false,
+                };
+            if sink && !out.contains(&a) {
+                out.push(a);
+            }
         }
     }
     out
@@ -649,8 +654,10 @@ fn observe(
                 if let Some(r) = receiver {
                     observers.extend(observer_calls(ops, seq, r, true, &hung));
                 }
-                for a in sinks_of_last(seq, ops) {
-                    observers.extend(observer_calls(ops, seq, a, false, &hung));
+                for a in sinks_written(seq, ops) {
+                    if Some(a) != receiver {
+                        observers.extend(observer_calls(ops, seq, a, false, &hung));
+                    }
                 }
                 for i in unused_values(seq, receiver) {
                     observers.extend(observer_calls(ops, seq, i, false, &hung));

@@ -49,6 +49,19 @@ pub enum Expect {
     Exception(String),
 }
 
+impl Expect {
+    /// The test's ending (the catch's class is set later, by the check: `catch_in_release`).
+    fn ending(&self) -> Ending {
+        match self {
+            Expect::Normal => Ending::Normal,
+            Expect::Exception(cls) => Ending::ExpectedException {
+                class: cls.clone(),
+                catch_as: None,
+            },
+        }
+    }
+}
+
 /// One sequence to turn into a regression test.
 #[derive(Clone, Debug)]
 pub struct ObserveItem {
@@ -330,19 +343,12 @@ pub fn observe(
                 }
             }
         }
-        let ending = match &it.expect {
-            Expect::Normal => Ending::Normal,
-            Expect::Exception(cls) => Ending::ExpectedException {
-                class: cls.clone(),
-                catch_as: None,
-            },
-        };
         out.push(Some(TestCase {
             defect: None,
             seq: seq.clone(),
             asserts,
             observers,
-            ending,
+            ending: it.expect.ending(),
         }));
     }
     Ok(out)

@@ -406,8 +406,12 @@ fn what_a_call_writes_into_its_writer_is_asserted_and_a_changed_escape_fails() {
     assert_eq!(stats["validation"]["failing_removed"], 0, "{stats:#}");
     let text = regression_text(&out);
     assert!(text.contains("stringWriter0.toString());"), "{text}");
-    // the StringBuilder given as the CharSequence to escape is input, not observed
-    for t in text.split("@Test").filter(|t| t.contains(".escape(")) {
+    // the StringBuilder given as the CharSequence to escape is input, not observed (unless
+    // a call was given it as its Appendable, `print(sb, ..)`, and wrote into it)
+    for t in text
+        .split("@Test")
+        .filter(|t| t.contains(".escape(") && !t.contains(".print("))
+    {
         assert!(
             !t.contains("stringBuilder0.toString()"),
             "an input observed:\n{t}"
