@@ -358,6 +358,9 @@ pub struct Tracker {
     pub covered_branches: u32,
     pub lines: u32,
     pub covered_lines: u32,
+    /// Probes covered elsewhere (the project's own tests, see [`Tracker::cover_elsewhere`]);
+    /// empty until then.
+    elsewhere: Vec<bool>,
 }
 
 #[derive(Clone, Debug)]
@@ -367,6 +370,18 @@ pub struct MethodCov {
     pub descriptor: String,
     pub branches: u32,
     pub covered_branches: u32,
+    /// Branch probes covered elsewhere (the project's own tests) and not yet by the run.
+    pub elsewhere: u32,
+}
+
+impl MethodCov {
+    /// The branches neither the run nor the project's own tests covered: what is left to
+    /// find in this method.
+    pub fn open(&self) -> u32 {
+        self.branches
+            .saturating_sub(self.covered_branches)
+            .saturating_sub(self.elsewhere)
+    }
 }
 
 fn is_branch(k: &ProbeKind) -> bool {
@@ -404,6 +419,7 @@ impl Tracker {
                     descriptor: mp.descriptor.clone(),
                     branches: 0,
                     covered_branches: 0,
+                    elsewhere: 0,
                 });
             }
             for p in &m.probes {
@@ -433,6 +449,20 @@ impl Tracker {
             covered_branches: 0,
             lines,
             covered_lines: 0,
+            elsewhere: Vec::new(),
+        }
+    }
+
+    /// Marks the probes `hit` elsewhere (by the project's own tests): they no longer count
+    /// as open ([`MethodCov::open`]), so guidance spends the time where neither the run nor
+    /// the project's suite has been. The run's own counts are unchanged.
+    pub fn cover_elsewhere(&mut self, hit: &[bool]) {
+        self.elsewhere = hit.to_vec();
+        self.elsewhere.resize(self.hit.len(), false);
+        for (i, inf) in self.info.iter().enumerate() {
+            if self.elsewhere[i] && !self.hit[i] && inf.is_branch {
+                self.methods[inf.method as usize].elsewhere += 1;
+            }
         }
     }
 
@@ -448,7 +478,11 @@ impl Tracker {
             let inf = &self.info[i];
             if inf.is_branch {
                 nb += 1;
-                self.methods[inf.method as usize].covered_branches += 1;
+                let m = &mut self.methods[inf.method as usize];
+                m.covered_branches += 1;
+                if self.elsewhere.get(i).copied().unwrap_or(false) {
+                    m.elsewhere -= 1;
+                }
             }
             if inf.is_line {
                 nl += 1;
@@ -617,5 +651,63 @@ impl Setup {
                 .cloned()
                 .collect(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instrument::{MethodProbes, Probe, ProbeMap};
+
+    /// One method with a line probe and four branch probes (ids 0..5).
+    fn one_method() -> Tracker {
+        let kinds = [
+            ProbeKind::Line,
+            ProbeKind::BranchTaken,
+            ProbeKind::BranchNotTaken,
+            ProbeKind::BranchTaken,
+            ProbeKind::BranchNotTaken,
+        ];
+        let map = ProbeMap {
+            class_name: "a/B".into(),
+            class_id: 0,
+            first_probe: 0,
+            probe_count: 5,
+            methods: vec![MethodProbes {
+                name: "m".into(),
+                descriptor: "()V".into(),
+                access: 1,
+                first_probe: 0,
+                probe_count: 5,
+                skipped: None,
+            }],
+            probes: (0..5)
+                .map(|i| Probe {
+                    id: i,
+                    kind: kinds[i as usize],
+                    method: 0,
+                    offset: i,
+                    line: Some(1),
+                })
+                .collect(),
+        };
+        Tracker::new(&[map], 5)
+    }
+
+    #[test]
+    fn branches_covered_elsewhere_are_not_open_and_the_run_keeps_its_own_counts() {
+        let mut t = one_method();
+        t.add(&[0, 1]);
+        assert_eq!(t.methods[0].open(), 3);
+        // the own suite covered probes 1 (the run has it too), 2 and 0 (a line)
+        t.cover_elsewhere(&[true, true, true, false, false]);
+        assert_eq!(t.methods[0].open(), 2, "probe 2 is covered elsewhere");
+        assert_eq!(t.covered_branches, 1, "the run's own count is unchanged");
+        // the run reaches probe 2 itself: still not open, not counted twice
+        assert_eq!(t.add(&[2]), (1, 0));
+        assert_eq!(t.methods[0].open(), 2);
+        t.add(&[3, 4]);
+        assert_eq!(t.methods[0].open(), 0);
+        assert_eq!(t.covered_branches, 4);
     }
 }

@@ -193,6 +193,9 @@ pub struct Marker {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replay {
     pub sequences: u64,
+    /// With `--project`: the count of sequences at which the project's own tests' coverage
+    /// began to steer generation (`generate::random::Steer`), which a replay repeats.
+    pub steered: Option<u64>,
     pub options: String,
 }
 
@@ -203,7 +206,16 @@ impl Marker {
         let replay = self
             .replay
             .as_ref()
-            .map(|r| format!(", sequences: {}, options: {}", r.sequences, r.options))
+            .map(|r| {
+                let steered = r
+                    .steered
+                    .map(|k| format!(", steered: {k}"))
+                    .unwrap_or_default();
+                format!(
+                    ", sequences: {}{steered}, options: {}",
+                    r.sequences, r.options
+                )
+            })
             .unwrap_or_default();
         format!(
             "{MARKER_PREFIX}{}, classes: {}, run: {}{replay}",
@@ -224,8 +236,13 @@ impl Marker {
         let (run, replay) = match run.split_once(", sequences: ") {
             Some((run, r)) => {
                 let (n, options) = r.split_once(", options: ")?;
+                let (n, steered) = match n.split_once(", steered: ") {
+                    Some((n, k)) => (n, Some(k.parse().ok()?)),
+                    None => (n, None),
+                };
                 let replay = Replay {
                     sequences: n.parse().ok()?,
+                    steered,
                     options: options.to_string(),
                 };
                 (run, Some(replay))
@@ -965,6 +982,7 @@ mod tests {
         let replayed = Marker {
             replay: Some(Replay {
                 sequences: 82373,
+                steered: None,
                 options: "fedcba9876543210".into(),
             }),
             ..m.clone()
@@ -979,6 +997,20 @@ mod tests {
             None,
             "a count that is not a number is not a marker"
         );
+        let steered = Marker {
+            replay: Some(Replay {
+                sequences: 82373,
+                steered: Some(4096),
+                options: "fedcba9876543210".into(),
+            }),
+            ..m.clone()
+        };
+        assert!(
+            steered
+                .line()
+                .ends_with(", sequences: 82373, steered: 4096, options: fedcba9876543210")
+        );
+        assert_eq!(Marker::parse(&steered.line()), Some(steered.clone()));
         assert_eq!(
             m.line(),
             "// jforge: gen, classes: com.acme.Circle com.acme.Outer$Inner, run: 0123456789abcdef"

@@ -15,7 +15,7 @@ use crate::generate::finish::{
 };
 use crate::generate::literals::LiteralPool;
 use crate::generate::ops::{OpSet, add_view_ops, build_ops_with_stubs};
-use crate::generate::random::{CONSOLE_PROPERTY, GenConfig, Generator, Progress};
+use crate::generate::random::{CONSOLE_PROPERTY, GenConfig, Generator, Progress, Steer, SteerWhen};
 use crate::generate::report::{EarlierSuite, Phases, Report, RunFacts, SuiteCoverage};
 use crate::report::ValidationSummary;
 use crate::session::{Session, WorkerSettings};
@@ -228,8 +228,20 @@ impl Strategy for Gen {
         // The project's own suite runs beside generation (its probes are needed only to
         // choose the tests): a suite that takes a minute does not eat the time limit.
         let (java, cp) = (&session.java, &session.cp);
+        let (to_steer, steering) = std::sync::mpsc::channel();
+        if args.own_suite.is_some() {
+            generator.steer = Some(Steer::new(steering, replay.steer_when()));
+        }
+        let (own_args, own_setup) = (&args, cov_setup.as_ref());
         let (generation, own) = std::thread::scope(|scope| {
-            let own = scope.spawn(|| own_suite_baseline(java, cp, &args, cov_setup.as_ref()));
+            let own = scope.spawn(move || {
+                let own = own_suite_baseline(java, cp, own_args, own_setup);
+                if let Some(o) = &own {
+                    // the generator may be gone (a failed run): nothing to steer then
+                    let _ = to_steer.send(o.hit.clone());
+                }
+                own
+            });
             let how = (&args, &limits, setup_time);
             let generation = generate_then_replay(&mut generator, &mut pool, how, &earlier.errors);
             let own = own.join().unwrap_or_else(|_| {
@@ -273,6 +285,9 @@ impl Strategy for Gen {
                 o,
                 suite.validation.suite_hits.as_deref(),
             );
+            if let Some(c) = report.coverage.as_mut().and_then(|c| c.own_suite.as_mut()) {
+                c.steered_at = generator.steer.as_ref().and_then(|s| s.applied_at);
+            }
         }
         report.earlier_suite = earlier.diff(&suite.regression, &suite.errors, &built.fstats);
         if let Some(e) = report.earlier_suite.as_mut() {
@@ -296,6 +311,8 @@ pub(super) struct ReplayBudget {
     options: String,
     /// The earlier run's count of sequences, when its files record these same options.
     earlier: Option<u64>,
+    /// Where the earlier run's own-tests coverage began to steer (with `earlier`).
+    earlier_steered: Option<u64>,
     /// A time limit and no `--generated-limit`: the earlier count is this run's generated
     /// limit (a run bounded by `--generated-limit` has the same count already).
     timed: bool,
@@ -321,10 +338,27 @@ impl ReplayBudget {
         self.earlier == Some(generator.progress.generated)
     }
 
+    /// When the project's own tests' coverage is to steer generation: a replay where the
+    /// earlier run did (or never, when it did not); a count-bounded run before its first
+    /// sequence (its sequences must not depend on the suite's speed); else on arrival.
+    pub(super) fn steer_when(&self) -> SteerWhen {
+        match (self.cap(), self.timed) {
+            (Some(_), _) => self.earlier_steered.map_or(SteerWhen::Never, SteerWhen::At),
+            (None, false) => SteerWhen::At(0),
+            (None, true) => SteerWhen::Arrival,
+        }
+    }
+
     /// What the written files record: the budget replayed, or this run's own count.
     pub(super) fn recorded(&self, generator: &Generator) -> Replay {
+        let steered = generator.steer.as_ref().and_then(|s| s.applied_at);
         Replay {
             sequences: self.cap().unwrap_or(generator.progress.generated),
+            steered: if self.cap().is_some() {
+                self.earlier_steered
+            } else {
+                steered
+            },
             options: self.options.clone(),
         }
     }
@@ -358,13 +392,11 @@ pub(super) fn replay_budget(
     std::hash::Hasher::write(&mut h, args.options_key.as_bytes());
     std::hash::Hasher::write_u64(&mut h, code);
     let options = format!("{:016x}", std::hash::Hasher::finish(&h));
-    let earlier = out
-        .earlier_replay(classes)
-        .filter(|r| r.options == options)
-        .map(|r| r.sequences);
+    let earlier = out.earlier_replay(classes).filter(|r| r.options == options);
     ReplayBudget {
         options,
-        earlier,
+        earlier_steered: earlier.as_ref().and_then(|r| r.steered),
+        earlier: earlier.map(|r| r.sequences),
         timed: limits.time_limit.is_some() && args.generated_limit.is_none(),
     }
 }
@@ -1289,6 +1321,7 @@ pub(super) fn add_own_suite(
         lines_covered: own_lines,
         with_written_branches: with_branches,
         with_written_lines: with_lines,
+        steered_at: None,
     });
 }
 

@@ -336,6 +336,9 @@ pub struct OwnSuiteCoverage {
     /// The own suite and the written one together.
     pub with_written_branches: u32,
     pub with_written_lines: u32,
+    /// The count of sequences at which its coverage began to steer generation (see
+    /// `generate::random::Steer`); `None` when it never did (it arrived after generation).
+    pub steered_at: Option<u64>,
 }
 
 /// The written suite's coverage next to the run's, and where the difference went.
@@ -771,6 +774,16 @@ fn write_coverage(c: &CoverageRow, out: &mut dyn std::io::Write) -> std::io::Res
             c.lines_total,
             o.with_written_lines.saturating_sub(o.lines_covered),
         )?;
+        match o.steered_at {
+            Some(n) => writeln!(
+                out,
+                "  generation aimed past what they cover from sequence {n} on"
+            )?,
+            None => writeln!(
+                out,
+                "  their coverage arrived after generation: it did not steer it"
+            )?,
+        }
         return Ok(());
     }
     let mut why = Vec::new();

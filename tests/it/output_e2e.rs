@@ -1102,6 +1102,9 @@ fn a_project_s_own_tests_run_first_as_its_build_runs_them_and_the_written_ones_a
         "{own:#}"
     );
     assert!(err.contains("writing only tests that add to them"), "{err}");
+    // a run bounded by a count waits for the own tests' coverage before its first sequence
+    // (its sequences must not depend on the suite's speed) and records it in its files
+    assert_eq!(own["steered_at"], 0, "{own:#}");
     let written = r["regression_tests"].as_u64().unwrap();
     assert!(written > 0, "{r:#}");
 

@@ -72,10 +72,7 @@ impl<'a> Generator<'a> {
                     .filter(|&&o| self.stats[o as usize].calls > 0)
                     .filter_map(|&o| g.op_method[o as usize])
                     .filter(|&m| seen.insert(m))
-                    .map(|m| {
-                        let m = &g.tracker.methods[m as usize];
-                        m.branches - m.covered_branches
-                    })
+                    .map(|m| g.tracker.methods[m as usize].open())
                     .sum();
                 1.0 + f64::from(uncovered.min(CLASS_UNCOVERED_CAP)) / 10.0
             })
@@ -160,10 +157,8 @@ impl<'a> Generator<'a> {
             let w: Vec<f64> = live
                 .iter()
                 .map(|&o| {
-                    let unc = g.op_method[o as usize].map_or(0, |m| {
-                        let m = &g.tracker.methods[m as usize];
-                        m.branches - m.covered_branches
-                    });
+                    let unc =
+                        g.op_method[o as usize].map_or(0, |m| g.tracker.methods[m as usize].open());
                     1.0 + unc.min(64) as f64
                 })
                 .collect();
@@ -676,6 +671,14 @@ impl<'a> Generator<'a> {
     }
 
     pub(super) fn build_batch(&mut self, n: usize) -> Vec<Built> {
+        if let Some(hit) = self
+            .steer
+            .as_mut()
+            .and_then(|s| s.due(self.progress.generated))
+            && let Some(g) = self.cov.as_mut()
+        {
+            g.tracker.cover_elsewhere(&hit);
+        }
         self.refresh_class_weights();
         let mut out = Vec::with_capacity(n);
         let mut attempts = 0;

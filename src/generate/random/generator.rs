@@ -5,7 +5,7 @@
 use super::candidates::{
     Candidate, CompRef, Component, DefectKey, ErrorCandidate, Incident, OpStat, Progress, TypeId,
 };
-use super::guide::CovGuide;
+use super::guide::{CovGuide, Steer};
 use crate::generate::assist::{Assist, AssistStats};
 use crate::generate::bloom::Bloom;
 use crate::generate::hangs::HangingValues;
@@ -179,6 +179,8 @@ pub struct Generator<'a> {
     /// class's weight in the choice of the next operation (see `refresh_class_weights`).
     pub(super) class_ops: Vec<Vec<OpId>>,
     pub(super) class_weight: Vec<f64>,
+    /// The project's own tests' coverage, to be applied to guidance (`gen --project`).
+    pub steer: Option<Steer>,
 }
 
 /// The primary operations grouped by their class under test (in the order the classes first
@@ -247,6 +249,7 @@ impl<'a> Generator<'a> {
             hanging: HangingValues::default(),
             class_ops: Vec::new(),
             class_weight: Vec::new(),
+            steer: None,
         };
         g.class_ops = ops_by_class(g.ops);
         // (types in the order of the operations, as a run of their classes alone numbers them)

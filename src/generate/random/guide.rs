@@ -121,3 +121,69 @@ impl CovGuide {
         crate::coverage::summarize(&self.maps, &self.tracker.hit)
     }
 }
+
+/// When the project's own tests' coverage steers generation (`gen --project`, see
+/// [`Steer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SteerWhen {
+    /// At the first batch after it arrives (a first run: its own suite runs beside
+    /// generation, so that a suite of a minute does not eat the time limit).
+    Arrival,
+    /// At the first batch from this many sequences on, waiting for it: a re-run replays
+    /// the point an earlier run recorded; `At(0)` for a run bounded by a count, which must
+    /// not depend on how fast the suite ran.
+    At(u64),
+    /// Never (a replay of a run that was not steered).
+    Never,
+}
+
+/// The project's own tests' coverage, on its way to the generator: once it is applied the
+/// branches those tests cover no longer draw guidance (`MethodCov::open`), so the time goes
+/// to the classes and methods the project's suite leaves uncovered (issue 33, item 5: add
+/// what the suite lacks instead of repeating it). Where it was applied is recorded
+/// (`applied_at`), so that a re-run with the same options generates the same sequences.
+pub struct Steer {
+    rx: std::sync::mpsc::Receiver<Vec<bool>>,
+    when: SteerWhen,
+    /// The count of sequences generated when the coverage was applied.
+    pub applied_at: Option<u64>,
+}
+
+impl Steer {
+    pub fn new(rx: std::sync::mpsc::Receiver<Vec<bool>>, when: SteerWhen) -> Steer {
+        Steer {
+            rx,
+            when,
+            applied_at: None,
+        }
+    }
+
+    /// The own tests' probes, when they are to be applied now, `generated` sequences into
+    /// the run (`None` before, after, or when the suite could not be measured).
+    pub(super) fn due(&mut self, generated: u64) -> Option<Vec<bool>> {
+        if self.applied_at.is_some() {
+            return None;
+        }
+        let got = match self.when {
+            SteerWhen::Never => return None,
+            SteerWhen::Arrival => match self.rx.try_recv() {
+                Ok(hit) => hit,
+                Err(std::sync::mpsc::TryRecvError::Empty) => return None,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    self.when = SteerWhen::Never;
+                    return None;
+                }
+            },
+            SteerWhen::At(k) if generated >= k => match self.rx.recv() {
+                Ok(hit) => hit,
+                Err(_) => {
+                    self.when = SteerWhen::Never;
+                    return None;
+                }
+            },
+            SteerWhen::At(_) => return None,
+        };
+        self.applied_at = Some(generated);
+        Some(got)
+    }
+}

@@ -15,7 +15,8 @@
 //! The parts, each a file, from the bottom up:
 //! - `candidates`: what generation yields (components, regression and error candidates, the
 //!   defects they show, per-operation figures, progress, incidents).
-//! - `guide`: coverage feedback (`CovGuide`): the tracker, switch keys and probe kinds.
+//! - `guide`: coverage feedback (`CovGuide`): the tracker, switch keys and probe kinds; the
+//!   project's own tests' coverage on its way to guidance (`Steer`).
 //! - `oversized`: integral arguments too large for an operation that allocates by them.
 //! - `generator`: the generator's configuration and state, and its queries on types.
 //! - `assemble`: choosing an operation and assembling a new sequence for it.
@@ -42,7 +43,7 @@ pub use candidates::{
     Violation, thrown_cause,
 };
 pub use generator::{GenConfig, Generator};
-pub use guide::CovGuide;
+pub use guide::{CovGuide, Steer, SteerWhen};
 
 /// Why generation ended: the stop reasons every command shares.
 pub use crate::report::StopReason;

@@ -303,7 +303,7 @@ impl<'a> Generator<'a> {
             .filter(|&&op| !self.stats[op as usize].excluded)
             .filter_map(|&op| {
                 let m = &g.tracker.methods[g.op_method[op as usize]? as usize];
-                let uncovered = m.branches - m.covered_branches;
+                let uncovered = m.open();
                 (uncovered > 0).then_some((op, uncovered))
             })
             .collect();
