@@ -781,7 +781,9 @@ impl MethodWriter<'_> {
     /// variable nothing reads (issue 33: every statement matters, and reads so).
     fn statement(&mut self, stmt: &Stmt, i: usize, last: bool, (inline, unused): (bool, bool)) {
         let expect_exc = match &self.case.ending {
-            Ending::ExpectedException { class, catch_as } if last => Some((
+            Ending::ExpectedException {
+                class, catch_as, ..
+            } if last => Some((
                 class.clone(),
                 catch_as.clone().unwrap_or_else(|| class.clone()),
             )),
@@ -897,7 +899,19 @@ impl MethodWriter<'_> {
         self.indent -= 1;
         self.line(format!("}} catch ({} e) {{", self.namer.class(catch_as)));
         self.indent += 1;
-        self.line("// expected");
+        match &self.case.ending {
+            Ending::ExpectedException {
+                message: Some(m), ..
+            } => {
+                self.asserted
+                    .push((self.lines.len(), super::Asserted::Message));
+                self.line(format!(
+                    "assertEquals({}, e.getMessage());",
+                    super::literal::string_literal(m)
+                ));
+            }
+            _ => self.line("// expected"),
+        }
         self.indent -= 1;
         self.line("}");
     }

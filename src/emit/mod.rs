@@ -28,9 +28,14 @@ pub enum Ending {
     /// written as try { ...; fail(...) } catch (Class e) { }. `catch_as`: the class the catch
     /// names instead, when the Java release the tests compile for lacks `class` (its nearest
     /// superclass there: `suite::check`); the stored sequence keeps `class`, what a re-run sees.
+    ///
+    /// `message`: the exception's message, asserted in the catch, when code outside the JDK
+    /// threw it (its top frame) with the same message in both observing JVMs (see
+    /// `suite::thrown_message`).
     ExpectedException {
         class: String,
         catch_as: Option<String>,
+        message: Option<String>,
     },
     /// Error-revealing test: the last statement throws `class`, which breaks `contract`
     /// (e.g. "npe-without-null-input", "assertion-error", "declared-exception"). The test is
@@ -104,6 +109,8 @@ pub enum Asserted {
     Stmt(usize),
     /// Observer k (`TestCase::observers[k]`).
     Observer(usize),
+    /// The message of the expected exception (`Ending::ExpectedException::message`).
+    Message,
 }
 
 impl TestCase {
@@ -130,6 +137,11 @@ impl TestCase {
             Asserted::Observer(k) => {
                 if let Some(&(s, op, _)) = self.observers.get(k) {
                     drop_observers(s, op);
+                }
+            }
+            Asserted::Message => {
+                if let Ending::ExpectedException { message, .. } = &mut t.ending {
+                    *message = None;
                 }
             }
         }

@@ -120,8 +120,9 @@ impl LiteralPool {
 
 /// Whole strings of the shapes parsers and escapers branch on (issue 34, item 3): numbers
 /// in every notation Java and its libraries read (radix prefix, exponent, type suffix,
-/// sign alone, negative zero, just past `int` and `long`), escapes, a supplementary
-/// character (a surrogate pair in UTF-16), control characters and quotes.
+/// sign alone, a doubled sign, negative zero, just past `int` and `long` in decimal and in
+/// hex, more decimals than a `float` and a `double` hold), escapes, an absolute URL, a
+/// supplementary character (a surrogate pair in UTF-16), control characters and quotes.
 const SHAPES: &[&str] = &[
     "-",
     "+1",
@@ -141,6 +142,12 @@ const SHAPES: &[&str] = &[
     "-Infinity",
     "2147483648",
     "-9223372036854775809",
+    "--1",
+    "0x80000000",
+    "0x8000000000000000",
+    "0.12345678",
+    "1.123456789012345678",
+    "http://a.b/c/d?e",
     "&#x1F;",
     "&amp;",
     "\\u0041",

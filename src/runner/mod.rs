@@ -135,6 +135,9 @@ pub enum StmtOutcome {
         class: Arc<str>,
         public_class: Arc<str>,
         message: Option<String>,
+        /// The top frame of its stack trace is code outside the JDK: the message is that
+        /// code's own, the same on every JDK (a test may assert it).
+        outside_jdk: bool,
     },
     /// Exceeded the per-call time limit; the worker was restarted.
     Timeout,

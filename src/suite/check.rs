@@ -104,7 +104,9 @@ fn catch_in_release(cases: &mut [TestCase], (home, jdk): (&Path, u32), release: 
         return Ok(());
     };
     for c in cases {
-        if let Ending::ExpectedException { class, catch_as } = &mut c.ending
+        if let Ending::ExpectedException {
+            class, catch_as, ..
+        } = &mut c.ending
             && is_jdk_class(class)
             && let Some(k) = api.nearest_class(class)
             && k != *class

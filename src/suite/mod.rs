@@ -50,16 +50,52 @@ pub enum Expect {
 }
 
 impl Expect {
-    /// The test's ending (the catch's class is set later, by the check: `catch_in_release`).
-    fn ending(&self) -> Ending {
+    /// The test's ending, with the exception's `message` to assert (the catch's class is set
+    /// later, by the check: `catch_in_release`).
+    fn ending(&self, message: Option<String>) -> Ending {
         match self {
             Expect::Normal => Ending::Normal,
             Expect::Exception(cls) => Ending::ExpectedException {
                 class: cls.clone(),
                 catch_as: None,
+                message,
             },
         }
     }
+}
+
+/// Exceptions the JVM itself throws from any code (a null dereference, an index, a cast):
+/// their messages are the JVM's, which change between releases and flags (helpful
+/// NullPointerException messages), even when the top frame is the user's code.
+const JVM_THROWN: &[&str] = &[
+    "java.lang.NullPointerException",
+    "java.lang.ArrayIndexOutOfBoundsException",
+    "java.lang.ArrayStoreException",
+    "java.lang.ArithmeticException",
+    "java.lang.ClassCastException",
+    "java.lang.NegativeArraySizeException",
+    "java.lang.IllegalMonitorStateException",
+];
+
+/// The message of the exception both runs' last statement threw, when a test can assert
+/// it: code outside the JDK threw it (its top frame), it is not one the JVM raises itself
+/// ([`JVM_THROWN`]), both runs (another zone, locale and charset in the second) gave the
+/// same message, short enough not to have been cut (the worker sends 500 characters) and
+/// without an identity hash. Why: the same exception class for another reason is another
+/// behaviour (Defects4J's Lang-7 and Lang-11: an `IllegalArgumentException` of the class's
+/// own check, and one of `java.util.Random` when the check is missing).
+fn thrown_message(r1: &SeqResult, r2: &SeqResult) -> Option<String> {
+    let last = |r: &SeqResult| match r.outcomes.last() {
+        Some(StmtOutcome::Exception {
+            class,
+            message: Some(m),
+            outside_jdk: true,
+            ..
+        }) if !JVM_THROWN.contains(&class.as_ref()) => Some(m.clone()),
+        _ => None,
+    };
+    let (a, b) = (last(r1)?, last(r2)?);
+    (a == b && a.chars().count() < 500 && !IDENTITY.is_match(&a)).then_some(a)
 }
 
 /// One sequence to turn into a regression test.
@@ -343,12 +379,16 @@ pub fn observe(
                 }
             }
         }
+        let message = match it.expect {
+            Expect::Exception(_) => thrown_message(r1, r2),
+            Expect::Normal => None,
+        };
         out.push(Some(TestCase {
             defect: None,
             seq: seq.clone(),
             asserts,
             observers,
-            ending: it.expect.ending(),
+            ending: it.expect.ending(message),
         }));
     }
     Ok(out)

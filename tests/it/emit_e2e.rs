@@ -223,6 +223,7 @@ fn regression_cases(ops: &mut OpTable) -> Vec<(&'static str, TestCase)> {
             Ending::ExpectedException {
                 class: "java.lang.NullPointerException".into(),
                 catch_as: None,
+                message: None,
             },
         ),
     ));

@@ -407,6 +407,7 @@ fn render_get_null(catch_as: Option<&str>) -> String {
         Ending::ExpectedException {
             class: "java.lang.NullPointerException".into(),
             catch_as: catch_as.map(str::to_string),
+            message: None,
         },
     );
     render_test(&ops, &c, "test1", 4)

@@ -2339,3 +2339,49 @@ fn a_value_that_holds_an_identity_hash_is_not_asserted_and_the_check_needs_one_r
     );
     assert!(stats["regression_tests"].as_u64().unwrap() > 0, "{stats:#}");
 }
+
+#[test]
+fn an_exception_the_class_throws_itself_has_its_message_asserted_and_the_jdk_s_do_not() {
+    // shapes.Checked throws its own IllegalArgumentException ("not positive: -1"), a JDK
+    // method's NumberFormatException (Integer.parseInt: its message changes between JDK
+    // releases) and the JVM's ArithmeticException from its own code. Only the first
+    // message is asserted. Defects4J's Lang-7 and Lang-11 are of this kind: the same
+    // exception class, from the class's own check in the fixed version and from a JDK
+    // method in the faulty one; before, every catch only said `// expected`.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, _) = gen_alone(d.path(), "shapes.Checked", "2000");
+    let src = java_sources(&out);
+    let own =
+        regex::Regex::new(r#"assertEquals\("not positive: -?\d+", e\.getMessage\(\)\);"#).unwrap();
+    assert!(own.is_match(&src), "no message asserted:\n{text}\n{src}");
+    let tests: Vec<&str> = src.split("@Test").skip(1).collect();
+    for jdk in [
+        "catch (NumberFormatException e)",
+        "catch (ArithmeticException e)",
+    ] {
+        let caught: Vec<&&str> = tests.iter().filter(|t| t.contains(jdk)).collect();
+        assert!(!caught.is_empty(), "no test with {jdk}:\n{src}");
+        for t in caught {
+            assert!(!t.contains("getMessage"), "a JDK message asserted:\n{t}");
+        }
+    }
+    let run = compile_and_run_junit4(&out, subjects().to_str().unwrap());
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+    // the assertion can fail: the same exception with another message
+    let variant = d.path().join("variant");
+    std::fs::create_dir_all(variant.join("shapes")).unwrap();
+    let checked = std::fs::read_to_string(subjects_src("gen").join("shapes/Checked.java"))
+        .unwrap()
+        .replace("\"not positive: \" + n", "\"must be positive\"");
+    std::fs::write(variant.join("shapes/Checked.java"), checked).unwrap();
+    let variant_classes = d.path().join("variant-classes");
+    javac(&variant, &variant_classes, "");
+    let run = compile_and_run_junit4(&out, variant_classes.to_str().unwrap());
+    assert!(
+        run.failures
+            .iter()
+            .any(|(_, why)| why.contains("not positive") && why.contains("must be positive")),
+        "{:?}",
+        run.failures
+    );
+}

@@ -237,6 +237,7 @@ impl<'a> Search<'a> {
                 class,
                 public_class,
                 message,
+                ..
             } => {
                 let null_input = crate::contracts::null_input(&m.seq, r);
                 exception_contract = crate::contracts::exception_contract(

@@ -5,8 +5,9 @@ use super::consts::{
     C_COMPARETO_ANTISYMMETRIC, C_COMPARETO_REFLEXIVE, C_EQUALS_HASHCODE, C_EQUALS_NULL,
     C_EQUALS_REFLEXIVE, C_EQUALS_SYMMETRIC, C_HASHCODE_THROWS, C_TOSTRING_THROWS,
     CAUSE_ARGUMENT_CONTRACT, CAUSE_CALLBACK, CAUSE_COMPARATOR, CAUSE_HELD_CONTRACT, CAUSE_INTERNAL,
-    CAUSE_JDK_VALUE, CAUSE_NONE, CAUSE_NULL_INPUT, CAUSE_STATE, CK_OOM, CK_SOE, FRAME_JDK,
-    FRAME_OWN, O_CRASH, O_EXC, O_NOTRUN, O_NULL, O_OBJECT, O_TIMEOUT, O_VALUE, O_VOID,
+    CAUSE_JDK_VALUE, CAUSE_NONE, CAUSE_NULL_INPUT, CAUSE_STATE, CK_OOM, CK_SOE, EXC_MESSAGE,
+    EXC_OUTSIDE_JDK, FRAME_JDK, FRAME_OWN, O_CRASH, O_EXC, O_NOTRUN, O_NULL, O_OBJECT, O_TIMEOUT,
+    O_VALUE, O_VOID,
 };
 use super::frame::{Dec, Enc};
 use super::values::{decode_value, encode_value};
@@ -71,11 +72,17 @@ pub fn decode_outcome(d: &mut Dec, classes: &mut ClassTable) -> Result<StmtOutco
         O_EXC => {
             let class = classes.read(d)?;
             let public_class = classes.read(d)?;
-            let message = if d.u8()? != 0 { Some(d.str()?) } else { None };
+            let flags = d.u8()?;
+            let message = if flags & EXC_MESSAGE != 0 {
+                Some(d.str()?)
+            } else {
+                None
+            };
             StmtOutcome::Exception {
                 class,
                 public_class,
                 message,
+                outside_jdk: flags & EXC_OUTSIDE_JDK != 0,
             }
         }
         O_TIMEOUT => StmtOutcome::Timeout,
@@ -120,16 +127,18 @@ pub fn encode_outcome(e: &mut Enc, o: &StmtOutcome, classes: &mut ClassEncTable)
             class,
             public_class,
             message,
+            outside_jdk,
         } => {
             e.u8(O_EXC);
             classes.write(e, class);
             classes.write(e, public_class);
+            let outside = if *outside_jdk { EXC_OUTSIDE_JDK } else { 0 };
             match message {
                 Some(m) => {
-                    e.u8(1);
+                    e.u8(outside | EXC_MESSAGE);
                     e.str(m)
                 }
-                None => e.u8(0),
+                None => e.u8(outside),
             }
         }
         StmtOutcome::Timeout => e.u8(O_TIMEOUT),

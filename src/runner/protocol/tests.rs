@@ -140,6 +140,13 @@ fn sample_result() -> SeqResult {
                 class: "java.util.NoSuchElementException".into(),
                 public_class: "java.util.NoSuchElementException".into(),
                 message: Some("x".into()),
+                outside_jdk: true,
+            },
+            StmtOutcome::Exception {
+                class: "java.lang.IllegalStateException".into(),
+                public_class: "java.lang.IllegalStateException".into(),
+                message: None,
+                outside_jdk: false,
             },
             StmtOutcome::Crash(CrashKind::Exited(Some(3))),
             StmtOutcome::Crash(CrashKind::Exited(None)),

@@ -5,6 +5,8 @@ import java.lang.reflect.Modifier;
 import java.util.Arrays;
 import java.util.HashMap;
 
+import static jforge.worker.Proto.EXC_MESSAGE;
+import static jforge.worker.Proto.EXC_OUTSIDE_JDK;
 import static jforge.worker.Proto.O_EXC;
 import static jforge.worker.Proto.O_NULL;
 import static jforge.worker.Proto.O_OBJECT;
@@ -108,7 +110,7 @@ final class Outcomes {
         outc.u8(O_EXC);
         putString(outc, cls);
         putString(outc, cls);
-        outc.u8(1);
+        outc.u8(EXC_MESSAGE);
         outc.str(truncate(why));
     }
 
@@ -124,12 +126,34 @@ final class Outcomes {
         } catch (Throwable e) {
             Fatal.check(e);
         }
+        int flags = thrownOutsideJdk(t) ? EXC_OUTSIDE_JDK : 0;
         if (msg == null) {
-            outc.u8(0);
+            outc.u8(flags);
         } else {
-            outc.u8(1);
+            outc.u8(flags | EXC_MESSAGE);
             outc.str(truncate(msg));
         }
+    }
+
+    /**
+     * Whether the top frame of t's stack trace is code outside the JDK (and outside jforge's
+     * own runtime): a message such code wrote is its own, the same on every JDK, so a test can
+     * assert it; a JDK's messages change between releases.
+     */
+    static boolean thrownOutsideJdk(Throwable t) {
+        StackTraceElement[] st;
+        try {
+            st = t.getStackTrace();
+        } catch (Throwable e) {
+            Fatal.check(e);
+            return false;
+        }
+        if (st == null || st.length == 0 || st[0] == null) {
+            return false;
+        }
+        String c = st[0].getClassName();
+        return !(c.startsWith("java.") || c.startsWith("javax.") || c.startsWith("jdk.")
+                || c.startsWith("sun.") || c.startsWith("com.sun.") || c.startsWith("jforge."));
     }
 
     /**
