@@ -363,7 +363,7 @@ fn result_round_trip() {
     assert_eq!(tag, 42);
     assert_eq!(back, r);
     // class names (and the blame's method names) were sent once each
-    assert_eq!(classes.names.len(), 5);
+    assert_eq!(classes.names.len(), 6);
     // the second frame refers to the table by id only
     let f2 = encode_result(43, &r, &mut enc);
     assert!(f2.len() < f.len());
