@@ -225,31 +225,12 @@ impl Strategy for Gen {
             generator.assist = Some(concolic_helper(&session, &ops, setup, spec));
         }
         let setup_time = started.elapsed();
-        // The project's own suite runs beside generation (its probes are needed only to
-        // choose the tests): a suite that takes a minute does not eat the time limit.
-        let (java, cp) = (&session.java, &session.cp);
-        let (to_steer, steering) = std::sync::mpsc::channel();
-        if args.own_suite.is_some() {
-            generator.steer = Some(Steer::new(steering, replay.steer_when()));
-        }
-        let (own_args, own_setup) = (&args, cov_setup.as_ref());
-        let (generation, own) = std::thread::scope(|scope| {
-            let own = scope.spawn(move || {
-                let own = own_suite_baseline(java, cp, own_args, own_setup);
-                if let Some(o) = &own {
-                    // the generator may be gone (a failed run): nothing to steer then
-                    let _ = to_steer.send(o.hit.clone());
-                }
-                own
-            });
-            let how = (&args, &limits, setup_time);
-            let generation = generate_then_replay(&mut generator, &mut pool, how, &earlier.errors);
-            let own = own.join().unwrap_or_else(|_| {
-                eprintln!("warning: measuring the project's own tests failed; writing tests for all the run covers");
-                None
-            });
-            (generation, own)
-        });
+        let (generation, own) = run.generate_beside_own_suite(
+            &mut generator,
+            &mut pool,
+            (&replay, &earlier.errors),
+            setup_time,
+        );
         let generation = generation?;
         // The helper's JVMs and solver are not needed to finish the tests.
         generator.assist = None;
@@ -491,6 +472,41 @@ impl GenRun<'_> {
             generator.exclude(op, &format!("cannot be loaded: {why}"));
         }
         Ok(generator)
+    }
+
+    /// Generation, with the project's own suite measured beside it (its probes choose the
+    /// tests and, once they arrive, steer generation: `generate::random::Steer`): a suite
+    /// that takes a minute does not eat the time limit.
+    fn generate_beside_own_suite(
+        &self,
+        generator: &mut Generator,
+        pool: &mut crate::runner::Pool,
+        (replay, errors): (&ReplayBudget, &[crate::sequence::Sequence]),
+        setup_time: Duration,
+    ) -> (anyhow::Result<Duration>, Option<OwnBaseline>) {
+        let (java, cp) = (&self.session.java, &self.session.cp);
+        let (to_steer, steering) = std::sync::mpsc::channel();
+        if self.args.own_suite.is_some() {
+            generator.steer = Some(Steer::new(steering, replay.steer_when()));
+        }
+        let (own_args, own_setup) = (self.args, self.instrumented);
+        std::thread::scope(|scope| {
+            let own = scope.spawn(move || {
+                let own = own_suite_baseline(java, cp, own_args, own_setup);
+                if let Some(o) = &own {
+                    // the generator may be gone (a failed run): nothing to steer then
+                    let _ = to_steer.send(o.hit.clone());
+                }
+                own
+            });
+            let how = (self.args, self.limits, setup_time);
+            let generation = generate_then_replay(generator, pool, how, errors);
+            let own = own.join().unwrap_or_else(|_| {
+                eprintln!("warning: measuring the project's own tests failed; writing tests for all the run covers");
+                None
+            });
+            (generation, own)
+        })
     }
 
     /// Builds the regression and error-revealing tests within the finishing budget.
