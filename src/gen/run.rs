@@ -741,7 +741,7 @@ fn leave_out_newer_than(session: &Session, ops: &mut OpSet, release: u32) -> any
     }
     for &id in &newer {
         let sig = ops.table.get(id).signature();
-        if ops.primary.contains(&id) || ops.secondary.contains(&id) {
+        if ops.primary.contains(&id) || ops.secondary.contains(&id) || ops.views.contains(&id) {
             ops.leave_out(id, sig, crate::sequence::SkipReason::NewerThanRelease);
         }
     }
@@ -1008,7 +1008,13 @@ pub(super) fn add_guidance_views(
             2,
         );
         Ok(())
-    })
+    })?;
+    // the views bring JDK members of their own (`transferTo(Writer)`, Java 10, of a
+    // project's nested `Reader`): the release's filter again
+    if let Some(release) = args.suite.test_release {
+        leave_out_newer_than(session, ops, release)?;
+    }
+    Ok(())
 }
 
 /// `--concolic`: the classes under test instrumented in trace mode, for the helper's own

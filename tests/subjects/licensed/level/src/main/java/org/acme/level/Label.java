@@ -55,6 +55,34 @@ public final class Label implements CharSequence {
         return text.length();
     }
 
+    /**
+     * A reader of the text: an inner Reader of the project's own (as Commons Lang's
+     * StrBuilder has one), reached as a Reader, whose inherited transferTo(Writer) a Java 8
+     * build lacks.
+     */
+    public java.io.Reader reader() {
+        return new LabelReader();
+    }
+
+    private final class LabelReader extends java.io.Reader {
+        private int pos;
+
+        @Override
+        public int read(char[] buf, int off, int len) {
+            if (pos >= text.length()) {
+                return -1;
+            }
+            int n = Math.min(len, text.length() - pos);
+            text.getChars(pos, pos + n, buf, off);
+            pos += n;
+            return n;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
     @Override
     public String toString() {
         return text;
