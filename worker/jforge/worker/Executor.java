@@ -178,6 +178,7 @@ final class Executor {
         int tag = in.ri32();
         int mode = in.ru8();
         outcomes.arrays = mode == MODE_OBSERVE;
+        outcomes.throwers = mode == MODE_OBSERVE;
         if (mode == MODE_BULK) {
             exhaustive.runBulk(tag);
             return;

@@ -53,6 +53,13 @@ final class Outcomes {
      */
     boolean arrays;
 
+    /**
+     * Whether an exception's thrower is reported (EXC_OUTSIDE_JDK): in MODE_OBSERVE only,
+     * where its message may become an assertion. Generation does not pay for the stack
+     * trace of every exception it sees.
+     */
+    boolean throwers;
+
     /** The outcome bytes of the request running (mirrored into the progress file). */
     final Buf outc = new Buf(1 << 12);
     /** The rest of its RESULT frame: violations, observers, forms. */
@@ -126,7 +133,7 @@ final class Outcomes {
         } catch (Throwable e) {
             Fatal.check(e);
         }
-        int flags = thrownOutsideJdk(t) ? EXC_OUTSIDE_JDK : 0;
+        int flags = throwers && thrownOutsideJdk(t) ? EXC_OUTSIDE_JDK : 0;
         if (msg == null) {
             outc.u8(flags);
         } else {
