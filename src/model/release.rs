@@ -39,7 +39,8 @@ fn release_char(n: u32) -> Option<char> {
     }
 }
 
-/// Whether `class` (binary name) is a class of the JDK, whose members may postdate a release.
+/// Whether `class` (binary name) is a class of the JDK, whose members may postdate a release
+/// (the worker's `Outcomes.JDK_PREFIXES` are the same).
 pub fn is_jdk_class(class: &str) -> bool {
     [
         "java.",

@@ -147,6 +147,10 @@ final class Outcomes {
      * own runtime): a message such code wrote is its own, the same on every JDK, so a test can
      * assert it; a JDK's messages change between releases.
      */
+    private static final String[] JDK_PREFIXES = {
+        "java.", "javax.", "jdk.", "sun.", "com.sun.", "org.w3c.", "org.xml.", "org.ietf."
+    };
+
     static boolean thrownOutsideJdk(Throwable t) {
         StackTraceElement[] st;
         try {
@@ -159,8 +163,13 @@ final class Outcomes {
             return false;
         }
         String c = st[0].getClassName();
-        return !(c.startsWith("java.") || c.startsWith("javax.") || c.startsWith("jdk.")
-                || c.startsWith("sun.") || c.startsWith("com.sun.") || c.startsWith("jforge."));
+        // the prefixes of jforge's model::release::is_jdk_class, and jforge's own runtime
+        for (String p : JDK_PREFIXES) {
+            if (c.startsWith(p)) {
+                return false;
+            }
+        }
+        return !c.startsWith("jforge.");
     }
 
     /**
