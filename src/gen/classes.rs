@@ -108,6 +108,8 @@ pub(super) fn select_in(
         let tested = tested_types(model, cp, jdk, &classes);
         crate::model::producers::load_closure(model, cp, jdk, &classes, &tested);
         let _ = model.load(cp, jdk, crate::generate::ops::ENUM_STAND_IN);
+        // what a CharSequence parameter is given besides Strings (`generate::ops`)
+        let _ = model.load(cp, jdk, "java.lang.StringBuilder");
         let tested = tested
             .into_iter()
             .filter(|t| model.get(t).is_some() && model.is_accessible(t))

@@ -2385,3 +2385,89 @@ fn an_exception_the_class_throws_itself_has_its_message_asserted_and_the_jdk_s_d
         run.failures
     );
 }
+
+#[test]
+fn arguments_are_configured_after_they_are_made_and_faults_that_need_it_are_caught() {
+    // configure.Checker's two checks are reached only with configured arguments: options
+    // holding a required option (`opt.setRequired(true)`, a void setter; `opts.add(opt)`, a
+    // fluent adder taking an object) and a format with a header (`Format.PLAIN.withHeader(..)`).
+    // Before, arguments were only ever their producer's plain value (`new Opts()`,
+    // `Format.PLAIN`), as with Defects4J's Cli-4, Cli-9..12, Csv-7, Csv-10 and Csv-11.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, _) = gen_alone(d.path(), "configure.Checker", "3000");
+    let src = java_sources(&out);
+    for call in [".setRequired(true);", ".add(opt", ".withHeader("] {
+        assert!(src.contains(call), "no {call}:\n{text}\n{src}");
+    }
+    for message in ["\"missing required: ", "\"duplicate header: "] {
+        assert!(
+            src.contains(&format!("assertEquals({message}")),
+            "no {message} asserted:\n{src}"
+        );
+    }
+    let run = compile_and_run_junit4(&out, subjects().to_str().unwrap());
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+    // each check's fault is caught: the suite fails on a variant without it
+    for (check, without) in [
+        ("o.isRequired() && ", "false && "),
+        ("if (!seen.add(h))", "if (seen.add(h) && false)"),
+    ] {
+        let variant = d.path().join("variant");
+        let _ = std::fs::remove_dir_all(&variant);
+        std::fs::create_dir_all(variant.join("configure")).unwrap();
+        for f in ["Opt", "Opts", "Format", "Checker"] {
+            let text =
+                std::fs::read_to_string(subjects_src("gen").join(format!("configure/{f}.java")))
+                    .unwrap();
+            let text = if f == "Checker" {
+                assert!(text.contains(check), "{check}");
+                text.replace(check, without)
+            } else {
+                text
+            };
+            std::fs::write(variant.join(format!("configure/{f}.java")), text).unwrap();
+        }
+        let variant_classes = d.path().join(format!("variant-classes-{}", without.len()));
+        javac(&variant, &variant_classes, "");
+        let run = compile_and_run_junit4(&out, variant_classes.to_str().unwrap());
+        assert!(!run.failures.is_empty(), "nothing failed without {check}");
+    }
+}
+
+#[test]
+fn an_interface_result_is_asserted_through_the_to_string_of_the_object_behind_it() {
+    // textof.Groups.of(..) returns a Group (an interface without toString); the object's
+    // own toString is the one place its order shows (Defects4J Cli-7). Before, a returned
+    // interface was asserted only through the getters the interface declares.
+    let d = tempfile::tempdir().unwrap();
+    let (out, text, _) = gen_alone(d.path(), "textof.Groups", "500");
+    let src = java_sources(&out);
+    let asserted =
+        regex::Regex::new(r#"assertEquals\("\[[^"]*\|[^"]*\]", group\d+\.toString\(\)\);"#)
+            .unwrap();
+    assert!(
+        asserted.is_match(&src),
+        "no toString asserted:\n{text}\n{src}"
+    );
+    let run = compile_and_run_junit4(&out, subjects().to_str().unwrap());
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+    // the order's fault is caught: members spelled last to first
+    let variant = d.path().join("variant");
+    std::fs::create_dir_all(variant.join("textof")).unwrap();
+    for f in ["Group", "Groups"] {
+        let text = std::fs::read_to_string(subjects_src("gen").join(format!("textof/{f}.java")))
+            .unwrap()
+            .replace(
+                "letters.charAt(i)",
+                "letters.charAt(letters.length() - 1 - i)",
+            );
+        std::fs::write(variant.join(format!("textof/{f}.java")), text).unwrap();
+    }
+    let variant_classes = d.path().join("variant-classes");
+    javac(&variant, &variant_classes, "");
+    let run = compile_and_run_junit4(&out, variant_classes.to_str().unwrap());
+    assert!(
+        !run.failures.is_empty(),
+        "nothing failed with the order reversed"
+    );
+}

@@ -569,3 +569,32 @@ fn subclassing_lists_the_abstract_methods_to_implement() {
             .is_none()
     );
 }
+
+#[test]
+fn configurers_are_the_fluent_and_setter_methods_of_library_classes() {
+    let cp = ClassPath::new(&[crate::support::compiled("gen")]).unwrap();
+    let mut jdk = common::jdk();
+    let mut m = Model::new();
+    for n in [
+        "configure.Opt",
+        "configure.Opts",
+        "configure.Format",
+        "java.lang.StringBuilder",
+    ] {
+        assert!(m.load(&cp, &mut jdk, n).unwrap().is_some(), "{n}");
+    }
+    let names = |class: &str| -> Vec<String> {
+        jforge::model::producers::configurers(&m, class)
+            .iter()
+            .map(|x| x.name.clone())
+            .collect()
+    };
+    // a void setter; not the getters
+    assert_eq!(names("configure.Opt"), ["setRequired"]);
+    // a fluent adder taking an object; not size() nor the package-private list()
+    assert_eq!(names("configure.Opts"), ["add"]);
+    // fluent `with` methods, simplest first (a char before an array); not getDelimiter()
+    assert_eq!(names("configure.Format"), ["withDelimiter", "withHeader"]);
+    // the JDK's classes are used as their producers make them
+    assert!(names("java.lang.StringBuilder").is_empty());
+}

@@ -44,6 +44,8 @@ pub(super) struct Builder<'a> {
     /// `instanceof` (`gen::classes::tested_types`): values of them are made as for
     /// parameter types.
     tested: Vec<JType>,
+    /// Whether the argument types get their configurers (`configurers`): `gen` only.
+    configure: bool,
 }
 
 /// Build the operations for `classes` (binary names, already loaded with their supertypes and
@@ -92,6 +94,8 @@ pub fn build_ops_with_stubs<'a>(
     b.package_stubs = all;
     b.enum_members = all;
     b.stub_only = only;
+    // gen (not `all`, which is params') configures its arguments (`configurers`)
+    b.configure = !all;
     b.build(classes)
 }
 
@@ -109,6 +113,7 @@ impl<'a> Builder<'a> {
             stub_only: None,
             made_from_scratch: Vec::new(),
             tested: Vec::new(),
+            configure: false,
         }
     }
 
@@ -129,6 +134,10 @@ impl<'a> Builder<'a> {
             b.set.secondary.extend(ops);
         }
         b.producer_ops(&param_types);
+        if b.configure {
+            b.configurer_ops(&param_types);
+            b.char_sequence_ops(&param_types);
+        }
         b.unproduced_skips();
         b.returned_type_observers();
         b.sink_observers();
@@ -302,7 +311,37 @@ impl Builder<'_> {
             let op = Operation::instance_call(&m.owner, &m.name, &m.descriptor, ty, m.ret.clone());
             out.push(self.push(op, false, name));
         }
+        out.extend(self.runtime_to_string(name, ty));
         out
+    }
+
+    /// `toString()` as an observer of an interface or abstract class `name` (at type `ty`)
+    /// that does not declare one: the object behind it is of another class, which mostly
+    /// does (cli2's `PatternBuilder.create()` returns an `Option` whose `toString()` lists
+    /// its options in order; Defects4J's Cli-7 changed that order and only `toString()`
+    /// showed it; a returned `List` was only ever asserted by `size()` and `isEmpty()`).
+    /// When the runtime class keeps `Object.toString`, its identity hash keeps the value
+    /// out of the assertions (`suite::assertable`).
+    pub(super) fn runtime_to_string(&mut self, name: &str, ty: &JType) -> Option<OpId> {
+        let ci = self.model.get(name)?;
+        if !(ci.is_interface() || ci.is_abstract()) {
+            return None;
+        }
+        let declared =
+            self.model.methods_of(name).iter().any(|m| {
+                m.name == "toString" && m.params.is_empty() && m.owner != "java.lang.Object"
+            });
+        if declared {
+            return None;
+        }
+        let op = Operation::instance_call(
+            "java.lang.Object",
+            "toString",
+            "()Ljava/lang/String;",
+            ty,
+            Some(JType::string()),
+        );
+        Some(self.push(op, false, name))
     }
 
     /// The helper types (keyed by implementation and type) for the parameter types that

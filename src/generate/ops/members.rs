@@ -224,6 +224,9 @@ impl<'a> Builder<'a> {
             }
             out.push(id);
         }
+        if cut {
+            observers.extend(self.runtime_to_string(name, ty));
+        }
         if cut && !observers.is_empty() {
             self.set
                 .observers

@@ -12,10 +12,12 @@
 //! (which members are worth calling or observing), `builder` (building the operations, and
 //! the views coverage guidance adds), `members` (a class's constructors, methods and fields),
 //! `instantiate` (type arguments chosen for generic classes, methods and parameters),
-//! `producers` (the producer graph's operations), `stubs` (anonymous subclasses) and `reach`
+//! `producers` (the producer graph's operations), `configurers` (the fluent and setter
+//! methods that configure argument objects), `stubs` (anonymous subclasses) and `reach`
 //! (which package's tests can call an operation: those of package access in their package).
 
 mod builder;
+mod configurers;
 mod filters;
 mod instantiate;
 mod members;

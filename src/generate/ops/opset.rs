@@ -57,6 +57,11 @@ pub struct OpSet {
     /// of one passed to the last call of a test is observed after it, since what the call
     /// wrote into it is its result (`translate(input, 0, writer)`, `printer.print(..)`).
     pub sinks: std::collections::HashSet<JType>,
+    /// `new StringBuilder(String)` when a parameter is a `CharSequence` (`gen` only): some
+    /// `CharSequence` arguments are a String wrapped in it (`RandomGenerator::pick_value`).
+    /// Not a helper operation: as one it changed which helpers were picked, and Guava's
+    /// `Splitter` lost 4 branches of the coverage corpus.
+    pub char_sequence_op: Option<OpId>,
     /// The observers [`OpSet::add_reading_observers`] added (by what they do, not by name):
     /// asserted like the others, but a value only they tell apart does not make a lean
     /// suite keep one more test on the same path (`finish::final_value`).
@@ -150,6 +155,7 @@ impl OpSet {
             field_use: self.field_use.into_iter().map(|(o, u)| (m(o), u)).collect(),
             casts: self.casts.into_iter().map(|(o, c)| (m(o), c)).collect(),
             sinks: self.sinks,
+            char_sequence_op: self.char_sequence_op.map(m),
             reading_observers: self.reading_observers.into_iter().map(m).collect(),
             own: Some(map.to_vec()),
         }

@@ -269,7 +269,7 @@ impl Builder<'_> {
 
     /// `--exclude-methods` applies to helpers too (`--include-methods` chooses among the
     /// members under test only: naming `Booking.*` must not starve Booking of arguments).
-    fn excluded_helper(&self, sig: &str) -> bool {
+    pub(super) fn excluded_helper(&self, sig: &str) -> bool {
         self.exclude.is_some_and(|r| r.is_match(sig))
     }
 

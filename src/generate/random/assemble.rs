@@ -36,6 +36,10 @@ const CAST_HINT_P: f64 = 0.3;
 /// ([`Generator::equals_peer`]) rather than any value.
 const EQUALS_PEER_P: f64 = 0.5;
 
+/// How often a `CharSequence` argument is a String literal wrapped in a `new
+/// StringBuilder(..)` (`OpSet::char_sequence_op`), where the class has such parameters.
+const CHAR_SEQUENCE_WRAP_P: f64 = 0.1;
+
 impl<'a> Generator<'a> {
     /// Each class's weight in the choice of the next operation, from the coverage so far
     /// (once per batch): 1 + a tenth of the uncovered branches of the methods its operations
@@ -336,6 +340,20 @@ impl<'a> Generator<'a> {
         }
         if is_literal_type(&need_ty) {
             return self.pick_literal(b, need, need_ty);
+        }
+        if let Some(wrap) = self.ops.char_sequence_op
+            && need_ty.class_name() == Some("java.lang.CharSequence")
+            && self.rng.random_bool(CHAR_SEQUENCE_WRAP_P)
+        {
+            // a String of the pool in a `new StringBuilder(..)` (OpSet::char_sequence_op)
+            let string = self.tid(&JType::string());
+            let s = self.pick_literal(b, string, JType::string())?;
+            b.seq.stmts.push(Stmt::Call {
+                op: wrap,
+                args: vec![s],
+            });
+            b.tids.push(self.op_ret[wrap as usize]);
+            return Some(b.seq.len() as u32 - 1);
         }
         if let JType::Array(elem) = &need_ty {
             return self.pick_array(b, parents, need, elem, depth);
