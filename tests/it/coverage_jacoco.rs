@@ -218,12 +218,15 @@ fn line_and_branch_coverage_agree_with_jacoco() {
             );
             // Every difference is of that one kind (checked above); how many there are
             // depends on how many written tests end in an expected exception (the suite keeps
-            // every test that covered something new, throwing ones included): at most 2% of
-            // the class's lines, or 2 lines in a class under 100 lines (StrBuilderWriter: 2
-            // of 14, its two `write(.., off, len)` given bad indices).
+            // every test that covered something new, throwing ones included): at most 2.5%
+            // of the class's lines, or 2 lines in a class under 80 lines (StrBuilderWriter: 2
+            // of 14, its two `write(.., off, len)` given bad indices). Since arguments are
+            // configured (`generate::ops::configurers`: StrMatcher, StrTokenizer) and
+            // CharSequences are also StringBuilders, StrBuilder has 16 of 761 (2.1%), each
+            // of this kind; before, under 2%.
             let total = c["lines"]["total"].as_u64().unwrap();
             assert!(
-                ahead * 50 <= total.max(100),
+                ahead * 40 <= total.max(80),
                 "line coverage differs too much:\n{report}"
             );
         }
