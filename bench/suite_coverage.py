@@ -100,6 +100,7 @@ import platform
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -216,13 +217,22 @@ def pit_classpath(cache):
 
 
 def run(cmd, log_path, cwd=None, timeout=RUN_TIMEOUT):
-    """Run cmd with stdout+stderr to log_path; return (exit code, seconds)."""
+    """Run cmd with stdout+stderr to log_path; return (exit code, seconds). On timeout the
+    whole process group goes: a tool's launcher script killed alone left its JVM running
+    (Randoop on RandomStringUtils, which does not stop at its time limit, kept a core busy
+    for the rest of a benchmark)."""
     t0 = time.monotonic()
     with open(log_path, "wb") as f:
+        p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=cwd,
+                             start_new_session=True)
         try:
-            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=cwd,
-                                timeout=timeout).returncode
+            rc = p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.wait()
             rc = "timeout"
     return rc, time.monotonic() - t0
 
