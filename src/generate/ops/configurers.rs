@@ -5,7 +5,7 @@
 //! and a `StringBuilder` where a `CharSequence` is taken, not only Strings.
 
 use super::builder::Builder;
-use super::filters::{opens_a_file, qualified_signature};
+use super::filters::{is_overloaded, opens_a_file, qualified_signature};
 use crate::model::JType;
 use crate::model::producers::{self, configurers};
 use crate::sequence::{OpId, OpKind, Operation};
@@ -78,12 +78,7 @@ impl Builder<'_> {
             if ret.as_ref().is_some_and(|r| !self.type_accessible(r)) {
                 continue;
             }
-            let overloaded = model
-                .methods_of(&name)
-                .iter()
-                .filter(|o| o.name == m.name && o.params.len() == m.params.len())
-                .count()
-                > 1;
+            let overloaded = is_overloaded(model, &name, m);
             let op = Operation {
                 kind: OpKind::Method,
                 class: m.owner.clone(),

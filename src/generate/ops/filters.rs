@@ -170,3 +170,14 @@ pub fn qualified_signature(class: &str, name: &str, m: &MethodInfo) -> String {
         format!("{}.{}({})", class, name, params.join(","))
     }
 }
+
+/// Whether class `class` has another method of `m`'s name and arity (a call of it then
+/// casts its `null` arguments so that javac picks the right one).
+pub(super) fn is_overloaded(model: &crate::model::Model, class: &str, m: &MethodInfo) -> bool {
+    model
+        .methods_of(class)
+        .iter()
+        .filter(|o| o.name == m.name && o.params.len() == m.params.len())
+        .count()
+        > 1
+}

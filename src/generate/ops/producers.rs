@@ -3,7 +3,7 @@
 //! the members left with only `null` for such a type.
 
 use super::builder::Builder;
-use super::filters::{is_setter_name, opens_a_file, qualified_signature};
+use super::filters::{is_overloaded, is_setter_name, opens_a_file, qualified_signature};
 use super::values::{class_literal, is_literal_type, lambda_literal};
 use crate::model::producers::{self, ProducerKind};
 use crate::model::{JType, MethodInfo};
@@ -243,13 +243,7 @@ impl Builder<'_> {
         if !ret.as_ref().is_some_and(|r| self.model.is_subtype(r, need)) {
             return None;
         }
-        let overloaded = self
-            .model
-            .methods_of(class)
-            .iter()
-            .filter(|o| o.name == m.name && o.params.len() == m.params.len())
-            .count()
-            > 1;
+        let overloaded = is_overloaded(self.model, class, m);
         let op = Operation {
             kind: OpKind::StaticMethod,
             class: m.owner.clone(),
