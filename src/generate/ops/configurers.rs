@@ -6,6 +6,7 @@
 
 use super::builder::Builder;
 use super::filters::{is_overloaded, opens_a_file, qualified_signature};
+use super::producers::element_type;
 use crate::model::JType;
 use crate::model::producers::{self, configurers};
 use crate::sequence::{OpId, OpKind, Operation};
@@ -24,10 +25,7 @@ impl Builder<'_> {
         for _ in 1..producers::MAX_DEPTH {
             let mut next: BTreeSet<JType> = BTreeSet::new();
             for ty in wanted {
-                let ty = match ty {
-                    JType::Array(e) => *e,
-                    t => t,
-                };
+                let ty = element_type(&ty);
                 if !done.insert(ty.clone()) {
                     continue;
                 }
@@ -106,13 +104,9 @@ impl Builder<'_> {
     /// never matched (Defects4J Lang-4); `CharSequenceUtils.regionMatches` has a branch for
     /// what is not a String.
     pub(super) fn char_sequence_ops(&mut self, param_types: &BTreeSet<JType>) {
-        let wanted = param_types.iter().any(|t| {
-            let mut t = t;
-            while let JType::Array(e) = t {
-                t = e;
-            }
-            t.class_name() == Some("java.lang.CharSequence")
-        });
+        let wanted = param_types
+            .iter()
+            .any(|t| element_type(t).class_name() == Some("java.lang.CharSequence"));
         if !wanted {
             return;
         }

@@ -293,7 +293,7 @@ impl Builder<'_> {
 }
 
 /// The element type of an array type, else the type.
-fn element_type(t: &JType) -> JType {
+pub(super) fn element_type(t: &JType) -> JType {
     match t {
         JType::Array(e) => element_type(e),
         _ => t.clone(),
